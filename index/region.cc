@@ -1,0 +1,197 @@
+#include "index/region.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "index/distance.h"
+#include "s2/s1angle.h"
+#include "s2/s1chord_angle.h"
+#include "s2/s1interval.h"
+#include "s2/s2cap.h"
+#include "s2/s2latlng.h"
+#include "s2/s2latlng_rect.h"
+
+namespace trackdb::index {
+namespace {
+
+// Bounds are widened by this much so that rounding in S2's point and cell
+// arithmetic can never drop a point Contains() accepts. About 1 cm.
+constexpr double kMarginRadians = 1.6e-9;
+
+bool LonBetween(double lon, double west, double east) {
+  if (west <= east) return lon >= west && lon <= east;
+  return lon >= west || lon <= east;  // crosses the antimeridian
+}
+
+bool LonInRect(double lon, double west, double east) {
+  if (LonBetween(lon, west, east)) return true;
+  // -180 and 180 name the same meridian.
+  if (lon == 180) return LonBetween(-180, west, east);
+  if (lon == -180) return LonBetween(180, west, east);
+  return false;
+}
+
+std::unique_ptr<S2Region> LatLngRectBound(double south, double west,
+                                          double north, double east) {
+  S1Interval lng = (west == -180 && east == 180)
+                       ? S1Interval::Full()
+                       : S1Interval(S1Angle::Degrees(west).radians(),
+                                    S1Angle::Degrees(east).radians());
+  S2LatLngRect rect(R1Interval(S1Angle::Degrees(south).radians(),
+                               S1Angle::Degrees(north).radians()),
+                    lng);
+  return std::make_unique<S2LatLngRect>(
+      rect.Expanded(S2LatLng::FromRadians(kMarginRadians, kMarginRadians))
+          .PolarClosure());
+}
+
+// Orientation of (a, b, c) in the lon/lat plane: >0 left turn, <0 right, 0
+// collinear.
+double Cross(const LatLng& a, const LatLng& b, const LatLng& c) {
+  return (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon);
+}
+
+bool OnSegment(const LatLng& p, const LatLng& a, const LatLng& b) {
+  return Cross(a, b, p) == 0 && p.lon >= std::min(a.lon, b.lon) &&
+         p.lon <= std::max(a.lon, b.lon) && p.lat >= std::min(a.lat, b.lat) &&
+         p.lat <= std::max(a.lat, b.lat);
+}
+
+int Sign(double v) { return (v > 0) - (v < 0); }
+
+bool SegmentsIntersect(const LatLng& a, const LatLng& b, const LatLng& c,
+                       const LatLng& d) {
+  const int d1 = Sign(Cross(c, d, a)), d2 = Sign(Cross(c, d, b));
+  const int d3 = Sign(Cross(a, b, c)), d4 = Sign(Cross(a, b, d));
+  if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+  return (d1 == 0 && OnSegment(a, c, d)) || (d2 == 0 && OnSegment(b, c, d)) ||
+         (d3 == 0 && OnSegment(c, a, b)) || (d4 == 0 && OnSegment(d, a, b));
+}
+
+}  // namespace
+
+absl::StatusOr<RectRegion> RectRegion::Create(double south, double west,
+                                              double north, double east) {
+  if (auto s = ValidateLatLng({south, west}, "south_west"); !s.ok()) return s;
+  if (auto s = ValidateLatLng({north, east}, "north_east"); !s.ok()) return s;
+  if (south > north) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("south_west.latitude (", south,
+                     ") must not exceed north_east.latitude (", north, ")"));
+  }
+  return RectRegion(south, west, north, east);
+}
+
+bool RectRegion::Contains(const LatLng& p) const {
+  return p.lat >= south_ && p.lat <= north_ && LonInRect(p.lon, west_, east_);
+}
+
+std::unique_ptr<S2Region> RectRegion::SphericalBound() const {
+  return LatLngRectBound(south_, west_, north_, east_);
+}
+
+absl::StatusOr<CircleRegion> CircleRegion::Create(const LatLng& centre,
+                                                  double radius_m) {
+  if (auto s = ValidateLatLng(centre, "centre"); !s.ok()) return s;
+  if (!std::isfinite(radius_m) || radius_m <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "radius must be a positive number of metres, got ", radius_m));
+  }
+  return CircleRegion(centre, radius_m);
+}
+
+bool CircleRegion::Contains(const LatLng& p) const {
+  return HaversineMeters(centre_, p) <= radius_m_;
+}
+
+std::unique_ptr<S2Region> CircleRegion::SphericalBound() const {
+  const double angle = radius_m_ / kEarthRadiusMeters + kMarginRadians;
+  if (angle >= M_PI) return std::make_unique<S2Cap>(S2Cap::Full());
+  const S2Point centre =
+      S2LatLng::FromDegrees(centre_.lat, centre_.lon).ToPoint();
+  return std::make_unique<S2Cap>(centre, S1ChordAngle(S1Angle::Radians(angle)));
+}
+
+absl::StatusOr<PolygonRegion> PolygonRegion::Create(
+    std::vector<LatLng> vertices) {
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    const std::string field = absl::StrCat("vertices[", i, "]");
+    if (auto s = ValidateLatLng(vertices[i], field.c_str()); !s.ok()) return s;
+  }
+  if (vertices.size() > 1 && vertices.front().lat == vertices.back().lat &&
+      vertices.front().lon == vertices.back().lon) {
+    vertices.pop_back();  // a closed ring, GeoJSON-style
+  }
+  const size_t n = vertices.size();
+  if (n < 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a polygon needs at least 3 distinct vertices, got ", n));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const LatLng& a = vertices[i];
+    const LatLng& b = vertices[(i + 1) % n];
+    if (a.lat == b.lat && a.lon == b.lon) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("vertices[", i, "] repeats the vertex before it"));
+    }
+    // Edge i may share only its end points with edges i-1 and i+1, and
+    // nothing with the others.
+    for (size_t j = i + 1; j < n; ++j) {
+      const bool adjacent = (j == i + 1) || (i == 0 && j == n - 1);
+      const LatLng& c = vertices[j];
+      const LatLng& d = vertices[(j + 1) % n];
+      bool bad;
+      if (adjacent) {
+        // Adjacent edges overlap only when they fold back on each other.
+        const LatLng& shared = (j == i + 1) ? b : a;
+        const LatLng& far_a = (j == i + 1) ? a : b;
+        const LatLng& far_c = (j == i + 1) ? d : c;
+        bad = Cross(far_a, shared, far_c) == 0 &&
+              ((far_c.lon - shared.lon) * (far_a.lon - shared.lon) +
+                   (far_c.lat - shared.lat) * (far_a.lat - shared.lat) >
+               0);
+      } else {
+        bad = SegmentsIntersect(a, b, c, d);
+      }
+      if (bad) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("polygon is self-intersecting: edge ", i,
+                         " (vertices[", i, "]-[", (i + 1) % n, "]) meets edge ",
+                         j, " (vertices[", j, "]-[", (j + 1) % n, "])"));
+      }
+    }
+  }
+  return PolygonRegion(std::move(vertices));
+}
+
+bool PolygonRegion::Contains(const LatLng& p) const {
+  const size_t n = vertices_.size();
+  bool inside = false;
+  for (size_t i = 0, j = n - 1; i < n; j = i++) {
+    const LatLng& a = vertices_[i];
+    const LatLng& b = vertices_[j];
+    if (OnSegment(p, a, b)) return true;
+    // Even-odd rule with a ray towards +longitude.
+    if ((a.lat > p.lat) != (b.lat > p.lat)) {
+      const double lon_at =
+          a.lon + (p.lat - a.lat) * (b.lon - a.lon) / (b.lat - a.lat);
+      if (p.lon < lon_at) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+std::unique_ptr<S2Region> PolygonRegion::SphericalBound() const {
+  // Straight lon/lat edges stay inside the vertices' bounding box.
+  double s = 90, w = 180, n = -90, e = -180;
+  for (const LatLng& v : vertices_) {
+    s = std::min(s, v.lat);
+    n = std::max(n, v.lat);
+    w = std::min(w, v.lon);
+    e = std::max(e, v.lon);
+  }
+  return LatLngRectBound(s, w, n, e);
+}
+
+}  // namespace trackdb::index

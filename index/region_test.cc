@@ -1,0 +1,128 @@
+#include "index/region.h"
+
+#include <cmath>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "index/distance.h"
+
+namespace trackdb::index {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(RectRegionTest, ContainsEdgesAndInterior) {
+  auto r = RectRegion::Create(10, 20, 30, 40);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Contains({20, 30}));
+  EXPECT_TRUE(r->Contains({10, 20}));
+  EXPECT_TRUE(r->Contains({30, 40}));
+  EXPECT_FALSE(r->Contains({30.0000001, 30}));
+  EXPECT_FALSE(r->Contains({20, 19.9999999}));
+}
+
+TEST(RectRegionTest, WestGreaterThanEastCrossesTheAntimeridian) {
+  auto r = RectRegion::Create(-10, 170, 10, -170);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Contains({0, 175}));
+  EXPECT_TRUE(r->Contains({0, -175}));
+  EXPECT_TRUE(r->Contains({0, 180}));
+  EXPECT_TRUE(r->Contains({0, -180}));
+  EXPECT_FALSE(r->Contains({0, 0}));
+  EXPECT_FALSE(r->Contains({0, 169}));
+}
+
+TEST(RectRegionTest, PlusAndMinus180AreOneMeridian) {
+  auto r = RectRegion::Create(0, 170, 10, 180);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Contains({5, -180}));
+  auto l = RectRegion::Create(0, -180, 10, -170);
+  ASSERT_TRUE(l.ok());
+  EXPECT_TRUE(l->Contains({5, 180}));
+}
+
+TEST(RectRegionTest, RejectsBadCorners) {
+  EXPECT_THAT(RectRegion::Create(20, 0, 10, 1).status().message(),
+              HasSubstr("south_west.latitude"));
+  EXPECT_THAT(RectRegion::Create(-91, 0, 10, 1).status().message(),
+              HasSubstr("south_west.latitude"));
+  EXPECT_THAT(RectRegion::Create(0, 0, 10, 181).status().message(),
+              HasSubstr("north_east.longitude"));
+  EXPECT_THAT(RectRegion::Create(0, NAN, 10, 1).status().message(),
+              HasSubstr("south_west.longitude"));
+}
+
+TEST(CircleRegionTest, UsesRedisHaversine) {
+  const LatLng centre{38.115556, 13.361389};
+  auto c = CircleRegion::Create(centre, 1000);
+  ASSERT_TRUE(c.ok());
+  const LatLng near{38.115556 + 0.0089, 13.361389};  // ~990 m north
+  const LatLng far{38.115556 + 0.0091, 13.361389};   // ~1012 m north
+  EXPECT_LT(HaversineMeters(centre, near), 1000);
+  EXPECT_TRUE(c->Contains(near));
+  EXPECT_FALSE(c->Contains(far));
+}
+
+TEST(CircleRegionTest, CoversThePoleFromAnyLongitude) {
+  auto c = CircleRegion::Create({89.999, 0}, 500);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->Contains({90, 123}));
+  EXPECT_TRUE(c->Contains({89.9995, -179}));
+}
+
+TEST(CircleRegionTest, RejectsBadRadius) {
+  EXPECT_FALSE(CircleRegion::Create({0, 0}, 0).ok());
+  EXPECT_FALSE(CircleRegion::Create({0, 0}, -5).ok());
+  EXPECT_FALSE(CircleRegion::Create({0, 0}, INFINITY).ok());
+  EXPECT_THAT(CircleRegion::Create({95, 0}, 5).status().message(),
+              HasSubstr("centre.latitude"));
+}
+
+TEST(PolygonRegionTest, ConcavePolygon) {
+  // A "C" shape open to the east.
+  auto p = PolygonRegion::Create(
+      {{0, 0}, {0, 3}, {1, 3}, {1, 1}, {2, 1}, {2, 3}, {3, 3}, {3, 0}});
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(p->Contains({0.5, 0.5}));
+  EXPECT_TRUE(p->Contains({2.5, 2.5}));
+  EXPECT_FALSE(p->Contains({1.5, 2}));  // in the notch
+  EXPECT_TRUE(p->Contains({1.5, 1}));   // on the notch's edge
+  EXPECT_TRUE(p->Contains({0, 0}));     // a vertex
+  EXPECT_FALSE(p->Contains({-0.1, 1}));
+}
+
+TEST(PolygonRegionTest, AcceptsClosedRing) {
+  auto p = PolygonRegion::Create({{0, 0}, {0, 1}, {1, 1}, {0, 0}});
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(p->Contains({0.2, 0.5}));
+}
+
+TEST(PolygonRegionTest, RejectsTooFewVertices) {
+  EXPECT_THAT(PolygonRegion::Create({{0, 0}, {1, 1}}).status().message(),
+              HasSubstr("at least 3"));
+  EXPECT_THAT(
+      PolygonRegion::Create({{0, 0}, {1, 1}, {0, 0}}).status().message(),
+      HasSubstr("at least 3"));
+}
+
+TEST(PolygonRegionTest, RejectsSelfIntersection) {
+  // A bow tie: edges 0 and 2 cross.
+  auto bowtie = PolygonRegion::Create({{0, 0}, {1, 1}, {0, 1}, {1, 0}});
+  EXPECT_THAT(bowtie.status().message(), HasSubstr("self-intersecting"));
+  // A vertex touching a non-adjacent edge.
+  auto touch =
+      PolygonRegion::Create({{0, 0}, {0, 4}, {4, 4}, {2, 2}, {4, 0}, {0, 2}});
+  EXPECT_THAT(touch.status().message(), HasSubstr("self-intersecting"));
+  // An edge that doubles back over the previous one.
+  auto spike = PolygonRegion::Create({{0, 0}, {0, 2}, {0, 1}, {1, 1}});
+  EXPECT_THAT(spike.status().message(), HasSubstr("self-intersecting"));
+}
+
+TEST(PolygonRegionTest, RejectsBadVertexNamingIt) {
+  EXPECT_THAT(
+      PolygonRegion::Create({{0, 0}, {0, 1}, {91, 1}}).status().message(),
+      HasSubstr("vertices[2].latitude"));
+}
+
+}  // namespace
+}  // namespace trackdb::index
