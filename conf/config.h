@@ -1,0 +1,38 @@
+#ifndef TRACKDB_CONF_CONFIG_H_
+#define TRACKDB_CONF_CONFIG_H_
+
+// Loading trackd's configuration (proto/trackdb/v1/config.proto) from
+// protobuf text format, trackdb's defaults, and validation. A config that
+// fails to parse or validate is refused whole: trackd does not start on a
+// half-understood file.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::conf {
+
+// Parses `text`; errors name `source_name`, the 1-based line and column, and
+// the field ("conf/x.textproto:7:3: ... no field named \"write_bufer\"").
+// The result is validated but defaults are not filled in.
+absl::StatusOr<v1::TrackdbConfig> ParseConfigText(
+    absl::string_view text, absl::string_view source_name);
+
+// Reads and parses a file, as ParseConfigText.
+absl::StatusOr<v1::TrackdbConfig> LoadConfigFile(const std::string& path);
+
+// The config with every unset field given trackdb's default. The shipped
+// conf/trackdb.textproto spells out exactly these values (tested).
+v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config);
+v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage);
+
+// INVALID_ARGUMENT naming the field ("storage.level0_stop_writes_trigger")
+// for values RocksDB would reject or that contradict each other, judged on
+// the effective values (defaults filled in).
+absl::Status ValidateConfig(const v1::TrackdbConfig& config);
+
+}  // namespace trackdb::conf
+
+#endif  // TRACKDB_CONF_CONFIG_H_

@@ -1,0 +1,49 @@
+#ifndef TRACKDB_STORAGE_ENTITY_LOCKS_H_
+#define TRACKDB_STORAGE_ENTITY_LOCKS_H_
+
+// Serialises writers per entity. The write path reads an entity's `latest`,
+// decides, and writes a batch; two writers interleaving those steps for one
+// entity could leave two geo entries or a stale latest. Every write to an
+// entity therefore holds its stripe, a mutex chosen by hashing (collection,
+// entity). A call touching many entities takes all their stripes in
+// ascending order, so two calls can never wait on each other in a cycle.
+
+#include <array>
+#include <mutex>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace trackdb::storage {
+
+class EntityLocks {
+ public:
+  static constexpr size_t kStripes = 1024;
+
+  // Holds the stripes of a set of entities until destroyed.
+  class Held {
+   public:
+    Held(Held&&) = default;
+    ~Held();
+
+   private:
+    friend class EntityLocks;
+    Held(EntityLocks* owner, std::vector<size_t> stripes);
+    EntityLocks* owner_;
+    std::vector<size_t> stripes_;  // sorted, unique
+  };
+
+  static size_t StripeOf(absl::string_view collection,
+                         absl::string_view entity);
+
+  // Blocks until every stripe of `stripes` (any order, repeats allowed) is
+  // held.
+  Held Lock(std::vector<size_t> stripes);
+
+ private:
+  std::array<std::mutex, kStripes> mutexes_;
+};
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_ENTITY_LOCKS_H_

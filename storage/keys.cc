@@ -1,0 +1,103 @@
+#include "storage/keys.h"
+
+namespace trackdb::storage {
+namespace {
+
+constexpr uint64_t kSignBit = 1ULL << 63;
+
+}  // namespace
+
+void AppendVarint32(std::string* out, uint32_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool ReadVarint32(absl::string_view* in, uint32_t* v) {
+  uint32_t result = 0;
+  for (int shift = 0; shift <= 28 && !in->empty(); shift += 7) {
+    const uint8_t byte = static_cast<uint8_t>(in->front());
+    in->remove_prefix(1);
+    result |= static_cast<uint32_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+void AppendBigEndian64(std::string* out, uint64_t v) {
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    out->push_back(static_cast<char>((v >> shift) & 0xff));
+  }
+}
+
+uint64_t ReadBigEndian64(absl::string_view in) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(in[i]);
+  return v;
+}
+
+std::string CollectionPrefix(absl::string_view collection) {
+  std::string key;
+  AppendVarint32(&key, static_cast<uint32_t>(collection.size()));
+  key.append(collection.data(), collection.size());
+  return key;
+}
+
+std::string EntityPointsPrefix(absl::string_view collection,
+                               absl::string_view entity) {
+  std::string key = CollectionPrefix(collection);
+  AppendVarint32(&key, static_cast<uint32_t>(entity.size()));
+  key.append(entity.data(), entity.size());
+  return key;
+}
+
+std::string PointKey(absl::string_view collection, absl::string_view entity,
+                     int64_t loc_time_ms) {
+  std::string key = EntityPointsPrefix(collection, entity);
+  AppendBigEndian64(&key, static_cast<uint64_t>(loc_time_ms) ^ kSignBit);
+  return key;
+}
+
+int64_t PointKeyTime(absl::string_view key) {
+  return static_cast<int64_t>(ReadBigEndian64(key.substr(key.size() - 8)) ^
+                              kSignBit);
+}
+
+std::string LatestKey(absl::string_view collection, absl::string_view entity) {
+  std::string key = CollectionPrefix(collection);
+  key.append(entity.data(), entity.size());
+  return key;
+}
+
+std::string GeoSeekKey(absl::string_view collection, uint64_t cell) {
+  std::string key = CollectionPrefix(collection);
+  AppendBigEndian64(&key, cell);
+  return key;
+}
+
+std::string GeoKey(absl::string_view collection, uint64_t cell,
+                   absl::string_view entity) {
+  std::string key = GeoSeekKey(collection, cell);
+  key.append(entity.data(), entity.size());
+  return key;
+}
+
+std::optional<GeoKeyParts> ParseGeoKey(absl::string_view key,
+                                       absl::string_view collection_prefix) {
+  if (key.size() < collection_prefix.size() + 8 ||
+      key.substr(0, collection_prefix.size()) != collection_prefix) {
+    return std::nullopt;
+  }
+  key.remove_prefix(collection_prefix.size());
+  GeoKeyParts parts;
+  parts.cell = ReadBigEndian64(key);
+  parts.entity = key.substr(8);
+  return parts;
+}
+
+}  // namespace trackdb::storage

@@ -1,0 +1,81 @@
+#ifndef TRACKDB_STORAGE_KEYS_H_
+#define TRACKDB_STORAGE_KEYS_H_
+
+// Key encodings of every column family. All integers are big-endian so that
+// byte order is numeric order.
+//
+// Every key begins with its collection (a fleet, a Redis GEO key, a Tile38
+// key), length-prefixed so that no collection's keys are a prefix of
+// another's:
+//
+//   CollectionPrefix(c) = varint32(len(c)) c
+//
+//   points  CollectionPrefix | varint32(len(entity)) entity | time
+//           -> EncodePointValue (storage/point_codec.h)
+//           time = uint64(loc_time_ms) XOR 2^63, so negative times sort first.
+//           An entity's history is one contiguous, time-ordered range.
+//   latest  CollectionPrefix | entity
+//           -> EncodePointValue of the entity's point with the greatest time.
+//   geo     CollectionPrefix | uint64 cell | entity
+//           -> EncodePointValue of the same point as `latest`.
+//           cell = index::CellIdOf(lat, lon), an S2 leaf cell id, so a region
+//           query is a few range scans (index/covering.h) in one CF.
+//   kv      reserved for the Redis key path (strings, TTLs).
+//   default holds trackdb's metadata (kSchemaVersionKey).
+//
+// Scale-out: because every key starts with its collection, a collection is a
+// contiguous key range in each CF and can be owned by one shard, as a Redis
+// Cluster hash slot owns a key (hash slots computed over collection names,
+// honouring {hash tags}). Nothing here assumes one node holds everything.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace trackdb::storage {
+
+inline constexpr char kPointsCf[] = "points";
+inline constexpr char kLatestCf[] = "latest";
+inline constexpr char kGeoCf[] = "geo";
+inline constexpr char kKvCf[] = "kv";
+inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
+inline constexpr char kSchemaVersion[] = "1";
+
+std::string CollectionPrefix(absl::string_view collection);
+
+// points
+std::string PointKey(absl::string_view collection, absl::string_view entity,
+                     int64_t loc_time_ms);
+// The prefix shared by every points key of one entity.
+std::string EntityPointsPrefix(absl::string_view collection,
+                               absl::string_view entity);
+// The loc_time of a points key, which must start with `entity_prefix`.
+int64_t PointKeyTime(absl::string_view key);
+
+// latest
+std::string LatestKey(absl::string_view collection, absl::string_view entity);
+
+// geo
+std::string GeoKey(absl::string_view collection, uint64_t cell,
+                   absl::string_view entity);
+// The key range of one collection's cells [first, ...): seek target.
+std::string GeoSeekKey(absl::string_view collection, uint64_t cell);
+struct GeoKeyParts {
+  uint64_t cell;
+  absl::string_view entity;
+};
+// Splits a geo key of `collection_prefix`; nullopt if it is not one.
+std::optional<GeoKeyParts> ParseGeoKey(absl::string_view key,
+                                       absl::string_view collection_prefix);
+
+// Byte helpers shared with the value codec.
+void AppendVarint32(std::string* out, uint32_t v);
+bool ReadVarint32(absl::string_view* in, uint32_t* v);
+void AppendBigEndian64(std::string* out, uint64_t v);
+uint64_t ReadBigEndian64(absl::string_view in);  // first 8 bytes
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_KEYS_H_

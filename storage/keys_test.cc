@@ -1,0 +1,65 @@
+#include "storage/keys.h"
+
+#include "gtest/gtest.h"
+
+namespace trackdb::storage {
+namespace {
+
+TEST(KeysTest, PointKeysSortByTimeIncludingNegative) {
+  const int64_t times[] = {INT64_MIN, -5000,         -1,       0,
+                           1,         1700000000000, INT64_MAX};
+  for (size_t i = 1; i < std::size(times); ++i) {
+    EXPECT_LT(PointKey("c", "e", times[i - 1]), PointKey("c", "e", times[i]));
+  }
+  for (int64_t t : times) EXPECT_EQ(PointKeyTime(PointKey("c", "e", t)), t);
+}
+
+TEST(KeysTest, EntityHistoriesDoNotInterleave) {
+  // "e" and "e1": with a length prefix, every key of "e" sorts together.
+  const std::string e_first = PointKey("c", "e", INT64_MIN);
+  const std::string e_last = PointKey("c", "e", INT64_MAX);
+  const std::string e1 = PointKey("c", "e1", 0);
+  EXPECT_TRUE(e1 < e_first || e1 > e_last);
+  EXPECT_EQ(e_first.substr(0, EntityPointsPrefix("c", "e").size()),
+            EntityPointsPrefix("c", "e"));
+}
+
+TEST(KeysTest, CollectionPrefixesAreNotPrefixesOfEachOther) {
+  const std::string a = CollectionPrefix("a");
+  const std::string ab = CollectionPrefix("ab");
+  EXPECT_NE(ab.substr(0, a.size()), a);
+  EXPECT_NE(LatestKey("ab", "x").substr(0, a.size()), a);
+}
+
+TEST(KeysTest, GeoKeysOrderByCellAndRoundTrip) {
+  EXPECT_LT(GeoKey("c", 5, "zzz"), GeoKey("c", 7, "a"));
+  const std::string key =
+      GeoKey("c", 0x0123456789abcdefULL, std::string("e\0x", 3));
+  auto parts = ParseGeoKey(key, CollectionPrefix("c"));
+  ASSERT_TRUE(parts);
+  EXPECT_EQ(parts->cell, 0x0123456789abcdefULL);
+  EXPECT_EQ(parts->entity, absl::string_view("e\0x", 3));
+  EXPECT_FALSE(ParseGeoKey(key, CollectionPrefix("d")));
+  EXPECT_FALSE(
+      ParseGeoKey("\x01"
+                  "c",
+                  CollectionPrefix("c")));
+}
+
+TEST(KeysTest, Varint32RoundTrips) {
+  for (uint32_t v : {0u, 1u, 127u, 128u, 300u, 65535u, 0xffffffffu}) {
+    std::string s;
+    AppendVarint32(&s, v);
+    absl::string_view in = s;
+    uint32_t out = 0;
+    ASSERT_TRUE(ReadVarint32(&in, &out));
+    EXPECT_EQ(out, v);
+    EXPECT_TRUE(in.empty());
+  }
+  absl::string_view truncated("\x80", 1);
+  uint32_t out;
+  EXPECT_FALSE(ReadVarint32(&truncated, &out));
+}
+
+}  // namespace
+}  // namespace trackdb::storage

@@ -1,0 +1,171 @@
+#include "storage/options.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "conf/config.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/table.h"
+#include "storage/keys.h"
+
+namespace trackdb::storage {
+namespace {
+
+constexpr uint64_t kMiB = 1 << 20;
+
+absl::StatusOr<rocksdb::CompressionType> ToRocksCompression(v1::Compression c) {
+  rocksdb::CompressionType type;
+  switch (c) {
+    case v1::COMPRESSION_NONE:
+      return rocksdb::kNoCompression;
+    case v1::COMPRESSION_SNAPPY:
+      type = rocksdb::kSnappyCompression;
+      break;
+    case v1::COMPRESSION_ZSTD:
+      type = rocksdb::kZSTD;
+      break;
+    default:
+      type = rocksdb::kLZ4Compression;
+  }
+  for (rocksdb::CompressionType supported :
+       rocksdb::GetSupportedCompressions()) {
+    if (supported == type) return type;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("storage.compression ", v1::Compression_Name(c),
+                   " is not supported by this build of RocksDB"));
+}
+
+std::string MiB(uint64_t bytes) {
+  return absl::StrFormat("%.0fMiB", static_cast<double>(bytes) / kMiB);
+}
+
+}  // namespace
+
+absl::StatusOr<StoreOptions> BuildStoreOptions(
+    const v1::StorageConfig& config) {
+  const v1::StorageConfig c = conf::WithStorageDefaults(config);
+  StoreOptions out;
+
+  rocksdb::DBOptions& db = out.db;
+  db.create_if_missing = true;
+  db.create_missing_column_families = true;
+  db.max_background_jobs = static_cast<int>(c.max_background_jobs());
+  db.db_write_buffer_size = c.db_write_buffer_size_mb() * kMiB;
+  db.bytes_per_sync = 1 * kMiB;
+  db.keep_log_file_num = 10;
+
+  rocksdb::ColumnFamilyOptions cf;
+  cf.write_buffer_size = c.write_buffer_size_mb() * kMiB;
+  cf.max_write_buffer_number = static_cast<int>(c.max_write_buffer_number());
+  cf.level0_file_num_compaction_trigger =
+      static_cast<int>(c.level0_file_num_compaction_trigger());
+  cf.level0_slowdown_writes_trigger =
+      static_cast<int>(c.level0_slowdown_writes_trigger());
+  cf.level0_stop_writes_trigger =
+      static_cast<int>(c.level0_stop_writes_trigger());
+  cf.level_compaction_dynamic_level_bytes = true;
+  auto compression = ToRocksCompression(c.compression());
+  if (!compression.ok()) return compression.status();
+  cf.compression = *compression;
+
+  if (c.bulk_load()) {
+    // PrepareForBulkLoad also shrinks num_levels, and a DB that already has
+    // deeper levels then fails to open (seed 004): keep num_levels.
+    rocksdb::Options bulk(db, cf);
+    bulk.PrepareForBulkLoad();
+    bulk.num_levels = cf.num_levels;
+    db = rocksdb::DBOptions(bulk);
+    cf = rocksdb::ColumnFamilyOptions(bulk);
+    db.create_if_missing = true;
+    db.create_missing_column_families = true;
+  }
+
+  rocksdb::ConfigOptions parse;
+  parse.ignore_unknown_options = false;
+  parse.input_strings_escaped = false;
+  if (!c.rocksdb_db_options().empty()) {
+    rocksdb::Status s =
+        rocksdb::GetDBOptionsFromString(parse, db, c.rocksdb_db_options(), &db);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("storage.rocksdb_db_options: ", s.ToString()));
+    }
+  }
+  if (!c.rocksdb_cf_options().empty()) {
+    rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(
+        parse, cf, c.rocksdb_cf_options(), &cf);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("storage.rocksdb_cf_options: ", s.ToString()));
+    }
+  }
+
+  // One block cache for all column families, holding index and filter
+  // blocks too so that it bounds them.
+  std::shared_ptr<rocksdb::Cache> cache =
+      rocksdb::NewLRUCache(c.block_cache_size_mb() * kMiB);
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = cache;
+  table.block_size = 16 * 1024;
+  table.cache_index_and_filter_blocks = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  table.format_version = 5;
+  rocksdb::BlockBasedTableOptions point_lookup_table = table;
+  point_lookup_table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+
+  auto with_table = [&cf](const rocksdb::BlockBasedTableOptions& t) {
+    rocksdb::ColumnFamilyOptions o = cf;
+    o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+    return o;
+  };
+  // Scanned column families need no bloom filter; looked-up ones do.
+  out.column_families = {
+      {rocksdb::kDefaultColumnFamilyName, with_table(point_lookup_table)},
+      {kPointsCf, with_table(table)},
+      {kLatestCf, with_table(point_lookup_table)},
+      {kGeoCf, with_table(table)},
+      {kKvCf, with_table(point_lookup_table)},
+  };
+
+  out.write.disableWAL = c.durability() == v1::DURABILITY_WAL_OFF;
+  out.write.sync = c.durability() == v1::DURABILITY_WAL_SYNC;
+  return out;
+}
+
+std::string DescribeOptions(const StoreOptions& o) {
+  std::string text =
+      absl::StrCat("rocksdb db: max_background_jobs=", o.db.max_background_jobs,
+                   " db_write_buffer_size=", MiB(o.db.db_write_buffer_size),
+                   " wal=", o.write.disableWAL ? "off" : "on",
+                   " sync=", o.write.sync ? "every write" : "off",
+                   " max_open_files=", o.db.max_open_files, "\n");
+  for (const auto& cf : o.column_families) {
+    const rocksdb::ColumnFamilyOptions& c = cf.options;
+    std::string compression;
+    rocksdb::GetStringFromCompressionType(&compression, c.compression);
+    absl::StrAppend(
+        &text, "rocksdb cf ", cf.name,
+        ": write_buffer_size=", MiB(c.write_buffer_size),
+        " max_write_buffer_number=", c.max_write_buffer_number,
+        " level0_file_num_compaction_trigger=",
+        c.level0_file_num_compaction_trigger,
+        " level0_slowdown_writes_trigger=", c.level0_slowdown_writes_trigger,
+        " level0_stop_writes_trigger=", c.level0_stop_writes_trigger,
+        " disable_auto_compactions=",
+        c.disable_auto_compactions ? "true" : "false",
+        " compression=", compression, " num_levels=", c.num_levels);
+    if (const auto* t =
+            c.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>()) {
+      absl::StrAppend(&text, " block_cache=",
+                      t->block_cache ? MiB(t->block_cache->GetCapacity())
+                                     : std::string("none"),
+                      " bloom_filter=", t->filter_policy ? "on" : "off");
+    }
+    absl::StrAppend(&text, "\n");
+  }
+  return text;
+}
+
+}  // namespace trackdb::storage

@@ -1,0 +1,26 @@
+#ifndef TRACKDB_STORAGE_ROCKS_UTIL_H_
+#define TRACKDB_STORAGE_ROCKS_UTIL_H_
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/status.h"
+
+namespace trackdb::storage {
+
+// A RocksDB status as an absl::Status; `what` says what trackdb was doing.
+inline absl::Status FromRocks(const rocksdb::Status& s,
+                              absl::string_view what) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
+}
+
+// Debian's Abseil has its own string_view type, so Slice::ToStringView()
+// does not convert; this does.
+inline absl::string_view SliceView(const rocksdb::Slice& s) {
+  return absl::string_view(s.data(), s.size());
+}
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_ROCKS_UTIL_H_

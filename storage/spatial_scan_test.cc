@@ -1,0 +1,124 @@
+// Differential test: ScanRegion returns exactly what a brute-force pass over
+// every entity's latest position returns, for random regions near edges,
+// poles and the antimeridian.
+#include <random>
+#include <set>
+
+#include "gtest/gtest.h"
+#include "index/region.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+using testing::NewDataDir;
+using testing::OpenStore;
+using testing::Point;
+
+class SpatialScanTest : public ::testing::Test {
+ protected:
+  std::set<std::string> Scan(const index::Region& region) {
+    std::set<std::string> hits;
+    auto s = store_->ScanRegion("fleet", region, [&](const TrackPoint& p) {
+      EXPECT_TRUE(hits.insert(p.entity).second) << "duplicate " << p.entity;
+      EXPECT_EQ(p, latest_.at(p.entity));
+      return true;
+    });
+    EXPECT_TRUE(s.ok()) << s;
+    return hits;
+  }
+  std::set<std::string> BruteForce(const index::Region& region) {
+    std::set<std::string> hits;
+    for (const auto& [entity, p] : latest_) {
+      if (region.Contains({p.lat, p.lon})) hits.insert(entity);
+    }
+    return hits;
+  }
+
+  std::unique_ptr<TrackStore> store_ = OpenStore(NewDataDir());
+  std::map<std::string, TrackPoint> latest_;
+  std::mt19937_64 rng_{7};
+  double U(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng_);
+  }
+};
+
+TEST_F(SpatialScanTest, MatchesBruteForce) {
+  // 3000 entities clustered around a few hard places, each moved 3 times so
+  // the index must have dropped stale entries.
+  const index::LatLng hubs[] = {{38.1, 13.3}, {89.99, 0},   {-89.99, 0},
+                                {0, 179.99},  {0, -179.99}, {10, 10}};
+  for (int round = 0; round < 3; ++round) {
+    std::vector<TrackPoint> batch;
+    for (int e = 0; e < 3000; ++e) {
+      const index::LatLng& h = hubs[e % std::size(hubs)];
+      double lat = std::clamp(h.lat + U(-0.05, 0.05), -90.0, 90.0);
+      double lon = h.lon + U(-0.05, 0.05);
+      if (lon > 180) lon -= 360;
+      if (lon < -180) lon += 360;
+      if (e % 97 == 0) lat = (e % 2 ? 90 : -90);  // exactly at a pole
+      TrackPoint p = Point(absl::StrCat("e", e), round, lat, lon);
+      latest_[p.entity] = p;
+      batch.push_back(p);
+    }
+    ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());
+  }
+  // Another collection's points must never leak in.
+  ASSERT_TRUE(
+      store_->AddPoints("other", {Point("intruder", 1, 38.1, 13.3)}).ok());
+
+  int nonempty = 0;
+  for (int q = 0; q < 300; ++q) {
+    const index::LatLng& h = hubs[q % std::size(hubs)];
+    std::unique_ptr<index::Region> region;
+    if (q % 2 == 0) {
+      auto c = index::CircleRegion::Create(
+          {std::clamp(h.lat + U(-0.05, 0.05), -90.0, 90.0), h.lon},
+          std::pow(10, U(1, 4)));
+      ASSERT_TRUE(c.ok());
+      region = std::make_unique<index::CircleRegion>(*c);
+    } else {
+      const double w = U(0.001, 0.08), ht = U(0.001, 0.08);
+      double west = h.lon - w, east = h.lon + w;
+      if (west < -180) west += 360;
+      if (east > 180) east -= 360;
+      auto r = index::RectRegion::Create(std::max(-90.0, h.lat - ht), west,
+                                         std::min(90.0, h.lat + ht), east);
+      ASSERT_TRUE(r.ok());
+      region = std::make_unique<index::RectRegion>(*r);
+    }
+    const auto expected = BruteForce(*region);
+    EXPECT_EQ(Scan(*region), expected) << "query " << q;
+    nonempty += !expected.empty();
+  }
+  EXPECT_GT(nonempty, 200);  // the queries really hit points
+}
+
+TEST_F(SpatialScanTest, StopsWhenVisitorSaysSo) {
+  std::vector<TrackPoint> batch;
+  for (int e = 0; e < 50; ++e) {
+    batch.push_back(Point(absl::StrCat("e", e), 1, 10 + e * 1e-5, 10));
+  }
+  ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());
+  auto circle = index::CircleRegion::Create({10, 10}, 1000);
+  int visits = 0;
+  ASSERT_TRUE(store_
+                  ->ScanRegion("fleet", *circle,
+                               [&](const TrackPoint&) { return ++visits < 5; })
+                  .ok());
+  EXPECT_EQ(visits, 5);
+}
+
+TEST_F(SpatialScanTest, UnknownCollectionIsEmpty) {
+  auto circle = index::CircleRegion::Create({10, 10}, 1000);
+  int visits = 0;
+  ASSERT_TRUE(store_
+                  ->ScanRegion("nope", *circle,
+                               [&](const TrackPoint&) { return ++visits > 0; })
+                  .ok());
+  EXPECT_EQ(visits, 0);
+}
+
+}  // namespace
+}  // namespace trackdb::storage

@@ -1,0 +1,123 @@
+#include "storage/store_test_util.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "index/covering.h"
+#include "storage/keys.h"
+#include "storage/point_codec.h"
+#include "storage/rocks_util.h"
+
+namespace trackdb::storage::testing {
+
+std::string NewDataDir() {
+  static std::atomic<int> counter{0};
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir =
+      absl::StrCat(tmp ? tmp : "/tmp", "/store-", getpid(), "-", counter++);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::unique_ptr<TrackStore> OpenStore(const std::string& dir,
+                                      v1::Durability durability) {
+  v1::StorageConfig config;
+  config.set_durability(durability);
+  config.set_write_buffer_size_mb(1);
+  config.set_db_write_buffer_size_mb(16);
+  config.set_block_cache_size_mb(8);
+  auto store = TrackStore::Open(dir, config);
+  EXPECT_TRUE(store.ok()) << store.status();
+  return store.ok() ? *std::move(store) : nullptr;
+}
+
+TrackPoint Point(std::string entity, int64_t t, double lat, double lon) {
+  TrackPoint p;
+  p.entity = std::move(entity);
+  p.loc_time_ms = t;
+  p.lat = lat;
+  p.lon = lon;
+  return p;
+}
+
+std::vector<std::string> InvariantViolations(TrackStore& store,
+                                             const std::string& collection) {
+  std::vector<std::string> bad;
+  const std::string prefix = CollectionPrefix(collection);
+  rocksdb::DB* db = store.db();
+  const rocksdb::Snapshot* snapshot = db->GetSnapshot();
+  rocksdb::ReadOptions read;
+  read.snapshot = snapshot;
+
+  // latest: entity -> value
+  std::map<std::string, std::string> latest;
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(read, store.latest()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    latest[it->key().ToString().substr(prefix.size())] = it->value().ToString();
+  }
+  // geo: entity -> (cell, value), counting duplicates
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> geo;
+  it.reset(db->NewIterator(read, store.geo()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    auto parts = ParseGeoKey(SliceView(it->key()), prefix);
+    geo[std::string(parts->entity)].push_back(
+        {parts->cell, it->value().ToString()});
+  }
+  for (const auto& [entity, value] : latest) {
+    auto pos = DecodePosition(value);
+    const auto& entries = geo[entity];
+    if (entries.size() != 1) {
+      bad.push_back(absl::StrCat(entity, ": ", entries.size(), " geo entries"));
+      continue;
+    }
+    if (entries[0].second != value) {
+      bad.push_back(absl::StrCat(entity, ": geo value differs from latest"));
+    }
+    if (entries[0].first != index::CellIdOf({pos->lat, pos->lon})) {
+      bad.push_back(absl::StrCat(entity, ": geo cell is not latest's cell"));
+    }
+    // I1: latest is the history's newest point, byte for byte.
+    rocksdb::ReadOptions hist = read;
+    std::unique_ptr<rocksdb::Iterator> h(db->NewIterator(hist, store.points()));
+    const std::string entity_prefix = EntityPointsPrefix(collection, entity);
+    h->SeekForPrev(entity_prefix + std::string(9, '\xff'));
+    if (!h->Valid() || !h->key().starts_with(entity_prefix)) {
+      bad.push_back(absl::StrCat(entity, ": latest without history"));
+      continue;
+    }
+    if (PointKeyTime(SliceView(h->key())) != pos->loc_time_ms ||
+        h->value().ToString() != value) {
+      bad.push_back(absl::StrCat(entity, ": latest (t=", pos->loc_time_ms,
+                                 ") is not the newest history point (t=",
+                                 PointKeyTime(SliceView(h->key())), ")"));
+    }
+  }
+  // Every entity with history has a latest point.
+  it.reset(db->NewIterator(read, store.points()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
+    absl::string_view rest = SliceView(it->key()).substr(prefix.size());
+    uint32_t len = 0;
+    ReadVarint32(&rest, &len);
+    const std::string entity(rest.substr(0, len));
+    if (latest.count(entity) == 0) {
+      bad.push_back(absl::StrCat(entity, ": history without latest"));
+    }
+    it->Seek(EntityPointsPrefix(collection, entity) + std::string(9, '\xff'));
+  }
+  for (const auto& [entity, entries] : geo) {
+    if (!entries.empty() && latest.count(entity) == 0) {
+      bad.push_back(absl::StrCat(entity, ": geo entry without latest"));
+    }
+  }
+  db->ReleaseSnapshot(snapshot);
+  return bad;
+}
+
+}  // namespace trackdb::storage::testing

@@ -1,0 +1,115 @@
+// Reads of latest positions and of history.
+#include <algorithm>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "storage/keys.h"
+#include "storage/point_codec.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+absl::StatusOr<TrackPoint> DecodeWithEntity(absl::string_view value,
+                                            absl::string_view entity) {
+  TrackPoint p;
+  p.entity = std::string(entity);
+  if (absl::Status s = DecodePointValue(value, &p); !s.ok()) return s;
+  return p;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<TrackPoint>> TrackStore::GetLatest(
+    absl::string_view collection, absl::string_view entity) {
+  rocksdb::PinnableSlice value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), latest(),
+                               LatestKey(collection, entity), &value);
+  if (s.IsNotFound()) return std::nullopt;
+  if (!s.ok()) return FromRocks(s, "reading latest");
+  auto p = DecodeWithEntity(SliceView(value), entity);
+  if (!p.ok()) return p.status();
+  return *std::move(p);
+}
+
+absl::StatusOr<std::vector<std::optional<TrackPoint>>> TrackStore::GetLatest(
+    absl::string_view collection, absl::Span<const std::string> entities) {
+  const size_t n = entities.size();
+  std::vector<std::string> key_bytes;
+  key_bytes.reserve(n);
+  std::vector<rocksdb::Slice> keys;
+  keys.reserve(n);
+  for (const std::string& e : entities) {
+    key_bytes.push_back(LatestKey(collection, e));
+    keys.emplace_back(key_bytes.back());
+  }
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  db_->MultiGet(rocksdb::ReadOptions(), latest(), n, keys.data(), values.data(),
+                statuses.data());
+  std::vector<std::optional<TrackPoint>> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
+    auto p = DecodeWithEntity(SliceView(values[i]), entities[i]);
+    if (!p.ok()) return p.status();
+    out[i] = *std::move(p);
+  }
+  return out;
+}
+
+absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
+  if (q.limit < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("limit must be at least 1, got ", q.limit));
+  }
+  if (q.start_ms > q.end_ms) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "start time ", q.start_ms, " is after end time ", q.end_ms));
+  }
+  // A page token is the loc_time of the next point to return.
+  int64_t from_ms = q.descending ? q.end_ms : q.start_ms;
+  if (!q.page_token.empty()) {
+    if (!absl::SimpleAtoi(q.page_token, &from_ms) || from_ms < q.start_ms ||
+        from_ms > q.end_ms) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "page_token '", q.page_token, "' is not one this query returned"));
+    }
+  }
+
+  const std::string lower = PointKey(q.collection, q.entity, q.start_ms);
+  // Keys of an entity are prefix + 8 bytes, so appending a byte to the last
+  // one in range gives an exclusive upper bound just past it.
+  const std::string upper =
+      PointKey(q.collection, q.entity, q.end_ms) + std::string(1, '\0');
+  rocksdb::Slice lower_slice(lower), upper_slice(upper);
+  rocksdb::ReadOptions read;
+  read.iterate_lower_bound = &lower_slice;
+  read.iterate_upper_bound = &upper_slice;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, points()));
+
+  const std::string from_key = PointKey(q.collection, q.entity, from_ms);
+  if (q.descending) {
+    it->SeekForPrev(from_key);
+  } else {
+    it->Seek(from_key);
+  }
+  TrackPage page;
+  for (; it->Valid(); q.descending ? it->Prev() : it->Next()) {
+    const int64_t t = PointKeyTime(SliceView(it->key()));
+    if (static_cast<int>(page.points.size()) == q.limit) {
+      page.next_page_token = absl::StrCat(t);
+      break;
+    }
+    auto p = DecodeWithEntity(SliceView(it->value()), q.entity);
+    if (!p.ok()) return p.status();
+    page.points.push_back(*std::move(p));
+  }
+  if (absl::Status s = FromRocks(it->status(), "reading track"); !s.ok()) {
+    return s;
+  }
+  return page;
+}
+
+}  // namespace trackdb::storage

@@ -1,0 +1,122 @@
+#ifndef TRACKDB_STORAGE_TRACK_STORE_H_
+#define TRACKDB_STORAGE_TRACK_STORE_H_
+
+// TrackStore: the only code that touches RocksDB. One DB, column families
+// and key encodings as in storage/keys.h.
+//
+// Invariants, per (collection, entity), after every call returns:
+//   I1  `latest` holds the entity's point with the greatest loc_time (of
+//       equal times, the one written last), or nothing if it has no points.
+//   I2  `geo` holds exactly one entry for an entity with a latest point, at
+//       the cell of that point, with the same value; none otherwise.
+//   I3  `points` holds every point written, one per loc_time (a repeated
+//       loc_time overwrites).
+// They hold because every mutation of an entity goes through AddPoints or
+// DeleteEntity, which hold the entity's stripe lock (storage/entity_locks.h)
+// across read-decide-write and apply all of a call's changes in ONE
+// WriteBatch: it lands whole or not at all.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "index/region.h"
+#include "rocksdb/db.h"
+#include "storage/entity_locks.h"
+#include "storage/options.h"
+#include "storage/track_point.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::storage {
+
+// Bounds that keep keys sane; the front doors enforce tighter ones.
+inline constexpr size_t kMaxCollectionBytes = 64 * 1024;
+inline constexpr size_t kMaxEntityBytes = 64 * 1024;
+
+struct TrackQuery {
+  std::string collection;
+  std::string entity;
+  int64_t start_ms = INT64_MIN;  // inclusive
+  int64_t end_ms = INT64_MAX;    // inclusive
+  int limit = 100;               // points per page, >= 1
+  std::string page_token;        // from a previous page; empty for the first
+  bool descending = false;       // newest first
+};
+
+struct TrackPage {
+  std::vector<TrackPoint> points;
+  std::string next_page_token;  // empty on the last page
+};
+
+class TrackStore {
+ public:
+  // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
+  // with a clear message when another process holds it.
+  static absl::StatusOr<std::unique_ptr<TrackStore>> Open(
+      const std::string& data_dir, const v1::StorageConfig& config);
+
+  ~TrackStore();  // Close()s if still open.
+
+  // Flushes what the WAL does not protect and closes the DB.
+  absl::Status Close();
+
+  // --- Write path (write_path.cc) ---
+
+  // Stores `points` (any entities, any order) atomically. Each point goes to
+  // history; an entity's newest point (loc_time >= its current latest)
+  // becomes its latest and moves its geo entry. Older points are history
+  // only. INVALID_ARGUMENT naming points[i] and the field, with nothing
+  // written, if any point is invalid.
+  absl::Status AddPoints(absl::string_view collection,
+                         absl::Span<const TrackPoint> points);
+
+  // Removes an entity's history, latest point and geo entry together.
+  // Returns whether it had a latest point.
+  absl::StatusOr<bool> DeleteEntity(absl::string_view collection,
+                                    absl::string_view entity);
+
+  // --- Reads (track_reads.cc) ---
+
+  absl::StatusOr<std::optional<TrackPoint>> GetLatest(
+      absl::string_view collection, absl::string_view entity);
+  // One result per entity, in order; nullopt where it has no points.
+  absl::StatusOr<std::vector<std::optional<TrackPoint>>> GetLatest(
+      absl::string_view collection, absl::Span<const std::string> entities);
+
+  // One page of an entity's history in [start_ms, end_ms].
+  absl::StatusOr<TrackPage> GetTrack(const TrackQuery& query);
+
+  // --- Spatial (spatial_scan.cc) ---
+
+  // Calls `visit` with the latest point of every entity of `collection`
+  // whose latest position `region` contains, exactly those, each once, in
+  // index order, from one consistent snapshot. Stops early when `visit`
+  // returns false.
+  absl::Status ScanRegion(absl::string_view collection,
+                          const index::Region& region,
+                          const std::function<bool(const TrackPoint&)>& visit);
+
+  const StoreOptions& options() const { return options_; }
+  // For stats and tests; writes must go through the methods above.
+  rocksdb::DB* db() { return db_.get(); }
+  rocksdb::ColumnFamilyHandle* points() { return handles_[1]; }
+  rocksdb::ColumnFamilyHandle* latest() { return handles_[2]; }
+  rocksdb::ColumnFamilyHandle* geo() { return handles_[3]; }
+
+ private:
+  TrackStore() = default;
+
+  StoreOptions options_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // as options_ orders
+  EntityLocks locks_;
+};
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_TRACK_STORE_H_

@@ -1,0 +1,180 @@
+// The one write path: every mutation of points, latest and geo is here.
+#include <cmath>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "index/covering.h"
+#include "index/latlng.h"
+#include "rocksdb/write_batch.h"
+#include "storage/keys.h"
+#include "storage/point_codec.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+absl::Status ValidatePoint(const TrackPoint& p, size_t i) {
+  const std::string field = absl::StrCat("points[", i, "]");
+  if (p.entity.size() > kMaxEntityBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".entity is ", p.entity.size(), " bytes; at most ",
+                     kMaxEntityBytes));
+  }
+  if (absl::Status s = index::ValidateLatLng({p.lat, p.lon}, field.c_str());
+      !s.ok()) {
+    return s;
+  }
+  const std::pair<const char*, const std::optional<double>*> optionals[] = {
+      {"speed", &p.speed_kmh},
+      {"direction", &p.direction_deg},
+      {"height", &p.height_m},
+      {"accuracy", &p.accuracy_m}};
+  for (const auto& [name, value] : optionals) {
+    if (value->has_value() && !std::isfinite(**value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".", name, " must be a finite number"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateCollection(absl::string_view collection) {
+  if (collection.size() > kMaxCollectionBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("collection is ", collection.size(), " bytes; at most ",
+                     kMaxCollectionBytes));
+  }
+  return absl::OkStatus();
+}
+
+// What the call knows about one entity it writes.
+struct EntityUpdate {
+  absl::string_view entity;
+  std::string latest_key;
+  std::optional<PointPosition> stored;  // its latest before this call
+  int newest = -1;                      // index into points of its new latest
+};
+
+}  // namespace
+
+absl::Status TrackStore::AddPoints(absl::string_view collection,
+                                   absl::Span<const TrackPoint> points) {
+  if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (absl::Status s = ValidatePoint(points[i], i); !s.ok()) return s;
+  }
+  if (points.empty()) return absl::OkStatus();
+
+  // One update slot per distinct entity, and its lock stripe.
+  absl::flat_hash_map<absl::string_view, size_t> slot_of;
+  std::vector<EntityUpdate> updates;
+  std::vector<size_t> stripes;
+  std::vector<size_t> point_slot(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    auto [it, inserted] = slot_of.try_emplace(points[i].entity, updates.size());
+    if (inserted) {
+      updates.push_back({points[i].entity,
+                         LatestKey(collection, points[i].entity), std::nullopt,
+                         -1});
+      stripes.push_back(EntityLocks::StripeOf(collection, points[i].entity));
+    }
+    point_slot[i] = it->second;
+  }
+
+  EntityLocks::Held held = locks_.Lock(std::move(stripes));
+
+  // Read every entity's current latest point in one MultiGet.
+  const size_t n = updates.size();
+  std::vector<rocksdb::Slice> keys;
+  keys.reserve(n);
+  for (const EntityUpdate& u : updates) keys.emplace_back(u.latest_key);
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  db_->MultiGet(rocksdb::ReadOptions(), latest(), n, keys.data(), values.data(),
+                statuses.data());
+  for (size_t i = 0; i < n; ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
+    updates[i].stored = DecodePosition(SliceView(values[i]));
+    if (!updates[i].stored) {
+      return absl::DataLossError(absl::StrCat(
+          "corrupt latest value for entity '", updates[i].entity, "'"));
+    }
+  }
+
+  // History for every point; pick each entity's newest.
+  rocksdb::WriteBatch batch;
+  std::vector<std::string> encoded(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    const TrackPoint& p = points[i];
+    encoded[i] = EncodePointValue(p);
+    batch.Put(this->points(), PointKey(collection, p.entity, p.loc_time_ms),
+              encoded[i]);
+    EntityUpdate& u = updates[point_slot[i]];
+    // ">=": a repeated loc_time overwrites, in latest as in history.
+    if (u.newest >= 0) {
+      if (p.loc_time_ms >= points[u.newest].loc_time_ms) u.newest = i;
+    } else if (!u.stored || p.loc_time_ms >= u.stored->loc_time_ms) {
+      u.newest = i;
+    }
+  }
+
+  // Move latest and the geo entry of every entity that got a newer point.
+  for (const EntityUpdate& u : updates) {
+    if (u.newest < 0) continue;  // only older points: history only
+    const TrackPoint& p = points[u.newest];
+    batch.Put(latest(), u.latest_key, encoded[u.newest]);
+    const uint64_t cell = index::CellIdOf({p.lat, p.lon});
+    if (u.stored) {
+      const uint64_t old_cell = index::CellIdOf({u.stored->lat, u.stored->lon});
+      // Same cell: the Put below overwrites the entry in place.
+      if (old_cell != cell) {
+        batch.Delete(geo(), GeoKey(collection, old_cell, u.entity));
+      }
+    }
+    // Always Put: the geo value carries the whole latest point so that a
+    // spatial query reads one column family.
+    batch.Put(geo(), GeoKey(collection, cell, u.entity), encoded[u.newest]);
+  }
+  return FromRocks(db_->Write(options_.write, &batch), "writing points");
+}
+
+absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
+                                              absl::string_view entity) {
+  if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
+  EntityLocks::Held held =
+      locks_.Lock({EntityLocks::StripeOf(collection, entity)});
+
+  const std::string latest_key = LatestKey(collection, entity);
+  rocksdb::PinnableSlice value;
+  rocksdb::Status s =
+      db_->Get(rocksdb::ReadOptions(), latest(), latest_key, &value);
+  if (!s.ok() && !s.IsNotFound()) return FromRocks(s, "reading latest");
+  const bool existed = s.ok();
+
+  rocksdb::WriteBatch batch;
+  // Every points key of the entity is the prefix plus 8 time bytes, so the
+  // prefix plus nine 0xff bytes is past all of them.
+  const std::string begin = EntityPointsPrefix(collection, entity);
+  const std::string end = begin + std::string(9, '\xff');
+  batch.DeleteRange(points(), begin, end);
+  if (existed) {
+    const std::optional<PointPosition> pos = DecodePosition(SliceView(value));
+    if (!pos) {
+      return absl::DataLossError(
+          absl::StrCat("corrupt latest value for entity '", entity, "'"));
+    }
+    batch.Delete(latest(), latest_key);
+    batch.Delete(geo(), GeoKey(collection,
+                               index::CellIdOf({pos->lat, pos->lon}), entity));
+  }
+  if (absl::Status w =
+          FromRocks(db_->Write(options_.write, &batch), "deleting entity");
+      !w.ok()) {
+    return w;
+  }
+  return existed;
+}
+
+}  // namespace trackdb::storage

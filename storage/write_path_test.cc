@@ -1,0 +1,190 @@
+#include <random>
+#include <thread>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "index/covering.h"
+#include "storage/keys.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::InvariantViolations;
+using ::testing::IsEmpty;
+using testing::NewDataDir;
+using testing::OpenStore;
+using testing::Point;
+
+class WritePathTest : public ::testing::Test {
+ protected:
+  void SetUp() override { store_ = OpenStore(NewDataDir()); }
+
+  std::vector<int64_t> Times(const std::string& entity) {
+    TrackQuery q{"fleet", entity};
+    q.limit = 1000;
+    auto page = store_->GetTrack(q);
+    EXPECT_TRUE(page.ok()) << page.status();
+    std::vector<int64_t> times;
+    for (const TrackPoint& p : page->points) times.push_back(p.loc_time_ms);
+    return times;
+  }
+
+  int GeoEntries() {
+    int n = 0;
+    std::unique_ptr<rocksdb::Iterator> it(
+        store_->db()->NewIterator(rocksdb::ReadOptions(), store_->geo()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+    return n;
+  }
+
+  std::unique_ptr<TrackStore> store_;
+};
+
+TEST_F(WritePathTest, NewestPointBecomesLatestAndMovesGeoEntry) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1000, 10, 20)}).ok());
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 2000, 11, 21)}).ok());
+  auto latest = store_->GetLatest("fleet", "car");
+  ASSERT_TRUE(latest.ok());
+  ASSERT_TRUE(latest->has_value());
+  EXPECT_EQ((*latest)->loc_time_ms, 2000);
+  EXPECT_EQ((*latest)->lat, 11);
+  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_THAT(Times("car"), ElementsAre(1000, 2000));
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, OutOfOrderPointIsHistoryOnly) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 5000, 10, 20)}).ok());
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 3000, 50, 60)}).ok());
+  auto latest = store_->GetLatest("fleet", "car");
+  EXPECT_EQ((*latest)->loc_time_ms, 5000);
+  EXPECT_EQ((*latest)->lat, 10);
+  EXPECT_THAT(Times("car"), ElementsAre(3000, 5000));
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, RepeatedTimeOverwritesHistoryAndLatest) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 5000, 10, 20)}).ok());
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 5000, 12, 22)}).ok());
+  EXPECT_THAT(Times("car"), ElementsAre(5000));
+  EXPECT_EQ((*store_->GetLatest("fleet", "car"))->lat, 12);
+  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, OneBatchWithManyEntitiesAndRepeats) {
+  ASSERT_TRUE(
+      store_
+          ->AddPoints("fleet", {Point("a", 3, 1, 1), Point("b", 1, 2, 2),
+                                Point("a", 1, 3, 3), Point("a", 7, 4, 4),
+                                Point("b", 1, 5, 5)})
+          .ok());
+  EXPECT_EQ((*store_->GetLatest("fleet", "a"))->lat, 4);
+  EXPECT_EQ((*store_->GetLatest("fleet", "b"))->lat, 5);  // later write wins
+  EXPECT_THAT(Times("a"), ElementsAre(1, 3, 7));
+  EXPECT_EQ(GeoEntries(), 2);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, SameCellKeepsOneEntryWithNewValue) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
+  TrackPoint again = Point("car", 2, 10, 20);
+  again.speed_kmh = 33;
+  ASSERT_TRUE(store_->AddPoints("fleet", {again}).ok());
+  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, ABadPointRejectsTheWholeBatch) {
+  auto s = store_->AddPoints("fleet",
+                             {Point("a", 1, 10, 20), Point("b", 1, 91, 20)});
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("points[1].latitude"));
+  s = store_->AddPoints("fleet",
+                        {Point("a", 1, 10, 20), Point("b", 1, 0, NAN)});
+  EXPECT_THAT(s.message(), HasSubstr("points[1].longitude"));
+  TrackPoint bad_speed = Point("c", 1, 0, 0);
+  bad_speed.speed_kmh = INFINITY;
+  s = store_->AddPoints("fleet", {bad_speed});
+  EXPECT_THAT(s.message(), HasSubstr("points[0].speed"));
+  EXPECT_FALSE(store_->GetLatest("fleet", "a")->has_value());
+  EXPECT_THAT(Times("a"), IsEmpty());
+  EXPECT_EQ(GeoEntries(), 0);
+}
+
+TEST_F(WritePathTest, CollectionsAreSeparate) {
+  ASSERT_TRUE(store_->AddPoints("a", {Point("car", 1, 10, 20)}).ok());
+  ASSERT_TRUE(store_->AddPoints("ab", {Point("car", 2, 30, 40)}).ok());
+  EXPECT_EQ((*store_->GetLatest("a", "car"))->lat, 10);
+  EXPECT_EQ((*store_->GetLatest("ab", "car"))->lat, 30);
+  EXPECT_THAT(InvariantViolations(*store_, "a"), IsEmpty());
+  EXPECT_THAT(InvariantViolations(*store_, "ab"), IsEmpty());
+}
+
+TEST_F(WritePathTest, DeleteEntityRemovesHistoryLatestAndGeo) {
+  ASSERT_TRUE(store_
+                  ->AddPoints("fleet",
+                              {Point("car", 1, 10, 20), Point("car", 2, 11, 21),
+                               Point("bus", 1, 10, 20)})
+                  .ok());
+  EXPECT_EQ(store_->DeleteEntity("fleet", "car").value(), true);
+  EXPECT_FALSE(store_->GetLatest("fleet", "car")->has_value());
+  EXPECT_THAT(Times("car"), IsEmpty());
+  EXPECT_THAT(Times("bus"), ElementsAre(1));
+  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_EQ(store_->DeleteEntity("fleet", "car").value(), false);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+// Many threads write the same entities with random times, in batches that
+// mix entities, plus deletes; afterwards every invariant must hold.
+TEST_F(WritePathTest, ConcurrentWritersKeepInvariants) {
+  constexpr int kThreads = 8;
+  constexpr int kBatches = 300;
+  constexpr int kEntities = 20;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([this, t] {
+      std::mt19937 rng(t);
+      for (int b = 0; b < kBatches; ++b) {
+        std::vector<TrackPoint> batch;
+        const int size = 1 + rng() % 5;
+        for (int i = 0; i < size; ++i) {
+          batch.push_back(
+              Point(absl::StrCat("e", rng() % kEntities), rng() % 10000,
+                    std::uniform_real_distribution<>(-90, 90)(rng),
+                    std::uniform_real_distribution<>(-180, 180)(rng)));
+        }
+        ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());
+        if (rng() % 50 == 0) {
+          ASSERT_TRUE(
+              store_
+                  ->DeleteEntity("fleet", absl::StrCat("e", rng() % kEntities))
+                  .ok());
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+  EXPECT_GT(GeoEntries(), 0);
+}
+
+// The invariant checker itself must notice a broken store, or the tests
+// above prove nothing.
+TEST_F(WritePathTest, InvariantCheckerCatchesAStrayGeoEntry) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
+  ASSERT_TRUE(store_->db()
+                  ->Put(rocksdb::WriteOptions(), store_->geo(),
+                        GeoKey("fleet", index::CellIdOf({0, 0}), "car"), "x")
+                  .ok());
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"),
+              ElementsAre(HasSubstr("2 geo entries")));
+}
+
+}  // namespace
+}  // namespace trackdb::storage
