@@ -1,0 +1,92 @@
+// Write-path throughput: points/s through TrackStore::AddPoints with 1 and
+// with 100 points per call, over 100k entities that already have a latest
+// point, so every point costs what seed 004's did: a history Put, a latest
+// Put, a geo Put and a geo Delete, in one WriteBatch.
+//
+//   bazel run --config=bench //bench:add_points_bench
+//
+// Results and the db_bench reference: bench/README.md.
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "benchmark/benchmark.h"
+#include "storage/track_store.h"
+
+namespace trackdb {
+namespace {
+
+constexpr int kEntities = 100000;
+storage::TrackStore* g_store = nullptr;
+std::atomic<int64_t> g_clock{1};
+
+// A position in a 30 km x 30 km city.
+storage::TrackPoint RandomPoint(std::mt19937_64& rng, int entity) {
+  std::uniform_real_distribution<double> d(-0.135, 0.135);
+  storage::TrackPoint p;
+  p.entity = absl::StrCat("vehicle-", entity);
+  p.loc_time_ms = g_clock.fetch_add(1);
+  p.lat = 39.9 + d(rng);
+  p.lon = 116.4 + d(rng);
+  p.speed_kmh = 40;
+  p.direction_deg = 90;
+  return p;
+}
+
+void BM_AddPoints(benchmark::State& state) {
+  const int per_call = static_cast<int>(state.range(0));
+  std::mt19937_64 rng(state.thread_index() * 7919 + 1);
+  std::uniform_int_distribution<int> pick(0, kEntities - 1);
+  std::vector<storage::TrackPoint> batch(per_call);
+  for (auto _ : state) {
+    for (auto& p : batch) p = RandomPoint(rng, pick(rng));
+    absl::Status s = g_store->AddPoints("fleet", batch);
+    if (!s.ok()) state.SkipWithError(std::string(s.message()).c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * per_call);
+  state.counters["points_per_call"] =
+      benchmark::Counter(per_call, benchmark::Counter::kAvgThreads);
+}
+BENCHMARK(BM_AddPoints)
+    ->Arg(1)
+    ->Arg(100)
+    ->Threads(1)
+    ->Threads(4)
+    ->MinTime(3)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace trackdb
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string dir =
+      absl::StrCat(tmp ? tmp : "/tmp", "/trackdb-add-points-bench");
+  std::filesystem::remove_all(dir);
+  // trackd's defaults, as shipped.
+  auto store = trackdb::storage::TrackStore::Open(dir, {});
+  if (!store.ok()) {
+    std::fprintf(stderr, "open: %s\n",
+                 std::string(store.status().message()).c_str());
+    return 1;
+  }
+  trackdb::g_store = store->get();
+  // Every entity gets a latest point first, so each benchmarked point moves it.
+  std::mt19937_64 rng(42);
+  for (int start = 0; start < trackdb::kEntities; start += 1000) {
+    std::vector<trackdb::storage::TrackPoint> batch;
+    for (int e = start; e < start + 1000; ++e) {
+      batch.push_back(trackdb::RandomPoint(rng, e));
+    }
+    if (!trackdb::g_store->AddPoints("fleet", batch).ok()) return 1;
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  store->reset();
+  std::filesystem::remove_all(dir);
+  return 0;
+}

@@ -1,0 +1,107 @@
+// trackd: the trackdb server. Loads the textproto config, opens the store,
+// logs the effective options, and runs until SIGTERM or SIGINT, then closes
+// the store cleanly and exits 0.
+//
+// The gRPC and Redis-protocol front doors attach here (issues 3 and 4);
+// until then trackd opens the store and serves nothing else.
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "conf/config.h"
+#include "google/protobuf/text_format.h"
+#include "storage/options.h"
+#include "storage/track_store.h"
+
+ABSL_FLAG(std::string, config, "conf/trackdb.textproto",
+          "Path of the textproto config (trackdb.v1.TrackdbConfig).");
+ABSL_FLAG(std::string, data_dir, "", "Overrides the config's data_dir.");
+ABSL_FLAG(std::optional<int>, grpc_port, std::nullopt,
+          "Overrides server.grpc_port.");
+ABSL_FLAG(std::optional<int>, resp_port, std::nullopt,
+          "Overrides server.resp_port.");
+
+namespace trackdb {
+namespace {
+
+void Log(const std::string& line) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::fprintf(stderr, "%s trackd: %s\n", stamp, line.c_str());
+}
+
+int Fail(const absl::Status& status) {
+  Log(absl::StrCat("error: ", status.message()));
+  return 1;
+}
+
+int Run() {
+  // Under `bazel run`, resolve relative paths against the workspace, not the
+  // runfiles tree.
+  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) {
+    if (chdir(ws) != 0) return Fail(absl::InternalError("cannot chdir"));
+  }
+  auto loaded = conf::LoadConfigFile(absl::GetFlag(FLAGS_config));
+  if (!loaded.ok()) return Fail(loaded.status());
+  v1::TrackdbConfig config = conf::WithDefaults(*loaded);
+  if (!absl::GetFlag(FLAGS_data_dir).empty()) {
+    config.set_data_dir(absl::GetFlag(FLAGS_data_dir));
+  }
+  if (auto port = absl::GetFlag(FLAGS_grpc_port)) {
+    config.mutable_server()->set_grpc_port(*port);
+  }
+  if (auto port = absl::GetFlag(FLAGS_resp_port)) {
+    config.mutable_server()->set_resp_port(*port);
+  }
+  if (absl::Status s = conf::ValidateConfig(config); !s.ok()) return Fail(s);
+
+  std::string effective;
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  printer.PrintToString(config, &effective);
+  Log(absl::StrCat("config ", absl::GetFlag(FLAGS_config), ": ", effective));
+
+  // Block the stop signals before any thread starts, so that RocksDB's
+  // background threads inherit the mask and sigwait() below receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto store = storage::TrackStore::Open(config.data_dir(), config.storage());
+  if (!store.ok()) return Fail(store.status());
+  Log(absl::StrCat("opened RocksDB in ", config.data_dir(),
+                   "; effective options (all of them: ", config.data_dir(),
+                   "/OPTIONS-*):"));
+  std::fprintf(stderr, "%s",
+               storage::DescribeOptions((*store)->options()).c_str());
+  Log("ready (no front door yet: gRPC and RESP arrive with issues 3 and 4)");
+
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  Log(absl::StrCat("received ", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                   ", closing the store"));
+  if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
+  Log("closed cleanly");
+  return 0;
+}
+
+}  // namespace
+}  // namespace trackdb
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return trackdb::Run();
+}
