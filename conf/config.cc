@@ -77,6 +77,14 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   if (!server->has_resp_port()) server->set_resp_port(6380);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
+  v1::LimitsConfig* l = c.mutable_limits();
+  if (!l->has_max_batch_points()) l->set_max_batch_points(10000);
+  if (!l->has_max_radius_m()) l->set_max_radius_m(100000);
+  if (!l->has_max_polygon_vertices()) l->set_max_polygon_vertices(1000);
+  if (!l->has_min_loc_time_ms()) l->set_min_loc_time_ms(946684800000);
+  if (!l->has_max_future_ms()) l->set_max_future_ms(86400000);
+  if (!l->has_max_attributes()) l->set_max_attributes(32);
+  if (!l->has_max_attribute_bytes()) l->set_max_attribute_bytes(256);
   return c;
 }
 
@@ -115,6 +123,19 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   if (c.server().resp_port() > 65535) {
     return Invalid("server.resp_port", absl::StrCat("must be 0..65535, got ",
                                                     c.server().resp_port()));
+  }
+  const v1::LimitsConfig& l = c.limits();
+  if (l.max_batch_points() < 1) {
+    return Invalid("limits.max_batch_points", "must be at least 1");
+  }
+  if (!(l.max_radius_m() > 0)) {
+    return Invalid("limits.max_radius_m", "must be a positive number");
+  }
+  if (l.max_polygon_vertices() < 3) {
+    return Invalid("limits.max_polygon_vertices", "must be at least 3");
+  }
+  if (l.max_future_ms() < 0) {
+    return Invalid("limits.max_future_ms", "must not be negative");
   }
   const v1::StorageConfig& s = c.storage();
   if (!v1::Durability_IsValid(s.durability())) {

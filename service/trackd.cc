@@ -2,8 +2,8 @@
 // logs the effective options, and runs until SIGTERM or SIGINT, then closes
 // the store cleanly and exits 0.
 //
-// The gRPC and Redis-protocol front doors attach here (issues 3 and 4);
-// until then trackd opens the store and serves nothing else.
+// Front doors: gRPC (service/grpc_server.h). The Redis protocol arrives
+// with issue 4.
 
 #include <signal.h>
 #include <unistd.h>
@@ -20,6 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "conf/config.h"
 #include "google/protobuf/text_format.h"
+#include "service/grpc_server.h"
 #include "storage/options.h"
 #include "storage/track_store.h"
 
@@ -87,12 +88,20 @@ int Run() {
                    "/OPTIONS-*):"));
   std::fprintf(stderr, "%s",
                storage::DescribeOptions((*store)->options()).c_str());
-  Log("ready (no front door yet: gRPC and RESP arrive with issues 3 and 4)");
+
+  auto grpc_server = service::GrpcServer::Start(config, store->get());
+  if (!grpc_server.ok()) return Fail(grpc_server.status());
+  Log(absl::StrCat(
+      "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
+      config.server().grpc_bind_address(), ":", (*grpc_server)->port()));
+  Log("ready");
 
   int sig = 0;
   sigwait(&stop_signals, &sig);
   Log(absl::StrCat("received ", sig == SIGTERM ? "SIGTERM" : "SIGINT",
-                   ", closing the store"));
+                   ", draining in-flight calls"));
+  (*grpc_server)->Shutdown(absl::Seconds(10));
+  Log("gRPC stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
   Log("closed cleanly");
   return 0;

@@ -17,15 +17,16 @@ wait_for() {  # wait_for FILE PATTERN
   fail "timed out waiting for '$2' in $1"
 }
 
-"$trackd" --config="$conf" --data_dir="$work/data" 2>"$work/first.log" &
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 2>"$work/first.log" &
 first=$!
 wait_for "$work/first.log" "ready"
+grep -q "serving gRPC .* on 127.0.0.1:[1-9]" "$work/first.log" || fail "gRPC port not logged"
 grep -q "rocksdb cf geo: write_buffer_size=64MiB" "$work/first.log" ||
   fail "effective options not logged"
 [ -f "$work/data/CURRENT" ] || fail "no RocksDB in the data dir"
 
 # A second trackd on the same data dir must fail at once with a clear message.
-"$trackd" --config="$conf" --data_dir="$work/data" 2>"$work/second.log"
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 2>"$work/second.log"
 [ $? -ne 0 ] || fail "second trackd on the same data dir did not fail"
 grep -q "in use by another process" "$work/second.log" ||
   { cat "$work/second.log"; fail "second start's message is unclear"; }

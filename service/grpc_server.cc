@@ -1,0 +1,44 @@
+#include "service/grpc_server.h"
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+
+namespace trackdb::service {
+
+absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
+    const v1::TrackdbConfig& config, storage::TrackStore* store) {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+
+  std::unique_ptr<GrpcServer> server(new GrpcServer());
+  server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
+  const std::string address = absl::StrCat(config.server().grpc_bind_address(),
+                                           ":", config.server().grpc_port());
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(),
+                           &server->port_);
+  builder.RegisterService(server->service_.get());
+  // Room for a full batch of points with attributes.
+  builder.SetMaxReceiveMessageSize(64 << 20);
+  server->server_ = builder.BuildAndStart();
+  if (!server->server_ || server->port_ == 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot serve gRPC on ", address, " (port in use, or a bad address?)"));
+  }
+  grpc::HealthCheckServiceInterface* health =
+      server->server_->GetHealthCheckService();
+  health->SetServingStatus("", true);
+  health->SetServingStatus(v1::TrackService::service_full_name(), true);
+  return server;
+}
+
+void GrpcServer::Shutdown(absl::Duration grace) {
+  if (!server_) return;
+  server_->GetHealthCheckService()->SetServingStatus(false);
+  server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+  server_->Wait();
+  server_.reset();
+}
+
+}  // namespace trackdb::service

@@ -1,0 +1,41 @@
+#ifndef TRACKDB_SERVICE_GRPC_SERVER_H_
+#define TRACKDB_SERVICE_GRPC_SERVER_H_
+
+// The gRPC front door: TrackService, the standard health-checking service
+// (grpc.health.v1.Health, "trackdb.v1.TrackService" and "" report SERVING)
+// and server reflection, so `grpcurl list` and `describe` need no .proto.
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "service/track_service.h"
+#include "storage/track_store.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::service {
+
+class GrpcServer {
+ public:
+  // Listens on config.server's grpc address and port (0: a free port).
+  // `config` must have defaults filled in; `store` outlives the server.
+  static absl::StatusOr<std::unique_ptr<GrpcServer>> Start(
+      const v1::TrackdbConfig& config, storage::TrackStore* store);
+
+  int port() const { return port_; }
+
+  // Stops accepting calls, lets in-flight ones finish for up to `grace`,
+  // then cancels the rest. Returns once the server has stopped.
+  void Shutdown(absl::Duration grace);
+
+ private:
+  GrpcServer() = default;
+  std::unique_ptr<TrackServiceImpl> service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+};
+
+}  // namespace trackdb::service
+
+#endif  // TRACKDB_SERVICE_GRPC_SERVER_H_

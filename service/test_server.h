@@ -1,0 +1,34 @@
+#ifndef TRACKDB_SERVICE_TEST_SERVER_H_
+#define TRACKDB_SERVICE_TEST_SERVER_H_
+
+// An in-process trackd for tests: a fresh store and a real gRPC server on a
+// free loopback port, with a stub over a real channel.
+
+#include <memory>
+
+#include "service/grpc_server.h"
+#include "storage/track_store.h"
+#include "trackdb/v1/track_service.grpc.pb.h"
+
+namespace trackdb::service::testing {
+
+class TestServer {
+ public:
+  // `config` is completed with defaults; its ports and data dir are replaced.
+  explicit TestServer(v1::TrackdbConfig config = {});
+  ~TestServer();
+
+  v1::TrackService::Stub& stub() { return *stub_; }
+  std::shared_ptr<grpc::Channel> channel() { return channel_; }
+  storage::TrackStore& store() { return *store_; }
+
+ private:
+  std::unique_ptr<storage::TrackStore> store_;
+  std::unique_ptr<GrpcServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::TrackService::Stub> stub_;
+};
+
+}  // namespace trackdb::service::testing
+
+#endif  // TRACKDB_SERVICE_TEST_SERVER_H_

@@ -1,0 +1,406 @@
+#include "service/track_service.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "index/distance.h"
+#include "index/region.h"
+#include "service/point_convert.h"
+
+namespace trackdb::service {
+namespace {
+
+grpc::Status ToGrpc(const absl::Status& s) {
+  if (s.ok()) return grpc::Status::OK;
+  grpc::StatusCode code;
+  switch (s.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      code = grpc::StatusCode::INVALID_ARGUMENT;
+      break;
+    case absl::StatusCode::kNotFound:
+      code = grpc::StatusCode::NOT_FOUND;
+      break;
+    case absl::StatusCode::kFailedPrecondition:
+      code = grpc::StatusCode::FAILED_PRECONDITION;
+      break;
+    case absl::StatusCode::kCancelled:
+      code = grpc::StatusCode::CANCELLED;
+      break;
+    case absl::StatusCode::kDeadlineExceeded:
+      code = grpc::StatusCode::DEADLINE_EXCEEDED;
+      break;
+    case absl::StatusCode::kDataLoss:
+      code = grpc::StatusCode::DATA_LOSS;
+      break;
+    default:
+      code = grpc::StatusCode::INTERNAL;
+  }
+  return grpc::Status(code, std::string(s.message()));
+}
+
+grpc::Status Invalid(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+absl::StatusOr<uint32_t> PageSize(uint32_t requested, const char* field) {
+  if (requested == 0) return kDefaultPageSize;
+  if (requested > kMaxPageSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, " must be at most ", kMaxPageSize, ", got ", requested));
+  }
+  return requested;
+}
+
+index::LatLng ToLatLng(const v1::LatLng& p) {
+  return {p.latitude(), p.longitude()};
+}
+
+// A search result before paging.
+struct Hit {
+  storage::TrackPoint point;
+  double distance_m = 0;  // radius searches only
+};
+
+// Page tokens name the last hit returned: "<distance>:<hex entity>".
+std::string TokenOf(const Hit& h) {
+  return absl::StrCat(absl::StrFormat("%.17g", h.distance_m), ":",
+                      absl::BytesToHexString(h.point.entity));
+}
+
+bool ParseToken(const std::string& token, double* distance,
+                std::string* entity) {
+  std::vector<std::string> parts =
+      absl::StrSplit(token, absl::MaxSplits(':', 1));
+  if (parts.size() != 2 || !absl::SimpleAtod(parts[0], distance)) return false;
+  if (parts[1].size() % 2 != 0 ||
+      parts[1].find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return false;
+  }
+  *entity = absl::HexStringToBytes(parts[1]);
+  return true;
+}
+
+}  // namespace
+
+TrackServiceImpl::TrackServiceImpl(storage::TrackStore* store,
+                                   v1::LimitsConfig limits)
+    : store_(store), limits_(std::move(limits)) {}
+
+absl::Status TrackServiceImpl::StoreBatch(
+    const std::string& collection,
+    const google::protobuf::RepeatedPtrField<v1::Point>& points,
+    const std::string& field) {
+  if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
+  if (points.empty()) {
+    return absl::InvalidArgumentError(field + " must not be empty");
+  }
+  if (points.size() > static_cast<int>(limits_.max_batch_points())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " has ", points.size(), " points; at most ",
+                     limits_.max_batch_points(), " per request"));
+  }
+  const int64_t now = NowMs();
+  std::vector<storage::TrackPoint> batch;
+  batch.reserve(points.size());
+  for (int i = 0; i < points.size(); ++i) {
+    auto p =
+        ToTrackPoint(points[i], absl::StrCat(field, "[", i, "]"), limits_, now);
+    if (!p.ok()) return p.status();
+    batch.push_back(*std::move(p));
+  }
+  return store_->AddPoints(collection, batch);
+}
+
+grpc::Status TrackServiceImpl::AddPoint(grpc::ServerContext*,
+                                        const v1::AddPointRequest* request,
+                                        v1::AddPointResponse*) {
+  if (absl::Status s = ValidateCollection(request->collection()); !s.ok()) {
+    return ToGrpc(s);
+  }
+  if (!request->has_point()) return Invalid("point is required");
+  auto p = ToTrackPoint(request->point(), "point", limits_, NowMs());
+  if (!p.ok()) return ToGrpc(p.status());
+  return ToGrpc(store_->AddPoints(request->collection(), {*p}));
+}
+
+grpc::Status TrackServiceImpl::AddPoints(grpc::ServerContext*,
+                                         const v1::AddPointsRequest* request,
+                                         v1::AddPointsResponse* response) {
+  if (absl::Status s =
+          StoreBatch(request->collection(), request->points(), "points");
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  response->set_stored(request->points_size());
+  return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::StreamPoints(
+    grpc::ServerContext* context,
+    grpc::ServerReader<v1::StreamPointsRequest>* reader,
+    v1::StreamPointsResponse* response) {
+  v1::StreamPointsRequest message;
+  std::string collection;
+  uint64_t stored = 0;
+  for (int n = 0; reader->Read(&message); ++n) {
+    if (context->IsCancelled()) {
+      return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
+    }
+    // Later messages may leave the collection empty to keep the first's.
+    if (!message.collection().empty()) collection = message.collection();
+    absl::Status s = StoreBatch(collection, message.points(),
+                                absl::StrCat("message[", n, "].points"));
+    if (!s.ok()) {
+      return ToGrpc(absl::Status(
+          s.code(), absl::StrCat(s.message(), " (", stored,
+                                 " points of earlier messages were stored)")));
+    }
+    stored += message.points_size();
+  }
+  response->set_stored(stored);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::GetLatest(grpc::ServerContext*,
+                                         const v1::GetLatestRequest* request,
+                                         v1::GetLatestResponse* response) {
+  if (request->entity_ids().empty()) {
+    return Invalid("entity_ids must not be empty");
+  }
+  if (request->entity_ids_size() >
+      static_cast<int>(limits_.max_batch_points())) {
+    return Invalid(absl::StrCat("entity_ids has ", request->entity_ids_size(),
+                                " ids; at most ", limits_.max_batch_points()));
+  }
+  for (int i = 0; i < request->entity_ids_size(); ++i) {
+    if (absl::Status s = ValidateEntityId(request->entity_ids(i),
+                                          absl::StrCat("entity_ids[", i, "]"));
+        !s.ok()) {
+      return ToGrpc(s);
+    }
+  }
+  const std::vector<std::string> ids(request->entity_ids().begin(),
+                                     request->entity_ids().end());
+  auto latest = store_->GetLatest(request->collection(), ids);
+  if (!latest.ok()) return ToGrpc(latest.status());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if ((*latest)[i]) {
+      ToProtoPoint(*(*latest)[i], false, response->add_points());
+    } else {
+      response->add_missing_entity_ids(ids[i]);
+    }
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
+                                        const v1::GetTrackRequest* request,
+                                        v1::GetTrackResponse* response) {
+  if (absl::Status s = ValidateEntityId(request->entity_id(), "entity_id");
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  auto page_size = PageSize(request->page_size(), "page_size");
+  if (!page_size.ok()) return ToGrpc(page_size.status());
+  storage::TrackQuery q;
+  q.collection = request->collection();
+  q.entity = request->entity_id();
+  q.start_ms = request->start_time_ms();
+  q.end_ms = request->end_time_ms() == 0 ? INT64_MAX : request->end_time_ms();
+  if (q.start_ms > q.end_ms) {
+    return Invalid(absl::StrCat("start_time_ms (", q.start_ms,
+                                ") is after end_time_ms (", q.end_ms, ")"));
+  }
+  q.limit = static_cast<int>(*page_size);
+  q.page_token = request->page_token();
+  q.descending = request->descending();
+  auto page = store_->GetTrack(q);
+  if (!page.ok()) return ToGrpc(page.status());
+  for (const storage::TrackPoint& p : page->points) {
+    ToProtoPoint(p, false, response->add_points());
+  }
+  response->set_next_page_token(page->next_page_token);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::DeleteEntity(
+    grpc::ServerContext*, const v1::DeleteEntityRequest* request,
+    v1::DeleteEntityResponse* response) {
+  if (absl::Status s = ValidateCollection(request->collection()); !s.ok()) {
+    return ToGrpc(s);
+  }
+  if (absl::Status s = ValidateEntityId(request->entity_id(), "entity_id");
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  auto existed =
+      store_->DeleteEntity(request->collection(), request->entity_id());
+  if (!existed.ok()) return ToGrpc(existed.status());
+  response->set_existed(*existed);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::SearchBounds(
+    grpc::ServerContext* context, const v1::SearchBoundsRequest* request,
+    v1::SearchResponse* response) {
+  if (!request->has_south_west() || !request->has_north_east()) {
+    return Invalid("south_west and north_east are required");
+  }
+  auto rect = index::RectRegion::Create(
+      request->south_west().latitude(), request->south_west().longitude(),
+      request->north_east().latitude(), request->north_east().longitude());
+  if (!rect.ok()) return ToGrpc(rect.status());
+  return Search(context, request->collection(), *rect, nullptr,
+                request->filter(), response);
+}
+
+grpc::Status TrackServiceImpl::SearchRadius(
+    grpc::ServerContext* context, const v1::SearchRadiusRequest* request,
+    v1::SearchResponse* response) {
+  if (!request->has_center()) return Invalid("center is required");
+  if (!(request->radius_m() > 0) ||
+      request->radius_m() > limits_.max_radius_m()) {
+    return Invalid(absl::StrCat("radius_m must be in (0, ",
+                                limits_.max_radius_m(), "] metres, got ",
+                                request->radius_m()));
+  }
+  auto circle = index::CircleRegion::Create(
+      {request->center().latitude(), request->center().longitude()},
+      request->radius_m());
+  if (!circle.ok()) {
+    // Region errors name "centre"; the API field is "center".
+    std::string message(circle.status().message());
+    if (message.rfind("centre", 0) == 0) message.replace(0, 6, "center");
+    return Invalid(message);
+  }
+  return Search(context, request->collection(), *circle, &*circle,
+                request->filter(), response);
+}
+
+grpc::Status TrackServiceImpl::SearchPolygon(
+    grpc::ServerContext* context, const v1::SearchPolygonRequest* request,
+    v1::SearchResponse* response) {
+  if (request->vertices_size() >
+      static_cast<int>(limits_.max_polygon_vertices())) {
+    return Invalid(absl::StrCat("vertices has ", request->vertices_size(),
+                                " entries; at most ",
+                                limits_.max_polygon_vertices()));
+  }
+  std::vector<index::LatLng> vertices;
+  for (const v1::LatLng& v : request->vertices())
+    vertices.push_back(ToLatLng(v));
+  auto polygon = index::PolygonRegion::Create(std::move(vertices));
+  if (!polygon.ok()) {
+    std::string message(polygon.status().message());
+    if (message.rfind("vertices", 0) != 0) {
+      message = absl::StrCat("vertices: ", message);
+    }
+    return Invalid(message);
+  }
+  return Search(context, request->collection(), *polygon, nullptr,
+                request->filter(), response);
+}
+
+grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
+                                      const std::string& collection,
+                                      const index::Region& region,
+                                      const index::CircleRegion* circle,
+                                      const v1::SearchFilter& filter,
+                                      v1::SearchResponse* response) {
+  auto page_size = PageSize(filter.page_size(), "filter.page_size");
+  if (!page_size.ok()) return ToGrpc(page_size.status());
+  double after_distance = -1;
+  std::string after_entity;
+  const bool has_token = !filter.page_token().empty();
+  if (has_token &&
+      !ParseToken(filter.page_token(), &after_distance, &after_entity)) {
+    return Invalid("filter.page_token is not one this search returned");
+  }
+  for (int i = 0; i < filter.entity_ids_size(); ++i) {
+    if (absl::Status s = ValidateEntityId(
+            filter.entity_ids(i), absl::StrCat("filter.entity_ids[", i, "]"));
+        !s.ok()) {
+      return ToGrpc(s);
+    }
+  }
+
+  std::vector<Hit> hits;
+  auto accept = [&](const storage::TrackPoint& p) {
+    if (filter.has_active_since_ms() &&
+        p.loc_time_ms < filter.active_since_ms()) {
+      return;
+    }
+    Hit h{p, circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon})
+                    : 0};
+    hits.push_back(std::move(h));
+  };
+
+  if (!filter.entity_ids().empty()) {
+    // A short list of entities: read their latest points directly.
+    const std::vector<std::string> ids(filter.entity_ids().begin(),
+                                       filter.entity_ids().end());
+    auto latest = store_->GetLatest(collection, ids);
+    if (!latest.ok()) return ToGrpc(latest.status());
+    absl::flat_hash_set<std::string> seen;
+    for (const auto& p : *latest) {
+      if (p && region.Contains({p->lat, p->lon}) &&
+          seen.insert(p->entity).second) {
+        accept(*p);
+      }
+    }
+  } else {
+    bool cancelled = false;
+    absl::Status s = store_->ScanRegion(collection, region,
+                                        [&](const storage::TrackPoint& p) {
+                                          if (context->IsCancelled()) {
+                                            cancelled = true;
+                                            return false;
+                                          }
+                                          accept(p);
+                                          return true;
+                                        });
+    if (cancelled) {
+      return grpc::Status(grpc::StatusCode::CANCELLED,
+                          "cancelled or past its deadline");
+    }
+    if (!s.ok()) return ToGrpc(s);
+  }
+
+  auto before = [](const Hit& a, const Hit& b) {
+    if (a.distance_m != b.distance_m) return a.distance_m < b.distance_m;
+    return a.point.entity < b.point.entity;
+  };
+  std::sort(hits.begin(), hits.end(), before);
+  auto it = hits.begin();
+  if (has_token) {
+    Hit last;
+    last.distance_m = after_distance;
+    last.point.entity = after_entity;
+    it = std::upper_bound(hits.begin(), hits.end(), last, before);
+  }
+  for (; it != hits.end(); ++it) {
+    if (response->hits_size() == static_cast<int>(*page_size)) {
+      response->set_next_page_token(TokenOf(*std::prev(it)));
+      break;
+    }
+    v1::SearchHit* out = response->add_hits();
+    ToProtoPoint(it->point, filter.ids_and_positions_only(),
+                 out->mutable_point());
+    if (circle) out->set_distance_m(it->distance_m);
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace trackdb::service

@@ -1,0 +1,71 @@
+#ifndef TRACKDB_SERVICE_TRACK_SERVICE_H_
+#define TRACKDB_SERVICE_TRACK_SERVICE_H_
+
+// trackdb.v1.TrackService over a TrackStore: validation, conversion, paging
+// and ordering; every read and write goes through storage's API.
+//
+// Search pages: all matching entities are gathered from the index (cost
+// follows hits and covered cells, not the collection), ordered (radius:
+// nearest first, ties by id; others: by id), and cut after the page token,
+// which names the last hit of the previous page. Pages are therefore stable
+// while entities do not move; an entity that moves between pages may be
+// seen twice or not at all, as with any cursor over live data.
+
+#include "grpcpp/grpcpp.h"
+#include "storage/track_store.h"
+#include "trackdb/v1/config.pb.h"
+#include "trackdb/v1/track_service.grpc.pb.h"
+
+namespace trackdb::service {
+
+inline constexpr uint32_t kDefaultPageSize = 100;
+inline constexpr uint32_t kMaxPageSize = 1000;
+
+class TrackServiceImpl final : public v1::TrackService::Service {
+ public:
+  // `limits` with defaults filled in; `store` outlives the service.
+  TrackServiceImpl(storage::TrackStore* store, v1::LimitsConfig limits);
+
+  grpc::Status AddPoint(grpc::ServerContext*, const v1::AddPointRequest*,
+                        v1::AddPointResponse*) override;
+  grpc::Status AddPoints(grpc::ServerContext*, const v1::AddPointsRequest*,
+                         v1::AddPointsResponse*) override;
+  grpc::Status StreamPoints(grpc::ServerContext*,
+                            grpc::ServerReader<v1::StreamPointsRequest>*,
+                            v1::StreamPointsResponse*) override;
+  grpc::Status GetLatest(grpc::ServerContext*, const v1::GetLatestRequest*,
+                         v1::GetLatestResponse*) override;
+  grpc::Status GetTrack(grpc::ServerContext*, const v1::GetTrackRequest*,
+                        v1::GetTrackResponse*) override;
+  grpc::Status DeleteEntity(grpc::ServerContext*,
+                            const v1::DeleteEntityRequest*,
+                            v1::DeleteEntityResponse*) override;
+  grpc::Status SearchBounds(grpc::ServerContext*,
+                            const v1::SearchBoundsRequest*,
+                            v1::SearchResponse*) override;
+  grpc::Status SearchRadius(grpc::ServerContext*,
+                            const v1::SearchRadiusRequest*,
+                            v1::SearchResponse*) override;
+  grpc::Status SearchPolygon(grpc::ServerContext*,
+                             const v1::SearchPolygonRequest*,
+                             v1::SearchResponse*) override;
+
+ private:
+  absl::Status StoreBatch(
+      const std::string& collection,
+      const google::protobuf::RepeatedPtrField<v1::Point>& points,
+      const std::string& field);
+  grpc::Status Search(grpc::ServerContext* context,
+                      const std::string& collection,
+                      const index::Region& region,
+                      const index::CircleRegion* circle,
+                      const v1::SearchFilter& filter,
+                      v1::SearchResponse* response);
+
+  storage::TrackStore* store_;
+  const v1::LimitsConfig limits_;
+};
+
+}  // namespace trackdb::service
+
+#endif  // TRACKDB_SERVICE_TRACK_SERVICE_H_

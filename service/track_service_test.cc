@@ -1,0 +1,507 @@
+// Integration tests: every RPC over a real gRPC channel to an in-process
+// server on a free port.
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc/reflection/v1alpha/reflection.pb.h"
+#include "grpcpp/support/sync_stream.h"
+#include "gtest/gtest.h"
+#include "service/test_server.h"
+
+namespace trackdb::service {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr int64_t kT0 = 1700000000000;  // 2023-11-14, inside the time window
+
+v1::Point MakePoint(const std::string& id, int64_t t, double lat, double lon) {
+  v1::Point p;
+  p.set_entity_id(id);
+  p.set_loc_time_ms(t);
+  p.set_latitude(lat);
+  p.set_longitude(lon);
+  return p;
+}
+
+class TrackServiceTest : public ::testing::Test {
+ protected:
+  grpc::Status Add(const std::string& collection,
+                   std::vector<v1::Point> points) {
+    v1::AddPointsRequest req;
+    req.set_collection(collection);
+    for (auto& p : points) *req.add_points() = p;
+    v1::AddPointsResponse resp;
+    grpc::ClientContext ctx;
+    return server_.stub().AddPoints(&ctx, req, &resp);
+  }
+
+  std::vector<std::string> Ids(const v1::SearchResponse& r) {
+    std::vector<std::string> ids;
+    for (const auto& h : r.hits()) ids.push_back(h.point().entity_id());
+    return ids;
+  }
+
+  v1::SearchResponse Radius(double lat, double lon, double r,
+                            v1::SearchFilter filter = {}) {
+    v1::SearchRadiusRequest req;
+    req.set_collection("fleet");
+    req.mutable_center()->set_latitude(lat);
+    req.mutable_center()->set_longitude(lon);
+    req.set_radius_m(r);
+    *req.mutable_filter() = filter;
+    v1::SearchResponse resp;
+    grpc::ClientContext ctx;
+    grpc::Status s = server_.stub().SearchRadius(&ctx, req, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp;
+  }
+
+  v1::SearchResponse Bounds(double s, double w, double n, double e) {
+    v1::SearchBoundsRequest req;
+    req.set_collection("fleet");
+    req.mutable_south_west()->set_latitude(s);
+    req.mutable_south_west()->set_longitude(w);
+    req.mutable_north_east()->set_latitude(n);
+    req.mutable_north_east()->set_longitude(e);
+    v1::SearchResponse resp;
+    grpc::ClientContext ctx;
+    grpc::Status st = server_.stub().SearchBounds(&ctx, req, &resp);
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    return resp;
+  }
+
+  testing::TestServer server_;
+};
+
+TEST_F(TrackServiceTest, AddPointThenGetLatest) {
+  v1::AddPointRequest req;
+  req.set_collection("fleet");
+  *req.mutable_point() = MakePoint("car", kT0, 39.9, 116.4);
+  req.mutable_point()->set_speed_kmh(42);
+  (*req.mutable_point()->mutable_attributes())["driver"] = "ana";
+  v1::AddPointResponse resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(server_.stub().AddPoint(&ctx, req, &resp).ok());
+
+  v1::GetLatestRequest get;
+  get.set_collection("fleet");
+  get.add_entity_ids("car");
+  get.add_entity_ids("ghost");
+  v1::GetLatestResponse latest;
+  grpc::ClientContext ctx2;
+  ASSERT_TRUE(server_.stub().GetLatest(&ctx2, get, &latest).ok());
+  ASSERT_EQ(latest.points_size(), 1);
+  EXPECT_EQ(latest.points(0).speed_kmh(), 42);
+  EXPECT_EQ(latest.points(0).attributes().at("driver"), "ana");
+  EXPECT_FALSE(latest.points(0).has_direction());
+  EXPECT_THAT(latest.missing_entity_ids(), ElementsAre("ghost"));
+}
+
+TEST_F(TrackServiceTest, AddPointsOfManyEntitiesAndOutOfOrder) {
+  ASSERT_TRUE(
+      Add("fleet", {MakePoint("a", kT0 + 10, 1, 1), MakePoint("b", kT0, 2, 2),
+                    MakePoint("a", kT0 + 5, 3, 3)})
+          .ok());
+  auto a = server_.store().GetLatest("fleet", "a");
+  EXPECT_EQ((*a)->loc_time_ms, kT0 + 10);  // the older point is history only
+  v1::GetTrackRequest track;
+  track.set_collection("fleet");
+  track.set_entity_id("a");
+  v1::GetTrackResponse resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(server_.stub().GetTrack(&ctx, track, &resp).ok());
+  ASSERT_EQ(resp.points_size(), 2);
+  EXPECT_EQ(resp.points(0).loc_time_ms(), kT0 + 5);
+}
+
+TEST_F(TrackServiceTest, ABatchWithOneBadPointWritesNothing) {
+  grpc::Status s =
+      Add("fleet", {MakePoint("a", kT0, 1, 1), MakePoint("b", kT0, 1, 1),
+                    MakePoint("c", kT0, 95, 1)});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("points[2].latitude"));
+  EXPECT_FALSE(server_.store().GetLatest("fleet", "a")->has_value());
+  EXPECT_FALSE(server_.store().GetLatest("fleet", "b")->has_value());
+}
+
+TEST_F(TrackServiceTest, InvalidPointsNameTheField) {
+  struct Case {
+    v1::Point point;
+    std::string field;
+  };
+  std::vector<Case> cases;
+  cases.push_back({MakePoint("x", kT0, -90.5, 0), "points[0].latitude"});
+  cases.push_back({MakePoint("x", kT0, 0, 180.5), "points[0].longitude"});
+  cases.push_back({MakePoint("x", kT0, NAN, 0), "points[0].latitude"});
+  cases.push_back({MakePoint("x", kT0, 0, INFINITY), "points[0].longitude"});
+  cases.push_back({MakePoint("", kT0, 0, 0), "points[0].entity_id"});
+  cases.push_back(
+      {MakePoint(std::string(129, 'x'), kT0, 0, 0), "points[0].entity_id"});
+  cases.push_back({MakePoint("x", 0, 0, 0), "points[0].loc_time_ms"});
+  cases.push_back({MakePoint("x", kT0 / 1000, 0, 0), "points[0].loc_time_ms"});
+  cases.push_back(
+      {MakePoint("x", 4102444800000, 0, 0), "points[0].loc_time_ms"});
+  v1::Point bad_speed = MakePoint("x", kT0, 0, 0);
+  bad_speed.set_speed_kmh(-1);
+  cases.push_back({bad_speed, "points[0].speed_kmh"});
+  v1::Point bad_direction = MakePoint("x", kT0, 0, 0);
+  bad_direction.set_direction(360);
+  cases.push_back({bad_direction, "points[0].direction"});
+  v1::Point bad_accuracy = MakePoint("x", kT0, 0, 0);
+  bad_accuracy.set_accuracy_m(NAN);
+  cases.push_back({bad_accuracy, "points[0].accuracy_m"});
+  for (const Case& c : cases) {
+    grpc::Status s = Add("fleet", {c.point});
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.field;
+    EXPECT_THAT(s.error_message(), HasSubstr(c.field));
+  }
+  EXPECT_THAT(Add("", {MakePoint("x", kT0, 0, 0)}).error_message(),
+              HasSubstr("collection"));
+  EXPECT_THAT(Add("fleet", {}).error_message(), HasSubstr("points"));
+}
+
+TEST_F(TrackServiceTest, BatchOverTheConfiguredMaximumIsRejected) {
+  v1::TrackdbConfig config;
+  config.mutable_limits()->set_max_batch_points(1000);
+  testing::TestServer small(config);
+  v1::AddPointsRequest req;
+  req.set_collection("fleet");
+  for (int i = 0; i < 1000; ++i) {
+    *req.add_points() = MakePoint(absl::StrCat("e", i), kT0, 1, 1);
+  }
+  v1::AddPointsResponse resp;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(small.stub().AddPoints(&ctx, req, &resp).ok());
+    EXPECT_EQ(resp.stored(), 1000u);
+  }
+  *req.add_points() = MakePoint("one-too-many", kT0, 1, 1);
+  grpc::ClientContext ctx;
+  grpc::Status s = small.stub().AddPoints(&ctx, req, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("at most 1000"));
+  EXPECT_FALSE(small.store().GetLatest("fleet", "one-too-many")->has_value());
+}
+
+TEST_F(TrackServiceTest, StreamPointsAcknowledgesStoredCount) {
+  grpc::ClientContext ctx;
+  v1::StreamPointsResponse resp;
+  auto writer = server_.stub().StreamPoints(&ctx, &resp);
+  for (int m = 0; m < 5; ++m) {
+    v1::StreamPointsRequest req;
+    if (m == 0) req.set_collection("fleet");  // later messages keep it
+    for (int i = 0; i < 10; ++i) {
+      *req.add_points() = MakePoint("tracker", kT0 + m * 10 + i, 1, 1);
+    }
+    ASSERT_TRUE(writer->Write(req));
+  }
+  writer->WritesDone();
+  ASSERT_TRUE(writer->Finish().ok());
+  EXPECT_EQ(resp.stored(), 50u);
+  EXPECT_EQ((*server_.store().GetLatest("fleet", "tracker"))->loc_time_ms,
+            kT0 + 49);
+}
+
+TEST_F(TrackServiceTest, StreamPointsStopsAtABadBatch) {
+  grpc::ClientContext ctx;
+  v1::StreamPointsResponse resp;
+  auto writer = server_.stub().StreamPoints(&ctx, &resp);
+  v1::StreamPointsRequest good;
+  good.set_collection("fleet");
+  *good.add_points() = MakePoint("t", kT0, 1, 1);
+  writer->Write(good);
+  v1::StreamPointsRequest bad;
+  *bad.add_points() = MakePoint("t", kT0 + 1, 1, 200);
+  writer->Write(bad);
+  writer->WritesDone();
+  grpc::Status s = writer->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("message[1].points[0].longitude"));
+  EXPECT_EQ((*server_.store().GetLatest("fleet", "t"))->loc_time_ms, kT0);
+}
+
+TEST_F(TrackServiceTest, PagesThroughALargeTrack) {
+  for (int chunk = 0; chunk < 5; ++chunk) {
+    std::vector<v1::Point> points;
+    for (int i = 0; i < 1000; ++i) {
+      points.push_back(MakePoint("truck", kT0 + (chunk * 1000 + i) * 1000,
+                                 10 + i * 1e-4, 20));
+    }
+    ASSERT_TRUE(Add("fleet", points).ok());
+  }
+  for (bool descending : {false, true}) {
+    v1::GetTrackRequest req;
+    req.set_collection("fleet");
+    req.set_entity_id("truck");
+    req.set_start_time_ms(kT0 + 500 * 1000);
+    req.set_end_time_ms(kT0 + 4499 * 1000);
+    req.set_page_size(1000);
+    req.set_descending(descending);
+    std::vector<int64_t> times;
+    int pages = 0;
+    do {
+      v1::GetTrackResponse resp;
+      grpc::ClientContext ctx;
+      ASSERT_TRUE(server_.stub().GetTrack(&ctx, req, &resp).ok());
+      for (const auto& p : resp.points()) times.push_back(p.loc_time_ms());
+      req.set_page_token(resp.next_page_token());
+      ++pages;
+    } while (!req.page_token().empty());
+    EXPECT_EQ(times.size(), 4000u);
+    EXPECT_EQ(pages, 4);
+    EXPECT_EQ(std::set<int64_t>(times.begin(), times.end()).size(), 4000u);
+    EXPECT_EQ(times.front(), descending ? kT0 + 4499000 : kT0 + 500000);
+  }
+}
+
+TEST_F(TrackServiceTest, GetTrackValidation) {
+  v1::GetTrackRequest req;
+  req.set_collection("fleet");
+  v1::GetTrackResponse resp;
+  auto call = [&]() {
+    grpc::ClientContext ctx;
+    return server_.stub().GetTrack(&ctx, req, &resp);
+  };
+  EXPECT_THAT(call().error_message(), HasSubstr("entity_id"));
+  req.set_entity_id("car");
+  req.set_page_size(1001);
+  EXPECT_THAT(call().error_message(), HasSubstr("page_size"));
+  req.set_page_size(10);
+  req.set_start_time_ms(kT0);
+  req.set_end_time_ms(kT0 - 1);
+  EXPECT_THAT(call().error_message(), HasSubstr("start_time_ms"));
+  req.set_end_time_ms(kT0 + 10);
+  req.set_page_token("bogus");
+  EXPECT_EQ(call().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(TrackServiceTest, DeleteEntity) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("car", kT0, 1, 1)}).ok());
+  v1::DeleteEntityRequest req;
+  req.set_collection("fleet");
+  req.set_entity_id("car");
+  v1::DeleteEntityResponse resp;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(server_.stub().DeleteEntity(&ctx, req, &resp).ok());
+    EXPECT_TRUE(resp.existed());
+  }
+  EXPECT_TRUE(Radius(1, 1, 100).hits().empty());
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(server_.stub().DeleteEntity(&ctx, req, &resp).ok());
+  EXPECT_FALSE(resp.existed());
+}
+
+TEST_F(TrackServiceTest, RadiusSearchIsNearestFirstWithDistances) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("far", kT0, 39.9 + 0.004, 116.4),
+                            MakePoint("near", kT0, 39.9 + 0.001, 116.4),
+                            MakePoint("out", kT0, 39.9 + 0.01, 116.4)})
+                  .ok());
+  auto r = Radius(39.9, 116.4, 500);
+  EXPECT_THAT(Ids(r), ElementsAre("near", "far"));
+  EXPECT_NEAR(r.hits(0).distance_m(), 111.2, 0.5);
+  EXPECT_LT(r.hits(0).distance_m(), r.hits(1).distance_m());
+}
+
+TEST_F(TrackServiceTest, FiltersAndIdsOnly) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("old", kT0 - 100000, 10, 10),
+                            MakePoint("new", kT0, 10.0001, 10),
+                            MakePoint("other", kT0, 10.0002, 10)})
+                  .ok());
+  v1::SearchFilter f;
+  f.set_active_since_ms(kT0 - 1);
+  EXPECT_THAT(Ids(Radius(10, 10, 1000, f)), ElementsAre("new", "other"));
+  f.add_entity_ids("old");
+  f.add_entity_ids("new");
+  EXPECT_THAT(Ids(Radius(10, 10, 1000, f)), ElementsAre("new"));
+  f.clear_active_since_ms();
+  f.set_ids_and_positions_only(true);
+  auto r = Radius(10, 10, 1000, f);
+  ASSERT_EQ(r.hits_size(), 2);
+  EXPECT_EQ(r.hits(0).point().entity_id(), "old");  // distance 0: nearest
+  EXPECT_EQ(r.hits(0).point().latitude(), 10);
+  EXPECT_EQ(r.hits(1).point().latitude(), 10.0001);
+  EXPECT_EQ(r.hits(0).point().loc_time_ms(), 0);  // omitted
+}
+
+TEST_F(TrackServiceTest, SearchPagesCoverEveryHitOnce) {
+  std::vector<v1::Point> points;
+  for (int i = 0; i < 250; ++i) {
+    points.push_back(MakePoint(absl::StrCat("e", i), kT0, 10 + i * 1e-5, 10));
+  }
+  ASSERT_TRUE(Add("fleet", points).ok());
+  v1::SearchFilter f;
+  f.set_page_size(100);
+  std::vector<std::string> all;
+  int pages = 0;
+  do {
+    auto r = Radius(10, 10, 5000, f);
+    for (const auto& id : Ids(r)) all.push_back(id);
+    f.set_page_token(r.next_page_token());
+    ++pages;
+  } while (!f.page_token().empty());
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(all.size(), 250u);
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), 250u);
+  EXPECT_EQ(all.front(), "e0");  // nearest first across pages
+}
+
+TEST_F(TrackServiceTest, AntimeridianAndPoles) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("east", kT0, 0, 179.9995),
+                            MakePoint("west", kT0, 0, -179.9995),
+                            MakePoint("north", kT0, 90, 45),
+                            MakePoint("near-north", kT0, 89.9999, -135)})
+                  .ok());
+  EXPECT_THAT(Ids(Radius(0, 180, 200)), ElementsAre("east", "west"));
+  EXPECT_THAT(Ids(Bounds(-1, 179.9, 1, -179.9)), ElementsAre("east", "west"));
+  EXPECT_THAT(Ids(Radius(90, 0, 50)), ElementsAre("north", "near-north"));
+  EXPECT_THAT(Ids(Bounds(89.99, -180, 90, 180)),
+              ElementsAre("near-north", "north"));
+}
+
+TEST_F(TrackServiceTest, PolygonSearch) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("inside", kT0, 0.5, 0.5),
+                            MakePoint("notch", kT0, 1.5, 2),
+                            MakePoint("outside", kT0, 5, 5)})
+                  .ok());
+  v1::SearchPolygonRequest req;
+  req.set_collection("fleet");
+  const double ring[][2] = {{0, 0}, {0, 3}, {1, 3}, {1, 1},
+                            {2, 1}, {2, 3}, {3, 3}, {3, 0}};
+  for (const auto& v : ring) {
+    auto* ll = req.add_vertices();
+    ll->set_latitude(v[0]);
+    ll->set_longitude(v[1]);
+  }
+  v1::SearchResponse resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(server_.stub().SearchPolygon(&ctx, req, &resp).ok());
+  EXPECT_THAT(Ids(resp), ElementsAre("inside"));
+}
+
+TEST_F(TrackServiceTest, InvalidSearchesNameTheField) {
+  auto radius = [&](double lat, double lon, double r) {
+    v1::SearchRadiusRequest req;
+    req.set_collection("fleet");
+    req.mutable_center()->set_latitude(lat);
+    req.mutable_center()->set_longitude(lon);
+    req.set_radius_m(r);
+    v1::SearchResponse resp;
+    grpc::ClientContext ctx;
+    return server_.stub().SearchRadius(&ctx, req, &resp);
+  };
+  EXPECT_THAT(radius(0, 0, 0).error_message(), HasSubstr("radius_m"));
+  EXPECT_THAT(radius(0, 0, -1).error_message(), HasSubstr("radius_m"));
+  EXPECT_THAT(radius(0, 0, 100001).error_message(), HasSubstr("radius_m"));
+  EXPECT_THAT(radius(0, 0, NAN).error_message(), HasSubstr("radius_m"));
+  EXPECT_THAT(radius(91, 0, 10).error_message(), HasSubstr("center.latitude"));
+
+  v1::SearchBoundsRequest bounds;
+  bounds.mutable_south_west()->set_latitude(10);
+  bounds.mutable_north_east()->set_latitude(5);
+  v1::SearchResponse resp;
+  grpc::ClientContext ctx;
+  grpc::Status s = server_.stub().SearchBounds(&ctx, bounds, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("south_west.latitude"));
+
+  auto polygon = [&](std::vector<std::pair<double, double>> vs) {
+    v1::SearchPolygonRequest req;
+    for (auto [lat, lon] : vs) {
+      auto* v = req.add_vertices();
+      v->set_latitude(lat);
+      v->set_longitude(lon);
+    }
+    grpc::ClientContext c;
+    return server_.stub().SearchPolygon(&c, req, &resp);
+  };
+  EXPECT_THAT(polygon({{0, 0}, {1, 1}}).error_message(), HasSubstr("vertices"));
+  s = polygon({{0, 0}, {1, 1}, {0, 1}, {1, 0}});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("self-intersecting"));
+}
+
+TEST_F(TrackServiceTest, UnknownCollectionReadsAreEmpty) {
+  v1::SearchRadiusRequest req;
+  req.set_collection("nobody");
+  req.mutable_center()->set_latitude(1);
+  req.set_radius_m(10);
+  v1::SearchResponse resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(server_.stub().SearchRadius(&ctx, req, &resp).ok());
+  EXPECT_EQ(resp.hits_size(), 0);
+  v1::GetLatestRequest get;
+  get.set_collection("nobody");
+  get.add_entity_ids("x");
+  v1::GetLatestResponse latest;
+  grpc::ClientContext ctx2;
+  ASSERT_TRUE(server_.stub().GetLatest(&ctx2, get, &latest).ok());
+  EXPECT_THAT(latest.missing_entity_ids(), ElementsAre("x"));
+}
+
+TEST_F(TrackServiceTest, ExpiredDeadlineIsHonoured) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() - std::chrono::seconds(1));
+  v1::AddPointsRequest req;
+  req.set_collection("fleet");
+  *req.add_points() = MakePoint("late", kT0, 1, 1);
+  v1::AddPointsResponse resp;
+  EXPECT_EQ(server_.stub().AddPoints(&ctx, req, &resp).error_code(),
+            grpc::StatusCode::DEADLINE_EXCEEDED);
+}
+
+TEST_F(TrackServiceTest, HealthCheckReportsServing) {
+  auto health = grpc::health::v1::Health::NewStub(server_.channel());
+  for (const char* service : {"", "trackdb.v1.TrackService"}) {
+    grpc::health::v1::HealthCheckRequest req;
+    req.set_service(service);
+    grpc::health::v1::HealthCheckResponse resp;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(health->Check(&ctx, req, &resp).ok()) << service;
+    EXPECT_EQ(resp.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  }
+}
+
+TEST_F(TrackServiceTest, ReflectionListsAndDescribesTheService) {
+  namespace reflection = ::trackdb::testing::reflection;
+  static const grpc::internal::RpcMethod kMethod(
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+      grpc::internal::RpcMethod::BIDI_STREAMING);
+  grpc::ClientContext ctx;
+  std::unique_ptr<
+      grpc::ClientReaderWriter<reflection::ServerReflectionRequest,
+                               reflection::ServerReflectionResponse>>
+      stream(grpc::internal::ClientReaderWriterFactory<
+             reflection::ServerReflectionRequest,
+             reflection::ServerReflectionResponse>::Create(server_.channel()
+                                                               .get(),
+                                                           kMethod, &ctx));
+  reflection::ServerReflectionRequest req;
+  req.set_list_services("");
+  ASSERT_TRUE(stream->Write(req));
+  reflection::ServerReflectionResponse resp;
+  ASSERT_TRUE(stream->Read(&resp));
+  std::set<std::string> names;
+  for (const auto& s : resp.list_services_response().service()) {
+    names.insert(s.name());
+  }
+  EXPECT_TRUE(names.count("trackdb.v1.TrackService"));
+  EXPECT_TRUE(names.count("grpc.health.v1.Health"));
+
+  req.set_file_containing_symbol("trackdb.v1.TrackService");
+  ASSERT_TRUE(stream->Write(req));
+  ASSERT_TRUE(stream->Read(&resp));
+  ASSERT_GT(resp.file_descriptor_response().file_descriptor_proto_size(), 0);
+  google::protobuf::FileDescriptorProto file;
+  ASSERT_TRUE(file.ParseFromString(
+      resp.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(file.package(), "trackdb.v1");
+  stream->WritesDone();
+}
+
+}  // namespace
+}  // namespace trackdb::service
