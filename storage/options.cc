@@ -7,6 +7,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
+#include "rocksdb/utilities/table_properties_collectors.h"
 #include "storage/keys.h"
 
 namespace trackdb::storage {
@@ -120,12 +121,22 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
     o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
     return o;
   };
+  // latest and geo are rewritten on every move: every move leaves a
+  // tombstone (geo) or a dead version (latest). Compact SST files dense in
+  // deletions early, so scans do not wade through them.
+  auto overwritten = [](rocksdb::ColumnFamilyOptions o) {
+    o.table_properties_collector_factories.push_back(
+        rocksdb::NewCompactOnDeletionCollectorFactory(
+            /*sliding_window_size=*/128 * 1024, /*deletion_trigger=*/32 * 1024,
+            /*deletion_ratio=*/0.25));
+    return o;
+  };
   // Scanned column families need no bloom filter; looked-up ones do.
   out.column_families = {
       {rocksdb::kDefaultColumnFamilyName, with_table(point_lookup_table)},
       {kPointsCf, with_table(table)},
-      {kLatestCf, with_table(point_lookup_table)},
-      {kGeoCf, with_table(table)},
+      {kLatestCf, overwritten(with_table(point_lookup_table))},
+      {kGeoCf, overwritten(with_table(table))},
       {kKvCf, with_table(point_lookup_table)},
   };
 

@@ -13,13 +13,28 @@ absl::Status TrackStore::ScanRegion(
     const std::function<bool(const TrackPoint&)>& visit) {
   const std::vector<index::CellRange> ranges = index::Covering(region);
   const std::string prefix = CollectionPrefix(collection);
-  // One iterator: every range is read from the same implicit snapshot.
-  std::unique_ptr<rocksdb::Iterator> it(
-      db_->NewIterator(rocksdb::ReadOptions(), geo()));
+  // Every range is read from the same snapshot, and each through an
+  // iterator bounded at the range's end: entities that moved leave Delete
+  // tombstones in the geo CF, and an unbounded iterator would walk through
+  // all of them between the last live key in range and the next one.
+  const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
+  struct Release {
+    rocksdb::DB* db;
+    const rocksdb::Snapshot* s;
+    ~Release() { db->ReleaseSnapshot(s); }
+  } release{db_.get(), snapshot};
   TrackPoint point;
   for (const index::CellRange& range : ranges) {
-    for (it->Seek(GeoSeekKey(collection, range.first)); it->Valid();
-         it->Next()) {
+    const std::string begin = GeoSeekKey(collection, range.first);
+    // Exclusive: the first key of the cell after the range. Leaf cell ids
+    // stay below 2^64 - 1, so last + 1 cannot wrap.
+    const std::string end = GeoSeekKey(collection, range.last + 1);
+    rocksdb::Slice upper(end);
+    rocksdb::ReadOptions read;
+    read.snapshot = snapshot;
+    read.iterate_upper_bound = &upper;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, geo()));
+    for (it->Seek(begin); it->Valid(); it->Next()) {
       const std::optional<GeoKeyParts> key =
           ParseGeoKey(SliceView(it->key()), prefix);
       if (!key || key->cell > range.last) break;

@@ -110,6 +110,23 @@ TEST_F(SpatialScanTest, StopsWhenVisitorSaysSo) {
   EXPECT_EQ(visits, 5);
 }
 
+// Each range is scanned with an upper bound; binary entity ids that sort
+// after any printable byte must still be inside it.
+TEST_F(SpatialScanTest, FindsEntitiesWhoseIdsStartWith0xff) {
+  const std::string id("\xff\xff\x01", 3);
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point(id, 1, 10, 10)}).ok());
+  auto circle = index::CircleRegion::Create({10, 10}, 1);
+  std::vector<std::string> seen;
+  ASSERT_TRUE(store_
+                  ->ScanRegion("fleet", *circle,
+                               [&](const TrackPoint& p) {
+                                 seen.push_back(p.entity);
+                                 return true;
+                               })
+                  .ok());
+  EXPECT_EQ(seen, std::vector<std::string>{id});
+}
+
 TEST_F(SpatialScanTest, UnknownCollectionIsEmpty) {
   auto circle = index::CircleRegion::Create({10, 10}, 1000);
   int visits = 0;

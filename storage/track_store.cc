@@ -1,5 +1,8 @@
 #include "storage/track_store.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include "absl/strings/str_cat.h"
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
@@ -11,6 +14,13 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     const std::string& data_dir, const v1::StorageConfig& config) {
   auto options = BuildStoreOptions(config);
   if (!options.ok()) return options.status();
+  // RocksDB creates the data dir but not its parents.
+  std::error_code error;
+  std::filesystem::create_directories(data_dir, error);
+  if (error) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot create data dir ", data_dir, ": ", error.message()));
+  }
   std::unique_ptr<TrackStore> store(new TrackStore());
   store->options_ = *std::move(options);
 

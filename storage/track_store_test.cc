@@ -71,6 +71,20 @@ TEST(TrackStoreTest, SecondOpenOfADataDirFailsClearly) {
   EXPECT_THAT(second.status().message(), HasSubstr(dir));
 }
 
+TEST(TrackStoreTest, CreatesMissingParentDirectories) {
+  const std::string dir = NewDataDir() + "/a/b/data";
+  auto store = TrackStore::Open(dir, v1::StorageConfig());
+  ASSERT_TRUE(store.ok()) << store.status();
+}
+
+TEST(TrackStoreTest, UncreatableDataDirFailsClearly) {
+  const std::string file = NewDataDir() + "/file";
+  std::fclose(std::fopen(file.c_str(), "w"));
+  auto store = TrackStore::Open(file + "/data", v1::StorageConfig());
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(store.status().message(), HasSubstr("cannot create data dir"));
+}
+
 TEST(TrackStoreTest, BadRawOptionsRefuseToOpen) {
   v1::StorageConfig c;
   c.set_rocksdb_cf_options("no_such_option=1");

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Starts trackd (shipped defaults, fresh data dir), preloads 1M entities in a
+# city, then drives each call kind with grpc_load for a fixed time. trackd
+# and the load generator share this machine's cores.
+#
+#   bazel run --config=bench //bench:grpc_bench [-- CONNECTIONS SECONDS]
+set -euo pipefail
+connections="${1:-8}"
+seconds="${2:-10}"
+trackd="$PWD/service/trackd"
+load="$PWD/bench/grpc_load"
+conf="$PWD/conf/trackdb.textproto"
+dir="${TMPDIR:-/tmp}/trackdb-grpc-bench"
+port=50551
+rm -rf "$dir"
+"$trackd" --config="$conf" --data_dir="$dir/data" --grpc_port=$port 2>"$dir.log" &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 1 100); do grep -q ready "$dir.log" && break; sleep 0.1; done
+
+# Waits until trackd used under 5% of a core for 2 s in a row: background
+# flushes and compactions of the preload have finished.
+wait_idle() {
+  local hz prev now quiet=0
+  hz=$(getconf CLK_TCK)
+  prev=$(awk '{print $14 + $15}' /proc/$pid/stat)
+  for _ in $(seq 1 600); do
+    sleep 1
+    now=$(awk '{print $14 + $15}' /proc/$pid/stat)
+    if (( (now - prev) * 100 < 5 * hz )); then quiet=$((quiet + 1)); else quiet=0; fi
+    prev=$now
+    (( quiet >= 2 )) && return 0
+  done
+}
+
+target="127.0.0.1:$port"
+"$load" --target=$target --mode=preload --entities=1000000
+start=$(date +%s)
+wait_idle
+echo "background work after preload settled in $(( $(date +%s) - start )) s"
+# Searches first, on the settled 1M-entity index; then the write loads.
+for mode in radius bounds add_point add_points stream; do
+  "$load" --target=$target --mode=$mode --connections="$connections" \
+    --seconds="$seconds" --entities=1000000
+done

@@ -1,0 +1,225 @@
+// A load generator for a running trackd: C concurrent connections (one gRPC
+// channel each) issue one kind of call for a fixed time; reports calls/s,
+// points/s and p50/p99/p999 latency. Positions fall in a 30 km x 30 km city
+// around (39.9, 116.4).
+//
+//   grpc_load --target=127.0.0.1:50051 --mode=add_points --connections=8
+//   --seconds=10
+//
+// Modes: preload (writes --entities entities once, 1000 per call),
+// add_point, add_points (100 per call), stream (100 per message),
+// radius (200 m), bounds (500 m x 500 m). bench/grpc_bench.sh runs them all.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "trackdb/v1/track_service.grpc.pb.h"
+
+ABSL_FLAG(std::string, target, "127.0.0.1:50051", "trackd's gRPC address");
+ABSL_FLAG(std::string, mode, "add_points", "what to call (see above)");
+ABSL_FLAG(int, connections, 8, "concurrent connections, one thread each");
+ABSL_FLAG(int, seconds, 10, "how long to run");
+ABSL_FLAG(int, entities, 1000000, "entity ids are drawn from [0, entities)");
+ABSL_FLAG(std::string, collection, "bench", "collection to use");
+
+namespace trackdb::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+std::atomic<int64_t> g_time{1763700000000};
+
+void RandomPoint(std::mt19937_64& rng, int entity, v1::Point* p) {
+  std::uniform_real_distribution<double> d(-0.135, 0.135);
+  p->set_entity_id(absl::StrCat("v", entity));
+  p->set_loc_time_ms(g_time.fetch_add(1, std::memory_order_relaxed));
+  p->set_latitude(39.9 + d(rng));
+  p->set_longitude(116.4 + d(rng));
+  p->set_speed_kmh(30);
+}
+
+struct Result {
+  std::vector<double> latencies_us;
+  int64_t points = 0;
+  int64_t errors = 0;
+};
+
+void Worker(int id, Clock::time_point end, Result* out) {
+  grpc::ChannelArguments args;
+  args.SetInt("trackdb.connection", id);  // a distinct arg: its own connection
+  auto channel = grpc::CreateCustomChannel(
+      absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials(), args);
+  auto stub = v1::TrackService::NewStub(channel);
+  const std::string mode = absl::GetFlag(FLAGS_mode);
+  const std::string collection = absl::GetFlag(FLAGS_collection);
+  const int entities = absl::GetFlag(FLAGS_entities);
+  std::mt19937_64 rng(id * 104729 + 17);
+  std::uniform_int_distribution<int> pick(0, entities - 1);
+  std::uniform_real_distribution<double> d(-0.13, 0.13);
+
+  if (mode == "stream") {
+    // One long stream per connection; latency = one message's Write.
+    grpc::ClientContext ctx;
+    v1::StreamPointsResponse resp;
+    auto writer = stub->StreamPoints(&ctx, &resp);
+    v1::StreamPointsRequest req;
+    req.set_collection(collection);
+    while (Clock::now() < end) {
+      req.clear_points();
+      for (int i = 0; i < 100; ++i)
+        RandomPoint(rng, pick(rng), req.add_points());
+      const auto t0 = Clock::now();
+      if (!writer->Write(req)) {
+        ++out->errors;
+        break;
+      }
+      out->latencies_us.push_back(
+          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+      out->points += 100;
+    }
+    writer->WritesDone();
+    if (!writer->Finish().ok()) ++out->errors;
+    return;
+  }
+
+  while (Clock::now() < end) {
+    grpc::ClientContext ctx;
+    grpc::Status s;
+    int64_t points = 0;
+    const auto t0 = Clock::now();
+    if (mode == "add_point") {
+      v1::AddPointRequest req;
+      req.set_collection(collection);
+      RandomPoint(rng, pick(rng), req.mutable_point());
+      v1::AddPointResponse resp;
+      s = stub->AddPoint(&ctx, req, &resp);
+      points = 1;
+    } else if (mode == "add_points") {
+      v1::AddPointsRequest req;
+      req.set_collection(collection);
+      for (int i = 0; i < 100; ++i)
+        RandomPoint(rng, pick(rng), req.add_points());
+      v1::AddPointsResponse resp;
+      s = stub->AddPoints(&ctx, req, &resp);
+      points = 100;
+    } else if (mode == "radius") {
+      v1::SearchRadiusRequest req;
+      req.set_collection(collection);
+      req.mutable_center()->set_latitude(39.9 + d(rng));
+      req.mutable_center()->set_longitude(116.4 + d(rng));
+      req.set_radius_m(200);
+      req.mutable_filter()->set_ids_and_positions_only(true);
+      req.mutable_filter()->set_page_size(1000);
+      v1::SearchResponse resp;
+      s = stub->SearchRadius(&ctx, req, &resp);
+      points = resp.hits_size();
+    } else if (mode == "bounds") {
+      // 500 m x 500 m: 0.0045 degrees of latitude, 0.00587 of longitude.
+      v1::SearchBoundsRequest req;
+      req.set_collection(collection);
+      const double lat = 39.9 + d(rng), lon = 116.4 + d(rng);
+      req.mutable_south_west()->set_latitude(lat - 0.00225);
+      req.mutable_south_west()->set_longitude(lon - 0.002935);
+      req.mutable_north_east()->set_latitude(lat + 0.00225);
+      req.mutable_north_east()->set_longitude(lon + 0.002935);
+      req.mutable_filter()->set_ids_and_positions_only(true);
+      req.mutable_filter()->set_page_size(1000);
+      v1::SearchResponse resp;
+      s = stub->SearchBounds(&ctx, req, &resp);
+      points = resp.hits_size();
+    } else {
+      std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
+      std::exit(2);
+    }
+    if (!s.ok()) {
+      if (++out->errors == 1) {
+        std::fprintf(stderr, "error: %s\n", s.error_message().c_str());
+      }
+      continue;
+    }
+    out->latencies_us.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    out->points += points;
+  }
+}
+
+int Preload() {
+  auto stub = v1::TrackService::NewStub(grpc::CreateChannel(
+      absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials()));
+  std::mt19937_64 rng(1);
+  const int entities = absl::GetFlag(FLAGS_entities);
+  const auto t0 = Clock::now();
+  for (int start = 0; start < entities; start += 1000) {
+    v1::AddPointsRequest req;
+    req.set_collection(absl::GetFlag(FLAGS_collection));
+    for (int e = start; e < std::min(entities, start + 1000); ++e) {
+      RandomPoint(rng, e, req.add_points());
+    }
+    v1::AddPointsResponse resp;
+    grpc::ClientContext ctx;
+    grpc::Status s = stub->AddPoints(&ctx, req, &resp);
+    if (!s.ok()) {
+      std::fprintf(stderr, "preload: %s\n", s.error_message().c_str());
+      return 1;
+    }
+  }
+  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::printf("preload: %d entities in %.1f s (%.0f points/s)\n", entities,
+              secs, entities / secs);
+  return 0;
+}
+
+int Run() {
+  if (absl::GetFlag(FLAGS_mode) == "preload") return Preload();
+  const int n = absl::GetFlag(FLAGS_connections);
+  const auto start = Clock::now();
+  const auto end = start + std::chrono::seconds(absl::GetFlag(FLAGS_seconds));
+  std::vector<Result> results(n);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i) threads.emplace_back(Worker, i, end, &results[i]);
+  for (auto& t : threads) t.join();
+  const double secs =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  Result all;
+  for (auto& r : results) {
+    all.latencies_us.insert(all.latencies_us.end(), r.latencies_us.begin(),
+                            r.latencies_us.end());
+    all.points += r.points;
+    all.errors += r.errors;
+  }
+  std::sort(all.latencies_us.begin(), all.latencies_us.end());
+  auto pct = [&](double q) {
+    if (all.latencies_us.empty()) return 0.0;
+    return all.latencies_us[std::min(
+        all.latencies_us.size() - 1,
+        static_cast<size_t>(q * all.latencies_us.size()))];
+  };
+  const bool search = absl::GetFlag(FLAGS_mode) == "radius" ||
+                      absl::GetFlag(FLAGS_mode) == "bounds";
+  std::printf(
+      "%-10s connections=%d calls/s=%.0f %s=%.0f p50=%.0fus p99=%.0fus "
+      "p999=%.0fus errors=%lld\n",
+      absl::GetFlag(FLAGS_mode).c_str(), n, all.latencies_us.size() / secs,
+      search ? "hits/call" : "points/s",
+      search ? (all.latencies_us.empty()
+                    ? 0
+                    : all.points / double(all.latencies_us.size()))
+             : all.points / secs,
+      pct(0.5), pct(0.99), pct(0.999), static_cast<long long>(all.errors));
+  return all.errors == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace trackdb::bench
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return trackdb::bench::Run();
+}
