@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "index/distance.h"
+#include "index/latlng.h"
 #include "index/region.h"
 #include "service/point_convert.h"
 
@@ -276,15 +277,13 @@ grpc::Status TrackServiceImpl::SearchRadius(
                                 limits_.max_radius_m(), "] metres, got ",
                                 request->radius_m()));
   }
-  auto circle = index::CircleRegion::Create(
-      {request->center().latitude(), request->center().longitude()},
-      request->radius_m());
-  if (!circle.ok()) {
-    // Region errors name "centre"; the API field is "center".
-    std::string message(circle.status().message());
-    if (message.rfind("centre", 0) == 0) message.replace(0, 6, "center");
-    return Invalid(message);
+  const index::LatLng center{request->center().latitude(),
+                             request->center().longitude()};
+  if (absl::Status s = index::ValidateLatLng(center, "center"); !s.ok()) {
+    return ToGrpc(s);
   }
+  auto circle = index::CircleRegion::Create(center, request->radius_m());
+  if (!circle.ok()) return ToGrpc(circle.status());
   return Search(context, request->collection(), *circle, &*circle,
                 request->filter(), response);
 }

@@ -45,17 +45,23 @@ class TrackServiceTest : public ::testing::Test {
     return ids;
   }
 
-  v1::SearchResponse Radius(double lat, double lon, double r,
-                            v1::SearchFilter filter = {}) {
+  grpc::Status RadiusCall(double lat, double lon, double r,
+                          const v1::SearchFilter& filter,
+                          v1::SearchResponse* resp) {
     v1::SearchRadiusRequest req;
     req.set_collection("fleet");
     req.mutable_center()->set_latitude(lat);
     req.mutable_center()->set_longitude(lon);
     req.set_radius_m(r);
     *req.mutable_filter() = filter;
-    v1::SearchResponse resp;
     grpc::ClientContext ctx;
-    grpc::Status s = server_.stub().SearchRadius(&ctx, req, &resp);
+    return server_.stub().SearchRadius(&ctx, req, resp);
+  }
+
+  v1::SearchResponse Radius(double lat, double lon, double r,
+                            v1::SearchFilter filter = {}) {
+    v1::SearchResponse resp;
+    grpc::Status s = RadiusCall(lat, lon, r, filter, &resp);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return resp;
   }
@@ -385,14 +391,8 @@ TEST_F(TrackServiceTest, PolygonSearch) {
 
 TEST_F(TrackServiceTest, InvalidSearchesNameTheField) {
   auto radius = [&](double lat, double lon, double r) {
-    v1::SearchRadiusRequest req;
-    req.set_collection("fleet");
-    req.mutable_center()->set_latitude(lat);
-    req.mutable_center()->set_longitude(lon);
-    req.set_radius_m(r);
     v1::SearchResponse resp;
-    grpc::ClientContext ctx;
-    return server_.stub().SearchRadius(&ctx, req, &resp);
+    return RadiusCall(lat, lon, r, {}, &resp);
   };
   EXPECT_THAT(radius(0, 0, 0).error_message(), HasSubstr("radius_m"));
   EXPECT_THAT(radius(0, 0, -1).error_message(), HasSubstr("radius_m"));

@@ -1,6 +1,7 @@
 // Spatial queries over the geo column family.
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
+#include "rocksdb/snapshot.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -17,12 +18,7 @@ absl::Status TrackStore::ScanRegion(
   // iterator bounded at the range's end: entities that moved leave Delete
   // tombstones in the geo CF, and an unbounded iterator would walk through
   // all of them between the last live key in range and the next one.
-  const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
-  struct Release {
-    rocksdb::DB* db;
-    const rocksdb::Snapshot* s;
-    ~Release() { db->ReleaseSnapshot(s); }
-  } release{db_.get(), snapshot};
+  rocksdb::ManagedSnapshot snapshot(db_.get());
   TrackPoint point;
   for (const index::CellRange& range : ranges) {
     const std::string begin = GeoSeekKey(collection, range.first);
@@ -31,7 +27,7 @@ absl::Status TrackStore::ScanRegion(
     const std::string end = GeoSeekKey(collection, range.last + 1);
     rocksdb::Slice upper(end);
     rocksdb::ReadOptions read;
-    read.snapshot = snapshot;
+    read.snapshot = snapshot.snapshot();
     read.iterate_upper_bound = &upper;
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, geo()));
     for (it->Seek(begin); it->Valid(); it->Next()) {
