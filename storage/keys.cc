@@ -100,4 +100,31 @@ std::optional<GeoKeyParts> ParseGeoKey(absl::string_view key,
   return parts;
 }
 
+std::string PrefixEnd(absl::string_view prefix) {
+  std::string end(prefix);
+  while (!end.empty()) {
+    unsigned char& last = reinterpret_cast<unsigned char&>(end.back());
+    if (last != 0xff) {
+      ++last;
+      return end;
+    }
+    end.pop_back();
+  }
+  return end;
+}
+
+std::string RegistryKey(absl::string_view collection) {
+  std::string key(1, kRegistryTag);
+  key += CollectionPrefix(collection);
+  return key;
+}
+
+std::optional<absl::string_view> ParseRegistryKey(absl::string_view key) {
+  if (key.empty() || key[0] != kRegistryTag) return std::nullopt;
+  key.remove_prefix(1);
+  uint32_t len = 0;
+  if (!ReadVarint32(&key, &len) || key.size() != len) return std::nullopt;
+  return key;
+}
+
 }  // namespace trackdb::storage

@@ -20,8 +20,16 @@
 //           -> EncodePointValue of the same point as `latest`.
 //           cell = index::CellIdOf(lat, lon), an S2 leaf cell id, so a region
 //           query is a few range scans (index/covering.h) in one CF.
-//   kv      reserved for the Redis key path (strings, TTLs).
-//   default holds trackdb's metadata (kSchemaVersionKey).
+//   kv      name -> EncodeStringValue (storage/kv_codec.h)
+//           The Redis key path's strings, with their expiry. `name` is the
+//           key as the front door names it (service/resp/keyspace.h maps a
+//           Redis database and key to it; the same name is the collection
+//           of a GEO key).
+//   default holds trackdb's metadata:
+//           kSchemaVersionKey -> kSchemaVersion
+//           RegistryKey(collection) -> int64 little-endian entity count,
+//           maintained by Merge (storage/counter_merge.h) in the same batch
+//           as the write that adds or removes an entity.
 //
 // Scale-out: because every key starts with its collection, a collection is a
 // contiguous key range in each CF and can be owned by one shard, as a Redis
@@ -41,7 +49,9 @@ inline constexpr char kLatestCf[] = "latest";
 inline constexpr char kGeoCf[] = "geo";
 inline constexpr char kKvCf[] = "kv";
 inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
-inline constexpr char kSchemaVersion[] = "1";
+inline constexpr char kSchemaVersion[] = "2";
+// Version 1 had no collection registry; Open() builds it and upgrades.
+inline constexpr char kSchemaVersionWithoutRegistry[] = "1";
 
 std::string CollectionPrefix(absl::string_view collection);
 
@@ -69,6 +79,16 @@ struct GeoKeyParts {
 // Splits a geo key of `collection_prefix`; nullopt if it is not one.
 std::optional<GeoKeyParts> ParseGeoKey(absl::string_view key,
                                        absl::string_view collection_prefix);
+
+// The successor of every key that starts with `prefix`: the exclusive end
+// of a prefix's range. Empty when no such key exists (all 0xff).
+std::string PrefixEnd(absl::string_view prefix);
+
+// default: the collection registry.
+inline constexpr char kRegistryTag = 'c';
+std::string RegistryKey(absl::string_view collection);
+// The collection of a registry key; nullopt if `key` is not one.
+std::optional<absl::string_view> ParseRegistryKey(absl::string_view key);
 
 // Byte helpers shared with the value codec.
 void AppendVarint32(std::string* out, uint32_t v);

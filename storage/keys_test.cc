@@ -61,5 +61,23 @@ TEST(KeysTest, Varint32RoundTrips) {
   EXPECT_FALSE(ReadVarint32(&truncated, &out));
 }
 
+TEST(KeysTest, PrefixEndBoundsEveryKeyWithThePrefix) {
+  EXPECT_EQ(PrefixEnd("ab"), "ac");
+  EXPECT_EQ(PrefixEnd(std::string("a\xff\xff", 3)), "b");
+  EXPECT_EQ(PrefixEnd(std::string("\xff", 1)), "");
+  const std::string prefix = CollectionPrefix("fleet");
+  const std::string end = PrefixEnd(prefix);
+  EXPECT_LT(prefix + std::string(64, '\xff'), end);
+  EXPECT_GE(CollectionPrefix("fleet1"), end);
+}
+
+TEST(KeysTest, RegistryKeysRoundTrip) {
+  const std::string binary("a\0\xff", 3);
+  EXPECT_EQ(ParseRegistryKey(RegistryKey(binary)), binary);
+  EXPECT_EQ(ParseRegistryKey(RegistryKey("")), "");
+  EXPECT_EQ(ParseRegistryKey(kSchemaVersionKey), std::nullopt);
+  EXPECT_EQ(ParseRegistryKey(RegistryKey("abc").substr(0, 3)), std::nullopt);
+}
+
 }  // namespace
 }  // namespace trackdb::storage

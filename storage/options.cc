@@ -8,7 +8,9 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
+#include "storage/counter_merge.h"
 #include "storage/keys.h"
+#include "storage/kv_expiry.h"
 
 namespace trackdb::storage {
 namespace {
@@ -131,13 +133,26 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
             /*deletion_ratio=*/0.25));
     return o;
   };
+  // default holds the collection registry's counters.
+  auto counters = [](rocksdb::ColumnFamilyOptions o) {
+    o.merge_operator = NewCounterMergeOperator();
+    return o;
+  };
+  // kv: expired strings are dropped by compaction, and every file is
+  // compacted at least daily so that they do not linger in cold files.
+  auto expiring = [](rocksdb::ColumnFamilyOptions o) {
+    o.compaction_filter_factory = NewExpiredStringFilterFactory();
+    o.periodic_compaction_seconds = 24 * 60 * 60;
+    return o;
+  };
   // Scanned column families need no bloom filter; looked-up ones do.
   out.column_families = {
-      {rocksdb::kDefaultColumnFamilyName, with_table(point_lookup_table)},
+      {rocksdb::kDefaultColumnFamilyName,
+       counters(with_table(point_lookup_table))},
       {kPointsCf, with_table(table)},
       {kLatestCf, overwritten(with_table(point_lookup_table))},
       {kGeoCf, overwritten(with_table(table))},
-      {kKvCf, with_table(point_lookup_table)},
+      {kKvCf, expiring(with_table(point_lookup_table))},
   };
 
   out.write.disableWAL = c.durability() == v1::DURABILITY_WAL_OFF;

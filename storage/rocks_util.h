@@ -21,6 +21,10 @@ inline absl::string_view SliceView(const rocksdb::Slice& s) {
   return absl::string_view(s.data(), s.size());
 }
 
+inline rocksdb::Slice ToSlice(absl::string_view s) {
+  return rocksdb::Slice(s.data(), s.size());
+}
+
 }  // namespace trackdb::storage
 
 #endif  // TRACKDB_STORAGE_ROCKS_UTIL_H_

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "index/covering.h"
+#include "storage/counter_merge.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -115,6 +116,16 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
     if (!entries.empty() && latest.count(entity) == 0) {
       bad.push_back(absl::StrCat(entity, ": geo entry without latest"));
     }
+  }
+  // I4: the registry counts the entities with a latest point.
+  std::string count_bytes;
+  rocksdb::Status s = db->Get(read, db->DefaultColumnFamily(),
+                              RegistryKey(collection), &count_bytes);
+  const int64_t registered =
+      s.ok() ? DecodeCounter(count_bytes).value_or(-1) : 0;
+  if (registered != static_cast<int64_t>(latest.size())) {
+    bad.push_back(absl::StrCat("registry counts ", registered, " entities; ",
+                               latest.size(), " have a latest point"));
   }
   db->ReleaseSnapshot(snapshot);
   return bad;

@@ -21,7 +21,7 @@ std::unique_ptr<TrackStore> OpenStore(
 
 TrackPoint Point(std::string entity, int64_t t, double lat, double lon);
 
-// Checks I1-I3 of storage/track_store.h for every entity of `collection` by
+// Checks I1-I4 of storage/track_store.h for every entity of `collection` by
 // scanning the points, latest and geo column families directly. Returns one
 // line per violation; empty means all hold.
 std::vector<std::string> InvariantViolations(TrackStore& store,

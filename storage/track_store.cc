@@ -45,6 +45,8 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     if (!s.ok()) return FromRocks(s, "writing schema version");
   } else if (!s.ok()) {
     return FromRocks(s, "reading schema version");
+  } else if (version == kSchemaVersionWithoutRegistry) {
+    if (absl::Status b = store->BuildRegistry(); !b.ok()) return b;
   } else if (version != kSchemaVersion) {
     return absl::FailedPreconditionError(
         absl::StrCat("data dir ", data_dir, " has schema version ", version,

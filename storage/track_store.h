@@ -15,7 +15,17 @@
 // DeleteEntity, which hold the entity's stripe lock (storage/entity_locks.h)
 // across read-decide-write and apply all of a call's changes in ONE
 // WriteBatch: it lands whole or not at all.
+//
+//   I4  The registry entry of a collection (storage/keys.h RegistryKey)
+//       counts the entities that have a latest point; it is absent or 0 for
+//       a collection with none. The same batches maintain it, and
+//       DeleteCollection holds the collection's lock exclusively while every
+//       other writer of the collection holds it shared.
+//
+// Strings (the Redis key path, kv_ops.cc) live in their own column family;
+// read-modify-write calls hold the names' stripes the same way.
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,10 +34,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "rocksdb/db.h"
 #include "storage/entity_locks.h"
+#include "storage/kv_codec.h"
 #include "storage/options.h"
 #include "storage/track_point.h"
 #include "trackdb/v1/config.pb.h"
@@ -53,6 +65,26 @@ struct TrackPage {
   std::string next_page_token;  // empty on the last page
 };
 
+struct AddPointsOptions {
+  // Which entities' points to store (GEOADD's NX and XX): points of the
+  // other entities are skipped, not errors.
+  enum class Only { kAll, kNewEntities, kExistingEntities };
+  Only only = Only::kAll;
+};
+
+// What AddPoints did to each distinct entity of the call, in order of first
+// appearance.
+struct EntityOutcome {
+  std::string entity;
+  std::optional<index::LatLng> prior;  // its latest position before the call
+  bool written = false;                // false: skipped by AddPointsOptions
+  bool latest_moved = false;           // its latest point was replaced
+};
+struct AddPointsResult {
+  int64_t new_entities = 0;
+  std::vector<EntityOutcome> entities;
+};
+
 class TrackStore {
  public:
   // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
@@ -74,6 +106,10 @@ class TrackStore {
   // written, if any point is invalid.
   absl::Status AddPoints(absl::string_view collection,
                          absl::Span<const TrackPoint> points);
+  // The same, with options, saying what happened to each entity.
+  absl::StatusOr<AddPointsResult> AddPoints(absl::string_view collection,
+                                            absl::Span<const TrackPoint> points,
+                                            const AddPointsOptions& options);
 
   // Removes an entity's history, latest point and geo entry together.
   // Returns whether it had a latest point.
@@ -101,20 +137,61 @@ class TrackStore {
                           const index::Region& region,
                           const std::function<bool(const TrackPoint&)>& visit);
 
+  // --- Collections (collections.cc) ---
+
+  // Entities with a latest point (I4); 0 for an unknown collection.
+  absl::StatusOr<int64_t> CollectionSize(absl::string_view collection);
+  // Every collection with at least one entity, in registry key order
+  // (shorter names first), with its size. Stops when `visit` returns false.
+  absl::Status ScanCollections(
+      const std::function<bool(absl::string_view collection, int64_t size)>&
+          visit);
+  // Calls `visit` with every latest point of `collection`, in entity order.
+  absl::Status ScanLatest(absl::string_view collection,
+                          const std::function<bool(const TrackPoint&)>& visit);
+  // Removes a whole collection: history, latest, geo and registry, in one
+  // batch. Returns how many entities it had.
+  absl::StatusOr<int64_t> DeleteCollection(absl::string_view collection);
+
+  // --- Strings with expiry (kv_ops.cc) ---
+  // `now_ms` decides what has expired: expired values read as absent.
+
+  absl::StatusOr<std::optional<StringValue>> GetString(absl::string_view name,
+                                                       int64_t now_ms);
+  absl::StatusOr<std::vector<std::optional<StringValue>>> GetStrings(
+      absl::Span<const std::string> names, int64_t now_ms);
+  // Atomic read-modify-write of `names` (repeats allowed; each name is read
+  // once): `update` gets their current values, in order, and changes them in
+  // place (nullopt deletes). Nothing is written unless it returns OK, and
+  // then all of it in one batch; names left unchanged are not rewritten.
+  using StringUpdate =
+      std::function<absl::Status(std::vector<std::optional<StringValue>>*)>;
+  absl::Status UpdateStrings(absl::Span<const std::string> names,
+                             int64_t now_ms, const StringUpdate& update);
+  // Every unexpired string with a name >= `start`, in name order.
+  absl::Status ScanStrings(
+      absl::string_view start, int64_t now_ms,
+      const std::function<bool(absl::string_view name, const StringValue&)>&
+          visit);
+
   const StoreOptions& options() const { return options_; }
   // For stats and tests; writes must go through the methods above.
   rocksdb::DB* db() { return db_.get(); }
   rocksdb::ColumnFamilyHandle* points() { return handles_[1]; }
   rocksdb::ColumnFamilyHandle* latest() { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* geo() { return handles_[3]; }
+  rocksdb::ColumnFamilyHandle* kv() { return handles_[4]; }
 
  private:
   TrackStore() = default;
+  absl::Status BuildRegistry();  // schema version 1 -> 2
+  absl::Mutex& CollectionLock(absl::string_view collection);
 
   StoreOptions options_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // as options_ orders
   EntityLocks locks_;
+  std::array<absl::Mutex, 64> collection_locks_;
 };
 
 }  // namespace trackdb::storage

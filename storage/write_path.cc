@@ -6,6 +6,7 @@
 #include "index/covering.h"
 #include "index/latlng.h"
 #include "rocksdb/write_batch.h"
+#include "storage/counter_merge.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -60,11 +61,18 @@ struct EntityUpdate {
 
 absl::Status TrackStore::AddPoints(absl::string_view collection,
                                    absl::Span<const TrackPoint> points) {
+  return AddPoints(collection, points, AddPointsOptions()).status();
+}
+
+absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
+    absl::string_view collection, absl::Span<const TrackPoint> points,
+    const AddPointsOptions& options) {
   if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
   for (size_t i = 0; i < points.size(); ++i) {
     if (absl::Status s = ValidatePoint(points[i], i); !s.ok()) return s;
   }
-  if (points.empty()) return absl::OkStatus();
+  AddPointsResult result;
+  if (points.empty()) return result;
 
   // One update slot per distinct entity, and its lock stripe.
   absl::flat_hash_map<absl::string_view, size_t> slot_of;
@@ -82,6 +90,7 @@ absl::Status TrackStore::AddPoints(absl::string_view collection,
     point_slot[i] = it->second;
   }
 
+  absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
   EntityLocks::Held held = locks_.Lock(std::move(stripes));
 
   // Read every entity's current latest point in one MultiGet.
@@ -103,11 +112,27 @@ absl::Status TrackStore::AddPoints(absl::string_view collection,
     }
   }
 
+  // Which entities this call may write.
+  std::vector<bool> skip(n, false);
+  result.entities.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const EntityUpdate& u = updates[i];
+    EntityOutcome& out = result.entities[i];
+    out.entity = std::string(u.entity);
+    if (u.stored) out.prior = index::LatLng{u.stored->lat, u.stored->lon};
+    skip[i] =
+        (options.only == AddPointsOptions::Only::kNewEntities && u.stored) ||
+        (options.only == AddPointsOptions::Only::kExistingEntities &&
+         !u.stored);
+    out.written = !skip[i];
+  }
+
   // History for every point; pick each entity's newest.
   rocksdb::WriteBatch batch;
   std::vector<std::string> encoded(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     const TrackPoint& p = points[i];
+    if (skip[point_slot[i]]) continue;
     encoded[i] = EncodePointValue(p);
     batch.Put(this->points(), PointKey(collection, p.entity, p.loc_time_ms),
               encoded[i]);
@@ -121,8 +146,11 @@ absl::Status TrackStore::AddPoints(absl::string_view collection,
   }
 
   // Move latest and the geo entry of every entity that got a newer point.
-  for (const EntityUpdate& u : updates) {
+  for (size_t slot = 0; slot < n; ++slot) {
+    const EntityUpdate& u = updates[slot];
     if (u.newest < 0) continue;  // only older points: history only
+    result.entities[slot].latest_moved = true;
+    if (!u.stored) ++result.new_entities;
     const TrackPoint& p = points[u.newest];
     batch.Put(latest(), u.latest_key, encoded[u.newest]);
     const uint64_t cell = index::CellIdOf({p.lat, p.lon});
@@ -137,12 +165,23 @@ absl::Status TrackStore::AddPoints(absl::string_view collection,
     // spatial query reads one column family.
     batch.Put(geo(), GeoKey(collection, cell, u.entity), encoded[u.newest]);
   }
-  return FromRocks(db_->Write(options_.write, &batch), "writing points");
+  if (result.new_entities > 0) {
+    batch.Merge(db_->DefaultColumnFamily(), RegistryKey(collection),
+                EncodeCounter(result.new_entities));
+  }
+  if (batch.Count() == 0) return result;
+  if (absl::Status s =
+          FromRocks(db_->Write(options_.write, &batch), "writing points");
+      !s.ok()) {
+    return s;
+  }
+  return result;
 }
 
 absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
                                               absl::string_view entity) {
   if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
+  absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
   EntityLocks::Held held =
       locks_.Lock({EntityLocks::StripeOf(collection, entity)});
 
@@ -168,6 +207,8 @@ absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
     batch.Delete(latest(), latest_key);
     batch.Delete(geo(), GeoKey(collection,
                                index::CellIdOf({pos->lat, pos->lon}), entity));
+    batch.Merge(db_->DefaultColumnFamily(), RegistryKey(collection),
+                EncodeCounter(-1));
   }
   if (absl::Status w =
           FromRocks(db_->Write(options_.write, &batch), "deleting entity");

@@ -176,6 +176,52 @@ TEST_F(WritePathTest, ConcurrentWritersKeepInvariants) {
 
 // The invariant checker itself must notice a broken store, or the tests
 // above prove nothing.
+TEST_F(WritePathTest, OnlyNewEntitiesSkipsKnownOnesAndSaysSo) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("old", 1000, 10, 20)}).ok());
+  AddPointsOptions nx;
+  nx.only = AddPointsOptions::Only::kNewEntities;
+  auto result = store_->AddPoints(
+      "fleet", {Point("old", 2000, 11, 21), Point("new", 2000, 12, 22)}, nx);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->new_entities, 1);
+  ASSERT_EQ(result->entities.size(), 2u);
+  EXPECT_EQ(result->entities[0].entity, "old");
+  EXPECT_FALSE(result->entities[0].written);
+  EXPECT_FALSE(result->entities[0].latest_moved);
+  ASSERT_TRUE(result->entities[0].prior.has_value());
+  EXPECT_EQ(result->entities[0].prior->lat, 10);
+  EXPECT_TRUE(result->entities[1].written);
+  EXPECT_TRUE(result->entities[1].latest_moved);
+  EXPECT_FALSE(result->entities[1].prior.has_value());
+  // The skipped point left no history either.
+  EXPECT_THAT(Times("old"), ElementsAre(1000));
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, OnlyExistingEntitiesNeverCreatesOne) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("old", 1000, 10, 20)}).ok());
+  AddPointsOptions xx;
+  xx.only = AddPointsOptions::Only::kExistingEntities;
+  auto result = store_->AddPoints(
+      "fleet", {Point("old", 2000, 11, 21), Point("new", 2000, 12, 22)}, xx);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->new_entities, 0);
+  EXPECT_TRUE(result->entities[0].latest_moved);
+  EXPECT_FALSE(result->entities[1].written);
+  EXPECT_FALSE(store_->GetLatest("fleet", "new")->has_value());
+  EXPECT_THAT(Times("old"), ElementsAre(1000, 2000));
+  EXPECT_EQ(*store_->CollectionSize("fleet"), 1);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, AnOlderPointDoesNotMoveTheLatest) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 2000, 10, 20)}).ok());
+  auto result = store_->AddPoints("fleet", {Point("car", 1000, 11, 21)}, {});
+  ASSERT_TRUE(result.ok());
+  EXPECT_TRUE(result->entities[0].written);
+  EXPECT_FALSE(result->entities[0].latest_moved);
+}
+
 TEST_F(WritePathTest, InvariantCheckerCatchesAStrayGeoEntry) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
   ASSERT_TRUE(store_->db()

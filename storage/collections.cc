@@ -1,0 +1,136 @@
+// Whole collections: their registry (I4), listing, and removal.
+#include "absl/strings/str_cat.h"
+#include "rocksdb/write_batch.h"
+#include "storage/counter_merge.h"
+#include "storage/keys.h"
+#include "storage/point_codec.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+
+absl::Mutex& TrackStore::CollectionLock(absl::string_view collection) {
+  return collection_locks_[absl::HashOf(collection) %
+                           collection_locks_.size()];
+}
+
+absl::StatusOr<int64_t> TrackStore::CollectionSize(
+    absl::string_view collection) {
+  std::string value;
+  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(),
+                               RegistryKey(collection), &value);
+  if (s.IsNotFound()) return 0;
+  if (!s.ok()) return FromRocks(s, "reading the collection registry");
+  const std::optional<int64_t> size = DecodeCounter(value);
+  if (!size) {
+    return absl::DataLossError(absl::StrCat(
+        "corrupt registry entry for collection '", collection, "'"));
+  }
+  return *size;
+}
+
+absl::Status TrackStore::ScanCollections(
+    const std::function<bool(absl::string_view, int64_t)>& visit) {
+  const std::string begin(1, kRegistryTag);
+  const std::string end = PrefixEnd(begin);
+  rocksdb::ReadOptions read;
+  rocksdb::Slice upper(end);
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(read, db_->DefaultColumnFamily()));
+  for (it->Seek(begin); it->Valid(); it->Next()) {
+    const std::optional<absl::string_view> collection =
+        ParseRegistryKey(SliceView(it->key()));
+    const std::optional<int64_t> size = DecodeCounter(SliceView(it->value()));
+    if (!collection || !size) {
+      return absl::DataLossError("corrupt collection registry entry");
+    }
+    if (*size <= 0) continue;
+    if (!visit(*collection, *size)) break;
+  }
+  return FromRocks(it->status(), "scanning the collection registry");
+}
+
+absl::Status TrackStore::ScanLatest(
+    absl::string_view collection,
+    const std::function<bool(const TrackPoint&)>& visit) {
+  const std::string begin = CollectionPrefix(collection);
+  const std::string end = PrefixEnd(begin);
+  rocksdb::ReadOptions read;
+  rocksdb::Slice upper(end);
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, latest()));
+  TrackPoint p;
+  for (it->Seek(begin); it->Valid(); it->Next()) {
+    p = TrackPoint();
+    p.entity = std::string(SliceView(it->key()).substr(begin.size()));
+    if (absl::Status s = DecodePointValue(SliceView(it->value()), &p);
+        !s.ok()) {
+      return s;
+    }
+    if (!visit(p)) break;
+  }
+  return FromRocks(it->status(), "scanning latest points");
+}
+
+absl::StatusOr<int64_t> TrackStore::DeleteCollection(
+    absl::string_view collection) {
+  if (collection.size() > kMaxCollectionBytes) {
+    return absl::InvalidArgumentError("collection name too long");
+  }
+  absl::WriterMutexLock lock(&CollectionLock(collection));
+  absl::StatusOr<int64_t> size = CollectionSize(collection);
+  if (!size.ok()) return size.status();
+  // Every key of the collection in points, latest and geo starts with its
+  // prefix, so one range per column family covers it.
+  const std::string begin = CollectionPrefix(collection);
+  const std::string end = PrefixEnd(begin);
+  rocksdb::WriteBatch batch;
+  for (rocksdb::ColumnFamilyHandle* cf : {points(), latest(), geo()}) {
+    batch.DeleteRange(cf, begin, end);
+  }
+  batch.Delete(db_->DefaultColumnFamily(), RegistryKey(collection));
+  if (absl::Status s = FromRocks(db_->Write(options_.write, &batch),
+                                 "deleting a collection");
+      !s.ok()) {
+    return s;
+  }
+  return *size;
+}
+
+absl::Status TrackStore::BuildRegistry() {
+  // Count each collection's latest entries: every latest key starts with its
+  // collection prefix, so a run of equal prefixes is one collection.
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(rocksdb::ReadOptions(), latest()));
+  rocksdb::WriteBatch batch;
+  std::string collection;
+  int64_t count = 0;
+  auto emit = [&] {
+    if (count > 0) {
+      batch.Put(db_->DefaultColumnFamily(), RegistryKey(collection),
+                EncodeCounter(count));
+    }
+  };
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    absl::string_view key = SliceView(it->key());
+    uint32_t len = 0;
+    if (!ReadVarint32(&key, &len) || key.size() < len) {
+      return absl::DataLossError("corrupt latest key");
+    }
+    const absl::string_view name = key.substr(0, len);
+    if (name != collection || count == 0) {
+      emit();
+      collection = std::string(name);
+      count = 0;
+    }
+    ++count;
+  }
+  emit();
+  if (!it->status().ok()) return FromRocks(it->status(), "scanning latest");
+  batch.Put(db_->DefaultColumnFamily(), kSchemaVersionKey, kSchemaVersion);
+  return FromRocks(db_->Write(options_.write, &batch),
+                   "writing the collection registry");
+}
+
+}  // namespace trackdb::storage

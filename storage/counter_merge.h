@@ -1,0 +1,28 @@
+#ifndef TRACKDB_STORAGE_COUNTER_MERGE_H_
+#define TRACKDB_STORAGE_COUNTER_MERGE_H_
+
+// The merge operator of the `default` column family: values are int64
+// little-endian counters and a merge operand is a delta. The collection
+// registry (storage/keys.h) counts entities this way, so a write that adds an
+// entity bumps its collection's count in the same WriteBatch without reading
+// it first, and concurrent writers never lose an increment.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "rocksdb/merge_operator.h"
+
+namespace trackdb::storage {
+
+std::string EncodeCounter(int64_t v);
+// nullopt unless `encoded` is exactly 8 bytes.
+std::optional<int64_t> DecodeCounter(absl::string_view encoded);
+
+std::shared_ptr<rocksdb::MergeOperator> NewCounterMergeOperator();
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_COUNTER_MERGE_H_

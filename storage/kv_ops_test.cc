@@ -1,0 +1,146 @@
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "storage/kv_codec.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Optional;
+using testing::NewDataDir;
+using testing::OpenStore;
+
+constexpr int64_t kNow = 1'700'000'000'000;
+
+absl::Status Set(TrackStore& store, const std::string& name, std::string value,
+                 int64_t expire_at_ms = 0) {
+  return store.UpdateStrings({name}, kNow, [&](auto* values) {
+    (*values)[0] = StringValue{value, expire_at_ms};
+    return absl::OkStatus();
+  });
+}
+
+TEST(KvOpsTest, SetGetDeleteBinarySafe) {
+  auto store = OpenStore(NewDataDir());
+  const std::string name("k\0\xff", 3);
+  const std::string value("v\0\n", 3);
+  ASSERT_TRUE(Set(*store, name, value).ok());
+  EXPECT_THAT(*store->GetString(name, kNow), Optional(StringValue{value, 0}));
+  EXPECT_EQ(*store->GetString("other", kNow), std::nullopt);
+  ASSERT_TRUE(store
+                  ->UpdateStrings({name}, kNow,
+                                  [](auto* values) {
+                                    (*values)[0].reset();
+                                    return absl::OkStatus();
+                                  })
+                  .ok());
+  EXPECT_EQ(*store->GetString(name, kNow), std::nullopt);
+}
+
+TEST(KvOpsTest, ExpiredValuesReadAsAbsentEverywhere) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(Set(*store, "a", "1", kNow + 1000).ok());
+  ASSERT_TRUE(Set(*store, "b", "2").ok());
+  EXPECT_TRUE(store->GetString("a", kNow + 999)->has_value());
+  EXPECT_FALSE(store->GetString("a", kNow + 1000)->has_value());
+  auto many = store->GetStrings({"a", "b"}, kNow + 1000);
+  EXPECT_FALSE((*many)[0].has_value());
+  EXPECT_TRUE((*many)[1].has_value());
+  std::vector<std::string> names;
+  ASSERT_TRUE(store
+                  ->ScanStrings("", kNow + 1000,
+                                [&](absl::string_view n, const StringValue&) {
+                                  names.emplace_back(n);
+                                  return true;
+                                })
+                  .ok());
+  EXPECT_THAT(names, ElementsAre("b"));
+  // An update sees an expired value as absent.
+  ASSERT_TRUE(store
+                  ->UpdateStrings({"a"}, kNow + 1000,
+                                  [](auto* values) {
+                                    EXPECT_FALSE((*values)[0].has_value());
+                                    return absl::OkStatus();
+                                  })
+                  .ok());
+}
+
+TEST(KvOpsTest, CompactionDropsExpiredStrings) {
+  auto store = OpenStore(NewDataDir());
+  // Already expired by the real clock the compaction filter reads.
+  ASSERT_TRUE(Set(*store, "gone", "x", 1).ok());
+  ASSERT_TRUE(Set(*store, "kept", "y", 0).ok());
+  ASSERT_TRUE(Set(*store, "later", "z", INT64_MAX).ok());
+  ASSERT_TRUE(store->db()
+                  ->CompactRange(rocksdb::CompactRangeOptions(), store->kv(),
+                                 nullptr, nullptr)
+                  .ok());
+  std::vector<std::string> raw;
+  std::unique_ptr<rocksdb::Iterator> it(
+      store->db()->NewIterator(rocksdb::ReadOptions(), store->kv()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    raw.push_back(it->key().ToString());
+  }
+  EXPECT_THAT(raw, ElementsAre("kept", "later"));
+}
+
+TEST(KvOpsTest, FailedUpdateWritesNothing) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(Set(*store, "a", "1").ok());
+  absl::Status s = store->UpdateStrings({"a", "b"}, kNow, [](auto* values) {
+    (*values)[0] = StringValue{"changed", 0};
+    (*values)[1] = StringValue{"new", 0};
+    return absl::InvalidArgumentError("no");
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*store->GetString("a", kNow))->value, "1");
+  EXPECT_FALSE(store->GetString("b", kNow)->has_value());
+}
+
+TEST(KvOpsTest, RepeatedNamesShareOneValueAndTheLastWriteWins) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(store
+                  ->UpdateStrings({"a", "a"}, kNow,
+                                  [](auto* values) {
+                                    (*values)[0] = StringValue{"first", 0};
+                                    (*values)[1] = StringValue{"second", 0};
+                                    return absl::OkStatus();
+                                  })
+                  .ok());
+  EXPECT_EQ((*store->GetString("a", kNow))->value, "second");
+}
+
+TEST(KvOpsTest, ConcurrentReadModifyWritesAreAtomic) {
+  auto store = OpenStore(NewDataDir());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 250; ++i) {
+        ASSERT_TRUE(store
+                        ->UpdateStrings({"counter"}, kNow,
+                                        [](auto* values) {
+                                          int64_t n = 0;
+                                          if ((*values)[0]) {
+                                            EXPECT_TRUE(absl::SimpleAtoi(
+                                                (*values)[0]->value, &n));
+                                          }
+                                          (*values)[0] = StringValue{
+                                              absl::StrCat(n + 1), 0};
+                                          return absl::OkStatus();
+                                        })
+                        .ok());
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ((*store->GetString("counter", kNow))->value, "1000");
+}
+
+}  // namespace
+}  // namespace trackdb::storage
