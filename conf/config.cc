@@ -75,6 +75,14 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
     server->set_resp_bind_address("127.0.0.1");
   }
   if (!server->has_resp_port()) server->set_resp_port(6380);
+  if (!server->has_resp_max_clients()) server->set_resp_max_clients(10000);
+  if (!server->has_resp_max_bulk_len()) {
+    server->set_resp_max_bulk_len(512ULL * 1024 * 1024);
+  }
+  if (!server->has_resp_max_multibulk_len()) {
+    server->set_resp_max_multibulk_len(1024 * 1024);
+  }
+  if (!server->has_resp_threads()) server->set_resp_threads(4);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
   v1::LimitsConfig* l = c.mutable_limits();
@@ -119,6 +127,12 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   if (c.server().grpc_port() > 65535) {
     return Invalid("server.grpc_port", absl::StrCat("must be 0..65535, got ",
                                                     c.server().grpc_port()));
+  }
+  if (c.server().resp_threads() == 0) {
+    return Invalid("server.resp_threads", "must be at least 1");
+  }
+  if (c.server().resp_max_bulk_len() == 0) {
+    return Invalid("server.resp_max_bulk_len", "must be at least 1");
   }
   if (c.server().resp_port() > 65535) {
     return Invalid("server.resp_port", absl::StrCat("must be 0..65535, got ",

@@ -21,6 +21,7 @@
 #include "conf/config.h"
 #include "google/protobuf/text_format.h"
 #include "service/grpc_server.h"
+#include "service/resp/resp_server.h"
 #include "storage/options.h"
 #include "storage/track_store.h"
 
@@ -94,14 +95,20 @@ int Run() {
   Log(absl::StrCat(
       "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
       config.server().grpc_bind_address(), ":", (*grpc_server)->port()));
+  auto resp_server = resp::RespServer::Start(config, store->get());
+  if (!resp_server.ok()) return Fail(resp_server.status());
+  Log(absl::StrCat("serving the Redis protocol on ",
+                   config.server().resp_bind_address(), ":",
+                   (*resp_server)->port()));
   Log("ready");
 
   int sig = 0;
   sigwait(&stop_signals, &sig);
   Log(absl::StrCat("received ", sig == SIGTERM ? "SIGTERM" : "SIGINT",
                    ", draining in-flight calls"));
+  (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
-  Log("gRPC stopped, closing the store");
+  Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
   Log("closed cleanly");
   return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end: trackd starts on the shipped config with a fresh data dir, logs
-# its effective options, refuses a second start on the same data dir, refuses
+# its effective options, answers PING over RESP, refuses a second start on the same data dir, refuses
 # a broken config, and exits 0 on SIGTERM.
 set -u
 trackd="$PWD/service/trackd"
@@ -17,7 +17,7 @@ wait_for() {  # wait_for FILE PATTERN
   fail "timed out waiting for '$2' in $1"
 }
 
-"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 2>"$work/first.log" &
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 --resp_port=0 2>"$work/first.log" &
 first=$!
 wait_for "$work/first.log" "ready"
 grep -q "serving gRPC .* on 127.0.0.1:[1-9]" "$work/first.log" || fail "gRPC port not logged"
@@ -25,8 +25,17 @@ grep -q "rocksdb cf geo: write_buffer_size=64MiB" "$work/first.log" ||
   fail "effective options not logged"
 [ -f "$work/data/CURRENT" ] || fail "no RocksDB in the data dir"
 
+# The Redis front door answers on the port it logged.
+resp_port=$(sed -n 's/.*serving the Redis protocol on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/first.log")
+[ -n "$resp_port" ] || fail "RESP port not logged"
+exec 3<>"/dev/tcp/127.0.0.1/$resp_port" || fail "cannot connect to RESP"
+printf 'PING\r\n' >&3
+IFS= read -r -t 5 pong <&3
+[ "$pong" = $'+PONG\r' ] || fail "RESP PING answered '$pong'"
+exec 3>&-
+
 # A second trackd on the same data dir must fail at once with a clear message.
-"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 2>"$work/second.log"
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 --resp_port=0 2>"$work/second.log"
 [ $? -ne 0 ] || fail "second trackd on the same data dir did not fail"
 grep -q "in use by another process" "$work/second.log" ||
   { cat "$work/second.log"; fail "second start's message is unclear"; }

@@ -10,15 +10,15 @@
 namespace trackdb::storage {
 
 absl::Mutex& TrackStore::CollectionLock(absl::string_view collection) {
-  return collection_locks_[absl::HashOf(collection) %
-                           collection_locks_.size()];
+  return collection_locks_[absl::HashOf(collection) % collection_locks_.size()];
 }
 
 absl::StatusOr<int64_t> TrackStore::CollectionSize(
     absl::string_view collection) {
   std::string value;
-  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(),
-                               RegistryKey(collection), &value);
+  rocksdb::Status s =
+      db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(),
+               RegistryKey(collection), &value);
   if (s.IsNotFound()) return 0;
   if (!s.ok()) return FromRocks(s, "reading the collection registry");
   const std::optional<int64_t> size = DecodeCounter(value);

@@ -13,11 +13,11 @@ namespace trackdb::storage {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::IsEmpty;
-using ::testing::Pair;
 using testing::InvariantViolations;
+using ::testing::IsEmpty;
 using testing::NewDataDir;
 using testing::OpenStore;
+using ::testing::Pair;
 using testing::Point;
 
 std::map<std::string, int64_t> Collections(TrackStore& store) {
@@ -33,16 +33,20 @@ std::map<std::string, int64_t> Collections(TrackStore& store) {
 
 TEST(CollectionsTest, RegistryCountsEntitiesThroughAddsAndDeletes) {
   auto store = OpenStore(NewDataDir());
-  ASSERT_TRUE(store->AddPoints("fleet", {Point("a", 1, 1, 1), Point("b", 1, 2, 2),
-                                         Point("a", 2, 1.5, 1)})
-                  .ok());
+  ASSERT_TRUE(
+      store
+          ->AddPoints("fleet", {Point("a", 1, 1, 1), Point("b", 1, 2, 2),
+                                Point("a", 2, 1.5, 1)})
+          .ok());
   ASSERT_TRUE(store->AddPoints("other", {Point("x", 1, 1, 1)}).ok());
   // A newer and an older point of known entities add nobody.
   ASSERT_TRUE(
-      store->AddPoints("fleet", {Point("a", 3, 1, 1), Point("b", 0, 2, 2)}).ok());
+      store->AddPoints("fleet", {Point("a", 3, 1, 1), Point("b", 0, 2, 2)})
+          .ok());
   EXPECT_EQ(*store->CollectionSize("fleet"), 2);
   EXPECT_EQ(*store->CollectionSize("nothing"), 0);
-  EXPECT_THAT(Collections(*store), ElementsAre(Pair("fleet", 2), Pair("other", 1)));
+  EXPECT_THAT(Collections(*store),
+              ElementsAre(Pair("fleet", 2), Pair("other", 1)));
 
   ASSERT_TRUE(*store->DeleteEntity("fleet", "a"));
   ASSERT_FALSE(*store->DeleteEntity("fleet", "a"));  // not twice
@@ -73,8 +77,9 @@ TEST(CollectionsTest, ConcurrentWritersNeverLoseACount) {
 
 TEST(CollectionsTest, ScanLatestVisitsEveryEntityInOrder) {
   auto store = OpenStore(NewDataDir());
-  ASSERT_TRUE(store->AddPoints("c", {Point("b", 5, 2, 2), Point("a", 1, 1, 1),
-                                     Point("a", 9, 3, 3)})
+  ASSERT_TRUE(store
+                  ->AddPoints("c", {Point("b", 5, 2, 2), Point("a", 1, 1, 1),
+                                    Point("a", 9, 3, 3)})
                   .ok());
   ASSERT_TRUE(store->AddPoints("c2", {Point("z", 1, 1, 1)}).ok());
   std::vector<std::pair<std::string, int64_t>> seen;
@@ -90,8 +95,9 @@ TEST(CollectionsTest, ScanLatestVisitsEveryEntityInOrder) {
 
 TEST(CollectionsTest, DeleteCollectionRemovesOnlyThatCollection) {
   auto store = OpenStore(NewDataDir());
-  ASSERT_TRUE(store->AddPoints("fleet", {Point("a", 1, 1, 1), Point("b", 2, 2, 2)})
-                  .ok());
+  ASSERT_TRUE(
+      store->AddPoints("fleet", {Point("a", 1, 1, 1), Point("b", 2, 2, 2)})
+          .ok());
   // "fleet1" shares the name's bytes as a prefix; it must survive.
   ASSERT_TRUE(store->AddPoints("fleet1", {Point("a", 1, 1, 1)}).ok());
   EXPECT_EQ(*store->DeleteCollection("fleet"), 2);
@@ -112,8 +118,8 @@ TEST(CollectionsTest, OpeningAVersion1StoreBuildsTheRegistry) {
   const std::string dir = NewDataDir();
   {
     auto store = OpenStore(dir);
-    ASSERT_TRUE(store->AddPoints("a", {Point("x", 1, 1, 1), Point("y", 1, 1, 1)})
-                    .ok());
+    ASSERT_TRUE(
+        store->AddPoints("a", {Point("x", 1, 1, 1), Point("y", 1, 1, 1)}).ok());
     ASSERT_TRUE(store->AddPoints("", {Point("x", 1, 1, 1)}).ok());
     ASSERT_TRUE(store->AddPoints("b", {Point("x", 1, 1, 1)}).ok());
     // Make it look like version 1: no registry.

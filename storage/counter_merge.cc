@@ -8,8 +8,8 @@ namespace {
 class CounterMergeOperator : public rocksdb::AssociativeMergeOperator {
  public:
   bool Merge(const rocksdb::Slice& /*key*/,
-             const rocksdb::Slice* existing_value,
-             const rocksdb::Slice& value, std::string* new_value,
+             const rocksdb::Slice* existing_value, const rocksdb::Slice& value,
+             std::string* new_value,
              rocksdb::Logger* /*logger*/) const override {
     int64_t sum = 0;
     if (existing_value != nullptr) {

@@ -12,9 +12,9 @@ namespace trackdb::storage {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::Optional;
 using testing::NewDataDir;
 using testing::OpenStore;
+using ::testing::Optional;
 
 constexpr int64_t kNow = 1'700'000'000'000;
 
@@ -122,19 +122,19 @@ TEST(KvOpsTest, ConcurrentReadModifyWritesAreAtomic) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 250; ++i) {
-        ASSERT_TRUE(store
-                        ->UpdateStrings({"counter"}, kNow,
-                                        [](auto* values) {
-                                          int64_t n = 0;
-                                          if ((*values)[0]) {
-                                            EXPECT_TRUE(absl::SimpleAtoi(
-                                                (*values)[0]->value, &n));
-                                          }
-                                          (*values)[0] = StringValue{
-                                              absl::StrCat(n + 1), 0};
-                                          return absl::OkStatus();
-                                        })
-                        .ok());
+        ASSERT_TRUE(
+            store
+                ->UpdateStrings(
+                    {"counter"}, kNow,
+                    [](auto* values) {
+                      int64_t n = 0;
+                      if ((*values)[0]) {
+                        EXPECT_TRUE(absl::SimpleAtoi((*values)[0]->value, &n));
+                      }
+                      (*values)[0] = StringValue{absl::StrCat(n + 1), 0};
+                      return absl::OkStatus();
+                    })
+                .ok());
       }
     });
   }

@@ -1,0 +1,145 @@
+#include "service/resp/command.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "service/resp/common.h"
+#include "service/resp/keyspace.h"
+
+namespace trackdb::resp {
+namespace {
+
+constexpr size_t kMaxCursors = 100000;
+
+bool AuthRequired(const ServerState& server, const ClientState& client) {
+  return !client.authenticated && !server.settings().requirepass.empty();
+}
+
+}  // namespace
+
+ServerState::ServerState(storage::TrackStore* store,
+                         const v1::TrackdbConfig& config)
+    : store_(store),
+      config_(config),
+      commands_(std::make_unique<CommandTable>()),
+      start_ms_(NowMs()) {
+  settings_.requirepass = config.server().requirepass();
+  if (config.server().has_resp_max_clients()) {
+    settings_.maxclients = config.server().resp_max_clients();
+  }
+  if (config.server().has_resp_max_bulk_len()) {
+    settings_.proto_max_bulk_len =
+        static_cast<int64_t>(config.server().resp_max_bulk_len());
+  }
+  RegisterConnectionCommands(commands_.get());
+  RegisterServerCommands(commands_.get());
+  RegisterKeyCommands(commands_.get());
+  RegisterStringCommands(commands_.get());
+  RegisterGeoCommands(commands_.get());
+}
+
+void ServerState::PublishClient(const ClientState& c) {
+  absl::MutexLock l(&mu_);
+  clients_[c.id] = c;
+}
+
+void ServerState::RemoveClient(int64_t id) {
+  absl::MutexLock l(&mu_);
+  clients_.erase(id);
+}
+
+std::vector<ClientState> ServerState::Clients() const {
+  absl::MutexLock l(&mu_);
+  std::vector<ClientState> out;
+  out.reserve(clients_.size());
+  for (const auto& [id, c] : clients_) out.push_back(c);
+  return out;
+}
+
+int64_t ServerState::SaveCursor(std::string resume_name) {
+  absl::MutexLock l(&mu_);
+  // Oldest cursors go first; a client resuming one gets a fresh scan from
+  // the start, which SCAN's guarantees allow (elements may repeat).
+  while (cursors_.size() >= kMaxCursors) cursors_.erase(cursors_.begin());
+  const int64_t cursor = ++next_cursor_;
+  cursors_[cursor] = std::move(resume_name);
+  return cursor;
+}
+
+std::optional<std::string> ServerState::LoadCursor(int64_t cursor) {
+  absl::MutexLock l(&mu_);
+  auto it = cursors_.find(cursor);
+  if (it == cursors_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string CommandContext::Name(absl::string_view key) const {
+  return KeyName(client.db, key);
+}
+
+bool CommandContext::Check(const absl::Status& s) {
+  if (s.ok()) return true;
+  reply.Error(absl::StrCat("internal error: ", s.ToString()));
+  return false;
+}
+
+void CommandTable::Add(CommandSpec spec) {
+  std::string name = spec.name;
+  commands_[name] = std::move(spec);
+}
+
+const CommandSpec* CommandTable::Find(absl::string_view name) const {
+  auto it = commands_.find(absl::AsciiStrToLower(name));
+  return it == commands_.end() ? nullptr : &it->second;
+}
+
+void ReplyArityError(CommandContext& ctx, absl::string_view full_name) {
+  ctx.reply.Error(absl::StrCat("wrong number of arguments for '", full_name,
+                               "' command"));
+}
+
+void Dispatch(ServerState& server, ClientState& client,
+              const std::vector<std::string>& argv, Reply& reply) {
+  CommandContext ctx{server, client, argv, reply};
+  const CommandSpec* spec = server.commands().Find(argv[0]);
+  if (spec == nullptr) {
+    std::string args;
+    for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
+      absl::StrAppend(&args, "'",
+                      absl::string_view(argv[i]).substr(0, 128 - args.size()),
+                      "' ");
+    }
+    reply.Error(absl::StrCat("unknown command '",
+                             absl::string_view(argv[0]).substr(0, 128),
+                             "', with args beginning with: ", args));
+    return;
+  }
+  std::string full_name = spec->name;
+  if (!spec->subcommands.empty() && argv.size() >= 2) {
+    auto sub = spec->subcommands.find(absl::AsciiStrToLower(argv[1]));
+    if (sub == spec->subcommands.end()) {
+      reply.Error(absl::StrCat("unknown subcommand '",
+                               absl::string_view(argv[1]).substr(0, 128),
+                               "'. Try ", absl::AsciiStrToUpper(argv[0]),
+                               " HELP."));
+      return;
+    }
+    spec = &sub->second;
+    full_name = absl::StrCat(full_name, "|", spec->name);
+  }
+  const int argc = static_cast<int>(argv.size());
+  if ((spec->arity > 0 && argc != spec->arity) ||
+      (spec->arity < 0 && argc < -spec->arity)) {
+    ReplyArityError(ctx, full_name);
+    return;
+  }
+  if (!spec->allowed_before_auth && AuthRequired(server, client)) {
+    reply.Error("-NOAUTH Authentication required.");
+    return;
+  }
+  client.last_command = full_name;
+  server.commands_processed.fetch_add(1, std::memory_order_relaxed);
+  spec->handler(ctx);
+}
+
+}  // namespace trackdb::resp

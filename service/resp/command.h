@@ -1,0 +1,162 @@
+#ifndef TRACKDB_SERVICE_RESP_COMMAND_H_
+#define TRACKDB_SERVICE_RESP_COMMAND_H_
+
+// The Redis command table and what a command runs with: the server's shared
+// state, the calling client's state, its arguments and its reply. Commands
+// are plain functions grouped by family (connection_commands.cc,
+// server_commands.cc, key_commands.cc, string_commands.cc,
+// geo_commands.cc), each registering itself in the table.
+//
+// Dispatch checks what Redis checks before running a command, in Redis's
+// order and with its words: unknown command, arity, authentication.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "service/resp/reply.h"
+#include "storage/track_store.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::resp {
+
+// One connection's state. Only its connection's thread touches it, except
+// through ServerState's client registry (CLIENT LIST), which reads a copy.
+struct ClientState {
+  int64_t id = 0;
+  std::string addr;   // peer ip:port
+  std::string laddr;  // local ip:port
+  int db = 0;
+  int protocol = 2;
+  bool authenticated = false;
+  std::string name;
+  int64_t created_ms = 0;
+  int64_t last_command_ms = 0;
+  std::string last_command = "NULL";
+  bool close_after_reply = false;  // QUIT, protocol errors
+};
+
+// Settings CONFIG GET reports and CONFIG SET may change, with their
+// current values; guarded by ServerState::mu.
+struct LiveSettings {
+  std::string requirepass;
+  int64_t maxclients = 10000;
+  int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+};
+
+class CommandTable;
+
+// Shared by every connection.
+class ServerState {
+ public:
+  ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config);
+
+  storage::TrackStore& store() { return *store_; }
+  const v1::TrackdbConfig& config() const { return config_; }
+  const CommandTable& commands() const { return *commands_; }
+
+  LiveSettings settings() const {
+    absl::MutexLock l(&mu_);
+    return settings_;
+  }
+  void UpdateSettings(const std::function<void(LiveSettings*)>& change) {
+    absl::MutexLock l(&mu_);
+    change(&settings_);
+  }
+
+  // Connected clients: a snapshot per client, refreshed by its connection.
+  void PublishClient(const ClientState& c);
+  void RemoveClient(int64_t id);
+  std::vector<ClientState> Clients() const;
+  int64_t NextClientId() { return next_client_id_.fetch_add(1) + 1; }
+
+  // SCAN cursors: Redis's cursor is an opaque integer; trackdb's position
+  // is a key, so each live cursor maps to the name SCAN resumes at.
+  int64_t SaveCursor(std::string resume_name);
+  std::optional<std::string> LoadCursor(int64_t cursor);
+
+  int64_t start_ms() const { return start_ms_; }
+  int port = 0;  // the bound port, for INFO
+  std::atomic<int64_t> commands_processed{0};
+  std::atomic<int64_t> connections_received{0};
+  std::atomic<int64_t> rejected_connections{0};
+  std::atomic<int64_t> expired_keys{0};
+
+ private:
+  storage::TrackStore* store_;
+  const v1::TrackdbConfig config_;
+  std::unique_ptr<CommandTable> commands_;
+  const int64_t start_ms_;
+  std::atomic<int64_t> next_client_id_{0};
+
+  mutable absl::Mutex mu_;
+  LiveSettings settings_ ABSL_GUARDED_BY(mu_);
+  std::map<int64_t, ClientState> clients_ ABSL_GUARDED_BY(mu_);
+  std::map<int64_t, std::string> cursors_ ABSL_GUARDED_BY(mu_);
+  int64_t next_cursor_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+struct CommandContext {
+  ServerState& server;
+  ClientState& client;
+  const std::vector<std::string>& argv;
+  Reply& reply;
+
+  storage::TrackStore& store() { return server.store(); }
+  // The storage name of a key in the client's database.
+  std::string Name(absl::string_view key) const;
+  // Replies with an internal error for a failed storage call; true if it
+  // was OK.
+  bool Check(const absl::Status& s);
+};
+
+using CommandHandler = std::function<void(CommandContext&)>;
+
+struct CommandSpec {
+  std::string name;  // lower case
+  // Redis's arity: n > 0 exactly n arguments (the name included); n < 0 at
+  // least -n.
+  int arity = 0;
+  std::vector<std::string> flags;  // COMMAND INFO's flags, e.g. "write"
+  int first_key = 0, last_key = 0, key_step = 0;
+  bool allowed_before_auth = false;
+  CommandHandler handler;
+  // Subcommands (CONFIG GET, CLIENT LIST, ...), by lower-case name.
+  std::map<std::string, CommandSpec> subcommands;
+};
+
+class CommandTable {
+ public:
+  void Add(CommandSpec spec);
+  const CommandSpec* Find(absl::string_view name) const;  // any case
+  const std::map<std::string, CommandSpec>& all() const { return commands_; }
+
+ private:
+  std::map<std::string, CommandSpec> commands_;
+};
+
+// Runs one command, replying to it (errors included).
+void Dispatch(ServerState& server, ClientState& client,
+              const std::vector<std::string>& argv, Reply& reply);
+
+// Each command family registers itself.
+void RegisterConnectionCommands(CommandTable* table);
+void RegisterServerCommands(CommandTable* table);
+void RegisterKeyCommands(CommandTable* table);
+void RegisterStringCommands(CommandTable* table);
+void RegisterGeoCommands(CommandTable* table);
+
+// Replies Redis's "wrong number of arguments" for the running command.
+void ReplyArityError(CommandContext& ctx, absl::string_view full_name);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_COMMAND_H_

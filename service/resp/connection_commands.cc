@@ -1,0 +1,229 @@
+// Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT.
+#include "absl/strings/str_cat.h"
+#include "service/resp/command.h"
+#include "service/resp/common.h"
+#include "service/resp/keyspace.h"
+
+namespace trackdb::resp {
+namespace {
+
+constexpr char kRedisVersion[] = "7.0.15";
+
+void Ping(CommandContext& ctx) {
+  if (ctx.argv.size() > 2) return ReplyArityError(ctx, "ping");
+  if (ctx.argv.size() == 2) return ctx.reply.Bulk(ctx.argv[1]);
+  ctx.reply.Status("PONG");
+}
+
+void Echo(CommandContext& ctx) { ctx.reply.Bulk(ctx.argv[1]); }
+
+// Checks a password for `user` as Redis's default user does.
+bool PasswordMatches(CommandContext& ctx, absl::string_view user,
+                     absl::string_view password) {
+  const std::string required = ctx.server.settings().requirepass;
+  if (user != "default") return false;
+  return required.empty() || password == required;
+}
+
+void Auth(CommandContext& ctx) {
+  const auto& argv = ctx.argv;
+  if (argv.size() > 3) return ctx.reply.Error(kSyntaxError);
+  const bool with_user = argv.size() == 3;
+  if (!with_user && ctx.server.settings().requirepass.empty()) {
+    return ctx.reply.Error(
+        "AUTH <password> called without any password configured for the "
+        "default user. Are you sure your configuration is correct?");
+  }
+  const std::string user = with_user ? argv[1] : "default";
+  if (!PasswordMatches(ctx, user, argv.back())) {
+    return ctx.reply.Error(
+        "-WRONGPASS invalid username-password pair or user is disabled.");
+  }
+  ctx.client.authenticated = true;
+  ctx.reply.Ok();
+}
+
+bool ValidClientName(absl::string_view name) {
+  for (char c : name) {
+    if (c < '!' || c > '~') return false;
+  }
+  return true;
+}
+
+void Hello(CommandContext& ctx) {
+  const auto& argv = ctx.argv;
+  int64_t version = ctx.client.protocol;
+  size_t next = 1;
+  if (argv.size() >= 2) {
+    if (!ParseInt64(argv[1], &version)) {
+      return ctx.reply.Error(
+          "Protocol version is not an integer or out of range");
+    }
+    next = 2;
+    if (version < 2 || version > 3) {
+      return ctx.reply.Error("-NOPROTO unsupported protocol version");
+    }
+  }
+  std::optional<std::pair<std::string, std::string>> auth;
+  std::optional<std::string> name;
+  for (size_t i = next; i < argv.size(); ++i) {
+    const size_t more = argv.size() - i - 1;
+    if (EqualsIgnoreCase(argv[i], "AUTH") && more >= 2) {
+      auth = {argv[i + 1], argv[i + 2]};
+      i += 2;
+    } else if (EqualsIgnoreCase(argv[i], "SETNAME") && more >= 1) {
+      name = argv[i + 1];
+      ++i;
+    } else {
+      return ctx.reply.Error(
+          absl::StrCat("Syntax error in HELLO option '", argv[i], "'"));
+    }
+  }
+  if (auth) {
+    if (!PasswordMatches(ctx, auth->first, auth->second)) {
+      return ctx.reply.Error(
+          "-WRONGPASS invalid username-password pair or user is disabled.");
+    }
+    ctx.client.authenticated = true;
+  }
+  if (!ctx.client.authenticated &&
+      !ctx.server.settings().requirepass.empty()) {
+    return ctx.reply.Error(
+        "-NOAUTH HELLO must be called with the client already authenticated, "
+        "otherwise the HELLO AUTH <user> <pass> option can be used to "
+        "authenticate the client and select the RESP protocol version at the "
+        "same time");
+  }
+  if (name) {
+    if (!ValidClientName(*name)) {
+      return ctx.reply.Error(
+          "Client names cannot contain spaces, newlines or special "
+          "characters.");
+    }
+    ctx.client.name = *name;
+  }
+  ctx.client.protocol = static_cast<int>(version);
+  ctx.reply.set_protocol(ctx.client.protocol);
+  Reply& r = ctx.reply;
+  r.Map(7);
+  r.Bulk("server");
+  r.Bulk("redis");
+  r.Bulk("version");
+  r.Bulk(kRedisVersion);
+  r.Bulk("proto");
+  r.Integer(version);
+  r.Bulk("id");
+  r.Integer(ctx.client.id);
+  r.Bulk("mode");
+  r.Bulk("standalone");
+  r.Bulk("role");
+  r.Bulk("master");
+  r.Bulk("modules");
+  r.Array(0);
+}
+
+void Quit(CommandContext& ctx) {
+  ctx.client.close_after_reply = true;
+  ctx.reply.Ok();
+}
+
+void Select(CommandContext& ctx) {
+  int64_t db = 0;
+  if (!ParseInt64(ctx.argv[1], &db)) return ctx.reply.Error(kNotIntegerError);
+  if (db < 0 || db >= kDatabases) {
+    return ctx.reply.Error("DB index is out of range");
+  }
+  ctx.client.db = static_cast<int>(db);
+  ctx.reply.Ok();
+}
+
+std::string ClientLine(const ClientState& c, int64_t now_ms) {
+  return absl::StrCat(
+      "id=", c.id, " addr=", c.addr, " laddr=", c.laddr, " fd=-1 name=", c.name,
+      " age=", (now_ms - c.created_ms) / 1000,
+      " idle=", (now_ms - c.last_command_ms) / 1000,
+      " flags=N db=", c.db,
+      " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 "
+      "multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=",
+      c.last_command, " user=default redir=-1 resp=", c.protocol, "\n");
+}
+
+CommandSpec ClientCommand() {
+  CommandSpec client{"client", -2, {"sentinel"}};
+  client.handler = [](CommandContext&) {};
+  auto sub = [&](const char* name, int arity, CommandHandler h) {
+    CommandSpec s{name, arity};
+    s.handler = std::move(h);
+    client.subcommands[name] = std::move(s);
+  };
+  sub("setname", 3, [](CommandContext& ctx) {
+    if (!ValidClientName(ctx.argv[2])) {
+      return ctx.reply.Error(
+          "Client names cannot contain spaces, newlines or special "
+          "characters.");
+    }
+    ctx.client.name = ctx.argv[2];
+    ctx.reply.Ok();
+  });
+  sub("getname", 2, [](CommandContext& ctx) {
+    if (ctx.client.name.empty()) return ctx.reply.Null();
+    ctx.reply.Bulk(ctx.client.name);
+  });
+  sub("id", 2, [](CommandContext& ctx) { ctx.reply.Integer(ctx.client.id); });
+  sub("info", 2, [](CommandContext& ctx) {
+    ctx.reply.Verbatim(ClientLine(ctx.client, NowMs()));
+  });
+  sub("list", -2, [](CommandContext& ctx) {
+    const int64_t now = NowMs();
+    std::string text;
+    for (const ClientState& c : ctx.server.Clients()) {
+      // This connection's own entry is fresher than its published copy.
+      absl::StrAppend(&text,
+                      ClientLine(c.id == ctx.client.id ? ctx.client : c, now));
+    }
+    ctx.reply.Verbatim(text);
+  });
+  sub("help", 2, [](CommandContext& ctx) {
+    const char* lines[] = {
+        "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "GETNAME",
+        "    Return the name of the current connection.",
+        "ID",
+        "    Return the ID of the current connection.",
+        "INFO",
+        "    Return information about the current client connection.",
+        "LIST",
+        "    Return information about client connections.",
+        "SETNAME <name>",
+        "    Assign the name <name> to the current connection.",
+        "HELP",
+        "    Print this help."};
+    ctx.reply.Array(std::size(lines));
+    for (const char* l : lines) ctx.reply.Status(l);
+  });
+  return client;
+}
+
+}  // namespace
+
+void RegisterConnectionCommands(CommandTable* table) {
+  auto add = [&](const char* name, int arity, CommandHandler h,
+                 std::vector<std::string> flags, bool before_auth = false) {
+    CommandSpec s{name, arity, std::move(flags)};
+    s.handler = std::move(h);
+    s.allowed_before_auth = before_auth;
+    table->Add(std::move(s));
+  };
+  add("ping", -1, Ping, {"fast", "sentinel"});
+  add("echo", 2, Echo, {"fast"});
+  add("auth", -2, Auth, {"noscript", "loading", "stale", "fast", "no_auth"},
+      true);
+  add("hello", -1, Hello, {"noscript", "loading", "stale", "fast", "no_auth"},
+      true);
+  add("quit", -1, Quit, {"noscript", "loading", "stale", "fast", "no_auth"},
+      true);
+  add("select", 2, Select, {"loading", "stale", "fast"});
+  table->Add(ClientCommand());
+}
+
+}  // namespace trackdb::resp

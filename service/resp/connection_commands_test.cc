@@ -1,0 +1,176 @@
+// Connection and protocol behaviour, compared byte for byte with a real
+// redis-server 7.0 started beside trackdb's RESP server.
+#include <chrono>
+#include <thread>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "service/resp/resp_test_client.h"
+
+namespace trackdb::resp {
+namespace {
+
+using testing::Differential;
+using testing::RawClient;
+
+TEST(ConnectionCommandsTest, PingEchoAndArgumentErrors) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"PING"});
+  EXPECT_SAME_REPLY(d, {"ping", "hello world"});
+  EXPECT_SAME_REPLY(d, {"PING", "a", "b"});
+  EXPECT_SAME_REPLY(d, {"ECHO", std::string("bin\0\r\nary", 8)});
+  EXPECT_SAME_REPLY(d, {"ECHO"});
+  EXPECT_SAME_REPLY(d, {"NOSUCHCOMMAND", "a", "b"});
+  EXPECT_SAME_REPLY(d, {"nosuch", std::string(200, 'x'), "y"});
+  EXPECT_SAME_REPLY(d, {"nosuch"});
+  EXPECT_SAME_REPLY(d, {"CONFIG"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "nosuch"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "GET"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "GET", "no-such-param*"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "GET", "maxclients"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "SET", "no-such-param", "1"});
+  EXPECT_SAME_REPLY(d, {"FUNCTION", "FLUSH"});
+  EXPECT_SAME_REPLY(d, {"SCRIPT", "FLUSH"});
+}
+
+TEST(ConnectionCommandsTest, SelectAndClientName) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"SELECT", "15"});
+  EXPECT_SAME_REPLY(d, {"SELECT", "16"});
+  EXPECT_SAME_REPLY(d, {"SELECT", "-1"});
+  EXPECT_SAME_REPLY(d, {"SELECT", "x"});
+  EXPECT_SAME_REPLY(d, {"CLIENT", "GETNAME"});
+  EXPECT_SAME_REPLY(d, {"CLIENT", "SETNAME", "worker-1"});
+  EXPECT_SAME_REPLY(d, {"CLIENT", "GETNAME"});
+  EXPECT_SAME_REPLY(d, {"CLIENT", "SETNAME", "has space"});
+  EXPECT_SAME_REPLY(d, {"CLIENT", "SETNAME"});
+  EXPECT_SAME_REPLY(d, {"CLIENT", "NOSUCH"});
+  // IDs differ between servers; both are integers.
+  auto ids = d.Call({"CLIENT", "ID"});
+  EXPECT_EQ(ids.redis[0], ':');
+  EXPECT_EQ(ids.trackdb[0], ':');
+  auto list = d.trackdb().Call({"CLIENT", "LIST"});
+  EXPECT_THAT(list, ::testing::HasSubstr("name=worker-1"));
+  EXPECT_THAT(list, ::testing::HasSubstr("db=15"));
+}
+
+TEST(ConnectionCommandsTest, HelloSwitchesToResp3) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"HELLO", "4"});
+  EXPECT_SAME_REPLY(d, {"HELLO", "x"});
+  EXPECT_SAME_REPLY(d, {"HELLO", "3", "BOGUS"});
+  // The map's id differs; compare everything else.
+  auto hello = d.Call({"HELLO", "3"});
+  auto strip_id = [](std::string s) {
+    const size_t at = s.find("$2\r\nid\r\n:");
+    const size_t end = s.find("\r\n", at + 9);
+    return s.erase(at, end - at);
+  };
+  EXPECT_EQ(strip_id(hello.trackdb), strip_id(hello.redis));
+  EXPECT_THAT(hello.trackdb, ::testing::StartsWith("%7\r\n"));
+  // RESP3 nulls.
+  EXPECT_SAME_REPLY(d, {"CLIENT", "GETNAME"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "GET", "maxclients"});
+  auto hello2 = d.Call({"HELLO", "2", "SETNAME", "x"});
+  EXPECT_EQ(strip_id(hello2.trackdb), strip_id(hello2.redis));
+}
+
+TEST(ConnectionCommandsTest, RequirepassAndAuth) {
+  v1::TrackdbConfig config;
+  config.mutable_server()->set_requirepass("s3cret");
+  Differential d(config, {"--requirepass", "s3cret"});
+  EXPECT_SAME_REPLY(d, {"PING"});
+  EXPECT_SAME_REPLY(d, {"CONFIG", "GET", "maxclients"});
+  EXPECT_SAME_REPLY(d, {"HELLO", "3"});
+  EXPECT_SAME_REPLY(d, {"AUTH", "wrong"});
+  EXPECT_SAME_REPLY(d, {"AUTH", "someone", "s3cret"});
+  EXPECT_SAME_REPLY(d, {"AUTH", "a", "b", "c"});
+  EXPECT_SAME_REPLY(d, {"AUTH", "s3cret"});
+  EXPECT_SAME_REPLY(d, {"PING"});
+  EXPECT_SAME_REPLY(d, {"AUTH", "default", "s3cret"});
+}
+
+TEST(ConnectionCommandsTest, AuthWithoutAPasswordConfigured) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"AUTH", "x"});
+  EXPECT_SAME_REPLY(d, {"AUTH", "default", "x"});
+}
+
+TEST(ConnectionCommandsTest, InlineCommandsAndPipelining) {
+  Differential d;
+  // Three inline commands and two multibulk ones in one write.
+  const std::string pipeline =
+      "PING\r\nECHO \"two words\"\r\nECHO 'a\\'b'\n"
+      "*1\r\n$4\r\nPING\r\n*2\r\n$4\r\nECHO\r\n$3\r\nxyz\r\n";
+  d.redis().Send(pipeline);
+  d.trackdb().Send(pipeline);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(d.trackdb().ReadReply(), d.redis().ReadReply()) << "reply " << i;
+  }
+}
+
+TEST(ConnectionCommandsTest, ProtocolErrorsReplyThenClose) {
+  const std::string bad_inputs[] = {
+      "*x\r\n",
+      "*1\r\n+PING\r\n",
+      "*1\r\n$-5\r\n",
+      "ECHO \"unterminated\r\n",
+      "*3000000000\r\n",
+  };
+  for (const std::string& input : bad_inputs) {
+    Differential d;
+    auto replies = d.SendRaw(input);
+    EXPECT_EQ(replies.trackdb, replies.redis) << input;
+    EXPECT_TRUE(d.trackdb().Closed()) << input;
+    // The server stays up for everyone else.
+    RawClient other(d.trackdb_server().port());
+    EXPECT_EQ(other.Call({"PING"}), "+PONG\r\n");
+  }
+}
+
+TEST(ConnectionCommandsTest, QuitRepliesOkAndCloses) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"QUIT"});
+  EXPECT_TRUE(d.trackdb().Closed());
+}
+
+TEST(ConnectionCommandsTest, ASlowCommandDoesNotStallOtherConnections) {
+  testing::TrackdbResp server;
+  RawClient slow(server.port());
+  slow.Send(testing::EncodeCommand({"DEBUG", "SLEEP", "2"}));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // While one loop thread sleeps, other connections are served at once.
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3; ++i) {
+    RawClient fast(server.port());
+    EXPECT_EQ(fast.Call({"PING"}), "+PONG\r\n");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(slow.ReadReply(), "+OK\r\n");
+}
+
+TEST(ConnectionCommandsTest, MaxClientsRefusesWithRedisError) {
+  v1::TrackdbConfig config;
+  config.mutable_server()->set_resp_max_clients(2);
+  testing::TrackdbResp server(config);
+  RawClient a(server.port()), b(server.port());
+  EXPECT_EQ(a.Call({"PING"}), "+PONG\r\n");
+  EXPECT_EQ(b.Call({"PING"}), "+PONG\r\n");
+  RawClient c(server.port());
+  EXPECT_EQ(c.ReadReply(), "-ERR max number of clients reached\r\n");
+  EXPECT_TRUE(c.Closed());
+}
+
+TEST(ConnectionCommandsTest, ThousandsOfIdleConnections) {
+  testing::TrackdbResp server;
+  std::vector<std::unique_ptr<RawClient>> idle;
+  for (int i = 0; i < 2000; ++i) {
+    idle.push_back(std::make_unique<RawClient>(server.port()));
+  }
+  RawClient active(server.port());
+  EXPECT_EQ(active.Call({"PING"}), "+PONG\r\n");
+  EXPECT_EQ(idle.back()->Call({"ECHO", "still here"}), "$10\r\nstill here\r\n");
+}
+
+}  // namespace
+}  // namespace trackdb::resp

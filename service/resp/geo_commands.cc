@@ -1,0 +1,8 @@
+// Geo commands.
+#include "service/resp/command.h"
+
+namespace trackdb::resp {
+
+void RegisterGeoCommands(CommandTable* /*table*/) {}
+
+}  // namespace trackdb::resp

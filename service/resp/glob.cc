@@ -1,0 +1,106 @@
+#include "service/resp/glob.h"
+
+#include <cctype>
+
+namespace trackdb::resp {
+namespace {
+
+char Fold(char c, bool nocase) {
+  return nocase ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
+                : c;
+}
+
+bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
+           int nesting) {
+  if (nesting > 1000) return false;  // Redis's guard against deep recursion
+  while (plen > 0 && slen > 0) {
+    switch (p[0]) {
+      case '*':
+        while (plen > 1 && p[1] == '*') {
+          ++p;
+          --plen;
+        }
+        if (plen == 1) return true;
+        while (slen > 0) {
+          if (Match(p + 1, plen - 1, s, slen, nocase, nesting + 1)) return true;
+          ++s;
+          --slen;
+        }
+        return false;
+      case '?':
+        ++s;
+        --slen;
+        break;
+      case '[': {
+        ++p;
+        --plen;
+        const bool negate = plen > 0 && p[0] == '^';
+        if (negate) {
+          ++p;
+          --plen;
+        }
+        bool matched = false;
+        while (true) {
+          if (plen == 0) {
+            // Unterminated class: Redis steps back onto the last char.
+            --p;
+            ++plen;
+            break;
+          }
+          if (p[0] == '\\' && plen >= 2) {
+            ++p;
+            --plen;
+            if (Fold(p[0], nocase) == Fold(s[0], nocase)) matched = true;
+          } else if (p[0] == ']') {
+            break;
+          } else if (plen >= 3 && p[1] == '-') {
+            char start = Fold(p[0], nocase), end = Fold(p[2], nocase);
+            const char c = Fold(s[0], nocase);
+            if (start > end) std::swap(start, end);
+            p += 2;
+            plen -= 2;
+            if (c >= start && c <= end) matched = true;
+          } else if (Fold(p[0], nocase) == Fold(s[0], nocase)) {
+            matched = true;
+          }
+          ++p;
+          --plen;
+        }
+        if (negate) matched = !matched;
+        if (!matched) return false;
+        ++s;
+        --slen;
+        break;
+      }
+      case '\\':
+        if (plen >= 2) {
+          ++p;
+          --plen;
+        }
+        [[fallthrough]];
+      default:
+        if (Fold(p[0], nocase) != Fold(s[0], nocase)) return false;
+        ++s;
+        --slen;
+        break;
+    }
+    ++p;
+    --plen;
+    if (slen == 0) {
+      while (plen > 0 && *p == '*') {
+        ++p;
+        --plen;
+      }
+      break;
+    }
+  }
+  return plen == 0 && slen == 0;
+}
+
+}  // namespace
+
+bool GlobMatch(absl::string_view pattern, absl::string_view s, bool nocase) {
+  return Match(pattern.data(), pattern.size(), s.data(), s.size(), nocase, 0);
+}
+
+}  // namespace trackdb::resp

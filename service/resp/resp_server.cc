@@ -1,0 +1,269 @@
+#include "service/resp/resp_server.h"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#define ASIO_STANDALONE
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "asio.hpp"
+#include "service/resp/command.h"
+#include "service/resp/common.h"
+#include "service/resp/request_parser.h"
+
+namespace trackdb::resp {
+namespace {
+
+using asio::ip::tcp;
+
+std::string Endpoint(const tcp::endpoint& e) {
+  return absl::StrCat(e.address().to_string(), ":", e.port());
+}
+
+}  // namespace
+
+class Connection;
+
+class RespServer::Impl {
+ public:
+  Impl(const v1::TrackdbConfig& config, storage::TrackStore* store)
+      : config_(config),
+        state_(store, config),
+        work_(asio::make_work_guard(io_)),
+        acceptor_(io_) {}
+
+  absl::Status Listen() {
+    asio::error_code ec;
+    const asio::ip::address address =
+        asio::ip::make_address(config_.server().resp_bind_address(), ec);
+    if (ec) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("server.resp_bind_address '",
+                       config_.server().resp_bind_address(),
+                       "': ", ec.message()));
+    }
+    const tcp::endpoint endpoint(
+        address, static_cast<uint16_t>(config_.server().resp_port()));
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot listen for RESP on ", Endpoint(endpoint), ": ", ec.message()));
+    }
+    state_.port = acceptor_.local_endpoint().port();
+    Accept();
+    const int threads = static_cast<int>(config_.server().resp_threads());
+    for (int i = 0; i < threads; ++i) {
+      threads_.emplace_back([this] { io_.run(); });
+    }
+    return absl::OkStatus();
+  }
+
+  void Shutdown();
+  int port() const { return state_.port; }
+  ServerState& state() { return state_; }
+  void Forget(Connection* c) {
+    absl::MutexLock l(&mu_);
+    connections_.erase(c);
+  }
+
+ private:
+  void Accept();
+
+  // Declared before io_ so that connections still in io_'s queues when it
+  // is destroyed can unregister themselves.
+  const v1::TrackdbConfig config_;
+  ServerState state_;
+  absl::Mutex mu_;
+  std::map<Connection*, std::weak_ptr<Connection>> connections_
+      ABSL_GUARDED_BY(mu_);
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  asio::io_context io_;
+  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  tcp::acceptor acceptor_;
+  std::vector<std::thread> threads_;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket socket, RespServer::Impl* server)
+      : socket_(std::move(socket)), server_(server) {}
+
+  void Start() {
+    ServerState& state = server_->state();
+    client_.id = state.NextClientId();
+    asio::error_code ec;
+    client_.addr = Endpoint(socket_.remote_endpoint(ec));
+    client_.laddr = Endpoint(socket_.local_endpoint(ec));
+    client_.created_ms = client_.last_command_ms = NowMs();
+    socket_.set_option(tcp::no_delay(true), ec);
+    state.PublishClient(client_);
+    WaitForInput();
+  }
+
+  // Replies with `error` and closes: too many clients.
+  void Refuse(const std::string& error) {
+    out_ = absl::StrCat("-ERR ", error, "\r\n");
+    auto self = shared_from_this();
+    asio::async_write(socket_, asio::buffer(out_),
+                      [self](asio::error_code, size_t) { self->Close(); });
+  }
+
+  tcp::socket::executor_type executor() { return socket_.get_executor(); }
+
+  void Close() {
+    asio::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+  }
+
+  ~Connection() {
+    server_->state().RemoveClient(client_.id);
+    server_->Forget(this);
+  }
+
+ private:
+  void WaitForInput() {
+    auto self = shared_from_this();
+    socket_.async_wait(tcp::socket::wait_read, [self](asio::error_code ec) {
+      if (ec) return self->Close();
+      self->ReadAndServe();
+    });
+  }
+
+  void ReadAndServe() {
+    // One buffer per loop thread: an idle connection holds none.
+    thread_local std::vector<char> buffer(64 * 1024);
+    asio::error_code ec;
+    const size_t n = socket_.read_some(asio::buffer(buffer), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      return WaitForInput();
+    }
+    if (ec || n == 0) return Close();
+    parser_.Feed(absl::string_view(buffer.data(), n));
+    Serve();
+  }
+
+  void Serve() {
+    ServerState& state = server_->state();
+    const LiveSettings settings = state.settings();
+    ParserLimits limits;
+    limits.max_bulk_len = settings.proto_max_bulk_len;
+    limits.max_multibulk_len =
+        state.config().server().resp_max_multibulk_len();
+    Reply reply(&out_, client_.protocol);
+    std::vector<std::string> argv;
+    std::string error;
+    bool ran = false;
+    while (!client_.close_after_reply) {
+      limits.authenticated =
+          client_.authenticated || settings.requirepass.empty();
+      const RequestParser::Result r = parser_.Next(limits, &argv, &error);
+      if (r == RequestParser::Result::kNeedMore) break;
+      if (r == RequestParser::Result::kError) {
+        reply.Error(error);
+        client_.close_after_reply = true;
+        break;
+      }
+      client_.last_command_ms = NowMs();
+      Dispatch(state, client_, argv, reply);
+      reply.set_protocol(client_.protocol);  // HELLO may have changed it
+      ran = true;
+    }
+    if (ran) state.PublishClient(client_);
+    if (out_.empty()) {
+      if (client_.close_after_reply) return Close();
+      return WaitForInput();
+    }
+    auto self = shared_from_this();
+    asio::async_write(socket_, asio::buffer(out_),
+                      [self](asio::error_code ec, size_t) {
+                        self->out_.clear();
+                        if (ec || self->client_.close_after_reply) {
+                          return self->Close();
+                        }
+                        // Input may already be buffered (a pipeline larger
+                        // than what the last pass consumed).
+                        if (self->parser_.buffered() > 0) return self->Serve();
+                        self->WaitForInput();
+                      });
+  }
+
+  tcp::socket socket_;
+  RespServer::Impl* server_;
+  ClientState client_;
+  RequestParser parser_;
+  std::string out_;
+};
+
+void RespServer::Impl::Accept() {
+  // Each connection's socket runs its handlers on its own strand, so that a
+  // connection never runs on two loop threads at once (Shutdown's Close
+  // included).
+  acceptor_.async_accept(asio::make_strand(io_), [this](asio::error_code ec,
+                                                        tcp::socket socket) {
+    if (ec) {
+      if (ec == asio::error::operation_aborted) return;
+      return Accept();
+    }
+    socket.non_blocking(true, ec);
+    auto connection = std::make_shared<Connection>(std::move(socket), this);
+    state_.connections_received.fetch_add(1);
+    size_t open;
+    {
+      absl::MutexLock l(&mu_);
+      if (stopped_) return;
+      connections_[connection.get()] = connection;
+      open = connections_.size();
+    }
+    if (static_cast<int64_t>(open) > state_.settings().maxclients) {
+      state_.rejected_connections.fetch_add(1);
+      connection->Refuse("max number of clients reached");
+    } else {
+      connection->Start();
+    }
+    Accept();
+  });
+}
+
+void RespServer::Impl::Shutdown() {
+  std::vector<std::shared_ptr<Connection>> open;
+  {
+    absl::MutexLock l(&mu_);
+    if (stopped_) return;
+    stopped_ = true;
+    for (auto& [ptr, weak] : connections_) {
+      if (auto c = weak.lock()) open.push_back(std::move(c));
+    }
+  }
+  asio::post(io_, [this] {
+    asio::error_code ec;
+    acceptor_.close(ec);
+  });
+  for (auto& c : open) {
+    asio::post(c->executor(), [c] { c->Close(); });
+  }
+  open.clear();
+  // With the acceptor and every socket closed, their pending operations
+  // finish (aborted) and run() returns once nothing is left.
+  work_.reset();
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+RespServer::RespServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RespServer::~RespServer() { Shutdown(); }
+int RespServer::port() const { return impl_->port(); }
+void RespServer::Shutdown() { impl_->Shutdown(); }
+
+absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(
+    const v1::TrackdbConfig& config, storage::TrackStore* store) {
+  auto impl = std::make_unique<Impl>(config, store);
+  if (absl::Status s = impl->Listen(); !s.ok()) return s;
+  return std::unique_ptr<RespServer>(new RespServer(std::move(impl)));
+}
+
+}  // namespace trackdb::resp

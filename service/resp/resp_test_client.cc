@@ -1,0 +1,228 @@
+#include "service/resp/resp_test_client.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "storage/store_test_util.h"
+
+namespace trackdb::resp::testing {
+namespace {
+
+// Parses one value starting at `pos`; returns the end, or npos if
+// incomplete.
+size_t ParseValue(const std::string& b, size_t pos) {
+  if (pos >= b.size()) return std::string::npos;
+  const size_t eol = b.find("\r\n", pos);
+  if (eol == std::string::npos) return std::string::npos;
+  const char type = b[pos];
+  const std::string head = b.substr(pos + 1, eol - pos - 1);
+  size_t next = eol + 2;
+  int64_t n = 0;
+  switch (type) {
+    case '+': case '-': case ':': case '_': case ',': case '#': case '(':
+      return next;
+    case '$': case '=': case '!':
+      if (!absl::SimpleAtoi(head, &n)) return std::string::npos;
+      if (n < 0) return next;
+      if (b.size() < next + n + 2) return std::string::npos;
+      return next + n + 2;
+    case '*': case '~': case '>': case '%': case '|': {
+      if (!absl::SimpleAtoi(head, &n)) return std::string::npos;
+      if (n < 0) return next;
+      const int64_t items = (type == '%' || type == '|') ? 2 * n : n;
+      for (int64_t i = 0; i < items; ++i) {
+        next = ParseValue(b, next);
+        if (next == std::string::npos) return next;
+      }
+      // A RESP3 attribute precedes the real reply.
+      if (type == '|') return ParseValue(b, next);
+      return next;
+    }
+    default:
+      return std::string::npos;
+  }
+}
+
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  const int port = ntohs(addr.sin_port);
+  close(fd);
+  return port;
+}
+
+}  // namespace
+
+size_t CompleteReplyLength(const std::string& bytes) {
+  const size_t end = ParseValue(bytes, 0);
+  return end == std::string::npos ? 0 : end;
+}
+
+std::string EncodeCommand(const std::vector<std::string>& argv) {
+  std::string out = absl::StrCat("*", argv.size(), "\r\n");
+  for (const std::string& a : argv) {
+    absl::StrAppend(&out, "$", a.size(), "\r\n", a, "\r\n");
+  }
+  return out;
+}
+
+RawClient::RawClient(int port) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
+      return;
+    }
+    close(fd_);
+    fd_ = -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  ADD_FAILURE() << "cannot connect to port " << port;
+  std::abort();
+}
+
+RawClient::~RawClient() {
+  if (fd_ >= 0) close(fd_);
+}
+
+void RawClient::Send(const std::string& bytes) {
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n =
+        send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return;  // closed: the reply read reports it
+    sent += static_cast<size_t>(n);
+  }
+}
+
+std::optional<std::string> RawClient::ReadReply(int timeout_ms) {
+  while (true) {
+    if (const size_t len = CompleteReplyLength(pending_); len > 0) {
+      std::string reply = pending_.substr(0, len);
+      pending_.erase(0, len);
+      return reply;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, timeout_ms) <= 0) return std::nullopt;
+    char buf[65536];
+    const ssize_t n = recv(fd_, buf, sizeof(buf), 0);
+    if (n <= 0) return std::nullopt;
+    pending_.append(buf, static_cast<size_t>(n));
+  }
+}
+
+std::string RawClient::Call(const std::vector<std::string>& argv) {
+  Send(EncodeCommand(argv));
+  return ReadReply().value_or("<no reply: connection closed or timed out>");
+}
+
+bool RawClient::Closed(int timeout_ms) {
+  pollfd p{fd_, POLLIN, 0};
+  if (poll(&p, 1, timeout_ms) <= 0) return false;
+  char c;
+  return recv(fd_, &c, 1, MSG_PEEK) == 0;
+}
+
+RedisServerProcess::RedisServerProcess(
+    const std::vector<std::string>& extra_args) {
+  const char* binary = "/usr/bin/redis-server";
+  if (access(binary, X_OK) != 0) {
+    ADD_FAILURE() << "redis-server is not installed: run "
+                     "tools/setup/install_deps.sh (package redis-server)";
+    std::abort();
+  }
+  port_ = FreePort();
+  std::vector<std::string> args = {binary,       "--port",
+                                   absl::StrCat(port_), "--save",
+                                   "",           "--appendonly",
+                                   "no",         "--bind",
+                                   "127.0.0.1",  "--daemonize",
+                                   "no",         "--loglevel",
+                                   "warning",    "--dir",
+                                   ::testing::TempDir()};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  pid_ = fork();
+  if (pid_ == 0) {
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(binary, argv.data());
+    _exit(127);
+  }
+  // Wait until it accepts connections.
+  RawClient probe(port_);
+  (void)probe;
+}
+
+RedisServerProcess::~RedisServerProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+TrackdbResp::TrackdbResp(v1::TrackdbConfig config) : config_(std::move(config)) {
+  config_.mutable_server()->set_resp_bind_address("127.0.0.1");
+  config_.mutable_server()->set_resp_port(0);
+  if (!config_.server().has_resp_threads()) {
+    config_.mutable_server()->set_resp_threads(2);
+  }
+  if (!config_.server().has_resp_max_multibulk_len()) {
+    config_.mutable_server()->set_resp_max_multibulk_len(1024 * 1024);
+  }
+  config_.set_data_dir(storage::testing::NewDataDir());
+  store_ = storage::testing::OpenStore(config_.data_dir());
+  auto server = RespServer::Start(config_, store_.get());
+  if (!server.ok()) {
+    ADD_FAILURE() << server.status();
+    std::abort();
+  }
+  server_ = *std::move(server);
+}
+
+TrackdbResp::~TrackdbResp() {
+  server_->Shutdown();
+  server_.reset();
+  store_.reset();
+}
+
+Differential::Differential(v1::TrackdbConfig config,
+                           const std::vector<std::string>& redis_args)
+    : redis_(redis_args), trackdb_(std::move(config)) {
+  redis_client_ = std::make_unique<RawClient>(redis_.port());
+  trackdb_client_ = std::make_unique<RawClient>(trackdb_.port());
+}
+
+Differential::Replies Differential::Call(const std::vector<std::string>& argv) {
+  return {redis_client_->Call(argv), trackdb_client_->Call(argv)};
+}
+
+Differential::Replies Differential::SendRaw(const std::string& bytes) {
+  redis_client_->Send(bytes);
+  trackdb_client_->Send(bytes);
+  return {redis_client_->ReadReply().value_or("<closed>"),
+          trackdb_client_->ReadReply().value_or("<closed>")};
+}
+
+}  // namespace trackdb::resp::testing

@@ -1,0 +1,501 @@
+// Server commands: COMMAND, INFO, DBSIZE, FLUSHDB, FLUSHALL, CONFIG, TIME,
+// FUNCTION FLUSH, SCRIPT FLUSH, DEBUG SLEEP.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "service/resp/command.h"
+#include "service/resp/common.h"
+#include "service/resp/glob.h"
+#include "service/resp/key_scan.h"
+#include "service/resp/keyspace.h"
+
+namespace trackdb::resp {
+namespace {
+
+// ---- COMMAND ----
+
+void CommandInfoEntry(Reply& r, const CommandSpec& spec,
+                      const std::string& full_name) {
+  r.Array(10);
+  r.Bulk(full_name);
+  r.Integer(spec.arity);
+  r.Set(spec.flags.size());
+  for (const std::string& f : spec.flags) r.Status(f);
+  r.Integer(spec.first_key);
+  r.Integer(spec.last_key);
+  r.Integer(spec.key_step);
+  r.Set(0);    // ACL categories
+  r.Set(0);    // tips
+  r.Array(0);  // key specs
+  r.Array(spec.subcommands.size());
+  for (const auto& [name, sub] : spec.subcommands) {
+    CommandInfoEntry(r, sub, absl::StrCat(full_name, "|", name));
+  }
+}
+
+void Command(CommandContext& ctx) {
+  const auto& all = ctx.server.commands().all();
+  if (ctx.argv.size() == 1) {
+    ctx.reply.Array(all.size());
+    for (const auto& [name, spec] : all) CommandInfoEntry(ctx.reply, spec, name);
+    return;
+  }
+  const std::string sub = ToLower(ctx.argv[1]);
+  if (sub == "count" && ctx.argv.size() == 2) {
+    return ctx.reply.Integer(static_cast<int64_t>(all.size()));
+  }
+  if (sub == "info") {
+    const size_t n = ctx.argv.size() - 2;
+    if (n == 0) {
+      ctx.reply.Array(all.size());
+      for (const auto& [name, spec] : all) {
+        CommandInfoEntry(ctx.reply, spec, name);
+      }
+      return;
+    }
+    ctx.reply.Array(n);
+    for (size_t i = 2; i < ctx.argv.size(); ++i) {
+      const CommandSpec* spec = ctx.server.commands().Find(ctx.argv[i]);
+      if (spec == nullptr) {
+        ctx.reply.NullArray();
+      } else {
+        CommandInfoEntry(ctx.reply, *spec, spec->name);
+      }
+    }
+    return;
+  }
+  if (sub == "docs") {
+    // Enough for redis-cli's hints: a summary per command.
+    std::vector<const CommandSpec*> specs;
+    if (ctx.argv.size() == 2) {
+      for (const auto& [name, spec] : all) specs.push_back(&spec);
+    } else {
+      for (size_t i = 2; i < ctx.argv.size(); ++i) {
+        if (const CommandSpec* s = ctx.server.commands().Find(ctx.argv[i])) {
+          specs.push_back(s);
+        }
+      }
+    }
+    ctx.reply.Map(specs.size());
+    for (const CommandSpec* s : specs) {
+      ctx.reply.Bulk(s->name);
+      ctx.reply.Map(2);
+      ctx.reply.Bulk("summary");
+      ctx.reply.Bulk(absl::StrCat("trackdb's ", s->name));
+      ctx.reply.Bulk("group");
+      ctx.reply.Bulk("generic");
+    }
+    return;
+  }
+  if (sub == "list" && ctx.argv.size() == 2) {
+    ctx.reply.Array(all.size());
+    for (const auto& [name, spec] : all) ctx.reply.Bulk(name);
+    return;
+  }
+  ctx.reply.Error(absl::StrCat("unknown subcommand or wrong number of arguments "
+                               "for '",
+                               ctx.argv[1], "'. Try COMMAND HELP."));
+}
+
+// ---- INFO ----
+
+struct DbCounts {
+  int64_t keys = 0;
+  int64_t expires = 0;
+};
+
+absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
+                                   int64_t now) {
+  DbCounts counts;
+  bool done = false;
+  absl::Status s = ScanKeys(
+      store, db, now, {},
+      [&](const std::string&, KeyType) {
+        ++counts.keys;
+        return true;
+      },
+      nullptr, &done);
+  if (!s.ok()) return s;
+  // Expiring strings: a second walk would double the cost; count them here.
+  s = store.ScanStrings(KeyName(db, ""), now,
+                        [&](absl::string_view name,
+                            const storage::StringValue& v) {
+                          std::optional<DbKey> k = ParseKeyName(name);
+                          if (!k || k->db != db) return false;
+                          if (v.expire_at_ms != 0) ++counts.expires;
+                          return true;
+                        });
+  if (!s.ok()) return s;
+  return counts;
+}
+
+std::string RocksProperty(storage::TrackStore& store, const char* property,
+                          rocksdb::ColumnFamilyHandle* cf = nullptr) {
+  std::string value;
+  if (cf == nullptr) cf = store.db()->DefaultColumnFamily();
+  if (!store.db()->GetProperty(cf, property, &value)) return "0";
+  return value;
+}
+
+std::string InfoText(CommandContext& ctx, const std::string& section) {
+  auto want = [&](const char* name) {
+    return section.empty() || section == "all" || section == "everything" ||
+           section == "default" || section == name;
+  };
+  const int64_t now = NowMs();
+  std::string text;
+  if (want("server")) {
+    absl::StrAppend(
+        &text, "# Server\r\nredis_version:7.0.15\r\n",
+        "redis_mode:standalone\r\n", "trackdb_server:trackd\r\n",
+        "os:Linux\r\n", "arch_bits:64\r\n", "process_id:", getpid(), "\r\n",
+        "tcp_port:", ctx.server.port, "\r\n",
+        "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000, "\r\n",
+        "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000, "\r\n",
+        "executable:trackd\r\n", "\r\n");
+  }
+  if (want("clients")) {
+    absl::StrAppend(&text, "# Clients\r\nconnected_clients:",
+                    ctx.server.Clients().size(), "\r\n",
+                    "maxclients:", ctx.server.settings().maxclients, "\r\n",
+                    "blocked_clients:0\r\n", "\r\n");
+  }
+  if (want("memory")) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    absl::StrAppend(&text, "# Memory\r\nused_memory_peak_rss:",
+                    static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
+                    "rocksdb_memtables_bytes:",
+                    RocksProperty(ctx.store(),
+                                  "rocksdb.cur-size-all-mem-tables"),
+                    "\r\n", "rocksdb_block_cache_bytes:",
+                    RocksProperty(ctx.store(), "rocksdb.block-cache-usage"),
+                    "\r\n", "\r\n");
+  }
+  if (want("stats")) {
+    absl::StrAppend(
+        &text, "# Stats\r\ntotal_connections_received:",
+        ctx.server.connections_received.load(), "\r\n",
+        "total_commands_processed:", ctx.server.commands_processed.load(),
+        "\r\n", "rejected_connections:",
+        ctx.server.rejected_connections.load(), "\r\n", "\r\n");
+  }
+  if (want("rocksdb")) {
+    storage::TrackStore& store = ctx.store();
+    absl::StrAppend(&text, "# Rocksdb\r\n");
+    const std::pair<const char*, rocksdb::ColumnFamilyHandle*> cfs[] = {
+        {"default", store.db()->DefaultColumnFamily()},
+        {"points", store.points()},
+        {"latest", store.latest()},
+        {"geo", store.geo()},
+        {"kv", store.kv()}};
+    for (const auto& [name, cf] : cfs) {
+      absl::StrAppend(
+          &text, "rocksdb_", name,
+          ":keys_estimate=", RocksProperty(store, "rocksdb.estimate-num-keys", cf),
+          ",l0_files=", RocksProperty(store, "rocksdb.num-files-at-level0", cf),
+          ",memtable_bytes=",
+          RocksProperty(store, "rocksdb.cur-size-all-mem-tables", cf),
+          ",pending_compaction_bytes=",
+          RocksProperty(store, "rocksdb.estimate-pending-compaction-bytes", cf),
+          ",sst_bytes=", RocksProperty(store, "rocksdb.total-sst-files-size", cf),
+          "\r\n");
+    }
+    absl::StrAppend(&text, "rocksdb_write_stopped:",
+                    RocksProperty(store, "rocksdb.is-write-stopped"), "\r\n",
+                    "rocksdb_delayed_write_rate:",
+                    RocksProperty(store, "rocksdb.actual-delayed-write-rate"),
+                    "\r\n", "\r\n");
+  }
+  if (want("keyspace")) {
+    absl::StrAppend(&text, "# Keyspace\r\n");
+    for (int db = 0; db < kDatabases; ++db) {
+      absl::StatusOr<DbCounts> c = CountKeys(ctx.store(), db, now);
+      if (!c.ok() || c->keys == 0) continue;
+      absl::StrAppend(&text, "db", db, ":keys=", c->keys,
+                      ",expires=", c->expires, ",avg_ttl=0\r\n");
+    }
+  }
+  if (text.size() >= 2 && absl::EndsWith(text, "\r\n\r\n")) {
+    text.resize(text.size() - 2);
+  }
+  return text;
+}
+
+void Info(CommandContext& ctx) {
+  const std::string section = ctx.argv.size() > 1 ? ToLower(ctx.argv[1]) : "";
+  ctx.reply.Verbatim(InfoText(ctx, section));
+}
+
+// ---- DBSIZE, FLUSHDB, FLUSHALL ----
+
+void Dbsize(CommandContext& ctx) {
+  absl::StatusOr<DbCounts> c = CountKeys(ctx.store(), ctx.client.db, NowMs());
+  if (!ctx.Check(c.status())) return;
+  ctx.reply.Integer(c->keys);
+}
+
+absl::Status FlushDb(storage::TrackStore& store, int db) {
+  const int64_t now = NowMs();
+  std::vector<std::string> strings, collections;
+  bool done = false;
+  absl::Status s = ScanKeys(
+      store, db, now, {},
+      [&](const std::string& key, KeyType type) {
+        (type == KeyType::kString ? strings : collections)
+            .push_back(KeyName(db, key));
+        return true;
+      },
+      nullptr, &done);
+  if (!s.ok()) return s;
+  for (const std::string& name : collections) {
+    if (auto r = store.DeleteCollection(name); !r.ok()) return r.status();
+  }
+  constexpr size_t kBatch = 1000;
+  for (size_t i = 0; i < strings.size(); i += kBatch) {
+    std::vector<std::string> names(
+        strings.begin() + i,
+        strings.begin() + std::min(strings.size(), i + kBatch));
+    s = store.UpdateStrings(names, now, [](auto* values) {
+      for (auto& v : *values) v.reset();
+      return absl::OkStatus();
+    });
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+bool FlushArgsOk(CommandContext& ctx) {
+  if (ctx.argv.size() > 2) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  if (ctx.argv.size() == 2 && !EqualsIgnoreCase(ctx.argv[1], "ASYNC") &&
+      !EqualsIgnoreCase(ctx.argv[1], "SYNC")) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  return true;
+}
+
+void Flushdb(CommandContext& ctx) {
+  if (!FlushArgsOk(ctx)) return;
+  if (!ctx.Check(FlushDb(ctx.store(), ctx.client.db))) return;
+  ctx.reply.Ok();
+}
+
+void Flushall(CommandContext& ctx) {
+  if (!FlushArgsOk(ctx)) return;
+  for (int db = 0; db < kDatabases; ++db) {
+    if (!ctx.Check(FlushDb(ctx.store(), db))) return;
+  }
+  ctx.reply.Ok();
+}
+
+// ---- CONFIG ----
+
+struct ConfigParam {
+  const char* name;
+  std::function<std::string(const ServerState&)> get;
+  // null: immutable
+  std::function<bool(ServerState&, const std::string&)> set;
+};
+
+bool SetInt(const std::string& v, int64_t min, int64_t* out) {
+  int64_t n = 0;
+  if (!ParseInt64(v, &n) || n < min) return false;
+  *out = n;
+  return true;
+}
+
+const std::vector<ConfigParam>& ConfigParams() {
+  static const auto* params = new std::vector<ConfigParam>{
+      {"requirepass",
+       [](const ServerState& s) { return s.settings().requirepass; },
+       [](ServerState& s, const std::string& v) {
+         s.UpdateSettings([&](LiveSettings* l) { l->requirepass = v; });
+         return true;
+       }},
+      {"maxclients",
+       [](const ServerState& s) {
+         return absl::StrCat(s.settings().maxclients);
+       },
+       [](ServerState& s, const std::string& v) {
+         int64_t n;
+         if (!SetInt(v, 1, &n)) return false;
+         s.UpdateSettings([&](LiveSettings* l) { l->maxclients = n; });
+         return true;
+       }},
+      {"proto-max-bulk-len",
+       [](const ServerState& s) {
+         return absl::StrCat(s.settings().proto_max_bulk_len);
+       },
+       [](ServerState& s, const std::string& v) {
+         int64_t n;
+         if (!SetInt(v, 1024 * 1024, &n)) return false;
+         s.UpdateSettings([&](LiveSettings* l) { l->proto_max_bulk_len = n; });
+         return true;
+       }},
+      {"port", [](const ServerState& s) { return absl::StrCat(s.port); },
+       nullptr},
+      {"bind",
+       [](const ServerState& s) {
+         return s.config().server().resp_bind_address();
+       },
+       nullptr},
+      {"databases", [](const ServerState&) { return std::string("16"); },
+       nullptr},
+      {"dir", [](const ServerState& s) { return s.config().data_dir(); },
+       nullptr},
+      {"appendonly", [](const ServerState&) { return std::string("no"); },
+       nullptr},
+      {"save", [](const ServerState&) { return std::string(""); }, nullptr},
+      {"maxmemory", [](const ServerState&) { return std::string("0"); },
+       nullptr},
+      {"io-threads",
+       [](const ServerState& s) {
+         return absl::StrCat(s.config().server().resp_threads());
+       },
+       nullptr},
+  };
+  return *params;
+}
+
+void ConfigGet(CommandContext& ctx) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const ConfigParam& p : ConfigParams()) {
+    for (size_t i = 2; i < ctx.argv.size(); ++i) {
+      if (GlobMatch(ctx.argv[i], p.name, /*nocase=*/true)) {
+        out.emplace_back(p.name, p.get(ctx.server));
+        break;
+      }
+    }
+  }
+  ctx.reply.Map(out.size());
+  for (const auto& [k, v] : out) {
+    ctx.reply.Bulk(k);
+    ctx.reply.Bulk(v);
+  }
+}
+
+void ConfigSet(CommandContext& ctx) {
+  if ((ctx.argv.size() - 2) % 2 != 0) {
+    return ReplyArityError(ctx, "config|set");
+  }
+  // Validate every pair before applying any, as Redis does.
+  std::vector<std::pair<const ConfigParam*, std::string>> changes;
+  for (size_t i = 2; i < ctx.argv.size(); i += 2) {
+    const ConfigParam* found = nullptr;
+    for (const ConfigParam& p : ConfigParams()) {
+      if (EqualsIgnoreCase(p.name, ctx.argv[i])) found = &p;
+    }
+    if (found == nullptr) {
+      return ctx.reply.Error(absl::StrCat(
+          "Unknown option or number of arguments for CONFIG SET - '",
+          ctx.argv[i], "'"));
+    }
+    if (!found->set) {
+      return ctx.reply.Error(absl::StrCat(
+          "CONFIG SET failed (possibly related to argument '", ctx.argv[i],
+          "') - can't set immutable config"));
+    }
+    changes.emplace_back(found, ctx.argv[i + 1]);
+  }
+  for (const auto& [param, value] : changes) {
+    if (!param->set(ctx.server, value)) {
+      return ctx.reply.Error(absl::StrCat(
+          "CONFIG SET failed (possibly related to argument '", param->name,
+          "') - argument couldn't be parsed into an integer"));
+    }
+  }
+  ctx.reply.Ok();
+}
+
+CommandSpec ConfigCommand() {
+  CommandSpec config{"config", -2};
+  config.handler = [](CommandContext&) {};
+  CommandSpec get{"get", -3, {"admin", "noscript", "loading", "stale"}};
+  get.handler = ConfigGet;
+  CommandSpec set{"set", -4, {"admin", "noscript", "loading", "stale"}};
+  set.handler = ConfigSet;
+  CommandSpec resetstat{"resetstat", 2, {"admin", "noscript"}};
+  resetstat.handler = [](CommandContext& ctx) {
+    ctx.server.commands_processed = 0;
+    ctx.server.connections_received = 0;
+    ctx.server.rejected_connections = 0;
+    ctx.reply.Ok();
+  };
+  config.subcommands["get"] = std::move(get);
+  config.subcommands["set"] = std::move(set);
+  config.subcommands["resetstat"] = std::move(resetstat);
+  return config;
+}
+
+// FUNCTION FLUSH and SCRIPT FLUSH: trackdb has no scripts; clients call
+// these in test setup, so they succeed.
+CommandSpec FlushNoOp(const char* container) {
+  CommandSpec c{container, -2};
+  c.handler = [](CommandContext&) {};
+  CommandSpec flush{"flush", -2, {"noscript", "write"}};
+  flush.handler = [](CommandContext& ctx) {
+    if (ctx.argv.size() > 3 ||
+        (ctx.argv.size() == 3 && !EqualsIgnoreCase(ctx.argv[2], "ASYNC") &&
+         !EqualsIgnoreCase(ctx.argv[2], "SYNC"))) {
+      return ctx.reply.Error(kSyntaxError);
+    }
+    ctx.reply.Ok();
+  };
+  c.subcommands["flush"] = std::move(flush);
+  return c;
+}
+
+void Time(CommandContext& ctx) {
+  const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  ctx.reply.Array(2);
+  ctx.reply.Bulk(absl::StrCat(us / 1000000));
+  ctx.reply.Bulk(absl::StrCat(us % 1000000));
+}
+
+// DEBUG SLEEP <seconds>: holds this connection's loop thread, as a slow
+// command would (used to show that other connections keep being served).
+void Debug(CommandContext& ctx) {
+  double seconds = 0;
+  if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
+      ParseDouble(ctx.argv[2], &seconds) && seconds >= 0) {
+    std::this_thread::sleep_for(std::chrono::microseconds(
+        static_cast<int64_t>(std::min(seconds, 60.0) * 1e6)));
+    return ctx.reply.Ok();
+  }
+  ctx.reply.Error("trackdb supports only DEBUG SLEEP <seconds>");
+}
+
+}  // namespace
+
+void RegisterServerCommands(CommandTable* table) {
+  auto add = [&](const char* name, int arity, CommandHandler h,
+                 std::vector<std::string> flags) {
+    CommandSpec s{name, arity, std::move(flags)};
+    s.handler = std::move(h);
+    table->Add(std::move(s));
+  };
+  add("command", -1, Command, {"loading", "stale"});
+  add("info", -1, Info, {"loading", "stale"});
+  add("dbsize", 1, Dbsize, {"readonly", "fast"});
+  add("flushdb", -1, Flushdb, {"write"});
+  add("flushall", -1, Flushall, {"write"});
+  add("time", 1, Time, {"loading", "stale", "fast"});
+  add("debug", -2, Debug, {"admin", "noscript", "loading", "stale"});
+  table->Add(ConfigCommand());
+  table->Add(FlushNoOp("function"));
+  table->Add(FlushNoOp("script"));
+}
+
+}  // namespace trackdb::resp
