@@ -6,7 +6,8 @@
 //
 //   GEOSEARCH WITHDIST, GEODIST  bulk string RedisFormatDistance(m, unit)
 //   GEOSEARCH WITHHASH           integer: the member's score
-//                                (RedisGeoMemberScore, index/redis_geo_search.h)
+//                                (RedisGeoMemberScore,
+//                                index/redis_geo_search.h)
 //   GEOSEARCH WITHCOORD, GEOPOS  two bulk strings RedisFormatCoordinate(lon),
 //                                RedisFormatCoordinate(lat) of the decoded
 //                                position RedisGeoScoreToLatLng(score)

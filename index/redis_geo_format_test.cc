@@ -44,15 +44,15 @@ TEST(RedisFormatDistanceTest, FourDecimalsInTheUnit) {
 
 TEST(RedisFormatCoordinateTest, SeventeenDecimalsTrimmed) {
   // GEOPOS replies of Redis 7.0.15.
-  EXPECT_EQ(RedisFormatCoordinate(
-                RedisGeoScoreToLatLng(3479099956230698ULL).lon),
-            "13.36138933897018433");
-  EXPECT_EQ(RedisFormatCoordinate(
-                RedisGeoScoreToLatLng(10133099161583616ULL).lat),
-            "0.00000126736058093");
-  EXPECT_EQ(RedisFormatCoordinate(
-                RedisGeoScoreToLatLng(10133099161583616ULL).lon),
-            "180");
+  EXPECT_EQ(
+      RedisFormatCoordinate(RedisGeoScoreToLatLng(3479099956230698ULL).lon),
+      "13.36138933897018433");
+  EXPECT_EQ(
+      RedisFormatCoordinate(RedisGeoScoreToLatLng(10133099161583616ULL).lat),
+      "0.00000126736058093");
+  EXPECT_EQ(
+      RedisFormatCoordinate(RedisGeoScoreToLatLng(10133099161583616ULL).lon),
+      "180");
   EXPECT_EQ(RedisFormatCoordinate(kRedisLatMax), "85.0511287799999991");
   EXPECT_EQ(RedisFormatCoordinate(0.5), "0.5");
   EXPECT_EQ(RedisFormatCoordinate(-12.25), "-12.25");

@@ -44,6 +44,99 @@ constexpr GeohashDirection kScanOrder[8] = {
     kNorthEast, kNorthWest, kSouthEast, kSouthWest,
 };
 
+// Redis's comparator for ASC (sort_gp_asc); DESC is its negation.
+int CompareDistance(const RedisGeoResult& a, const RedisGeoResult& b) {
+  if (a.distance_m > b.distance_m) return 1;
+  if (a.distance_m == b.distance_m) return 0;
+  return -1;
+}
+
+// Redis's pqsort (Bentley & McIlroy's quicksort as in NetBSD's qsort, which
+// skips partitions outside the wanted index range [first, last]), redone on
+// element indices. Only the elements in [first, last] end up sorted; which
+// of several equal elements land there, and in what order, is whatever this
+// exact sequence of swaps gives, so it is followed step by step.
+class PartialQuickSort {
+ public:
+  PartialQuickSort(std::vector<RedisGeoResult>* v, int sign, size_t first,
+                   size_t last)
+      : v_(*v), sign_(sign), first_(first), last_(last) {}
+
+  void Sort(size_t lo, size_t n) {
+    for (;;) {
+      if (n < 7) {  // Insertion sort.
+        for (size_t m = lo + 1; m < lo + n; ++m) {
+          for (size_t l = m; l > lo && Cmp(l - 1, l) > 0; --l) Swap(l, l - 1);
+        }
+        return;
+      }
+      size_t pm = lo + n / 2;
+      if (n > 7) {
+        size_t pl = lo;
+        size_t pn = lo + n - 1;
+        if (n > 40) {  // Ninther.
+          const size_t d = n / 8;
+          pl = Median3(pl, pl + d, pl + 2 * d);
+          pm = Median3(pm - d, pm, pm + d);
+          pn = Median3(pn - 2 * d, pn - d, pn);
+        }
+        pm = Median3(pl, pm, pn);
+      }
+      Swap(lo, pm);  // The pivot waits at lo.
+      // Three-way partition: equal keys gather at both ends, [lo+1, pa)
+      // and (pd, lo+n), then move to the middle.
+      size_t pa = lo + 1, pb = lo + 1;
+      size_t pc = lo + n - 1, pd = lo + n - 1;
+      for (;;) {
+        int c;
+        while (pb <= pc && (c = Cmp(pb, lo)) <= 0) {
+          if (c == 0) Swap(pa++, pb);
+          ++pb;
+        }
+        while (pb <= pc && (c = Cmp(pc, lo)) >= 0) {
+          if (c == 0) Swap(pc, pd--);
+          --pc;
+        }
+        if (pb > pc) break;
+        Swap(pb++, pc--);
+      }
+      const size_t end = lo + n;
+      size_t r = std::min(pa - lo, pb - pa);
+      SwapRuns(lo, pb - r, r);
+      r = std::min(pd - pc, end - pd - 1);
+      SwapRuns(pb, end - r, r);
+      if ((r = pb - pa) > 1 && Wanted(lo, r)) Sort(lo, r);
+      if ((r = pd - pc) <= 1) return;
+      lo = end - r;  // Loop instead of recursing on the right part.
+      n = r;
+      if (!Wanted(lo, n)) return;
+    }
+  }
+
+ private:
+  int Cmp(size_t a, size_t b) const {
+    return sign_ * CompareDistance(v_[a], v_[b]);
+  }
+  void Swap(size_t a, size_t b) { std::swap(v_[a], v_[b]); }
+  void SwapRuns(size_t a, size_t b, size_t n) {
+    for (size_t i = 0; i < n; ++i) Swap(a + i, b + i);
+  }
+  size_t Median3(size_t a, size_t b, size_t c) const {
+    return Cmp(a, b) < 0 ? (Cmp(b, c) < 0 ? b : (Cmp(a, c) < 0 ? c : a))
+                         : (Cmp(b, c) > 0 ? b : (Cmp(a, c) < 0 ? a : c));
+  }
+  // Whether [lo, lo + n) overlaps [first_, last_], as pqsort's pointer test.
+  bool Wanted(size_t lo, size_t n) const {
+    const bool left = first_ < lo && last_ < lo;
+    const bool right = first_ >= lo + n && last_ >= lo + n;
+    return !left && !right;
+  }
+
+  std::vector<RedisGeoResult>& v_;
+  const int sign_;
+  const size_t first_, last_;
+};
+
 }  // namespace
 
 RedisGeoShape RedisGeoShape::Radius(const LatLng& centre, double radius,
@@ -89,8 +182,8 @@ RedisGeoAreas ComputeRedisGeoAreas(const RedisGeoShape& shape) {
   const double lat_delta = RadToDeg(half_h / kEarthRadiusMeters);
   const double lon_delta_top = RadToDeg(half_w / kEarthRadiusMeters /
                                         std::cos(DegToRad(lat + lat_delta)));
-  const double lon_delta_bottom = RadToDeg(
-      half_w / kEarthRadiusMeters / std::cos(DegToRad(lat - lat_delta)));
+  const double lon_delta_bottom = RadToDeg(half_w / kEarthRadiusMeters /
+                                           std::cos(DegToRad(lat - lat_delta)));
   const double lon_delta = lat < 0 ? lon_delta_bottom : lon_delta_top;
   out.lon_min = lon - lon_delta;
   out.lon_max = lon + lon_delta;
@@ -176,7 +269,7 @@ int RedisGeoScanIndex(const RedisGeoAreas& areas, uint64_t score) {
 }
 
 std::optional<double> RedisGeoMatch(const RedisGeoShape& shape,
-                                     uint64_t score) {
+                                    uint64_t score) {
   const LatLng p = RedisGeoScoreToLatLng(score);
   const LatLng& c = shape.centre;
   if (shape.kind == RedisGeoShape::Kind::kRadius) {
@@ -224,7 +317,8 @@ bool RedisGeoNaturalLess(const RedisGeoResult& a, const RedisGeoResult& b) {
 }
 
 std::vector<RedisGeoResult> RedisGeoSearch(
-    const RedisGeoShape& shape, const std::vector<RedisGeoCandidate>& candidates,
+    const RedisGeoShape& shape,
+    const std::vector<RedisGeoCandidate>& candidates,
     const RedisGeoReplyOptions& options) {
   const RedisGeoAreas areas = ComputeRedisGeoAreas(shape);
   std::vector<RedisGeoResult> out;
@@ -232,8 +326,8 @@ std::vector<RedisGeoResult> RedisGeoSearch(
     const std::optional<RedisGeoAccept> hit =
         RedisGeoSearchMatch(areas, shape, c.score);
     if (!hit) continue;
-    out.push_back(RedisGeoResult{c.member, c.score, hit->scan_index,
-                                 hit->distance_m});
+    out.push_back(
+        RedisGeoResult{c.member, c.score, hit->scan_index, hit->distance_m});
   }
   std::sort(out.begin(), out.end(), RedisGeoNaturalLess);
 
@@ -245,16 +339,18 @@ std::vector<RedisGeoResult> RedisGeoSearch(
   if (count > 0 && sort == RedisGeoSort::kNone && !options.any) {
     sort = RedisGeoSort::kAsc;
   }
-  if (sort == RedisGeoSort::kAsc) {
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RedisGeoResult& a, const RedisGeoResult& b) {
-                       return a.distance_m < b.distance_m;
-                     });
-  } else if (sort == RedisGeoSort::kDesc) {
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RedisGeoResult& a, const RedisGeoResult& b) {
-                       return a.distance_m > b.distance_m;
-                     });
+  if (sort != RedisGeoSort::kNone) {
+    const int sign = sort == RedisGeoSort::kAsc ? 1 : -1;
+    if (count == 0 || count >= out.size()) {
+      // glibc's qsort: a merge sort, stable.
+      std::stable_sort(
+          out.begin(), out.end(),
+          [sign](const RedisGeoResult& a, const RedisGeoResult& b) {
+            return sign * CompareDistance(a, b) < 0;
+          });
+    } else {
+      PartialQuickSort(&out, sign, 0, count - 1).Sort(0, out.size());
+    }
   }
   if (count > 0 && out.size() > count) out.resize(count);
   return out;

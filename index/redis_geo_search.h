@@ -34,7 +34,8 @@
 // triangle inequality through (lon_C, lat_D), d(C, D) <= h/2 + w/2 and
 // d(C, P) <= w/2 + h/2 + 0.33 m. The 1 m margin leaves >= 0.6 m for floating
 // point error in the haversine (under 0.2 m even near antipodes, where asin
-// is ill-conditioned) and in the store's covering. Positions outside Redis's latitude range
+// is ill-conditioned) and in the store's covering. Positions outside Redis's
+// latitude range
 // (|lat| > 85.05112878) have no score: Redis cannot hold them, so a store
 // must drop such candidates (RedisGeoMemberScore returns nullopt).
 
@@ -111,8 +112,7 @@ int RedisGeoScanIndex(const RedisGeoAreas& areas, uint64_t score);
 // Redis's predicate on a member with score `score`: its distance in metres
 // from the shape's centre (before conversion to the unit) if Redis accepts it,
 // nullopt if not. Uses the decoded position, as Redis does.
-std::optional<double> RedisGeoMatch(const RedisGeoShape& shape,
-                                     uint64_t score);
+std::optional<double> RedisGeoMatch(const RedisGeoShape& shape, uint64_t score);
 
 // Both conditions for being in the reply; nullopt if either fails.
 struct RedisGeoAccept {
@@ -152,18 +152,19 @@ struct RedisGeoReplyOptions {
 
 // Filters candidates (member name, Redis score) with RedisGeoSearchMatch and
 // orders them as Redis's reply does: natural order; with ANY, the first
-// `count` of it; COUNT without ANY implies ASC; ASC/DESC sort by distance,
-// ties in natural order (glibc's qsort is a stable merge sort here); COUNT
-// keeps the first `count`. Candidates must be distinct members. Known gap:
-// COUNT without ANY that cuts the list uses Redis's pqsort, which is not
-// stable, so among members at EXACTLY equal distances straddling the cut the
-// choice and order may differ from Redis's.
+// `count` of it; COUNT without ANY implies ASC. ASC/DESC over the whole list
+// use glibc's qsort, a stable merge sort: ties stay in natural order. When
+// COUNT cuts the list Redis uses its pqsort, an unstable partial quicksort:
+// it is replayed swap for swap, so which of several members at exactly equal
+// distances make the cut, and their order, match Redis too. Then COUNT keeps
+// the first `count`. Candidates must be distinct members.
 struct RedisGeoCandidate {
   std::string member;
   uint64_t score = 0;
 };
 std::vector<RedisGeoResult> RedisGeoSearch(
-    const RedisGeoShape& shape, const std::vector<RedisGeoCandidate>& candidates,
+    const RedisGeoShape& shape,
+    const std::vector<RedisGeoCandidate>& candidates,
     const RedisGeoReplyOptions& options);
 
 }  // namespace trackdb::index

@@ -78,8 +78,7 @@ TEST(ComputeRedisGeoAreasTest, HugeRadiusScansEachStep1CellOnce) {
     EXPECT_EQ(r.max_score - r.min_score, 1ULL << 50);
     starts.insert(r.min_score);
   }
-  EXPECT_THAT(starts,
-              ElementsAre(0, 1ULL << 50, 2ULL << 50, 3ULL << 50));
+  EXPECT_THAT(starts, ElementsAre(0, 1ULL << 50, 2ULL << 50, 3ULL << 50));
 }
 
 TEST(ComputeRedisGeoAreasTest, ScansStartAtTheCentreAndAreAlignedCells) {
@@ -112,12 +111,14 @@ TEST(ComputeRedisGeoAreasTest, ScansStartAtTheCentreAndAreAlignedCells) {
   }
 }
 
-TEST(RedisGeoMatchTest, RadiusEdgeIsInclusiveAndMeasuredFromTheDecodedPosition) {
+TEST(RedisGeoMatchTest,
+     RadiusEdgeIsInclusiveAndMeasuredFromTheDecodedPosition) {
   const LatLng c{48.8566, 2.3522};
   const uint64_t s = Score(Destination(c, 1234.5, 77));
   const double d = HaversineMeters(c, RedisGeoScoreToLatLng(s));
   EXPECT_EQ(RedisGeoMatch(RedisGeoShape::Radius(c, d), s), d);
-  EXPECT_FALSE(RedisGeoMatch(RedisGeoShape::Radius(c, std::nextafter(d, 0)), s));
+  EXPECT_FALSE(
+      RedisGeoMatch(RedisGeoShape::Radius(c, std::nextafter(d, 0)), s));
   // The same radius in km: Redis compares with radius * 1000.
   EXPECT_EQ(RedisGeoMatch(RedisGeoShape::Radius(c, 1.3, 1000), s), d);
   EXPECT_FALSE(RedisGeoMatch(RedisGeoShape::Radius(c, 1.2, 1000), s));
@@ -150,21 +151,20 @@ TEST(RedisGeoMatchTest, BoxTestsEachAxisSeparately) {
   const LatLng west{m.lat, m.lon - 0.01};   // Member due east of it.
   const LatLng south{m.lat - 0.01, m.lon};  // Member due north of it.
   const double dx = HaversineMeters(m, west);
-  const double dy = kEarthRadiusMeters * std::fabs(m.lat * (kPi / 180) -
-                                                   south.lat * (kPi / 180));
+  const double dy = kEarthRadiusMeters *
+                    std::fabs(m.lat * (kPi / 180) - south.lat * (kPi / 180));
   EXPECT_EQ(RedisGeoMatch(RedisGeoShape::Box(west, 2 * dx, 1), s), dx);
-  EXPECT_FALSE(
-      RedisGeoMatch(RedisGeoShape::Box(west, std::nextafter(2 * dx, 0), 1e7),
-                    s));
+  EXPECT_FALSE(RedisGeoMatch(
+      RedisGeoShape::Box(west, std::nextafter(2 * dx, 0), 1e7), s));
   EXPECT_TRUE(RedisGeoMatch(RedisGeoShape::Box(south, 1, 2 * dy), s));
-  EXPECT_FALSE(
-      RedisGeoMatch(RedisGeoShape::Box(south, 1e7, std::nextafter(2 * dy, 0)),
-                    s));
+  EXPECT_FALSE(RedisGeoMatch(
+      RedisGeoShape::Box(south, 1e7, std::nextafter(2 * dy, 0)), s));
   // A corner: farther than both half sizes from the centre, yet inside.
   const LatLng sw{m.lat - 0.01, m.lon - 0.01};
   const double w = 2 * HaversineMeters(m, LatLng{m.lat, sw.lon}) + 2;
   const double h = 2 * dy + 2;
-  const std::optional<double> d = RedisGeoMatch(RedisGeoShape::Box(sw, w, h), s);
+  const std::optional<double> d =
+      RedisGeoMatch(RedisGeoShape::Box(sw, w, h), s);
   ASSERT_TRUE(d);
   EXPECT_GT(*d, std::max(w, h) / 2);
   EXPECT_EQ(*d, HaversineMeters(sw, m));
@@ -214,8 +214,8 @@ TEST(RedisGeoCandidateRadiusTest, HoldsEveryAcceptedMembersAddedPosition) {
       LatLng p;
       if (box) {
         // Near an edge or a corner of the box.
-        const double dx = (unit(rng) < 0.5 ? 1 : -1) *
-                          (w / 2 + (unit(rng) - 0.5) * 4);
+        const double dx =
+            (unit(rng) < 0.5 ? 1 : -1) * (w / 2 + (unit(rng) - 0.5) * 4);
         const double dy = (unit(rng) < 0.5 ? 1 : -1) *
                           (unit(rng) < 0.5 ? h / 2 + (unit(rng) - 0.5) * 4
                                            : unit(rng) * h / 2);
@@ -237,8 +237,7 @@ TEST(RedisGeoCandidateRadiusTest, HoldsEveryAcceptedMembersAddedPosition) {
   EXPECT_LT(min_slack, 1.0);
 }
 
-RedisGeoResult Result(std::string member, uint64_t score, int scan,
-                      double d) {
+RedisGeoResult Result(std::string member, uint64_t score, int scan, double d) {
   return RedisGeoResult{std::move(member), score, scan, d};
 }
 
@@ -261,8 +260,8 @@ std::vector<RedisGeoCandidate> Ring(const LatLng& c,
                                     const std::vector<double>& meters) {
   std::vector<RedisGeoCandidate> out;
   for (size_t i = 0; i < meters.size(); ++i) {
-    out.push_back({"m" + std::to_string(i),
-                   Score(Destination(c, meters[i], 40.0 * i))});
+    out.push_back(
+        {"m" + std::to_string(i), Score(Destination(c, meters[i], 40.0 * i))});
   }
   return out;
 }
@@ -274,11 +273,12 @@ TEST(RedisGeoSearchTest, SortsCountsAndAnyAsRedisDoes) {
   const RedisGeoShape shape = RedisGeoShape::Radius(c, 1000);
   std::vector<RedisGeoResult> natural = RedisGeoSearch(shape, ring, {});
   ASSERT_EQ(natural.size(), 5u);  // m5 is outside.
-  EXPECT_TRUE(std::is_sorted(natural.begin(), natural.end(),
-                             RedisGeoNaturalLess));
+  EXPECT_TRUE(
+      std::is_sorted(natural.begin(), natural.end(), RedisGeoNaturalLess));
 
-  EXPECT_THAT(Names(RedisGeoSearch(shape, ring, {RedisGeoSort::kAsc, 0, false})),
-              ElementsAre("m1", "m3", "m0", "m4", "m2"));
+  EXPECT_THAT(
+      Names(RedisGeoSearch(shape, ring, {RedisGeoSort::kAsc, 0, false})),
+      ElementsAre("m1", "m3", "m0", "m4", "m2"));
   EXPECT_THAT(
       Names(RedisGeoSearch(shape, ring, {RedisGeoSort::kDesc, 0, false})),
       ElementsAre("m2", "m4", "m0", "m3", "m1"));
@@ -305,11 +305,47 @@ TEST(RedisGeoSearchTest, EqualDistancesKeepNaturalOrderWhenSorted) {
   const std::vector<RedisGeoCandidate> same = {
       {"c", s}, {"a", s}, {"b", s}, {"near", Score(Destination(c, 50, 0))}};
   const RedisGeoShape shape = RedisGeoShape::Radius(c, 300);
-  EXPECT_THAT(Names(RedisGeoSearch(shape, same, {RedisGeoSort::kAsc, 0, false})),
-              ElementsAre("near", "a", "b", "c"));
+  EXPECT_THAT(
+      Names(RedisGeoSearch(shape, same, {RedisGeoSort::kAsc, 0, false})),
+      ElementsAre("near", "a", "b", "c"));
   EXPECT_THAT(
       Names(RedisGeoSearch(shape, same, {RedisGeoSort::kDesc, 0, false})),
       ElementsAre("a", "b", "c", "near"));
+}
+
+TEST(RedisGeoSearchTest, CountCutsASortedPrefixEvenAmongTies) {
+  // Many members on a few positions: long runs of equal distances, cut by
+  // COUNT (Redis's partial quicksort path, including its n > 40 pivots).
+  const LatLng c{-23.5505, -46.6333};
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<uint64_t> spots;
+    for (int i = 0; i < 6; ++i) {
+      spots.push_back(Score(Destination(c, unit(rng) * 900, unit(rng) * 360)));
+    }
+    std::vector<RedisGeoCandidate> candidates;
+    const int n = 10 + round * 3;
+    for (int i = 0; i < n; ++i) {
+      candidates.push_back({"m" + std::to_string(i), spots[rng() % 6]});
+    }
+    const RedisGeoShape shape = RedisGeoShape::Radius(c, 1000);
+    for (RedisGeoSort sort : {RedisGeoSort::kAsc, RedisGeoSort::kDesc}) {
+      const std::vector<RedisGeoResult> full =
+          RedisGeoSearch(shape, candidates, {sort, 0, false});
+      ASSERT_EQ(full.size(), candidates.size());
+      const int64_t count = 1 + rng() % (n - 1);
+      const std::vector<RedisGeoResult> cut =
+          RedisGeoSearch(shape, candidates, {sort, count, false});
+      ASSERT_EQ(cut.size(), static_cast<size_t>(count));
+      std::set<std::string> names;
+      for (int64_t i = 0; i < count; ++i) {
+        EXPECT_EQ(cut[i].distance_m, full[i].distance_m) << i;
+        names.insert(cut[i].member);
+      }
+      EXPECT_EQ(names.size(), cut.size());
+    }
+  }
 }
 
 }  // namespace

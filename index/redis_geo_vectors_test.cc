@@ -175,8 +175,8 @@ TEST(RedisGeoVectorsTest, MemberScoresMatchZscore) {
       const std::optional<uint64_t> s = RedisGeoMemberScore(m.added);
       ASSERT_TRUE(s) << m.name;
       if (*s != m.redis_score && ++mismatches <= 10) {
-        ADD_FAILURE() << key << " " << m.name << ": ours " << *s
-                      << ", Redis " << m.redis_score;
+        ADD_FAILURE() << key << " " << m.name << ": ours " << *s << ", Redis "
+                      << m.redis_score;
       }
     }
   }
@@ -246,10 +246,9 @@ TEST(RedisGeoVectorsTest, GeosearchRepliesMatchExactly) {
     entries += want.size();
     if (got != want && ++failed <= 5) {
       ADD_FAILURE() << "line " << q.line << ": GEOSEARCH " << q.key << " "
-                    << absl::StrJoin(q.args, " ") << "\n  ours ("
-                    << got.size() << "):  " << absl::StrJoin(got, " | ")
-                    << "\n  Redis (" << want.size()
-                    << "): " << absl::StrJoin(want, " | ");
+                    << absl::StrJoin(q.args, " ") << "\n  ours (" << got.size()
+                    << "):  " << absl::StrJoin(got, " | ") << "\n  Redis ("
+                    << want.size() << "): " << absl::StrJoin(want, " | ");
     }
   }
   EXPECT_EQ(failed, 0) << "of " << v.queries.size() << " queries";

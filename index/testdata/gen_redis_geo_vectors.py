@@ -169,6 +169,9 @@ def members(rng):
     for _ in range(250):  # A fleet within 50 km of a random place.
         add("fl", *offset(lon0, lat0, 50000 * math.sqrt(rng.random()),
                           rng.uniform(0, 360)))
+    fleet_dup = out[-1]
+    for _ in range(10):  # Ties inside the fleet.
+        add("dupf", fleet_dup[1], fleet_dup[2])
     for _ in range(80):  # Within 4 m of one point.
         add("ti", *offset(-73.985, 40.758, rng.uniform(0, 4),
                           rng.uniform(0, 360)))
@@ -201,6 +204,36 @@ def small_members():
            ("s8", "139.6917", "35.6895"), ("s9", "0", "-85"),
            ("s10", "100", "85"), ("s11", "-100", "-60")]
     return pts
+
+
+# Members and radii where Redis's same-meridian shortcut in
+# geohashGetDistance (R * |dlat|) and the full haversine differ in the last
+# bit: the centre's longitude is the member's decoded one, and each radius is
+# the full formula's (smaller) result, so Redis, which takes the shortcut,
+# rejects the member. Found offline by a search over random points.
+MERIDIAN = [
+    ("-117.21943216261438", "-37.668564294306421", "-117.21942991018295",
+     "-37.742006898774278", "8168.8499080220563"),
+    ("35.720933556970095", "54.490572611685764", "35.72093278169632",
+     "54.410684877440161", "8885.5947644227035"),
+    ("52.717626860353789", "21.408569836030896", "52.717624604701996",
+     "21.340454131784611", "7576.3298888256513"),
+    ("74.48341167332191", "-39.712908564655955", "74.483412802219391",
+     "-39.660902336618889", "5784.5964094553474"),
+]
+
+
+def meridian_members():
+    return [("md%d" % i, m[0], m[1]) for i, m in enumerate(MERIDIAN)]
+
+
+def meridian_queries():
+    out = []
+    for _, _, lon, lat, radius in MERIDIAN:
+        for r in (radius, repr(float(radius) * (1 + 1e-15))):
+            out.append(("meridian", ["FROMLONLAT", lon, lat, "BYRADIUS", r,
+                                     "m", "WITHDIST", "WITHHASH"]))
+    return out
 
 
 def polar_members(rng):
@@ -269,6 +302,43 @@ def polar_queries(r, rng, pts):
         elif len(complete) < 6:
             complete.append(args)
     return [("polar", a) for a in missing + complete]
+
+
+def count_queries(r, rng, world):
+    """COUNT n without ANY: Redis sorts partially (pqsort, not stable). The
+    cut is put inside runs of members at one position (equal distances), so
+    which of them make the cut is recorded too."""
+    dup = next(n for n, _, _ in world if n.startswith("dup"))
+    fdup = next(n for n, _, _ in world if n.startswith("dupf"))
+    _, flon, flat = next(p for p in world if p[0].startswith("fl"))
+    shapes = [
+        (["FROMLONLAT", "13.361389", "38.115556"], ["BYRADIUS", "2", "km"]),
+        (["FROMLONLAT", "13.3", "38.2"], ["BYBOX", "16", "20", "km"]),
+        (["FROMMEMBER", dup], ["BYRADIUS", "100", "m"]),
+        (["FROMLONLAT", flon, flat], ["BYRADIUS", "20", "km"]),
+        (["FROMMEMBER", fdup], ["BYBOX", "40", "30", "km"]),
+    ]
+    out = []
+    for frm, by in shapes:
+        for sort in ("ASC", "DESC"):
+            full = r.call("GEOSEARCH", "world", *(frm + by),
+                          "WITHDIST", "WITHHASH", sort)
+            cuts = set()
+            i = 0
+            while i < len(full):
+                j = i
+                while j + 1 < len(full) and full[j + 1][2] == full[i][2]:
+                    j += 1
+                if j > i:
+                    cuts.add(i + (j - i + 1) // 2)
+                i = j + 1
+            if len(full) > 1:
+                cuts.add(rng.randint(1, len(full) - 1))
+            for c in sorted(cuts)[:3]:
+                tail = [] if sort == "ASC" and c % 2 else [sort]
+                out.append(("world", frm + by + ["WITHDIST", "WITHHASH",
+                                                 "COUNT", str(c)] + tail))
+    return out
 
 
 def unit_variants(rng, meters):
@@ -398,7 +468,7 @@ def main():
         world = members(rng)
         polar = polar_members(rng)
         for key, pts in (("world", world), ("small", small_members()),
-                         ("polar", polar)):
+                         ("polar", polar), ("meridian", meridian_members())):
             r.pipeline([["GEOADD", key, lon, lat, name]
                         for name, lon, lat in pts])
             scores = r.pipeline([["ZSCORE", key, name] for name, _, _ in pts])
@@ -415,7 +485,9 @@ def main():
             unit = rng.choice(["m", "km", "ft", "mi", "KM", "Mi"])
             lines.append("D world %s %s %s %s" %
                          (a, b, unit, r.call("GEODIST", "world", a, b, unit)))
-        for key, args in queries(rng, world) + polar_queries(r, rng, polar):
+        all_queries = (queries(rng, world) + count_queries(r, rng, world) +
+                       polar_queries(r, rng, polar) + meridian_queries())
+        for key, args in all_queries:
             reply = r.call("GEOSEARCH", key, *args)
             lines.append("Q %s %s" % (key, " ".join(args)))
             for entry in reply:
