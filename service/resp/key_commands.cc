@@ -1,8 +1,502 @@
-// Key commands.
+// Key commands: DEL, UNLINK, EXISTS, TOUCH, TYPE, KEYS, SCAN, RENAME,
+// RENAMENX, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, EXPIRETIME,
+// PEXPIRETIME, PERSIST.
+//
+// Each follows Redis 7.0's db.c / expire.c checks in Redis's order, so that
+// replies, errors included, are Redis's bytes. Keys are strings (with an
+// optional expiry) or GEO keys (collections, reported as "zset"). Where
+// trackdb differs from Redis, it is on GEO keys and said in the README:
+//   - they keep no expiry: EXPIRE that would set one answers an error (one
+//     that would delete the key, a time already past, deletes it);
+//   - RENAME of a GEO key copies the collection (every point of every
+//     entity) and deletes the source: correct, but not atomic against
+//     concurrent writers of either key, and as slow as the data is large.
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "service/resp/command.h"
+#include "service/resp/common.h"
+#include "service/resp/glob.h"
+#include "service/resp/key_access.h"
+#include "service/resp/key_scan.h"
+#include "service/resp/keyspace.h"
 
 namespace trackdb::resp {
+namespace {
 
-void RegisterKeyCommands(CommandTable* /*table*/) {}
+std::vector<std::string> NamesOf(CommandContext& ctx, size_t first) {
+  std::vector<std::string> names;
+  for (size_t i = first; i < ctx.argv.size(); ++i) {
+    names.push_back(ctx.Name(ctx.argv[i]));
+  }
+  return names;
+}
+
+// ---- DEL, UNLINK, EXISTS, TOUCH, TYPE ----
+
+// Deletes every named key (a repeated key counts once): their strings in
+// one batch, then each GEO key's collection.
+void Del(CommandContext& ctx) {
+  const std::vector<std::string> names = NamesOf(ctx, 1);
+  int64_t deleted = 0;
+  absl::flat_hash_set<std::string> seen;  // names that had a string
+  const bool ran = UpdateStringsFor(
+      ctx, names, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        deleted = 0;
+        seen.clear();
+        for (size_t i = 0; i < names.size(); ++i) {
+          if (values[i] && seen.insert(names[i]).second) ++deleted;
+          values[i].reset();
+        }
+        return deleted > 0;
+      });
+  if (!ran) return;
+  absl::flat_hash_set<std::string> checked;
+  for (const std::string& name : names) {
+    if (seen.contains(name) || !checked.insert(name).second) continue;
+    absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+    if (!ctx.Check(geo.status())) return;
+    if (!*geo) continue;
+    absl::StatusOr<int64_t> had = ctx.store().DeleteCollection(name);
+    if (!ctx.Check(had.status())) return;
+    if (*had > 0) ++deleted;
+  }
+  ctx.reply.Integer(deleted);
+}
+
+// How many of the arguments exist, a repeated key counting each time.
+void Exists(CommandContext& ctx) {
+  const std::vector<std::string> names = NamesOf(ctx, 1);
+  auto values = ctx.store().GetStrings(names, NowMs());
+  if (!ctx.Check(values.status())) return;
+  absl::flat_hash_map<std::string, bool> geo_of;
+  int64_t count = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if ((*values)[i]) {
+      ++count;
+      continue;
+    }
+    auto it = geo_of.find(names[i]);
+    if (it == geo_of.end()) {
+      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[i]);
+      if (!ctx.Check(geo.status())) return;
+      it = geo_of.emplace(names[i], *geo).first;
+    }
+    if (it->second) ++count;
+  }
+  ctx.reply.Integer(count);
+}
+
+void Type(CommandContext& ctx) {
+  absl::StatusOr<KeyType> t =
+      TypeOf(ctx.store(), ctx.Name(ctx.argv[1]), NowMs());
+  if (!ctx.Check(t.status())) return;
+  ctx.reply.Status(TypeName(*t));
+}
+
+// ---- KEYS, SCAN ----
+
+void Keys(CommandContext& ctx) {
+  const std::string& pattern = ctx.argv[1];
+  const bool all = pattern == "*";
+  std::vector<std::string> keys;
+  bool done = false;
+  absl::Status s = ScanKeys(
+      ctx.store(), ctx.client.db, NowMs(), {},
+      [&](const std::string& key, KeyType) {
+        if (all || GlobMatch(pattern, key)) keys.push_back(key);
+        return true;
+      },
+      nullptr, &done);
+  if (!ctx.Check(s)) return;
+  ctx.reply.Array(keys.size());
+  for (const std::string& k : keys) ctx.reply.Bulk(k);
+}
+
+// Redis's parseScanCursorOrReply: strtoul in base 10 over the argument
+// (so "+5" and "" are valid, "-1" wraps), no leading space, no trailing
+// bytes, no overflow.
+bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
+  const char* s = arg.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long v = std::strtoul(s, &end, 10);
+  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
+      errno == ERANGE) {
+    return false;
+  }
+  *cursor = v;
+  return true;
+}
+
+// A SCAN position kept under a cursor number: 's' or 'g' (which half of
+// the walk, service/resp/key_scan.h) and the storage name to resume at.
+std::string EncodePosition(const KeyScanPosition& p) {
+  return absl::StrCat(p.in_geo ? "g" : "s", p.resume_name);
+}
+
+// The position saved under `cursor` if it belongs to database `db`; a
+// cursor this server does not know (never issued, evicted, or from before a
+// restart) starts a new walk, which SCAN's guarantees allow.
+KeyScanPosition LoadPosition(ServerState& server, uint64_t cursor, int db) {
+  if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return {};
+  std::optional<std::string> saved =
+      server.LoadCursor(static_cast<int64_t>(cursor));
+  if (!saved || saved->empty()) return {};
+  KeyScanPosition p{(*saved)[0] == 'g', saved->substr(1)};
+  std::optional<DbKey> k = ParseKeyName(p.resume_name);
+  if (!k || k->db != db) return {};
+  return p;
+}
+
+void Scan(CommandContext& ctx) {
+  const auto& argv = ctx.argv;
+  uint64_t cursor = 0;
+  if (!ParseScanCursor(argv[1], &cursor)) {
+    return ctx.reply.Error("invalid cursor");
+  }
+  int64_t count = 10;
+  const std::string* pattern = nullptr;
+  const std::string* type = nullptr;
+  for (size_t i = 2; i < argv.size();) {
+    const size_t left = argv.size() - i;
+    if (IsWord(argv[i], "count") && left >= 2) {
+      if (!ParseInt64(argv[i + 1], &count)) {
+        return ctx.reply.Error(kNotIntegerError);
+      }
+      if (count < 1) return ctx.reply.Error(kSyntaxError);
+    } else if (IsWord(argv[i], "match") && left >= 2) {
+      pattern = &argv[i + 1];
+    } else if (IsWord(argv[i], "type") && left >= 2) {
+      type = &argv[i + 1];
+    } else {
+      return ctx.reply.Error(kSyntaxError);
+    }
+    i += 2;
+  }
+  const bool use_pattern = pattern != nullptr && *pattern != "*";
+
+  const KeyScanPosition from = LoadPosition(ctx.server, cursor, ctx.client.db);
+  std::vector<std::string> keys;
+  int64_t examined = 0;
+  KeyScanPosition next;
+  bool done = false;
+  absl::Status s = ScanKeys(
+      ctx.store(), ctx.client.db, NowMs(), from,
+      [&](const std::string& key, KeyType t) {
+        ++examined;
+        if ((!use_pattern || GlobMatch(*pattern, key)) &&
+            (type == nullptr || IsWord(*type, TypeName(t)))) {
+          keys.push_back(key);
+        }
+        return examined < count;
+      },
+      &next, &done);
+  if (!ctx.Check(s)) return;
+  const int64_t next_cursor =
+      done ? 0 : ctx.server.SaveCursor(EncodePosition(next));
+  ctx.reply.Array(2);
+  ctx.reply.Bulk(absl::StrCat(next_cursor));
+  ctx.reply.Array(keys.size());
+  for (const std::string& k : keys) ctx.reply.Bulk(k);
+}
+
+// ---- RENAME, RENAMENX ----
+
+// Every point of every entity of `collection`, oldest first per entity.
+absl::StatusOr<std::vector<storage::TrackPoint>> AllPoints(
+    storage::TrackStore& store, const std::string& collection) {
+  std::vector<std::string> entities;
+  absl::Status s = store.ScanLatest(collection, [&](const auto& p) {
+    entities.push_back(p.entity);
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::vector<storage::TrackPoint> points;
+  for (const std::string& entity : entities) {
+    storage::TrackQuery q;
+    q.collection = collection;
+    q.entity = entity;
+    q.limit = 10000;
+    do {
+      absl::StatusOr<storage::TrackPage> page = store.GetTrack(q);
+      if (!page.ok()) return page.status();
+      for (auto& p : page->points) points.push_back(std::move(p));
+      q.page_token = page->next_page_token;
+    } while (!q.page_token.empty());
+  }
+  return points;
+}
+
+// RENAME of a GEO key: copies the collection to `dst` (replacing whatever
+// `dst` held) in one AddPoints batch, then deletes `src`.
+void RenameGeo(CommandContext& ctx, const std::string& src,
+               const std::string& dst, bool same, bool nx) {
+  if (same) return nx ? ctx.reply.Integer(0) : ctx.reply.Ok();
+  const int64_t now = NowMs();
+  auto dst_string = ctx.store().GetString(dst, now);
+  if (!ctx.Check(dst_string.status())) return;
+  absl::StatusOr<bool> dst_geo = IsGeoKey(ctx.store(), dst);
+  if (!ctx.Check(dst_geo.status())) return;
+  if (nx && (dst_string->has_value() || *dst_geo)) {
+    return ctx.reply.Integer(0);
+  }
+  auto points = AllPoints(ctx.store(), src);
+  if (!ctx.Check(points.status())) return;
+  if (dst_string->has_value()) {
+    const bool ran = UpdateStringsFor(
+        ctx, {dst}, now, [](StringSlots& values) -> absl::StatusOr<bool> {
+          values[0].reset();
+          return true;
+        });
+    if (!ran) return;
+  }
+  if (*dst_geo && !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
+    return;
+  }
+  if (!ctx.Check(ctx.store().AddPoints(dst, *points))) return;
+  if (!ctx.Check(ctx.store().DeleteCollection(src).status())) return;
+  nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
+}
+
+// Redis's renameGenericCommand. A string moves with its expiry in one
+// batch; a GEO destination's collection is deleted after.
+void RenameGeneric(CommandContext& ctx, bool nx) {
+  const std::string src = ctx.Name(ctx.argv[1]);
+  const std::string dst = ctx.Name(ctx.argv[2]);
+  const bool same = ctx.argv[1] == ctx.argv[2];
+  bool src_geo = false, dst_geo = false;
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {src, dst}, NowMs(),
+      [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& s = values[0];
+        std::optional<StringValue>& d = values[1];
+        if (!s) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), src);
+          if (!geo.ok()) return geo.status();
+          src_geo = *geo;
+          if (!src_geo) answer.Error("no such key");
+          return false;
+        }
+        if (same) {
+          nx ? answer.Integer(0) : answer.Ok();
+          return false;
+        }
+        if (!d) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), dst);
+          if (!geo.ok()) return geo.status();
+          dst_geo = *geo;
+        }
+        if (nx && (d || dst_geo)) {
+          answer.Integer(0);
+          return false;
+        }
+        d = std::move(s);
+        s.reset();
+        nx ? answer.Integer(1) : answer.Ok();
+        return true;
+      });
+  if (!ran) return;
+  if (src_geo) return RenameGeo(ctx, src, dst, same, nx);
+  if (dst_geo && !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
+    return;
+  }
+  answer.Send(ctx.reply);
+}
+
+void Rename(CommandContext& ctx) { RenameGeneric(ctx, false); }
+void Renamenx(CommandContext& ctx) { RenameGeneric(ctx, true); }
+
+// ---- EXPIRE family, TTL family, PERSIST ----
+
+enum : int { kExpireNx = 1, kExpireXx = 2, kExpireGt = 4, kExpireLt = 8 };
+
+// Redis's parseExtendedExpireArgumentsOrReply.
+bool ParseExpireFlags(CommandContext& ctx, int* flags) {
+  for (size_t j = 3; j < ctx.argv.size(); ++j) {
+    const std::string& opt = ctx.argv[j];
+    if (IsWord(opt, "nx")) {
+      *flags |= kExpireNx;
+    } else if (IsWord(opt, "xx")) {
+      *flags |= kExpireXx;
+    } else if (IsWord(opt, "gt")) {
+      *flags |= kExpireGt;
+    } else if (IsWord(opt, "lt")) {
+      *flags |= kExpireLt;
+    } else {
+      ctx.reply.Error(absl::StrCat("Unsupported option ", CWord(opt)));
+      return false;
+    }
+  }
+  if ((*flags & kExpireNx) && (*flags & (kExpireXx | kExpireGt | kExpireLt))) {
+    ctx.reply.Error(
+        "NX and XX, GT or LT options at the same time are not compatible");
+    return false;
+  }
+  if ((*flags & kExpireGt) && (*flags & kExpireLt)) {
+    ctx.reply.Error("GT and LT options at the same time are not compatible");
+    return false;
+  }
+  return true;
+}
+
+// Whether NX/XX/GT/LT let an expiry `when` replace `current` (-1: none).
+bool ExpireConditionHolds(int flags, int64_t current, int64_t when) {
+  if ((flags & kExpireNx) && current != -1) return false;
+  if ((flags & kExpireXx) && current == -1) return false;
+  if ((flags & kExpireGt) && (current == -1 || when <= current)) return false;
+  if ((flags & kExpireLt) && current != -1 && when >= current) return false;
+  return true;
+}
+
+// Redis's expireGenericCommand: `basetime` is now for EXPIRE/PEXPIRE and 0
+// for the AT forms. A time already past deletes the key.
+void ExpireGeneric(CommandContext& ctx, bool relative, bool seconds,
+                   absl::string_view command) {
+  int flags = 0;
+  if (!ParseExpireFlags(ctx, &flags)) return;
+  int64_t when = 0;
+  if (!ParseInt64(ctx.argv[2], &when)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  const int64_t now = NowMs();
+  const int64_t basetime = relative ? now : 0;
+  if (seconds) {
+    if (when > LLONG_MAX / 1000 || when < LLONG_MIN / 1000) {
+      return ReplyInvalidExpire(ctx, command);
+    }
+    when *= 1000;
+  }
+  if (when > LLONG_MAX - basetime) return ReplyInvalidExpire(ctx, command);
+  when += basetime;
+
+  const std::string name = ctx.Name(ctx.argv[1]);
+  bool geo = false;
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        if (!cur) {
+          absl::StatusOr<bool> g = IsGeoKey(ctx.store(), name);
+          if (!g.ok()) return g.status();
+          geo = *g;
+          answer.Integer(0);
+          return false;
+        }
+        const int64_t current = cur->expire_at_ms == 0 ? -1 : cur->expire_at_ms;
+        if (!ExpireConditionHolds(flags, current, when)) {
+          answer.Integer(0);
+          return false;
+        }
+        if (when <= now) {
+          cur.reset();
+        } else {
+          cur->expire_at_ms = when;
+        }
+        answer.Integer(1);
+        return true;
+      });
+  if (!ran) return;
+  if (geo) {
+    // A GEO key has no expiry (-1).
+    if (!ExpireConditionHolds(flags, -1, when)) return ctx.reply.Integer(0);
+    if (when > now) {
+      return ctx.reply.Error(
+          absl::StrCat("trackdb keeps no expiry on GEO keys: '", command,
+                       "' can only delete one (with a time already past)"));
+    }
+    if (!ctx.Check(ctx.store().DeleteCollection(name).status())) return;
+    return ctx.reply.Integer(1);
+  }
+  answer.Send(ctx.reply);
+}
+
+void Expire(CommandContext& ctx) { ExpireGeneric(ctx, true, true, "expire"); }
+void Pexpire(CommandContext& ctx) {
+  ExpireGeneric(ctx, true, false, "pexpire");
+}
+void Expireat(CommandContext& ctx) {
+  ExpireGeneric(ctx, false, true, "expireat");
+}
+void Pexpireat(CommandContext& ctx) {
+  ExpireGeneric(ctx, false, false, "pexpireat");
+}
+
+// TTL, PTTL, EXPIRETIME, PEXPIRETIME: -2 for no key, -1 for no expiry.
+void TtlGeneric(CommandContext& ctx, bool ms, bool absolute) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const int64_t now = NowMs();
+  auto v = ctx.store().GetString(name, now);
+  if (!ctx.Check(v.status())) return;
+  if (!*v) {
+    absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+    if (!ctx.Check(geo.status())) return;
+    return ctx.reply.Integer(*geo ? -1 : -2);
+  }
+  const int64_t at = (*v)->expire_at_ms;
+  if (at == 0) return ctx.reply.Integer(-1);
+  if (absolute) return ctx.reply.Integer(ms ? at : (at + 500) / 1000);
+  const int64_t ttl = std::max<int64_t>(0, at - now);
+  ctx.reply.Integer(ms ? ttl : (ttl + 500) / 1000);
+}
+
+void Ttl(CommandContext& ctx) { TtlGeneric(ctx, false, false); }
+void Pttl(CommandContext& ctx) { TtlGeneric(ctx, true, false); }
+void Expiretime(CommandContext& ctx) { TtlGeneric(ctx, false, true); }
+void Pexpiretime(CommandContext& ctx) { TtlGeneric(ctx, true, true); }
+
+void Persist(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        if (!values[0] || values[0]->expire_at_ms == 0) {
+          answer.Integer(0);  // no key, no expiry, or a GEO key
+          return false;
+        }
+        values[0]->expire_at_ms = 0;
+        answer.Integer(1);
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+}  // namespace
+
+void RegisterKeyCommands(CommandTable* table) {
+  auto add = [&](const char* name, int arity, CommandHandler h,
+                 std::vector<std::string> flags, int first_key = 1,
+                 int last_key = 1, int key_step = 1) {
+    CommandSpec s{name, arity, std::move(flags), first_key, last_key, key_step};
+    s.handler = std::move(h);
+    table->Add(std::move(s));
+  };
+  add("del", -2, Del, {"write"}, 1, -1, 1);
+  add("unlink", -2, Del, {"write", "fast"}, 1, -1, 1);
+  add("exists", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
+  add("touch", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
+  add("type", 2, Type, {"readonly", "fast"});
+  add("keys", 2, Keys, {"readonly"}, 0, 0, 0);
+  add("scan", -2, Scan, {"readonly"}, 0, 0, 0);
+  add("rename", 3, Rename, {"write"}, 1, 2, 1);
+  add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1);
+  add("expire", -3, Expire, {"write", "fast"});
+  add("pexpire", -3, Pexpire, {"write", "fast"});
+  add("expireat", -3, Expireat, {"write", "fast"});
+  add("pexpireat", -3, Pexpireat, {"write", "fast"});
+  add("ttl", 2, Ttl, {"readonly", "fast"});
+  add("pttl", 2, Pttl, {"readonly", "fast"});
+  add("expiretime", 2, Expiretime, {"readonly", "fast"});
+  add("pexpiretime", 2, Pexpiretime, {"readonly", "fast"});
+  add("persist", 2, Persist, {"write", "fast"});
+}
 
 }  // namespace trackdb::resp

@@ -1,8 +1,627 @@
-// String commands.
+// String commands: GET, SET, SETNX, SETEX, PSETEX, MGET, MSET, MSETNX,
+// GETSET, GETDEL, GETEX, INCR, DECR, INCRBY, DECRBY, INCRBYFLOAT, APPEND,
+// STRLEN, GETRANGE (SUBSTR), SETRANGE.
+//
+// Each follows Redis 7.0's t_string.c: the same checks in the same order,
+// so that replies, errors included, are byte for byte Redis's. Every
+// command that writes reads and writes inside one UpdateStringsFor call
+// (service/resp/key_access.h), so it is atomic. A GEO key is a zset to
+// these commands: SET, MSET and friends replace it (deleting the
+// collection after the string is written; until then the string wins, as
+// TypeOf says), every other command answers WRONGTYPE.
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "service/resp/command.h"
+#include "service/resp/common.h"
+#include "service/resp/key_access.h"
 
 namespace trackdb::resp {
+namespace {
 
-void RegisterStringCommands(CommandTable* /*table*/) {}
+// SET and GETEX option flags (Redis's OBJ_* flags).
+enum : int {
+  kNx = 1 << 0,
+  kXx = 1 << 1,
+  kEx = 1 << 2,
+  kPx = 1 << 3,
+  kKeepTtl = 1 << 4,
+  kGet = 1 << 5,
+  kExat = 1 << 6,
+  kPxat = 1 << 7,
+  kPersist = 1 << 8,
+};
+
+bool Has(int flags, int any) { return (flags & any) != 0; }
+
+// Redis's parseExtendedStringArgumentsOrReply, for SET (from argv[3]) or
+// GETEX (from argv[2]). Replies "syntax error" and returns false on a bad
+// option.
+bool ParseExtended(CommandContext& ctx, bool is_set, int* flags,
+                   const std::string** expire) {
+  const auto& argv = ctx.argv;
+  for (size_t j = is_set ? 3 : 2; j < argv.size(); ++j) {
+    const std::string& opt = argv[j];
+    const bool has_next = j + 1 < argv.size();
+    const int f = *flags;
+    if (IsWord(opt, "nx") && !Has(f, kXx) && is_set) {
+      *flags |= kNx;
+    } else if (IsWord(opt, "xx") && !Has(f, kNx) && is_set) {
+      *flags |= kXx;
+    } else if (IsWord(opt, "get") && is_set) {
+      *flags |= kGet;
+    } else if (IsWord(opt, "keepttl") &&
+               !Has(f, kPersist | kEx | kExat | kPx | kPxat) && is_set) {
+      *flags |= kKeepTtl;
+    } else if (IsWord(opt, "persist") && !is_set &&
+               !Has(f, kEx | kExat | kPx | kPxat | kKeepTtl)) {
+      *flags |= kPersist;
+    } else if (IsWord(opt, "ex") &&
+               !Has(f, kKeepTtl | kPersist | kExat | kPx | kPxat) && has_next) {
+      *flags |= kEx;
+      *expire = &argv[++j];
+    } else if (IsWord(opt, "px") &&
+               !Has(f, kKeepTtl | kPersist | kEx | kExat | kPxat) && has_next) {
+      *flags |= kPx;
+      *expire = &argv[++j];
+    } else if (IsWord(opt, "exat") &&
+               !Has(f, kKeepTtl | kPersist | kEx | kPx | kPxat) && has_next) {
+      *flags |= kExat;
+      *expire = &argv[++j];
+    } else if (IsWord(opt, "pxat") &&
+               !Has(f, kKeepTtl | kPersist | kEx | kExat | kPx) && has_next) {
+      *flags |= kPxat;
+      *expire = &argv[++j];
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Redis's getExpireMillisecondsOrReply: the absolute expiry in ms, or the
+// error to reply.
+struct ExpireTime {
+  std::optional<int64_t> at_ms;
+  std::string error;  // set when at_ms is not
+};
+
+ExpireTime ParseExpireTime(const std::string& arg, int flags,
+                           absl::string_view command, int64_t now_ms) {
+  int64_t ms = 0;
+  if (!ParseInt64(arg, &ms)) return {std::nullopt, kNotIntegerError};
+  const std::string invalid =
+      absl::StrCat("invalid expire time in '", command, "' command");
+  const bool seconds = Has(flags, kEx | kExat);
+  if (ms <= 0 || (seconds && ms > LLONG_MAX / 1000)) {
+    return {std::nullopt, invalid};
+  }
+  if (seconds) ms *= 1000;
+  if (Has(flags, kEx | kPx) && __builtin_add_overflow(ms, now_ms, &ms)) {
+    return {std::nullopt, invalid};
+  }
+  return {ms, ""};
+}
+
+// A string value that expires at `at_ms`, or nullopt (deleted) when that is
+// already past: Redis deletes such a key before any read can see it.
+std::optional<StringValue> ValueExpiringAt(std::string value, int64_t at_ms,
+                                           int64_t now_ms) {
+  if (at_ms != 0 && at_ms <= now_ms) return std::nullopt;
+  return StringValue{std::move(value), at_ms};
+}
+
+// Replies for a key with no string: WRONGTYPE if it is a GEO key, else
+// `absent()`.
+template <typename F>
+void ReplyAbsent(CommandContext& ctx, const std::string& name, F absent) {
+  absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+  if (!ctx.Check(geo.status())) return;
+  if (*geo) return ctx.reply.Error(kWrongTypeError);
+  absent();
+}
+
+// Deletes the collection a string replaced; false after replying an error.
+bool DropReplacedGeo(CommandContext& ctx,
+                     const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (!ctx.Check(ctx.store().DeleteCollection(name).status())) return false;
+  }
+  return true;
+}
+
+// ---- GET, STRLEN, GETRANGE, MGET ----
+
+void Get(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  auto v = ctx.store().GetString(name, NowMs());
+  if (!ctx.Check(v.status())) return;
+  if (*v) return ctx.reply.Bulk((*v)->value);
+  ReplyAbsent(ctx, name, [&] { ctx.reply.Null(); });
+}
+
+void Strlen(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  auto v = ctx.store().GetString(name, NowMs());
+  if (!ctx.Check(v.status())) return;
+  if (*v) {
+    return ctx.reply.Integer(static_cast<int64_t>((*v)->value.size()));
+  }
+  ReplyAbsent(ctx, name, [&] { ctx.reply.Integer(0); });
+}
+
+void Getrange(CommandContext& ctx) {
+  int64_t start = 0, end = 0;
+  if (!ParseInt64(ctx.argv[2], &start) || !ParseInt64(ctx.argv[3], &end)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  auto v = ctx.store().GetString(name, NowMs());
+  if (!ctx.Check(v.status())) return;
+  if (!*v) return ReplyAbsent(ctx, name, [&] { ctx.reply.Bulk(""); });
+  const std::string& s = (*v)->value;
+  const int64_t len = static_cast<int64_t>(s.size());
+  if (start < 0 && end < 0 && start > end) return ctx.reply.Bulk("");
+  if (start < 0) start += len;
+  if (end < 0) end += len;
+  if (start < 0) start = 0;
+  if (end < 0) end = 0;
+  if (end >= len) end = len - 1;
+  if (start > end || len == 0) return ctx.reply.Bulk("");
+  ctx.reply.Bulk(absl::string_view(s).substr(start, end - start + 1));
+}
+
+void Mget(CommandContext& ctx) {
+  std::vector<std::string> names;
+  for (size_t i = 1; i < ctx.argv.size(); ++i) {
+    names.push_back(ctx.Name(ctx.argv[i]));
+  }
+  auto values = ctx.store().GetStrings(names, NowMs());
+  if (!ctx.Check(values.status())) return;
+  ctx.reply.Array(values->size());
+  // Redis answers nil for a key of another type too.
+  for (const auto& v : *values) {
+    if (v) {
+      ctx.reply.Bulk(v->value);
+    } else {
+      ctx.reply.Null();
+    }
+  }
+}
+
+// ---- SET and its variants ----
+
+// Redis's setGenericCommand. `ok` and `aborted` are the replies when the
+// value is set and when NX/XX stop it (without GET).
+void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
+                const std::string& value, const std::string* expire,
+                absl::string_view command, const DeferredReply& ok,
+                const DeferredReply& aborted) {
+  const int64_t now = NowMs();
+  int64_t expire_at = 0;
+  if (expire != nullptr) {
+    ExpireTime t = ParseExpireTime(*expire, flags, command, now);
+    if (!t.at_ms) return ctx.reply.Error(t.error);
+    expire_at = *t.at_ms;
+  }
+  const std::string name = ctx.Name(key);
+  DeferredReply answer;
+  bool replaced_geo = false;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        bool geo = false;
+        if (!cur) {
+          absl::StatusOr<bool> g = IsGeoKey(ctx.store(), name);
+          if (!g.ok()) return g.status();
+          geo = *g;
+        }
+        DeferredReply old;
+        if (Has(flags, kGet)) {
+          if (geo) {
+            answer.Error(kWrongTypeError);
+            return false;
+          }
+          if (cur) {
+            old.Bulk(cur->value);
+          } else {
+            old.Null();
+          }
+        }
+        const bool found = cur.has_value() || geo;
+        if ((Has(flags, kNx) && found) || (Has(flags, kXx) && !found)) {
+          answer = Has(flags, kGet) ? old : aborted;
+          return false;
+        }
+        if (expire == nullptr) {
+          expire_at = Has(flags, kKeepTtl) && cur ? cur->expire_at_ms : 0;
+        }
+        cur = ValueExpiringAt(value, expire_at, now);
+        answer = Has(flags, kGet) ? old : ok;
+        replaced_geo = geo;
+        return true;
+      });
+  if (!ran) return;
+  if (replaced_geo && !DropReplacedGeo(ctx, {name})) return;
+  answer.Send(ctx.reply);
+}
+
+DeferredReply OkReply() {
+  DeferredReply r;
+  r.Ok();
+  return r;
+}
+DeferredReply NullReply() {
+  DeferredReply r;
+  r.Null();
+  return r;
+}
+DeferredReply IntegerReply(int64_t v) {
+  DeferredReply r;
+  r.Integer(v);
+  return r;
+}
+
+void Set(CommandContext& ctx) {
+  int flags = 0;
+  const std::string* expire = nullptr;
+  if (!ParseExtended(ctx, /*is_set=*/true, &flags, &expire)) return;
+  SetGeneric(ctx, flags, ctx.argv[1], ctx.argv[2], expire, "set", OkReply(),
+             NullReply());
+}
+
+void Setnx(CommandContext& ctx) {
+  SetGeneric(ctx, kNx, ctx.argv[1], ctx.argv[2], nullptr, "setnx",
+             IntegerReply(1), IntegerReply(0));
+}
+
+void Setex(CommandContext& ctx) {
+  SetGeneric(ctx, kEx, ctx.argv[1], ctx.argv[3], &ctx.argv[2], "setex",
+             OkReply(), NullReply());
+}
+
+void Psetex(CommandContext& ctx) {
+  SetGeneric(ctx, kPx, ctx.argv[1], ctx.argv[3], &ctx.argv[2], "psetex",
+             OkReply(), NullReply());
+}
+
+void Getset(CommandContext& ctx) {
+  SetGeneric(ctx, kGet, ctx.argv[1], ctx.argv[2], nullptr, "getset", OkReply(),
+             NullReply());
+}
+
+// MSET and MSETNX: all values in one batch; MSETNX sets none if any key
+// exists (a GEO key included).
+void MsetGeneric(CommandContext& ctx, bool nx) {
+  if (ctx.argv.size() % 2 == 0) {
+    return ReplyArityError(ctx, nx ? "msetnx" : "mset");
+  }
+  const int64_t now = NowMs();
+  std::vector<std::string> names;
+  for (size_t i = 1; i < ctx.argv.size(); i += 2) {
+    names.push_back(ctx.Name(ctx.argv[i]));
+  }
+  std::vector<std::string> replaced;
+  bool busy = false;
+  const bool ran = UpdateStringsFor(
+      ctx, names, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
+        absl::flat_hash_set<std::string> checked;
+        for (size_t i = 0; i < names.size(); ++i) {
+          if (values[i]) {
+            busy = true;
+            continue;
+          }
+          if (!checked.insert(names[i]).second) continue;
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[i]);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            busy = true;
+            replaced.push_back(names[i]);
+          }
+        }
+        if (nx && busy) return false;
+        for (size_t i = 0; i < names.size(); ++i) {
+          values[i] = StringValue{ctx.argv[2 * i + 2], 0};
+        }
+        return true;
+      });
+  if (!ran) return;
+  if (nx) return ctx.reply.Integer(busy ? 0 : 1);
+  if (!DropReplacedGeo(ctx, replaced)) return;
+  ctx.reply.Ok();
+}
+
+void Mset(CommandContext& ctx) { MsetGeneric(ctx, false); }
+void Msetnx(CommandContext& ctx) { MsetGeneric(ctx, true); }
+
+// ---- GETDEL, GETEX ----
+
+void Getdel(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        if (!values[0]) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            answer.Error(kWrongTypeError);
+          } else {
+            answer.Null();
+          }
+          return false;
+        }
+        answer.Bulk(values[0]->value);
+        values[0].reset();
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+void Getex(CommandContext& ctx) {
+  int flags = 0;
+  const std::string* expire = nullptr;
+  if (!ParseExtended(ctx, /*is_set=*/false, &flags, &expire)) return;
+  const int64_t now = NowMs();
+  const std::string name = ctx.Name(ctx.argv[1]);
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        if (!cur) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            answer.Error(kWrongTypeError);
+          } else {
+            answer.Null();
+          }
+          return false;
+        }
+        // Redis validates the time only once it has found the string.
+        int64_t at = 0;
+        if (expire != nullptr) {
+          ExpireTime t = ParseExpireTime(*expire, flags, "getex", now);
+          if (!t.at_ms) {
+            answer.Error(t.error);
+            return false;
+          }
+          at = *t.at_ms;
+        }
+        answer.Bulk(cur->value);
+        if (expire != nullptr) {
+          cur = ValueExpiringAt(std::move(cur->value), at, now);
+        } else if (Has(flags, kPersist)) {
+          cur->expire_at_ms = 0;
+        }
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+// ---- INCR, DECR, INCRBY, DECRBY, INCRBYFLOAT ----
+
+// Redis's incrDecrCommand: the stored value must be a strict decimal
+// int64; the expiry is kept.
+void IncrDecr(CommandContext& ctx, int64_t by) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        int64_t value = 0;
+        if (!cur) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            answer.Error(kWrongTypeError);
+            return false;
+          }
+        } else if (!ParseInt64(cur->value, &value)) {
+          answer.Error(kNotIntegerError);
+          return false;
+        }
+        int64_t result = 0;
+        if (__builtin_add_overflow(value, by, &result)) {
+          answer.Error("increment or decrement would overflow");
+          return false;
+        }
+        if (!cur) cur = StringValue();
+        cur->value = absl::StrCat(result);
+        answer.Integer(result);
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+void Incr(CommandContext& ctx) { IncrDecr(ctx, 1); }
+void Decr(CommandContext& ctx) { IncrDecr(ctx, -1); }
+
+void Incrby(CommandContext& ctx) {
+  int64_t by = 0;
+  if (!ParseInt64(ctx.argv[2], &by)) return ctx.reply.Error(kNotIntegerError);
+  IncrDecr(ctx, by);
+}
+
+void Decrby(CommandContext& ctx) {
+  int64_t by = 0;
+  if (!ParseInt64(ctx.argv[2], &by)) return ctx.reply.Error(kNotIntegerError);
+  if (by == LLONG_MIN) return ctx.reply.Error("decrement would overflow");
+  IncrDecr(ctx, -by);
+}
+
+// Redis's string2ld: strtold over the whole argument; no leading space,
+// no NaN, and no overflow to +-HUGE_VAL or underflow to zero.
+bool ParseRedisLongDouble(absl::string_view s, long double* out) {
+  if (s.empty() || s.size() >= 5 * 1024) return false;
+  const std::string copy(s);
+  if (std::isspace(static_cast<unsigned char>(copy[0]))) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long double v = std::strtold(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size()) return false;
+  if (errno == ERANGE &&
+      (v == HUGE_VALL || v == -HUGE_VALL || std::fpclassify(v) == FP_ZERO)) {
+    return false;
+  }
+  if (errno == EINVAL || std::isnan(v)) return false;
+  *out = v;
+  return true;
+}
+
+void Incrbyfloat(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        long double value = 0, incr = 0;
+        if (!cur) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            answer.Error(kWrongTypeError);
+            return false;
+          }
+        }
+        if ((cur && !ParseRedisLongDouble(cur->value, &value)) ||
+            !ParseRedisLongDouble(ctx.argv[2], &incr)) {
+          answer.Error(kNotFloatError);
+          return false;
+        }
+        value += incr;
+        if (std::isnan(value) || std::isinf(value)) {
+          answer.Error("increment would produce NaN or Infinity");
+          return false;
+        }
+        if (!cur) cur = StringValue();
+        cur->value = FormatLongDouble(value);
+        answer.Bulk(cur->value);
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+// ---- APPEND, SETRANGE ----
+
+// Redis's checkStringLength: the result may not exceed proto-max-bulk-len.
+bool FitsMaxLength(CommandContext& ctx, int64_t size, int64_t append) {
+  int64_t total = 0;
+  return !__builtin_add_overflow(size, append, &total) &&
+         total <= ctx.server.settings().proto_max_bulk_len;
+}
+constexpr char kTooLongError[] =
+    "string exceeds maximum allowed size (proto-max-bulk-len)";
+
+void Append(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const std::string& tail = ctx.argv[2];
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        if (!cur) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            answer.Error(kWrongTypeError);
+            return false;
+          }
+          cur = StringValue{tail, 0};
+        } else {
+          if (!FitsMaxLength(ctx, cur->value.size(), tail.size())) {
+            answer.Error(kTooLongError);
+            return false;
+          }
+          cur->value.append(tail);
+        }
+        answer.Integer(static_cast<int64_t>(cur->value.size()));
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+void Setrange(CommandContext& ctx) {
+  int64_t offset = 0;
+  if (!ParseInt64(ctx.argv[2], &offset)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  if (offset < 0) return ctx.reply.Error("offset is out of range");
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const std::string& patch = ctx.argv[3];
+  DeferredReply answer;
+  const bool ran = UpdateStringsFor(
+      ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        std::optional<StringValue>& cur = values[0];
+        if (!cur) {
+          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) {
+            answer.Error(kWrongTypeError);
+            return false;
+          }
+          if (patch.empty()) {
+            answer.Integer(0);
+            return false;
+          }
+        } else if (patch.empty()) {
+          answer.Integer(static_cast<int64_t>(cur->value.size()));
+          return false;
+        }
+        if (!FitsMaxLength(ctx, offset, patch.size())) {
+          answer.Error(kTooLongError);
+          return false;
+        }
+        if (!cur) cur = StringValue();
+        std::string& s = cur->value;
+        const size_t end = static_cast<size_t>(offset) + patch.size();
+        if (s.size() < end) s.resize(end, '\0');
+        s.replace(static_cast<size_t>(offset), patch.size(), patch);
+        answer.Integer(static_cast<int64_t>(s.size()));
+        return true;
+      });
+  if (ran) answer.Send(ctx.reply);
+}
+
+}  // namespace
+
+void RegisterStringCommands(CommandTable* table) {
+  auto add = [&](const char* name, int arity, CommandHandler h,
+                 std::vector<std::string> flags, int first_key = 1,
+                 int last_key = 1, int key_step = 1) {
+    CommandSpec s{name, arity, std::move(flags), first_key, last_key, key_step};
+    s.handler = std::move(h);
+    table->Add(std::move(s));
+  };
+  add("get", 2, Get, {"readonly", "fast"});
+  add("strlen", 2, Strlen, {"readonly", "fast"});
+  add("getrange", 4, Getrange, {"readonly"});
+  add("substr", 4, Getrange, {"readonly"});
+  add("mget", -2, Mget, {"readonly", "fast"}, 1, -1, 1);
+  add("set", -3, Set, {"write", "denyoom"});
+  add("setnx", 3, Setnx, {"write", "denyoom", "fast"});
+  add("setex", 4, Setex, {"write", "denyoom"});
+  add("psetex", 4, Psetex, {"write", "denyoom"});
+  add("getset", 3, Getset, {"write", "denyoom", "fast"});
+  add("mset", -3, Mset, {"write", "denyoom"}, 1, -1, 2);
+  add("msetnx", -3, Msetnx, {"write", "denyoom"}, 1, -1, 2);
+  add("getdel", 2, Getdel, {"write", "fast"});
+  add("getex", -2, Getex, {"write", "fast"});
+  add("incr", 2, Incr, {"write", "denyoom", "fast"});
+  add("decr", 2, Decr, {"write", "denyoom", "fast"});
+  add("incrby", 3, Incrby, {"write", "denyoom", "fast"});
+  add("decrby", 3, Decrby, {"write", "denyoom", "fast"});
+  add("incrbyfloat", 3, Incrbyfloat, {"write", "denyoom", "fast"});
+  add("append", 3, Append, {"write", "denyoom"});
+  add("setrange", 4, Setrange, {"write", "denyoom"});
+}
 
 }  // namespace trackdb::resp

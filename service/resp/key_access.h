@@ -1,0 +1,82 @@
+#ifndef TRACKDB_SERVICE_RESP_KEY_ACCESS_H_
+#define TRACKDB_SERVICE_RESP_KEY_ACCESS_H_
+
+// What the key and string command families share: Redis's way of reading
+// option words, the GEO-key test, atomic read-modify-writes of strings, and
+// the expire-time error.
+//
+// Every command that changes a string reads and writes it inside ONE
+// TrackStore::UpdateStrings call (UpdateStringsFor below), so a command is
+// atomic against every other string command, as in Redis. A key whose
+// string is absent may still be a GEO key (a collection); commands find out
+// with IsGeoKey while they hold the string's lock.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "service/resp/command.h"
+#include "storage/kv_codec.h"
+
+namespace trackdb::resp {
+
+using storage::StringValue;
+using StringSlots = std::vector<std::optional<StringValue>>;
+
+// An argument as Redis's C code sees it when comparing option words: up to
+// its first NUL byte (Redis compares with strcasecmp and opt[i] tests).
+absl::string_view CWord(absl::string_view arg);
+// strcasecmp(arg, word) == 0, as Redis tests option words.
+bool IsWord(absl::string_view arg, absl::string_view word);
+
+// Whether the storage name `name` holds a GEO key (a non-empty collection).
+absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
+                              absl::string_view name);
+
+// Runs `decide` inside one TrackStore::UpdateStrings over `names`: it gets
+// their current values and may change them; returning true writes the
+// changes (all in one batch), false writes nothing. A storage error, or an
+// error `decide` returns, is replied as an internal error and false is
+// returned; otherwise true (whether or not anything was written). `decide`
+// must not write to ctx.reply: the caller replies once this returns true.
+using DecideFn = std::function<absl::StatusOr<bool>(StringSlots& values)>;
+bool UpdateStringsFor(CommandContext& ctx, absl::Span<const std::string> names,
+                      int64_t now_ms, const DecideFn& decide);
+
+// A reply decided inside UpdateStringsFor and sent once it has returned
+// (so that a storage error can still be the only reply).
+class DeferredReply {
+ public:
+  void Ok() { Set(kStatus, "OK"); }
+  void Null() { Set(kNull, ""); }
+  void Bulk(std::string s) { Set(kBulk, std::move(s)); }
+  void Integer(int64_t v) {
+    Set(kInteger, "");
+    integer_ = v;
+  }
+  // As Reply::Error: a leading '-' keeps its own code, else "ERR ".
+  void Error(std::string text) { Set(kError, std::move(text)); }
+  void Send(Reply& reply) const;
+
+ private:
+  enum Kind { kNone, kStatus, kNull, kBulk, kInteger, kError };
+  void Set(Kind kind, std::string text) {
+    kind_ = kind;
+    text_ = std::move(text);
+  }
+  Kind kind_ = kNone;
+  std::string text_;
+  int64_t integer_ = 0;
+};
+
+// Redis's addReplyErrorExpireTime: "invalid expire time in '<cmd>' command".
+void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_KEY_ACCESS_H_
