@@ -50,6 +50,10 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
         absl::StrCat("data dir ", data_dir, " has schema version ", version,
                      "; this trackd reads version ", kSchemaVersion));
   }
+  if (store->options_.config.bulk_load()) {
+    auto bulk = store->SetBulkLoad(true);
+    if (!bulk.ok()) return bulk.status();
+  }
   return store;
 }
 

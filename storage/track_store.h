@@ -16,6 +16,7 @@
 // across read-decide-write and apply all of a call's changes in ONE
 // WriteBatch: it lands whole or not at all.
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,6 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "rocksdb/db.h"
@@ -108,6 +110,32 @@ class TrackStore {
   rocksdb::ColumnFamilyHandle* latest() { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* geo() { return handles_[3]; }
 
+  // --- Operations (bulk_load.cc) ---
+
+  // All column family handles, in options().column_families order.
+  const std::vector<rocksdb::ColumnFamilyHandle*>& column_families() const {
+    return handles_;
+  }
+
+  struct BulkLoadChange {
+    bool was_on = false;
+    bool on = false;
+    // Turning off: the full compaction's wall time and the L0 files it
+    // removed (summed over column families).
+    double compaction_seconds = 0;
+    int l0_files_before = 0;
+    int l0_files_after = 0;
+  };
+  // Bulk-load mode on: every column family gets PrepareForBulkLoad's
+  // settings (storage/options.h BulkLoadCfOptions) live. Off: the configured
+  // values come back and a full compaction (CompactRange over every column
+  // family) runs before this returns, so reads and reopening are fast again.
+  // Turning off when already off still compacts (an import that ran with
+  // the mode off). Calls are serialised. Open() turns it on when
+  // config.bulk_load() is set.
+  absl::StatusOr<BulkLoadChange> SetBulkLoad(bool on);
+  bool bulk_load() const { return bulk_load_.load(); }
+
  private:
   TrackStore() = default;
 
@@ -115,6 +143,9 @@ class TrackStore {
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // as options_ orders
   EntityLocks locks_;
+  absl::Status ApplyCfOptions(bool bulk_load);  // bulk_load.cc
+  absl::Mutex bulk_load_mu_;
+  std::atomic<bool> bulk_load_{false};
 };
 
 }  // namespace trackdb::storage
