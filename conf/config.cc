@@ -89,6 +89,14 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   return c;
 }
 
+uint64_t ServerReserveMb(uint64_t budget_mb) {
+  return std::min(budget_mb / 2, std::max(kMinServerReserveMb, budget_mb / 8));
+}
+
+uint64_t RocksDbShareMb(uint64_t budget_mb) {
+  return budget_mb - ServerReserveMb(budget_mb);
+}
+
 v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   v1::StorageConfig out = storage;
   v1::StorageConfig* s = &out;
@@ -98,19 +106,19 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   // The memory budget and what derives from it (config.proto states the
   // rules; conf/trackdb.textproto shows the values for the default budget).
   if (!s->has_memory_budget_mb()) s->set_memory_budget_mb(1024);
-  const uint64_t budget = s->memory_budget_mb();
+  const uint64_t rocks = RocksDbShareMb(s->memory_budget_mb());
   if (!s->has_db_write_buffer_size_mb()) {
-    s->set_db_write_buffer_size_mb(budget / 2);
+    s->set_db_write_buffer_size_mb(rocks / 2);
   }
   if (!s->has_write_buffer_size_mb()) {
     s->set_write_buffer_size_mb(std::max<uint64_t>(
-        1, std::min<uint64_t>(kMaxDerivedWriteBufferMb, budget / 8)));
+        1, std::min<uint64_t>(kMaxDerivedWriteBufferMb, rocks / 8)));
   }
   if (!s->has_block_cache_size_mb()) {
     const uint64_t memtables = s->db_write_buffer_size_mb();
-    s->set_block_cache_size_mb(memtables < budget
-                                   ? budget - memtables
-                                   : std::max<uint64_t>(8, budget / 8));
+    s->set_block_cache_size_mb(memtables < rocks
+                                   ? rocks - memtables
+                                   : std::max<uint64_t>(8, rocks / 8));
   }
   if (!s->has_max_write_buffer_number()) s->set_max_write_buffer_number(4);
   if (!s->has_max_background_jobs()) s->set_max_background_jobs(4);
@@ -251,12 +259,14 @@ std::vector<std::string> ConfigWarnings(const v1::StorageConfig& storage) {
           " column families every point writes: memtables will be flushed "
           "before they fill, as small files (seed 000's trap)"));
     }
-    if (total + s.block_cache_size_mb() > budget) {
+    if (total + s.block_cache_size_mb() > RocksDbShareMb(budget)) {
       warnings.push_back(absl::StrCat(
           "storage.db_write_buffer_size_mb + storage.block_cache_size_mb = ",
           total, " + ", s.block_cache_size_mb(), " = ",
-          total + s.block_cache_size_mb(),
-          " MiB exceeds storage.memory_budget_mb (", budget, " MiB)"));
+          total + s.block_cache_size_mb(), " MiB exceeds RocksDB's share (",
+          RocksDbShareMb(budget), " MiB) of storage.memory_budget_mb (", budget,
+          " MiB; the rest, ", ServerReserveMb(budget),
+          " MiB, is the server's)"));
     }
   }
   if (s.bulk_load()) {

@@ -28,6 +28,15 @@ inline constexpr uint64_t kMaxDerivedWriteBufferMb = 64;
 // then say something the store cannot do).
 inline constexpr uint64_t kFarAboveBudget = 4;
 
+// storage.memory_budget_mb is for the whole process. The server (code,
+// gRPC buffers, threads, allocator slack) keeps a reserve of budget / 8, at
+// least 64 MiB and at most half the budget; RocksDB's one cache (memtables
+// charged to it, blocks) gets the rest, from which the memtable and cache
+// knobs are derived (proto/trackdb/v1/config.proto).
+inline constexpr uint64_t kMinServerReserveMb = 64;
+uint64_t ServerReserveMb(uint64_t budget_mb);
+uint64_t RocksDbShareMb(uint64_t budget_mb);
+
 // Parses `text`; errors name `source_name`, the 1-based line and column, and
 // the field ("conf/x.textproto:7:3: ... no field named \"write_bufer\"").
 // The result is validated but defaults are not filled in.

@@ -76,18 +76,24 @@ TEST(ConfigTest, ShippedFileSpellsOutTheDefaults) {
 }
 
 TEST(ConfigTest, MemoryBudgetDerivesMemtablesAndCache) {
+  // The server's reserve: budget / 8, at least 64 MiB, at most half.
+  EXPECT_EQ(ServerReserveMb(1024), 128u);
+  EXPECT_EQ(ServerReserveMb(256), 64u);
+  EXPECT_EQ(ServerReserveMb(64), 32u);
+  EXPECT_EQ(RocksDbShareMb(256), 192u);
+
   v1::StorageConfig s;
   s.set_memory_budget_mb(256);
   v1::StorageConfig d = WithStorageDefaults(s);
-  EXPECT_EQ(d.db_write_buffer_size_mb(), 128u);
-  EXPECT_EQ(d.write_buffer_size_mb(), 32u);
-  EXPECT_EQ(d.block_cache_size_mb(), 128u);
+  EXPECT_EQ(d.db_write_buffer_size_mb(), 96u);
+  EXPECT_EQ(d.write_buffer_size_mb(), 24u);
+  EXPECT_EQ(d.block_cache_size_mb(), 96u);
 
   s.set_memory_budget_mb(8192);  // larger budgets: more, not larger, memtables
   d = WithStorageDefaults(s);
-  EXPECT_EQ(d.db_write_buffer_size_mb(), 4096u);
+  EXPECT_EQ(d.db_write_buffer_size_mb(), 3584u);
   EXPECT_EQ(d.write_buffer_size_mb(), 64u);
-  EXPECT_EQ(d.block_cache_size_mb(), 4096u);
+  EXPECT_EQ(d.block_cache_size_mb(), 3584u);
 
   // Explicit knobs override; the cache gets what the memtables leave.
   s.set_memory_budget_mb(1024);
@@ -96,7 +102,7 @@ TEST(ConfigTest, MemoryBudgetDerivesMemtablesAndCache) {
   d = WithStorageDefaults(s);
   EXPECT_EQ(d.db_write_buffer_size_mb(), 256u);
   EXPECT_EQ(d.write_buffer_size_mb(), 16u);
-  EXPECT_EQ(d.block_cache_size_mb(), 768u);
+  EXPECT_EQ(d.block_cache_size_mb(), 640u);
   s.set_block_cache_size_mb(100);
   EXPECT_EQ(WithStorageDefaults(s).block_cache_size_mb(), 100u);
 }
@@ -126,7 +132,9 @@ TEST(ConfigTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
               Contains(AllOf(HasSubstr("256 x 6 x 5 = 7680 MiB"),
                              HasSubstr("30x storage.memory_budget_mb (256"))));
   EXPECT_THAT(ConfigWarnings(s),
-              Contains(HasSubstr("1024 + 32 = 1056 MiB exceeds")));
+              Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
+                                 "(192 MiB) of storage.memory_budget_mb (256 "
+                                 "MiB; the rest, 64 MiB, is the server's)")));
 
   // Seed 000's shape: a total that holds barely more than one memtable.
   v1::StorageConfig pika;

@@ -82,8 +82,7 @@ void StatsToProto(const storage::StoreStats& s, v1::GetStatsResponse* out) {
   out->set_info_text(storage::FormatInfoSection(s));
 }
 
-AdminServiceImpl::AdminServiceImpl(storage::TrackStore* store)
-    : store_(store) {
+AdminServiceImpl::AdminServiceImpl(storage::TrackStore* store) : store_(store) {
   sampler_.Sample(*store_);  // the first interval starts at startup
 }
 
@@ -138,9 +137,9 @@ grpc::Status AdminServiceImpl::Diagnose(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
-grpc::Status AdminServiceImpl::SetBulkLoad(grpc::ServerContext*,
-                                           const v1::SetBulkLoadRequest* request,
-                                           v1::SetBulkLoadResponse* response) {
+grpc::Status AdminServiceImpl::SetBulkLoad(
+    grpc::ServerContext*, const v1::SetBulkLoadRequest* request,
+    v1::SetBulkLoadResponse* response) {
   auto change = store_->SetBulkLoad(request->on());
   if (!change.ok()) return ToGrpc(change.status());
   response->set_was_on(change->was_on);

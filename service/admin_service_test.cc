@@ -113,7 +113,8 @@ TEST_F(AdminServiceTest, BulkLoadOnIsDiagnosedAndOffCompacts) {
   }
   grpc::ClientContext context;
   v1::DiagnoseResponse diagnosis;
-  ASSERT_TRUE(admin_->Diagnose(&context, v1::DiagnoseRequest(), &diagnosis).ok());
+  ASSERT_TRUE(
+      admin_->Diagnose(&context, v1::DiagnoseRequest(), &diagnosis).ok());
   EXPECT_THAT(diagnosis.text(), StartsWith("no problems found\n"));
 }
 

@@ -53,9 +53,9 @@ absl::StatusOr<TrackStore::BulkLoadChange> TrackStore::SetBulkLoad(bool on) {
                                        " after bulk load"));
     }
   }
-  change.compaction_seconds = std::chrono::duration<double>(
-                                  std::chrono::steady_clock::now() - start)
-                                  .count();
+  change.compaction_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (absl::Status s = ApplyCfOptions(false); !s.ok()) return s;
   bulk_load_.store(false);
   change.l0_files_after = L0Files(db_.get(), handles_);

@@ -23,8 +23,8 @@ int L0Files(TrackStore& store, rocksdb::ColumnFamilyHandle* cf) {
 void WriteAndFlush(TrackStore& store, int round) {
   std::vector<TrackPoint> batch;
   for (int i = 0; i < 50; ++i) {
-    batch.push_back(Point(absl::StrCat("car", i), 1000 + round, 39.9 + 0.001 * i,
-                          116.4 + 0.001 * round));
+    batch.push_back(Point(absl::StrCat("car", i), 1000 + round,
+                          39.9 + 0.001 * i, 116.4 + 0.001 * round));
   }
   ASSERT_TRUE(store.AddPoints("fleet", batch).ok());
   rocksdb::FlushOptions flush;

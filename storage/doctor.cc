@@ -18,9 +18,9 @@ constexpr int kBehindTriggers = 2;
 // The cache may pass its capacity briefly (pinned blocks); beyond this
 // share of the budget it is a problem.
 constexpr double kBudgetSlack = 1.05;
-// RSS beyond this many budgets is worth a warning (allocator, iterators,
-// table readers and the server itself come on top of the budget).
-constexpr double kRssSlack = 1.25;
+// RSS beyond this many budgets is worth a warning: the budget includes a
+// reserve for the server (conf/config.h), so RSS should stay near it.
+constexpr double kRssSlack = 1.1;
 
 std::string Mib(double bytes) {
   if (bytes < (1 << 20)) return absl::StrFormat("%.0f KiB", bytes / 1024);
@@ -96,9 +96,8 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
               cf, ": ", c.flushes, " flushes averaging ",
               Mib(c.avg_flush_raw_bytes()), " of data (",
               Mib(c.avg_flush_bytes()), " on disk), ",
-              absl::StrFormat("%.0f%%",
-                              100.0 * c.avg_flush_raw_bytes() /
-                                  c.write_buffer_size),
+              absl::StrFormat("%.0f%%", 100.0 * c.avg_flush_raw_bytes() /
+                                            c.write_buffer_size),
               " of its ", Mib(c.write_buffer_size),
               " write buffer: memtables are flushed before they fill, so the "
               "disk sees many small writes (seed 000). Total memtable budget: ",
@@ -147,7 +146,8 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
     }
     // Compaction falling behind.
     if (c.pending_slowdowns + c.pending_stops > 0 ||
-        (!c.disable_auto_compactions && c.level0_file_num_compaction_trigger > 0 &&
+        (!c.disable_auto_compactions &&
+         c.level0_file_num_compaction_trigger > 0 &&
          c.l0_files >= kBehindTriggers * c.level0_file_num_compaction_trigger &&
          c.l0_files < c.level0_slowdown_writes_trigger)) {
       Add(out, Finding::kWarning, "compaction_behind",
@@ -190,14 +190,16 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
       Add(out, Finding::kProblem, "memory_above_budget",
           absl::StrCat("memtables and block cache use ", Mib(rocks),
                        ", above the memory budget of ", Mib(budget),
-                       " (memtables ", Mib(s.memtable_bytes), ", cache capacity ",
-                       Mib(s.block_cache_capacity_bytes), ")"));
+                       " (memtables ", Mib(s.memtable_bytes),
+                       ", cache capacity ", Mib(s.block_cache_capacity_bytes),
+                       ")"));
     }
     if (s.process_rss_bytes > kRssSlack * budget) {
       Add(out, Finding::kWarning, "rss_above_budget",
-          absl::StrCat("the process RSS is ", Mib(s.process_rss_bytes), ", ",
-                       absl::StrFormat("%.2f", 1.0 * s.process_rss_bytes / budget),
-                       "x the memory budget of ", Mib(budget)));
+          absl::StrCat(
+              "the process RSS is ", Mib(s.process_rss_bytes), ", ",
+              absl::StrFormat("%.2f", 1.0 * s.process_rss_bytes / budget),
+              "x the memory budget of ", Mib(budget)));
     }
   }
 
@@ -205,20 +207,20 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
   if (disk.ops > 0) {
     std::string rates;
     if (s.rate_interval_seconds > 0) {
-      rates = absl::StrFormat(
-          " over the last %.1f s: %.0f writes/s, %s/s;", s.rate_interval_seconds,
-          s.disk_writes_per_second, Mib(s.disk_write_bytes_per_second));
+      rates = absl::StrFormat(" over the last %.1f s: %.0f writes/s, %s/s;",
+                              s.rate_interval_seconds, s.disk_writes_per_second,
+                              Mib(s.disk_write_bytes_per_second));
     }
     Add(out, Finding::kInfo, "disk_writes",
-        absl::StrCat("disk writes since open: ", disk.ops, " averaging ",
-                     Mib(disk.avg_bytes()), " (WAL ", s.wal_writes.ops,
-                     " averaging ", Mib(s.wal_writes.avg_bytes()), ", SST ",
-                     s.sst_writes.ops, " averaging ",
-                     Mib(s.sst_writes.avg_bytes()), ");", rates,
-                     " write amplification ",
-                     absl::StrFormat("%.2f", s.write_amplification()),
-                     ", block cache hit rate ",
-                     absl::StrFormat("%.1f%%", 100 * s.block_cache_hit_rate())));
+        absl::StrCat(
+            "disk writes since open: ", disk.ops, " averaging ",
+            Mib(disk.avg_bytes()), " (WAL ", s.wal_writes.ops, " averaging ",
+            Mib(s.wal_writes.avg_bytes()), ", SST ", s.sst_writes.ops,
+            " averaging ", Mib(s.sst_writes.avg_bytes()), ");", rates,
+            " write amplification ",
+            absl::StrFormat("%.2f", s.write_amplification()),
+            ", block cache hit rate ",
+            absl::StrFormat("%.1f%%", 100 * s.block_cache_hit_rate())));
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) {
@@ -229,9 +231,9 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
 
 std::string FormatFindings(const std::vector<Finding>& findings) {
   std::string text;
-  const bool any = std::any_of(
-      findings.begin(), findings.end(),
-      [](const Finding& f) { return f.severity > Finding::kInfo; });
+  const bool any =
+      std::any_of(findings.begin(), findings.end(),
+                  [](const Finding& f) { return f.severity > Finding::kInfo; });
   if (!any) text = "no problems found\n";
   for (const Finding& f : findings) {
     absl::StrAppend(&text, SeverityName(f.severity), " ", f.code, ": ",

@@ -19,8 +19,8 @@ using ::testing::Contains;
 using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using ::testing::Not;
 using testing::NewDataDir;
+using ::testing::Not;
 using testing::Point;
 
 constexpr uint64_t kMiB = 1 << 20;
@@ -46,9 +46,9 @@ StoreStats Healthy() {
   StoreStats s;
   s.memory_budget_bytes = 1024 * kMiB;
   s.memtable_budget_bytes = 512 * kMiB;
-  s.block_cache_capacity_bytes = 1024 * kMiB;
+  s.block_cache_capacity_bytes = 896 * kMiB;
   s.block_cache_usage_bytes = 700 * kMiB;
-  s.process_rss_bytes = 900 * kMiB;
+  s.process_rss_bytes = 1000 * kMiB;
   s.max_background_jobs = 4;
   for (const char* name : {"default", kPointsCf, kLatestCf, kGeoCf, kKvCf}) {
     CfStats c;
@@ -99,10 +99,11 @@ TEST(DoctorTest, SmallFlushesWithNumbers) {
                             "column family points: 200 flushes averaging 4.0 "
                             "MiB of data (2.0 MiB on disk), 6% of its 64.0 MiB "
                             "write buffer")));
-  EXPECT_THAT(findings,
-              Contains(AllOf(
-                  Named("memtable_budget_below_memtables", Finding::kProblem),
-                  Says("memtable_budget_below_memtables", "(db_write_buffer_size, 13.0 MiB) is smaller than one memtable"))));
+  EXPECT_THAT(findings, Contains(AllOf(Named("memtable_budget_below_memtables",
+                                             Finding::kProblem),
+                                       Says("memtable_budget_below_memtables",
+                                            "(db_write_buffer_size, 13.0 MiB) "
+                                            "is smaller than one memtable"))));
 }
 
 TEST(DoctorTest, L0StallsSlowdownVersusStop) {
@@ -197,9 +198,11 @@ TEST(DoctorRealStoreTest, Seed000TotalMemtableBudgetBelowOneMemtable) {
   EXPECT_THAT(findings, Contains(Named("memtable_budget_below_memtables",
                                        Finding::kProblem)))
       << FormatFindings(findings);
-  EXPECT_THAT(findings, Contains(AllOf(Named("small_flushes", Finding::kProblem),
-                                       Says("small_flushes", "of its 8.0 MiB "
-                                                             "write buffer"))))
+  EXPECT_THAT(findings,
+              Contains(AllOf(Named("small_flushes", Finding::kProblem),
+                             Says("small_flushes",
+                                  "of its 8.0 MiB "
+                                  "write buffer"))))
       << FormatFindings(findings);
 }
 
@@ -247,8 +250,9 @@ TEST(DoctorRealStoreTest, BulkLoadLeftOnUntilSwitchedOff) {
   }
   // 3 flushes of points, latest and geo, and the schema version's file.
   auto findings = Diagnose(ReadStoreStats(*store), store->options());
-  EXPECT_THAT(findings, Contains(Says("bulk_load_on",
-                                      "bulk-load mode is on: L0 holds 10 files")))
+  EXPECT_THAT(
+      findings,
+      Contains(Says("bulk_load_on", "bulk-load mode is on: L0 holds 10 files")))
       << FormatFindings(findings);
 
   ASSERT_TRUE(store->SetBulkLoad(false).ok());
@@ -268,8 +272,10 @@ TEST(DoctorRealStoreTest, ReadOnlyOpenSeesBulkLoadLeftOnAndSmallL0Files) {
     ASSERT_TRUE((*store)->SetBulkLoad(true).ok());
     for (int round = 0; round < 5; ++round) {
       Write(**store, 200, 200);
-      ASSERT_TRUE((*store)->db()->Flush(rocksdb::FlushOptions(),
-                                        (*store)->points()).ok());
+      ASSERT_TRUE((*store)
+                      ->db()
+                      ->Flush(rocksdb::FlushOptions(), (*store)->points())
+                      .ok());
     }
     ASSERT_TRUE((*store)->Close().ok());
   }
@@ -284,9 +290,9 @@ TEST(DoctorRealStoreTest, ReadOnlyOpenSeesBulkLoadLeftOnAndSmallL0Files) {
   EXPECT_THAT(findings, Contains(Says("bulk_load_on",
                                       "automatic compaction is disabled")))
       << FormatFindings(findings);
-  EXPECT_THAT(findings,
-              Contains(Says("small_flushes",
-                            "column family points: L0 holds 5 files")))
+  EXPECT_THAT(
+      findings,
+      Contains(Says("small_flushes", "column family points: L0 holds 5 files")))
       << FormatFindings(findings);
 }
 

@@ -67,10 +67,10 @@ class CountingFileSystem : public rocksdb::FileSystemWrapper {
 
   const char* Name() const override { return "TrackdbCountingFileSystem"; }
 
-  rocksdb::IOStatus NewWritableFile(
-      const std::string& f, const rocksdb::FileOptions& options,
-      std::unique_ptr<rocksdb::FSWritableFile>* r,
-      rocksdb::IODebugContext* dbg) override {
+  rocksdb::IOStatus NewWritableFile(const std::string& f,
+                                    const rocksdb::FileOptions& options,
+                                    std::unique_ptr<rocksdb::FSWritableFile>* r,
+                                    rocksdb::IODebugContext* dbg) override {
     return Wrap(f, target()->NewWritableFile(f, options, r, dbg), r);
   }
   rocksdb::IOStatus ReopenWritableFile(

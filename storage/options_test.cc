@@ -23,7 +23,7 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   auto o = BuildStoreOptions(v1::StorageConfig());
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->db.max_background_jobs, 4);
-  EXPECT_EQ(o->db.db_write_buffer_size, 512u << 20);
+  EXPECT_EQ(o->db.db_write_buffer_size, 448u << 20);
   EXPECT_TRUE(o->db.create_if_missing);
   ASSERT_EQ(o->column_families.size(), 5u);
   for (const char* name : {kPointsCf, kLatestCf, kGeoCf, kKvCf}) {
@@ -67,11 +67,11 @@ TEST(StoreOptionsTest, MemtablesAreChargedToTheBlockCache) {
   auto o = BuildStoreOptions(c);
   ASSERT_TRUE(o.ok());
   ASSERT_NE(o->db.write_buffer_manager, nullptr);
-  EXPECT_EQ(o->db.write_buffer_manager->buffer_size(), 128u << 20);
+  EXPECT_EQ(o->db.write_buffer_manager->buffer_size(), 96u << 20);
   EXPECT_TRUE(o->db.write_buffer_manager->cost_to_cache());
-  // The cache's capacity is the whole budget.
-  EXPECT_EQ(o->block_cache->GetCapacity(), 256u << 20);
-  EXPECT_EQ(Cf(*o, kPointsCf).write_buffer_size, 32u << 20);
+  // The cache's capacity is RocksDB's whole share of the budget.
+  EXPECT_EQ(o->block_cache->GetCapacity(), 192u << 20);
+  EXPECT_EQ(Cf(*o, kPointsCf).write_buffer_size, 24u << 20);
 
   // A raw db_write_buffer_size override reaches the manager too.
   c.set_rocksdb_db_options("db_write_buffer_size=1048576");
@@ -85,7 +85,7 @@ TEST(StoreOptionsTest, MemtablesAreChargedToTheBlockCache) {
   o = BuildStoreOptions(c);
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->db.write_buffer_manager, nullptr);
-  EXPECT_EQ(o->block_cache->GetCapacity(), 256u << 20);
+  EXPECT_EQ(o->block_cache->GetCapacity(), 192u << 20);
 }
 
 TEST(StoreOptionsTest, ObserversAreInstalled) {
@@ -171,7 +171,7 @@ TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
     EXPECT_THAT(text, HasSubstr(std::string("rocksdb cf ") + name + ":"));
   }
   EXPECT_THAT(text, HasSubstr("write_buffer_size=64MiB"));
-  EXPECT_THAT(text, HasSubstr("block_cache=1024MiB"));
+  EXPECT_THAT(text, HasSubstr("block_cache=896MiB"));
   EXPECT_THAT(text, HasSubstr("memory_budget=1024MiB"));
   EXPECT_THAT(text, HasSubstr("memtables_charged_to_cache=yes"));
 }

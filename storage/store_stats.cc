@@ -47,7 +47,9 @@ uint64_t ProcessRssBytes() {
   return 0;
 }
 
-DiskWrites ToDiskWrites(const IoTotals& t) { return {t.write_ops, t.write_bytes}; }
+DiskWrites ToDiskWrites(const IoTotals& t) {
+  return {t.write_ops, t.write_bytes};
+}
 
 std::string Fixed(double v, int digits) {
   return absl::StrFormat("%.*f", digits, v);
@@ -87,19 +89,19 @@ double StoreStats::stop_seconds() const {
 }
 
 StoreStats ReadStoreStats(TrackStore& store) {
-  return ReadStoreStats(store.db(), store.column_families(), store.options(),
-                        store.bulk_load(),
-                        store.options().events
-                            ? std::chrono::duration<double>(
-                                  StoreEvents::Clock::now() -
-                                  store.options().events->created())
-                                  .count()
-                            : 0);
+  return ReadStoreStats(
+      store.db(), store.column_families(), store.options(), store.bulk_load(),
+      store.options().events
+          ? std::chrono::duration<double>(StoreEvents::Clock::now() -
+                                          store.options().events->created())
+                .count()
+          : 0);
 }
 
-StoreStats ReadStoreStats(
-    rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& cfs,
-    const StoreOptions& options, bool bulk_load, double seconds_since_open) {
+StoreStats ReadStoreStats(rocksdb::DB* db,
+                          const std::vector<rocksdb::ColumnFamilyHandle*>& cfs,
+                          const StoreOptions& options, bool bulk_load,
+                          double seconds_since_open) {
   StoreStats out;
   out.seconds_since_open = seconds_since_open;
   out.bulk_load = bulk_load;
@@ -141,8 +143,7 @@ StoreStats ReadStoreStats(
     if (db->GetProperty(handle, "rocksdb.num-files-at-level0", &text)) {
       c.l0_files = std::atoi(text.c_str());
     }
-    c.live_sst_bytes =
-        IntProperty(db, handle, "rocksdb.live-sst-files-size");
+    c.live_sst_bytes = IntProperty(db, handle, "rocksdb.live-sst-files-size");
     c.pending_compaction_bytes =
         IntProperty(db, handle, "rocksdb.estimate-pending-compaction-bytes");
     c.memtable_bytes =
@@ -221,7 +222,8 @@ absl::StatusOr<ReadOnlyStats> ReadStoreStatsReadOnly(
   rocksdb::DB* raw = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   s = rocksdb::DB::OpenForReadOnly(db_options, data_dir, cfs, &handles, &raw);
-  if (!s.ok()) return FromRocks(s, absl::StrCat("opening ", data_dir, " read-only"));
+  if (!s.ok())
+    return FromRocks(s, absl::StrCat("opening ", data_dir, " read-only"));
   std::unique_ptr<rocksdb::DB> db(raw);
   out.stats = ReadStoreStats(db.get(), handles, out.options,
                              /*bulk_load=*/false, /*seconds_since_open=*/0);
@@ -289,9 +291,9 @@ std::string FormatInfoSection(const StoreStats& s) {
   line("user_bytes_per_sec", Fixed(s.user_bytes_per_second, 0));
   line("flushes", s.flushes());
   line("avg_flush_bytes",
-       Fixed(s.flushes() ? static_cast<double>(s.flush_bytes()) / s.flushes()
-                         : 0,
-             0));
+       Fixed(
+           s.flushes() ? static_cast<double>(s.flush_bytes()) / s.flushes() : 0,
+           0));
   line("l0_files", s.l0_files());
   line("pending_compaction_bytes", s.pending_compaction_bytes());
   line("stall_micros", s.stall_micros);

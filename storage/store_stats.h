@@ -51,10 +51,10 @@ struct CfStats {
   double stop_seconds = 0;
   bool slowed_now = false;
   bool stopped_now = false;
-  uint64_t l0_slowdowns = 0;       // io_stalls.level0_slowdown
-  uint64_t l0_stops = 0;           // io_stalls.level0_numfiles
-  uint64_t pending_slowdowns = 0;  // io_stalls.slowdown_for_pending_...
-  uint64_t pending_stops = 0;      // io_stalls.stop_for_pending_...
+  uint64_t l0_slowdowns = 0;        // io_stalls.level0_slowdown
+  uint64_t l0_stops = 0;            // io_stalls.level0_numfiles
+  uint64_t pending_slowdowns = 0;   // io_stalls.slowdown_for_pending_...
+  uint64_t pending_stops = 0;       // io_stalls.stop_for_pending_...
   uint64_t memtable_slowdowns = 0;  // io_stalls.memtable_slowdown
   uint64_t memtable_stops = 0;      // io_stalls.memtable_compaction
   // Effective (current) options.
@@ -82,7 +82,9 @@ struct CfStats {
 struct DiskWrites {
   uint64_t ops = 0;
   uint64_t bytes = 0;
-  double avg_bytes() const { return ops ? static_cast<double>(bytes) / ops : 0; }
+  double avg_bytes() const {
+    return ops ? static_cast<double>(bytes) / ops : 0;
+  }
 };
 
 struct StoreStats {
@@ -90,9 +92,9 @@ struct StoreStats {
   bool bulk_load = false;
 
   // Memory.
-  uint64_t memory_budget_bytes = 0;    // storage.memory_budget_mb
-  uint64_t memtable_budget_bytes = 0;  // db_write_buffer_size; 0 = none
-  uint64_t memtable_bytes = 0;         // all column families
+  uint64_t memory_budget_bytes = 0;         // storage.memory_budget_mb
+  uint64_t memtable_budget_bytes = 0;       // db_write_buffer_size; 0 = none
+  uint64_t memtable_bytes = 0;              // all column families
   uint64_t block_cache_capacity_bytes = 0;  // includes the memtable charge
   uint64_t block_cache_usage_bytes = 0;     // includes the memtable charge
   uint64_t block_cache_pinned_bytes = 0;
@@ -106,7 +108,7 @@ struct StoreStats {
   DiskWrites wal_writes;
   DiskWrites sst_writes;
   DiskWrites other_writes;
-  uint64_t stall_micros = 0;  // STALL_MICROS: time writers were delayed
+  uint64_t stall_micros = 0;        // STALL_MICROS: time writers were delayed
   uint64_t delayed_write_rate = 0;  // rocksdb.actual-delayed-write-rate, B/s
   bool write_stopped = false;       // rocksdb.is-write-stopped
 
@@ -157,9 +159,10 @@ StoreStats ReadStoreStats(TrackStore& store);
 
 // The same for any open DB (e.g. one opened read-only by the doctor):
 // `options` supplies the observers; those it lacks read as zero.
-StoreStats ReadStoreStats(
-    rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& cfs,
-    const StoreOptions& options, bool bulk_load, double seconds_since_open);
+StoreStats ReadStoreStats(rocksdb::DB* db,
+                          const std::vector<rocksdb::ColumnFamilyHandle*>& cfs,
+                          const StoreOptions& options, bool bulk_load,
+                          double seconds_since_open);
 
 // For a DB no process serves (or one served by another process): opens
 // `data_dir` read-only with the options it was last opened with (its

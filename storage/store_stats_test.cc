@@ -15,10 +15,10 @@ namespace trackdb::storage {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::NewDataDir;
 using testing::OpenStore;
 using testing::Point;
+using ::testing::StartsWith;
 
 void WritePoints(TrackStore& store, int n, int64_t t0) {
   std::mt19937 rng(7);
@@ -40,7 +40,8 @@ void WritePoints(TrackStore& store, int n, int64_t t0) {
 TEST(StoreStatsTest, ReadsWritesFlushesCacheAndOptions) {
   auto store = OpenStore(NewDataDir());
   WritePoints(*store, 2000, 1000);
-  ASSERT_TRUE(store->db()->Flush(rocksdb::FlushOptions(), store->points()).ok());
+  ASSERT_TRUE(
+      store->db()->Flush(rocksdb::FlushOptions(), store->points()).ok());
   for (int i = 0; i < 50; ++i) {
     ASSERT_TRUE(store->GetLatest("fleet", absl::StrCat("car", i)).ok());
   }
@@ -87,8 +88,7 @@ TEST(StoreStatsTest, SamplerGivesRatesOverTheInterval) {
   WritePoints(*store, 1000, 1000);
   const StoreStats second = sampler.Sample(*store);
   ASSERT_GT(second.rate_interval_seconds, 0);
-  const double bytes =
-      second.disk_writes().bytes - first.disk_writes().bytes;
+  const double bytes = second.disk_writes().bytes - first.disk_writes().bytes;
   EXPECT_GT(bytes, 0);
   EXPECT_NEAR(second.disk_write_bytes_per_second,
               bytes / second.rate_interval_seconds, 1e-6);

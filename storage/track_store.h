@@ -64,7 +64,7 @@ class TrackStore {
 
   ~TrackStore();  // Close()s if still open.
 
-  // Flushes what the WAL does not protect and closes the DB.
+  // Flushes the memtables (so reopening replays no log) and closes the DB.
   absl::Status Close();
 
   // --- Write path (write_path.cc) ---

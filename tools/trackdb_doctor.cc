@@ -52,9 +52,9 @@ int FromServer() {
   auto stub = v1::AdminService::NewStub(channel);
   const double sample = absl::GetFlag(FLAGS_sample_seconds);
   grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() +
-                       std::chrono::milliseconds(
-                           static_cast<int64_t>((sample + 30) * 1000)));
+  context.set_deadline(
+      std::chrono::system_clock::now() +
+      std::chrono::milliseconds(static_cast<int64_t>((sample + 30) * 1000)));
   v1::DiagnoseRequest request;
   request.set_sample_seconds(sample);
   v1::DiagnoseResponse response;
@@ -92,8 +92,8 @@ int FromDataDir() {
     }
     storage = config->storage();
   }
-  auto read = storage::ReadStoreStatsReadOnly(absl::GetFlag(FLAGS_data_dir),
-                                              storage);
+  auto read =
+      storage::ReadStoreStatsReadOnly(absl::GetFlag(FLAGS_data_dir), storage);
   if (!read.ok()) {
     std::fprintf(stderr, "trackdb_doctor: %s\n",
                  std::string(read.status().message()).c_str());
@@ -104,7 +104,8 @@ int FromDataDir() {
   }
   const auto findings = storage::Diagnose(read->stats, read->options);
   bool problems = false;
-  for (const auto& f : findings) problems |= f.severity > storage::Finding::kInfo;
+  for (const auto& f : findings)
+    problems |= f.severity > storage::Finding::kInfo;
   return Report(storage::FormatFindings(findings), problems);
 }
 
