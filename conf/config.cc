@@ -1,5 +1,6 @@
 #include "conf/config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -96,15 +97,38 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   return c;
 }
 
+uint64_t ServerReserveMb(uint64_t budget_mb) {
+  return std::min(budget_mb / 2, std::max(kMinServerReserveMb, budget_mb / 8));
+}
+
+uint64_t RocksDbShareMb(uint64_t budget_mb) {
+  return budget_mb - ServerReserveMb(budget_mb);
+}
+
 v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   v1::StorageConfig out = storage;
   v1::StorageConfig* s = &out;
   if (s->durability() == v1::DURABILITY_UNSPECIFIED) {
     s->set_durability(v1::DURABILITY_WAL);
   }
-  if (!s->has_write_buffer_size_mb()) s->set_write_buffer_size_mb(64);
+  // The memory budget and what derives from it (config.proto states the
+  // rules; conf/trackdb.textproto shows the values for the default budget).
+  if (!s->has_memory_budget_mb()) s->set_memory_budget_mb(1024);
+  const uint64_t rocks = RocksDbShareMb(s->memory_budget_mb());
+  if (!s->has_db_write_buffer_size_mb()) {
+    s->set_db_write_buffer_size_mb(rocks / 2);
+  }
+  if (!s->has_write_buffer_size_mb()) {
+    s->set_write_buffer_size_mb(std::max<uint64_t>(
+        1, std::min<uint64_t>(kMaxDerivedWriteBufferMb, rocks / 8)));
+  }
+  if (!s->has_block_cache_size_mb()) {
+    const uint64_t memtables = s->db_write_buffer_size_mb();
+    s->set_block_cache_size_mb(memtables < rocks
+                                   ? rocks - memtables
+                                   : std::max<uint64_t>(8, rocks / 8));
+  }
   if (!s->has_max_write_buffer_number()) s->set_max_write_buffer_number(4);
-  if (!s->has_db_write_buffer_size_mb()) s->set_db_write_buffer_size_mb(512);
   if (!s->has_max_background_jobs()) s->set_max_background_jobs(4);
   if (!s->has_level0_file_num_compaction_trigger()) {
     s->set_level0_file_num_compaction_trigger(4);
@@ -118,7 +142,6 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   if (s->compression() == v1::COMPRESSION_UNSPECIFIED) {
     s->set_compression(v1::COMPRESSION_LZ4);
   }
-  if (!s->has_block_cache_size_mb()) s->set_block_cache_size_mb(256);
   return out;
 }
 
@@ -194,6 +217,11 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
                        s.level0_slowdown_writes_trigger(), ")"));
     }
   }
+  if (s.memory_budget_mb() < kMinMemoryBudgetMb) {
+    return Invalid("storage.memory_budget_mb",
+                   absl::StrCat("must be at least ", kMinMemoryBudgetMb,
+                                " MiB, got ", s.memory_budget_mb()));
+  }
   if (s.db_write_buffer_size_mb() != 0 &&
       s.db_write_buffer_size_mb() < s.write_buffer_size_mb()) {
     // Seed 000's trap: a total memtable budget below one memtable flushes
@@ -207,6 +235,60 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
                      " MiB): every memtable would flush before it fills"));
   }
   return absl::OkStatus();
+}
+
+std::vector<std::string> ConfigWarnings(const v1::StorageConfig& storage) {
+  const v1::StorageConfig s = WithStorageDefaults(storage);
+  std::vector<std::string> warnings;
+  const uint64_t budget = s.memory_budget_mb();
+  const uint64_t memtable = s.write_buffer_size_mb();
+  const uint64_t total = s.db_write_buffer_size_mb();
+  const uint64_t worst =
+      memtable * s.max_write_buffer_number() * kColumnFamilies;
+  if (total == 0) {
+    warnings.push_back(absl::StrCat(
+        "storage.db_write_buffer_size_mb is 0: memtables are outside "
+        "storage.memory_budget_mb (",
+        budget,
+        " MiB) and can reach write_buffer_size_mb x "
+        "max_write_buffer_number x column families = ",
+        memtable, " x ", s.max_write_buffer_number(), " x ", kColumnFamilies,
+        " = ", worst, " MiB"));
+  } else {
+    if (worst > kFarAboveBudget * budget) {
+      warnings.push_back(absl::StrCat(
+          "write_buffer_size_mb x max_write_buffer_number x column families "
+          "= ",
+          memtable, " x ", s.max_write_buffer_number(), " x ", kColumnFamilies,
+          " = ", worst, " MiB, ", worst / budget,
+          "x storage.memory_budget_mb (", budget,
+          " MiB): the memtable total (db_write_buffer_size_mb = ", total,
+          " MiB) will force flushes long before that"));
+    }
+    if (total < memtable * kWrittenColumnFamilies) {
+      warnings.push_back(absl::StrCat(
+          "storage.db_write_buffer_size_mb (", total,
+          " MiB) holds fewer than one full memtable (write_buffer_size_mb = ",
+          memtable, " MiB) for each of the ", kWrittenColumnFamilies,
+          " column families every point writes: memtables will be flushed "
+          "before they fill, as small files (seed 000's trap)"));
+    }
+    if (total + s.block_cache_size_mb() > RocksDbShareMb(budget)) {
+      warnings.push_back(absl::StrCat(
+          "storage.db_write_buffer_size_mb + storage.block_cache_size_mb = ",
+          total, " + ", s.block_cache_size_mb(), " = ",
+          total + s.block_cache_size_mb(), " MiB exceeds RocksDB's share (",
+          RocksDbShareMb(budget), " MiB) of storage.memory_budget_mb (", budget,
+          " MiB; the rest, ", ServerReserveMb(budget),
+          " MiB, is the server's)"));
+    }
+  }
+  if (s.bulk_load()) {
+    warnings.push_back(
+        "storage.bulk_load is on: no automatic compaction, L0 grows without "
+        "bound; turn it off (admin SetBulkLoad) when the import is done");
+  }
+  return warnings;
 }
 
 absl::StatusOr<v1::TrackdbConfig> ParseConfigText(

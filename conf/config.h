@@ -7,12 +7,35 @@
 // half-understood file.
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "trackdb/v1/config.pb.h"
 
 namespace trackdb::conf {
+
+// The column families every store has (storage/keys.h), and how many of
+// them every point writes (points, latest, geo).
+inline constexpr uint64_t kColumnFamilies = 5;
+inline constexpr uint64_t kWrittenColumnFamilies = 3;
+// The smallest storage.memory_budget_mb accepted, and the largest memtable a
+// budget derives (larger budgets get more memtables, not larger ones).
+inline constexpr uint64_t kMinMemoryBudgetMb = 16;
+inline constexpr uint64_t kMaxDerivedWriteBufferMb = 64;
+// Per-CF memtable maxima summed over the column families beyond this many
+// budgets are warned about (the memtable total bounds them, but the knobs
+// then say something the store cannot do).
+inline constexpr uint64_t kFarAboveBudget = 4;
+
+// storage.memory_budget_mb is for the whole process. The server (code,
+// gRPC buffers, threads, allocator slack) keeps a reserve of budget / 8, at
+// least 64 MiB and at most half the budget; RocksDB's one cache (memtables
+// charged to it, blocks) gets the rest, from which the memtable and cache
+// knobs are derived (proto/trackdb/v1/config.proto).
+inline constexpr uint64_t kMinServerReserveMb = 64;
+uint64_t ServerReserveMb(uint64_t budget_mb);
+uint64_t RocksDbShareMb(uint64_t budget_mb);
 
 // Parses `text`; errors name `source_name`, the 1-based line and column, and
 // the field ("conf/x.textproto:7:3: ... no field named \"write_bufer\"").
@@ -32,6 +55,11 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage);
 // for values RocksDB would reject or that contradict each other, judged on
 // the effective values (defaults filled in).
 absl::Status ValidateConfig(const v1::TrackdbConfig& config);
+
+// Settings that RocksDB accepts and ValidateConfig lets through but that do
+// not fit together or with storage.memory_budget_mb, one sentence each with
+// the numbers. trackd logs them at start; the doctor repeats them.
+std::vector<std::string> ConfigWarnings(const v1::StorageConfig& storage);
 
 }  // namespace trackdb::conf
 

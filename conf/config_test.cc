@@ -1,6 +1,11 @@
 #include "conf/config.h"
 
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 
@@ -9,7 +14,9 @@ namespace {
 
 using ::google::protobuf::util::MessageDifferencer;
 using ::testing::AllOf;
+using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 std::string ErrorOf(absl::string_view text) {
   auto c = ParseConfigText(text, "test.textproto");
@@ -18,14 +25,133 @@ std::string ErrorOf(absl::string_view text) {
   return std::string(c.status().message());
 }
 
+std::string ReadShipped() {
+  std::ifstream in("conf/trackdb.textproto");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Every field is spelt out except the three derived from the memory budget,
+// which the file shows commented out ("# (derived) field: value") so that
+// editing the budget in a copy of the file still moves them.
 TEST(ConfigTest, ShippedFileSpellsOutTheDefaults) {
   auto shipped = LoadConfigFile("conf/trackdb.textproto");
   ASSERT_TRUE(shipped.ok()) << shipped.status();
   const v1::TrackdbConfig defaults = WithDefaults(v1::TrackdbConfig());
+
+  v1::TrackdbConfig spelt = defaults;
+  spelt.mutable_storage()->clear_db_write_buffer_size_mb();
+  spelt.mutable_storage()->clear_write_buffer_size_mb();
+  spelt.mutable_storage()->clear_block_cache_size_mb();
   std::string diff;
   MessageDifferencer differ;
   differ.ReportDifferencesToString(&diff);
-  EXPECT_TRUE(differ.Compare(defaults, *shipped)) << diff;
+  EXPECT_TRUE(differ.Compare(spelt, *shipped)) << diff;
+
+  // The commented-out derived values are the derivation's.
+  std::string derived_text;
+  std::istringstream lines(ReadShipped());
+  const std::string marker = "# (derived) ";
+  for (std::string line; std::getline(lines, line);) {
+    const size_t at = line.find(marker);
+    if (at != std::string::npos) {
+      absl::StrAppend(&derived_text, line.substr(at + marker.size()), "\n");
+    }
+  }
+  v1::StorageConfig derived;
+  ASSERT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(derived_text, &derived))
+      << derived_text;
+  EXPECT_EQ(derived.db_write_buffer_size_mb(),
+            defaults.storage().db_write_buffer_size_mb());
+  EXPECT_EQ(derived.write_buffer_size_mb(),
+            defaults.storage().write_buffer_size_mb());
+  EXPECT_EQ(derived.block_cache_size_mb(),
+            defaults.storage().block_cache_size_mb());
+  EXPECT_TRUE(derived.has_db_write_buffer_size_mb() &&
+              derived.has_write_buffer_size_mb() &&
+              derived.has_block_cache_size_mb())
+      << derived_text;
+}
+
+TEST(ConfigTest, MemoryBudgetDerivesMemtablesAndCache) {
+  // The server's reserve: budget / 8, at least 64 MiB, at most half.
+  EXPECT_EQ(ServerReserveMb(1024), 128u);
+  EXPECT_EQ(ServerReserveMb(256), 64u);
+  EXPECT_EQ(ServerReserveMb(64), 32u);
+  EXPECT_EQ(RocksDbShareMb(256), 192u);
+
+  v1::StorageConfig s;
+  s.set_memory_budget_mb(256);
+  v1::StorageConfig d = WithStorageDefaults(s);
+  EXPECT_EQ(d.db_write_buffer_size_mb(), 96u);
+  EXPECT_EQ(d.write_buffer_size_mb(), 24u);
+  EXPECT_EQ(d.block_cache_size_mb(), 96u);
+
+  s.set_memory_budget_mb(8192);  // larger budgets: more, not larger, memtables
+  d = WithStorageDefaults(s);
+  EXPECT_EQ(d.db_write_buffer_size_mb(), 3584u);
+  EXPECT_EQ(d.write_buffer_size_mb(), 64u);
+  EXPECT_EQ(d.block_cache_size_mb(), 3584u);
+
+  // Explicit knobs override; the cache gets what the memtables leave.
+  s.set_memory_budget_mb(1024);
+  s.set_db_write_buffer_size_mb(256);
+  s.set_write_buffer_size_mb(16);
+  d = WithStorageDefaults(s);
+  EXPECT_EQ(d.db_write_buffer_size_mb(), 256u);
+  EXPECT_EQ(d.write_buffer_size_mb(), 16u);
+  EXPECT_EQ(d.block_cache_size_mb(), 640u);
+  s.set_block_cache_size_mb(100);
+  EXPECT_EQ(WithStorageDefaults(s).block_cache_size_mb(), 100u);
+}
+
+TEST(ConfigTest, TinyBudgetIsRefused) {
+  EXPECT_THAT(ErrorOf("storage { memory_budget_mb: 4 }"),
+              AllOf(HasSubstr("storage.memory_budget_mb"), HasSubstr("4")));
+}
+
+TEST(ConfigTest, DefaultsAndDerivedBudgetsHaveNoWarnings) {
+  EXPECT_THAT(ConfigWarnings(v1::StorageConfig()), IsEmpty());
+  for (uint64_t budget : {16, 64, 256, 4096, 65536}) {
+    v1::StorageConfig s;
+    s.set_memory_budget_mb(budget);
+    EXPECT_THAT(ConfigWarnings(s), IsEmpty()) << budget;
+  }
+}
+
+TEST(ConfigTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
+  // Memtables far above the budget.
+  v1::StorageConfig s;
+  s.set_memory_budget_mb(256);
+  s.set_write_buffer_size_mb(256);
+  s.set_db_write_buffer_size_mb(1024);
+  s.set_max_write_buffer_number(6);
+  EXPECT_THAT(ConfigWarnings(s),
+              Contains(AllOf(HasSubstr("256 x 6 x 5 = 7680 MiB"),
+                             HasSubstr("30x storage.memory_budget_mb (256"))));
+  EXPECT_THAT(ConfigWarnings(s),
+              Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
+                                 "(192 MiB) of storage.memory_budget_mb (256 "
+                                 "MiB; the rest, 64 MiB, is the server's)")));
+
+  // Seed 000's shape: a total that holds barely more than one memtable.
+  v1::StorageConfig pika;
+  pika.set_write_buffer_size_mb(64);
+  pika.set_db_write_buffer_size_mb(100);
+  EXPECT_THAT(ConfigWarnings(pika),
+              Contains(AllOf(HasSubstr("(100 MiB)"), HasSubstr("64 MiB"),
+                             HasSubstr("seed 000"))));
+
+  v1::StorageConfig unbounded;
+  unbounded.set_db_write_buffer_size_mb(0);
+  EXPECT_THAT(ConfigWarnings(unbounded),
+              Contains(HasSubstr("64 x 4 x 5 = 1280 MiB")));
+
+  v1::StorageConfig bulk;
+  bulk.set_bulk_load(true);
+  EXPECT_THAT(ConfigWarnings(bulk), Contains(HasSubstr("bulk_load is on")));
 }
 
 TEST(ConfigTest, EmptyConfigIsValidAndGetsDefaults) {

@@ -13,12 +13,14 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
 
   std::unique_ptr<GrpcServer> server(new GrpcServer());
   server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
+  server->admin_ = std::make_unique<AdminServiceImpl>(store);
   const std::string address = absl::StrCat(config.server().grpc_bind_address(),
                                            ":", config.server().grpc_port());
   grpc::ServerBuilder builder;
   builder.AddListeningPort(address, grpc::InsecureServerCredentials(),
                            &server->port_);
   builder.RegisterService(server->service_.get());
+  builder.RegisterService(server->admin_.get());
   // Room for a full batch of points with attributes.
   builder.SetMaxReceiveMessageSize(64 << 20);
   server->server_ = builder.BuildAndStart();

@@ -1,15 +1,17 @@
 #ifndef TRACKDB_SERVICE_GRPC_SERVER_H_
 #define TRACKDB_SERVICE_GRPC_SERVER_H_
 
-// The gRPC front door: TrackService, the standard health-checking service
-// (grpc.health.v1.Health, "trackdb.v1.TrackService" and "" report SERVING)
-// and server reflection, so `grpcurl list` and `describe` need no .proto.
+// The gRPC front door: TrackService, AdminService (stats, doctor, bulk-load
+// mode), the standard health-checking service (grpc.health.v1.Health,
+// "trackdb.v1.TrackService" and "" report SERVING) and server reflection,
+// so `grpcurl list` and `describe` need no .proto.
 
 #include <memory>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
+#include "service/admin_service.h"
 #include "service/track_service.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -32,6 +34,7 @@ class GrpcServer {
  private:
   GrpcServer() = default;
   std::unique_ptr<TrackServiceImpl> service_;
+  std::unique_ptr<AdminServiceImpl> admin_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
 };

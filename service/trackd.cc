@@ -67,6 +67,9 @@ int Run() {
     config.mutable_server()->set_resp_port(*port);
   }
   if (absl::Status s = conf::ValidateConfig(config); !s.ok()) return Fail(s);
+  for (const std::string& warning : conf::ConfigWarnings(config.storage())) {
+    Log(absl::StrCat("WARNING: ", warning));
+  }
 
   std::string effective;
   google::protobuf::TextFormat::Printer printer;

@@ -6,9 +6,11 @@
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "storage/counter_merge.h"
+#include "rocksdb/write_buffer_manager.h"
 #include "storage/keys.h"
 #include "storage/kv_expiry.h"
 
@@ -73,18 +75,6 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
   if (!compression.ok()) return compression.status();
   cf.compression = *compression;
 
-  if (c.bulk_load()) {
-    // PrepareForBulkLoad also shrinks num_levels, and a DB that already has
-    // deeper levels then fails to open (seed 004): keep num_levels.
-    rocksdb::Options bulk(db, cf);
-    bulk.PrepareForBulkLoad();
-    bulk.num_levels = cf.num_levels;
-    db = rocksdb::DBOptions(bulk);
-    cf = rocksdb::ColumnFamilyOptions(bulk);
-    db.create_if_missing = true;
-    db.create_missing_column_families = true;
-  }
-
   rocksdb::ConfigOptions parse;
   parse.ignore_unknown_options = false;
   parse.input_strings_escaped = false;
@@ -106,9 +96,31 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
   }
 
   // One block cache for all column families, holding index and filter
-  // blocks too so that it bounds them.
-  std::shared_ptr<rocksdb::Cache> cache =
-      rocksdb::NewLRUCache(c.block_cache_size_mb() * kMiB);
+  // blocks too so that it bounds them, and charged with the memtables.
+  const uint64_t memtable_budget = db.db_write_buffer_size;
+  std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(
+      c.block_cache_size_mb() * kMiB + memtable_budget,
+      /*num_shard_bits=*/-1, /*strict_capacity_limit=*/false);
+  if (memtable_budget > 0) {
+    // Stalling writes at the total is safe only when the total holds a
+    // memtable per written column family: below that, the empty memtables'
+    // arenas alone can keep usage above the total and writes would wait
+    // forever. Such a config is warned about at start and by the doctor.
+    const bool allow_stall =
+        memtable_budget >= conf::kWrittenColumnFamilies * cf.write_buffer_size;
+    db.write_buffer_manager = std::make_shared<rocksdb::WriteBufferManager>(
+        memtable_budget, cache, allow_stall);
+  }
+  out.block_cache = cache;
+  out.config = c;
+
+  db.statistics = rocksdb::CreateDBStatistics();
+  out.events = std::make_shared<StoreEvents>();
+  db.listeners.push_back(out.events);
+  out.io = std::make_shared<IoCounters>();
+  out.env = rocksdb::NewCompositeEnv(
+      NewCountingFileSystem(rocksdb::FileSystem::Default(), out.io));
+  db.env = out.env.get();
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = cache;
   table.block_size = 16 * 1024;
@@ -160,13 +172,57 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
   return out;
 }
 
+std::unordered_map<std::string, std::string> BulkLoadCfOptions() {
+  rocksdb::Options bulk;
+  bulk.PrepareForBulkLoad();
+  return {
+      {"disable_auto_compactions", "true"},
+      {"level0_file_num_compaction_trigger",
+       absl::StrCat(bulk.level0_file_num_compaction_trigger)},
+      {"level0_slowdown_writes_trigger",
+       absl::StrCat(bulk.level0_slowdown_writes_trigger)},
+      {"level0_stop_writes_trigger",
+       absl::StrCat(bulk.level0_stop_writes_trigger)},
+      {"soft_pending_compaction_bytes_limit",
+       absl::StrCat(bulk.soft_pending_compaction_bytes_limit)},
+      {"hard_pending_compaction_bytes_limit",
+       absl::StrCat(bulk.hard_pending_compaction_bytes_limit)},
+      {"max_compaction_bytes", absl::StrCat(bulk.max_compaction_bytes)},
+      {"target_file_size_base", absl::StrCat(bulk.target_file_size_base)},
+  };
+}
+
+std::unordered_map<std::string, std::string> SteadyCfOptions(
+    const rocksdb::ColumnFamilyOptions& cf) {
+  return {
+      {"disable_auto_compactions",
+       cf.disable_auto_compactions ? "true" : "false"},
+      {"level0_file_num_compaction_trigger",
+       absl::StrCat(cf.level0_file_num_compaction_trigger)},
+      {"level0_slowdown_writes_trigger",
+       absl::StrCat(cf.level0_slowdown_writes_trigger)},
+      {"level0_stop_writes_trigger",
+       absl::StrCat(cf.level0_stop_writes_trigger)},
+      {"soft_pending_compaction_bytes_limit",
+       absl::StrCat(cf.soft_pending_compaction_bytes_limit)},
+      {"hard_pending_compaction_bytes_limit",
+       absl::StrCat(cf.hard_pending_compaction_bytes_limit)},
+      {"max_compaction_bytes", absl::StrCat(cf.max_compaction_bytes)},
+      {"target_file_size_base", absl::StrCat(cf.target_file_size_base)},
+  };
+}
+
 std::string DescribeOptions(const StoreOptions& o) {
-  std::string text =
-      absl::StrCat("rocksdb db: max_background_jobs=", o.db.max_background_jobs,
-                   " db_write_buffer_size=", MiB(o.db.db_write_buffer_size),
-                   " wal=", o.write.disableWAL ? "off" : "on",
-                   " sync=", o.write.sync ? "every write" : "off",
-                   " max_open_files=", o.db.max_open_files, "\n");
+  std::string text = absl::StrCat(
+      "rocksdb db: memory_budget=", o.config.memory_budget_mb(), "MiB",
+      " block_cache_capacity=",
+      o.block_cache ? MiB(o.block_cache->GetCapacity()) : std::string("none"),
+      " memtables_charged_to_cache=", o.db.write_buffer_manager ? "yes" : "no",
+      " max_background_jobs=", o.db.max_background_jobs,
+      " db_write_buffer_size=", MiB(o.db.db_write_buffer_size),
+      " wal=", o.write.disableWAL ? "off" : "on",
+      " sync=", o.write.sync ? "every write" : "off",
+      " max_open_files=", o.db.max_open_files, "\n");
   for (const auto& cf : o.column_families) {
     const rocksdb::ColumnFamilyOptions& c = cf.options;
     std::string compression;

@@ -23,7 +23,7 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   auto o = BuildStoreOptions(v1::StorageConfig());
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->db.max_background_jobs, 4);
-  EXPECT_EQ(o->db.db_write_buffer_size, 512u << 20);
+  EXPECT_EQ(o->db.db_write_buffer_size, 448u << 20);
   EXPECT_TRUE(o->db.create_if_missing);
   ASSERT_EQ(o->column_families.size(), 5u);
   for (const char* name : {kPointsCf, kLatestCf, kGeoCf, kKvCf}) {
@@ -43,6 +43,7 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
 TEST(StoreOptionsTest, OneBlockCacheSharedByAllColumnFamilies) {
   v1::StorageConfig c;
   c.set_block_cache_size_mb(32);
+  c.set_db_write_buffer_size_mb(64);
   auto o = BuildStoreOptions(c);
   ASSERT_TRUE(o.ok());
   const rocksdb::Cache* first = nullptr;
@@ -50,11 +51,52 @@ TEST(StoreOptionsTest, OneBlockCacheSharedByAllColumnFamilies) {
     const auto* t =
         cf.options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>();
     ASSERT_NE(t, nullptr);
-    EXPECT_EQ(t->block_cache->GetCapacity(), 32u << 20);
+    // Blocks plus the memtables charged to it.
+    EXPECT_EQ(t->block_cache->GetCapacity(), (32u + 64u) << 20);
+    EXPECT_FALSE(t->block_cache->HasStrictCapacityLimit());
     EXPECT_TRUE(t->cache_index_and_filter_blocks);
     if (!first) first = t->block_cache.get();
     EXPECT_EQ(t->block_cache.get(), first) << cf.name;
   }
+  EXPECT_EQ(o->block_cache.get(), first);
+}
+
+TEST(StoreOptionsTest, MemtablesAreChargedToTheBlockCache) {
+  v1::StorageConfig c;
+  c.set_memory_budget_mb(256);
+  auto o = BuildStoreOptions(c);
+  ASSERT_TRUE(o.ok());
+  ASSERT_NE(o->db.write_buffer_manager, nullptr);
+  EXPECT_EQ(o->db.write_buffer_manager->buffer_size(), 96u << 20);
+  EXPECT_TRUE(o->db.write_buffer_manager->cost_to_cache());
+  // The cache's capacity is RocksDB's whole share of the budget.
+  EXPECT_EQ(o->block_cache->GetCapacity(), 192u << 20);
+  EXPECT_EQ(Cf(*o, kPointsCf).write_buffer_size, 24u << 20);
+
+  // A raw db_write_buffer_size override reaches the manager too.
+  c.set_rocksdb_db_options("db_write_buffer_size=1048576");
+  o = BuildStoreOptions(c);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->db.write_buffer_manager->buffer_size(), 1u << 20);
+
+  // No memtable total: no manager, the cache is the block cache alone.
+  c.clear_rocksdb_db_options();
+  c.set_db_write_buffer_size_mb(0);
+  o = BuildStoreOptions(c);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->db.write_buffer_manager, nullptr);
+  EXPECT_EQ(o->block_cache->GetCapacity(), 192u << 20);
+}
+
+TEST(StoreOptionsTest, ObserversAreInstalled) {
+  auto o = BuildStoreOptions(v1::StorageConfig());
+  ASSERT_TRUE(o.ok());
+  EXPECT_NE(o->db.statistics, nullptr);
+  ASSERT_EQ(o->db.listeners.size(), 1u);
+  EXPECT_EQ(o->db.listeners[0].get(), o->events.get());
+  EXPECT_EQ(o->db.env, o->env.get());
+  EXPECT_NE(o->io, nullptr);
+  EXPECT_EQ(o->config.memory_budget_mb(), 1024u);
 }
 
 TEST(StoreOptionsTest, DurabilityModes) {
@@ -100,15 +142,26 @@ TEST(StoreOptionsTest, RawStringsApplyLastAndBadOnesNameTheField) {
               HasSubstr("storage.rocksdb_cf_options"));
 }
 
-TEST(StoreOptionsTest, BulkLoadDisablesCompactionButKeepsLevels) {
+TEST(StoreOptionsTest, BulkLoadIsSwitchedLiveNotBuiltIn) {
   v1::StorageConfig c;
   c.set_bulk_load(true);
   auto o = BuildStoreOptions(c);
   ASSERT_TRUE(o.ok());
+  // The options are the steady state; TrackStore::Open switches the mode on.
   const auto& cf = Cf(*o, kPointsCf);
-  EXPECT_TRUE(cf.disable_auto_compactions);
-  EXPECT_GT(cf.level0_stop_writes_trigger, 1000);
-  EXPECT_EQ(cf.num_levels, rocksdb::ColumnFamilyOptions().num_levels);
+  EXPECT_FALSE(cf.disable_auto_compactions);
+  EXPECT_EQ(cf.level0_stop_writes_trigger, 64);
+  EXPECT_TRUE(o->config.bulk_load());
+
+  auto bulk = BulkLoadCfOptions();
+  EXPECT_EQ(bulk["disable_auto_compactions"], "true");
+  EXPECT_EQ(bulk["level0_stop_writes_trigger"], std::to_string(1 << 30));
+  EXPECT_EQ(bulk.count("num_levels"), 0u);  // would break reopening
+  auto steady = SteadyCfOptions(cf);
+  EXPECT_EQ(steady["disable_auto_compactions"], "false");
+  EXPECT_EQ(steady["level0_stop_writes_trigger"], "64");
+  // Every key switched on is switched back.
+  for (const auto& [key, value] : bulk) EXPECT_EQ(steady.count(key), 1u) << key;
 }
 
 TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
@@ -118,7 +171,9 @@ TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
     EXPECT_THAT(text, HasSubstr(std::string("rocksdb cf ") + name + ":"));
   }
   EXPECT_THAT(text, HasSubstr("write_buffer_size=64MiB"));
-  EXPECT_THAT(text, HasSubstr("block_cache=256MiB"));
+  EXPECT_THAT(text, HasSubstr("block_cache=896MiB"));
+  EXPECT_THAT(text, HasSubstr("memory_budget=1024MiB"));
+  EXPECT_THAT(text, HasSubstr("memtables_charged_to_cache=yes"));
 }
 
 }  // namespace

@@ -52,6 +52,10 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
         absl::StrCat("data dir ", data_dir, " has schema version ", version,
                      "; this trackd reads version ", kSchemaVersion));
   }
+  if (store->options_.config.bulk_load()) {
+    auto bulk = store->SetBulkLoad(true);
+    if (!bulk.ok()) return bulk.status();
+  }
   return store;
 }
 
@@ -60,12 +64,14 @@ TrackStore::~TrackStore() { Close().IgnoreError(); }
 absl::Status TrackStore::Close() {
   if (!db_) return absl::OkStatus();
   absl::Status result;
-  if (options_.write.disableWAL) {
-    // Without a WAL the memtables are the only copy: flush them all.
-    rocksdb::FlushOptions flush;
-    flush.wait = true;
-    result.Update(FromRocks(db_->Flush(flush, handles_), "flushing memtables"));
-  } else {
+  // Flush every memtable: without a WAL they are the only copy, and with
+  // one, a reopen would otherwise replay up to db_write_buffer_size of log
+  // (seconds for the default 512 MiB) before serving.
+  rocksdb::FlushOptions flush;
+  flush.wait = true;
+  flush.allow_write_stall = true;
+  result.Update(FromRocks(db_->Flush(flush, handles_), "flushing memtables"));
+  if (!options_.write.disableWAL) {
     result.Update(FromRocks(db_->SyncWAL(), "syncing the WAL"));
   }
   for (rocksdb::ColumnFamilyHandle* h : handles_) {

@@ -26,6 +26,7 @@
 // read-modify-write calls hold the names' stripes the same way.
 
 #include <array>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -94,7 +95,7 @@ class TrackStore {
 
   ~TrackStore();  // Close()s if still open.
 
-  // Flushes what the WAL does not protect and closes the DB.
+  // Flushes the memtables (so reopening replays no log) and closes the DB.
   absl::Status Close();
 
   // --- Write path (write_path.cc) ---
@@ -182,6 +183,32 @@ class TrackStore {
   rocksdb::ColumnFamilyHandle* geo() { return handles_[3]; }
   rocksdb::ColumnFamilyHandle* kv() { return handles_[4]; }
 
+  // --- Operations (bulk_load.cc) ---
+
+  // All column family handles, in options().column_families order.
+  const std::vector<rocksdb::ColumnFamilyHandle*>& column_families() const {
+    return handles_;
+  }
+
+  struct BulkLoadChange {
+    bool was_on = false;
+    bool on = false;
+    // Turning off: the full compaction's wall time and the L0 files it
+    // removed (summed over column families).
+    double compaction_seconds = 0;
+    int l0_files_before = 0;
+    int l0_files_after = 0;
+  };
+  // Bulk-load mode on: every column family gets PrepareForBulkLoad's
+  // settings (storage/options.h BulkLoadCfOptions) live. Off: the configured
+  // values come back and a full compaction (CompactRange over every column
+  // family) runs before this returns, so reads and reopening are fast again.
+  // Turning off when already off still compacts (an import that ran with
+  // the mode off). Calls are serialised. Open() turns it on when
+  // config.bulk_load() is set.
+  absl::StatusOr<BulkLoadChange> SetBulkLoad(bool on);
+  bool bulk_load() const { return bulk_load_.load(); }
+
  private:
   TrackStore() = default;
   absl::Status BuildRegistry();  // schema version 1 -> 2
@@ -192,6 +219,9 @@ class TrackStore {
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // as options_ orders
   EntityLocks locks_;
   std::array<absl::Mutex, 64> collection_locks_;
+  absl::Status ApplyCfOptions(bool bulk_load);  // bulk_load.cc
+  absl::Mutex bulk_load_mu_;
+  std::atomic<bool> bulk_load_{false};
 };
 
 }  // namespace trackdb::storage

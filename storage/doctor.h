@@ -1,0 +1,42 @@
+#ifndef TRACKDB_STORAGE_DOCTOR_H_
+#define TRACKDB_STORAGE_DOCTOR_H_
+
+// The doctor: reads StoreStats (which carry the effective options) and
+// names, in words with the numbers behind them, the problems of the seed
+// stories: memtables flushed before they fill (seed 000's small flushes),
+// writes slowed down or stopped by L0 or by memtables (seed 004), compaction
+// falling behind, memory above the budget (seed 003), bulk-load mode left on
+// (seed 004's "open db very slow"), and memtable knobs that contradict each
+// other or the budget. A pure function: no I/O.
+
+#include <string>
+#include <vector>
+
+#include "storage/options.h"
+#include "storage/store_stats.h"
+
+namespace trackdb::storage {
+
+struct Finding {
+  enum Severity { kInfo = 0, kWarning = 1, kProblem = 2 };
+  Severity severity = kInfo;
+  // Stable, for scripts and tests: "small_flushes", "l0_slowdown",
+  // "l0_stop", "memtable_stall", "compaction_behind",
+  // "memory_above_budget", "rss_above_budget", "bulk_load_on",
+  // "memtable_budget_below_memtables", "memtables_far_above_budget",
+  // "disk_writes" (info).
+  std::string code;
+  std::string message;  // one or two sentences with the numbers
+};
+
+std::vector<Finding> Diagnose(const StoreStats& stats,
+                              const StoreOptions& options);
+
+// "PROBLEM small_flushes: ..." one per line; "no problems found" first when
+// nothing is worse than info.
+std::string FormatFindings(const std::vector<Finding>& findings);
+const char* SeverityName(Finding::Severity severity);
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_DOCTOR_H_

@@ -1,0 +1,321 @@
+#include "storage/store_stats.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/utilities/options_util.h"
+#include "rocksdb/write_buffer_manager.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+uint64_t IntProperty(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
+                     const std::string& name) {
+  uint64_t value = 0;
+  if (cf ? db->GetIntProperty(cf, name, &value)
+         : db->GetIntProperty(name, &value)) {
+    return value;
+  }
+  return 0;
+}
+
+uint64_t MapValue(const std::map<std::string, std::string>& map,
+                  const std::string& key) {
+  auto it = map.find(key);
+  if (it == map.end()) return 0;
+  double value = 0;
+  return absl::SimpleAtod(it->second, &value) ? static_cast<uint64_t>(value)
+                                              : 0;
+}
+
+uint64_t ProcessRssBytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) {
+      return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
+    }
+  }
+  return 0;
+}
+
+DiskWrites ToDiskWrites(const IoTotals& t) {
+  return {t.write_ops, t.write_bytes};
+}
+
+std::string Fixed(double v, int digits) {
+  return absl::StrFormat("%.*f", digits, v);
+}
+
+}  // namespace
+
+int StoreStats::l0_files() const {
+  int n = 0;
+  for (const CfStats& c : column_families) n += c.l0_files;
+  return n;
+}
+uint64_t StoreStats::pending_compaction_bytes() const {
+  uint64_t n = 0;
+  for (const CfStats& c : column_families) n += c.pending_compaction_bytes;
+  return n;
+}
+uint64_t StoreStats::flushes() const {
+  uint64_t n = 0;
+  for (const CfStats& c : column_families) n += c.flushes;
+  return n;
+}
+uint64_t StoreStats::flush_bytes() const {
+  uint64_t n = 0;
+  for (const CfStats& c : column_families) n += c.flush_bytes;
+  return n;
+}
+double StoreStats::slowdown_seconds() const {
+  double n = 0;
+  for (const CfStats& c : column_families) n += c.slowdown_seconds;
+  return n;
+}
+double StoreStats::stop_seconds() const {
+  double n = 0;
+  for (const CfStats& c : column_families) n += c.stop_seconds;
+  return n;
+}
+
+StoreStats ReadStoreStats(TrackStore& store) {
+  return ReadStoreStats(
+      store.db(), store.column_families(), store.options(), store.bulk_load(),
+      store.options().events
+          ? std::chrono::duration<double>(StoreEvents::Clock::now() -
+                                          store.options().events->created())
+                .count()
+          : 0);
+}
+
+StoreStats ReadStoreStats(rocksdb::DB* db,
+                          const std::vector<rocksdb::ColumnFamilyHandle*>& cfs,
+                          const StoreOptions& options, bool bulk_load,
+                          double seconds_since_open) {
+  StoreStats out;
+  out.seconds_since_open = seconds_since_open;
+  out.bulk_load = bulk_load;
+  out.memory_budget_bytes = options.config.memory_budget_mb() << 20;
+  const rocksdb::DBOptions db_options = db->GetDBOptions();
+  out.max_background_jobs = db_options.max_background_jobs;
+  out.memtable_budget_bytes =
+      db_options.write_buffer_manager
+          ? db_options.write_buffer_manager->buffer_size()
+          : db_options.db_write_buffer_size;
+  if (options.block_cache) {
+    out.block_cache_capacity_bytes = options.block_cache->GetCapacity();
+    out.block_cache_usage_bytes = options.block_cache->GetUsage();
+    out.block_cache_pinned_bytes = options.block_cache->GetPinnedUsage();
+  }
+  out.process_rss_bytes = ProcessRssBytes();
+  if (rocksdb::Statistics* s = db_options.statistics.get()) {
+    out.block_cache_hits = s->getTickerCount(rocksdb::BLOCK_CACHE_HIT);
+    out.block_cache_misses = s->getTickerCount(rocksdb::BLOCK_CACHE_MISS);
+    out.user_keys_written = s->getTickerCount(rocksdb::NUMBER_KEYS_WRITTEN);
+    out.user_bytes_written = s->getTickerCount(rocksdb::BYTES_WRITTEN);
+    out.stall_micros = s->getTickerCount(rocksdb::STALL_MICROS);
+  }
+  if (options.io) {
+    out.wal_writes = ToDiskWrites(options.io->Get(FileKind::kWal));
+    out.sst_writes = ToDiskWrites(options.io->Get(FileKind::kSst));
+    out.other_writes = ToDiskWrites(options.io->Get(FileKind::kOther));
+  }
+  out.delayed_write_rate =
+      IntProperty(db, nullptr, "rocksdb.actual-delayed-write-rate");
+  out.write_stopped = IntProperty(db, nullptr, "rocksdb.is-write-stopped") != 0;
+
+  std::map<std::string, CfEventTotals> events;
+  if (options.events) events = options.events->Snapshot();
+  for (rocksdb::ColumnFamilyHandle* handle : cfs) {
+    CfStats c;
+    c.name = handle->GetName();
+    std::string text;
+    if (db->GetProperty(handle, "rocksdb.num-files-at-level0", &text)) {
+      c.l0_files = std::atoi(text.c_str());
+    }
+    c.live_sst_bytes = IntProperty(db, handle, "rocksdb.live-sst-files-size");
+    c.pending_compaction_bytes =
+        IntProperty(db, handle, "rocksdb.estimate-pending-compaction-bytes");
+    c.memtable_bytes =
+        IntProperty(db, handle, "rocksdb.cur-size-all-mem-tables");
+    c.immutable_memtables = static_cast<int>(
+        IntProperty(db, handle, "rocksdb.num-immutable-mem-table"));
+    rocksdb::ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(handle, &meta);
+    if (!meta.levels.empty()) c.l0_bytes = meta.levels[0].size;
+
+    std::map<std::string, std::string> cfstats;
+    if (db->GetMapProperty(handle, "rocksdb.cfstats", &cfstats)) {
+      c.l0_slowdowns = MapValue(cfstats, "io_stalls.level0_slowdown");
+      c.l0_stops = MapValue(cfstats, "io_stalls.level0_numfiles");
+      c.pending_slowdowns =
+          MapValue(cfstats, "io_stalls.slowdown_for_pending_compaction_bytes");
+      c.pending_stops =
+          MapValue(cfstats, "io_stalls.stop_for_pending_compaction_bytes");
+      c.memtable_slowdowns = MapValue(cfstats, "io_stalls.memtable_slowdown");
+      c.memtable_stops = MapValue(cfstats, "io_stalls.memtable_compaction");
+    }
+    if (auto it = events.find(c.name); it != events.end()) {
+      const CfEventTotals& e = it->second;
+      c.flushes = e.flushes;
+      c.flush_bytes = e.flush_bytes;
+      c.flush_raw_bytes = e.flush_raw_bytes;
+      c.compaction_bytes = e.compaction_bytes;
+      c.slowdowns = e.slowdowns;
+      c.stops = e.stops;
+      c.slowdown_seconds = e.slowdown_seconds;
+      c.stop_seconds = e.stop_seconds;
+      c.slowed_now = e.slowed_now;
+      c.stopped_now = e.stopped_now;
+    }
+    const rocksdb::ColumnFamilyOptions o = db->GetOptions(handle);
+    c.write_buffer_size = o.write_buffer_size;
+    c.max_write_buffer_number = o.max_write_buffer_number;
+    c.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
+    c.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
+    c.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
+    c.disable_auto_compactions = o.disable_auto_compactions;
+    out.memtable_bytes += c.memtable_bytes;
+    out.column_families.push_back(std::move(c));
+  }
+  return out;
+}
+
+absl::StatusOr<ReadOnlyStats> ReadStoreStatsReadOnly(
+    const std::string& data_dir, const v1::StorageConfig& config) {
+  ReadOnlyStats out;
+  auto built = BuildStoreOptions(config);
+  if (!built.ok()) return built.status();
+  out.options = *std::move(built);
+  rocksdb::ConfigOptions load;
+  load.ignore_unknown_options = true;
+  load.env = out.options.env.get();
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs;
+  rocksdb::DBOptions db_options;
+  rocksdb::Status s = rocksdb::LoadLatestOptions(
+      load, data_dir, &db_options, &cfs, &out.options.block_cache);
+  if (!s.ok()) {
+    return FromRocks(s, absl::StrCat("reading options of ", data_dir));
+  }
+  // Keep the loaded knobs; observe with ours.
+  db_options.env = out.options.env.get();
+  db_options.statistics = out.options.db.statistics;
+  db_options.write_buffer_manager =
+      db_options.db_write_buffer_size > 0
+          ? std::make_shared<rocksdb::WriteBufferManager>(
+                db_options.db_write_buffer_size, out.options.block_cache)
+          : nullptr;
+  db_options.create_if_missing = false;
+  out.options.db = db_options;
+  out.options.column_families = cfs;
+
+  rocksdb::DB* raw = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  s = rocksdb::DB::OpenForReadOnly(db_options, data_dir, cfs, &handles, &raw);
+  if (!s.ok())
+    return FromRocks(s, absl::StrCat("opening ", data_dir, " read-only"));
+  std::unique_ptr<rocksdb::DB> db(raw);
+  out.stats = ReadStoreStats(db.get(), handles, out.options,
+                             /*bulk_load=*/false, /*seconds_since_open=*/0);
+  // Our observers saw only this open, not the writer's history.
+  out.stats.process_rss_bytes = 0;
+  for (rocksdb::ColumnFamilyHandle* h : handles) {
+    db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  }
+  db->Close().PermitUncheckedError();
+  return out;
+}
+
+StoreStats StatsSampler::Sample(TrackStore& store) {
+  StoreStats next = ReadStoreStats(store);
+  AddRates(next);
+  return next;
+}
+
+void StatsSampler::AddRates(StoreStats& next) {
+  absl::MutexLock lock(&mu_);
+  if (have_previous_) {
+    const double dt = next.seconds_since_open - previous_.seconds_since_open;
+    if (dt > 0) {
+      const DiskWrites now = next.disk_writes();
+      const DiskWrites then = previous_.disk_writes();
+      next.rate_interval_seconds = dt;
+      next.disk_write_bytes_per_second = (now.bytes - then.bytes) / dt;
+      next.disk_writes_per_second = (now.ops - then.ops) / dt;
+      next.user_bytes_per_second =
+          (next.user_bytes_written - previous_.user_bytes_written) / dt;
+    }
+  }
+  previous_ = next;
+  have_previous_ = true;
+}
+
+std::string FormatInfoSection(const StoreStats& s) {
+  std::string out = "# rocksdb\r\n";
+  auto line = [&out](absl::string_view key, const auto& value) {
+    absl::StrAppend(&out, key, ":", value, "\r\n");
+  };
+  const DiskWrites disk = s.disk_writes();
+  line("bulk_load", s.bulk_load ? 1 : 0);
+  line("memory_budget_bytes", s.memory_budget_bytes);
+  line("memtable_budget_bytes", s.memtable_budget_bytes);
+  line("memtable_bytes", s.memtable_bytes);
+  line("block_cache_capacity_bytes", s.block_cache_capacity_bytes);
+  line("block_cache_usage_bytes", s.block_cache_usage_bytes);
+  line("block_cache_pinned_bytes", s.block_cache_pinned_bytes);
+  line("block_cache_hit_rate", Fixed(s.block_cache_hit_rate(), 4));
+  line("process_rss_bytes", s.process_rss_bytes);
+  line("user_keys_written", s.user_keys_written);
+  line("user_bytes_written", s.user_bytes_written);
+  line("disk_writes", disk.ops);
+  line("disk_write_bytes", disk.bytes);
+  line("disk_avg_write_bytes", Fixed(disk.avg_bytes(), 0));
+  line("wal_writes", s.wal_writes.ops);
+  line("wal_write_bytes", s.wal_writes.bytes);
+  line("sst_writes", s.sst_writes.ops);
+  line("sst_write_bytes", s.sst_writes.bytes);
+  line("write_amplification", Fixed(s.write_amplification(), 2));
+  line("rate_interval_seconds", Fixed(s.rate_interval_seconds, 1));
+  line("disk_write_bytes_per_sec", Fixed(s.disk_write_bytes_per_second, 0));
+  line("disk_writes_per_sec", Fixed(s.disk_writes_per_second, 0));
+  line("user_bytes_per_sec", Fixed(s.user_bytes_per_second, 0));
+  line("flushes", s.flushes());
+  line("avg_flush_bytes",
+       Fixed(
+           s.flushes() ? static_cast<double>(s.flush_bytes()) / s.flushes() : 0,
+           0));
+  line("l0_files", s.l0_files());
+  line("pending_compaction_bytes", s.pending_compaction_bytes());
+  line("stall_micros", s.stall_micros);
+  line("slowdown_seconds", Fixed(s.slowdown_seconds(), 3));
+  line("stop_seconds", Fixed(s.stop_seconds(), 3));
+  line("write_stopped", s.write_stopped ? 1 : 0);
+  line("delayed_write_rate", s.delayed_write_rate);
+  for (const CfStats& c : s.column_families) {
+    line(absl::StrCat("cf_", c.name),
+         absl::StrCat(
+             "l0_files=", c.l0_files, ",l0_bytes=", c.l0_bytes,
+             ",live_sst_bytes=", c.live_sst_bytes,
+             ",pending_compaction_bytes=", c.pending_compaction_bytes,
+             ",memtable_bytes=", c.memtable_bytes, ",flushes=", c.flushes,
+             ",avg_flush_bytes=", Fixed(c.avg_flush_bytes(), 0),
+             ",write_amplification=", Fixed(c.write_amplification(), 2),
+             ",slowdowns=", c.slowdowns, ",stops=", c.stops,
+             ",slowdown_seconds=", Fixed(c.slowdown_seconds, 3),
+             ",stop_seconds=", Fixed(c.stop_seconds, 3),
+             ",l0_slowdowns=", c.l0_slowdowns, ",l0_stops=", c.l0_stops));
+  }
+  return out;
+}
+
+}  // namespace trackdb::storage

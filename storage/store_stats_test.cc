@@ -1,0 +1,143 @@
+#include "storage/store_stats.h"
+
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "storage/keys.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::NewDataDir;
+using testing::OpenStore;
+using testing::Point;
+using ::testing::StartsWith;
+
+void WritePoints(TrackStore& store, int n, int64_t t0) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> d(-0.1, 0.1);
+  std::vector<TrackPoint> batch;
+  for (int i = 0; i < n; ++i) {
+    batch.push_back(Point(absl::StrCat("car", i % 500), t0 + i, 39.9 + d(rng),
+                          116.4 + d(rng)));
+    if (batch.size() == 100) {
+      ASSERT_TRUE(store.AddPoints("fleet", batch).ok());
+      batch.clear();
+    }
+  }
+  if (!batch.empty()) {
+    ASSERT_TRUE(store.AddPoints("fleet", batch).ok());
+  }
+}
+
+TEST(StoreStatsTest, ReadsWritesFlushesCacheAndOptions) {
+  auto store = OpenStore(NewDataDir());
+  WritePoints(*store, 2000, 1000);
+  ASSERT_TRUE(
+      store->db()->Flush(rocksdb::FlushOptions(), store->points()).ok());
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(store->GetLatest("fleet", absl::StrCat("car", i)).ok());
+  }
+  const StoreStats s = ReadStoreStats(*store);
+
+  EXPECT_EQ(s.memory_budget_bytes, 1024u << 20);
+  EXPECT_EQ(s.memtable_budget_bytes, 16u << 20);  // OpenStore's
+  EXPECT_EQ(s.block_cache_capacity_bytes, (8u + 16u) << 20);
+  EXPECT_GT(s.block_cache_usage_bytes, 0u);
+  EXPECT_GT(s.block_cache_hits + s.block_cache_misses, 0u);
+  EXPECT_GT(s.process_rss_bytes, 0u);
+  EXPECT_FALSE(s.bulk_load);
+  // 2000 points: 4 keys each but the first 500 (no old geo entry to delete).
+  EXPECT_GE(s.user_keys_written, 2000u * 3);
+  EXPECT_GT(s.user_bytes_written, 2000u * 30);
+  EXPECT_GT(s.wal_writes.ops, 0u);
+  EXPECT_GE(s.wal_writes.bytes, s.user_bytes_written);
+  EXPECT_GT(s.sst_writes.bytes, 0u);
+  EXPECT_GT(s.write_amplification(), 1.0);
+
+  ASSERT_EQ(s.column_families.size(), 5u);
+  const CfStats* points = s.cf(kPointsCf);
+  ASSERT_NE(points, nullptr);
+  EXPECT_EQ(points->flushes, 1u);
+  EXPECT_GT(points->flush_bytes, 1000u);
+  EXPECT_GT(points->flush_raw_bytes, points->flush_bytes / 2);
+  EXPECT_EQ(points->l0_files, 1);
+  EXPECT_GT(points->l0_bytes, 0u);
+  EXPECT_EQ(points->write_buffer_size, 1u << 20);
+  EXPECT_EQ(points->level0_slowdown_writes_trigger, 40);
+  EXPECT_FALSE(points->disable_auto_compactions);
+  EXPECT_EQ(points->memtable_bytes, s.cf(kPointsCf)->memtable_bytes);
+  EXPECT_GT(s.cf(kGeoCf)->memtable_bytes, 0u);  // not flushed
+  EXPECT_EQ(s.flushes(), 1u);
+  EXPECT_EQ(s.l0_files(), 1);
+}
+
+TEST(StoreStatsTest, SamplerGivesRatesOverTheInterval) {
+  auto store = OpenStore(NewDataDir());
+  StatsSampler sampler;
+  const StoreStats first = sampler.Sample(*store);
+  EXPECT_EQ(first.rate_interval_seconds, 0);
+  EXPECT_EQ(first.disk_write_bytes_per_second, 0);
+  WritePoints(*store, 1000, 1000);
+  const StoreStats second = sampler.Sample(*store);
+  ASSERT_GT(second.rate_interval_seconds, 0);
+  const double bytes = second.disk_writes().bytes - first.disk_writes().bytes;
+  EXPECT_GT(bytes, 0);
+  EXPECT_NEAR(second.disk_write_bytes_per_second,
+              bytes / second.rate_interval_seconds, 1e-6);
+  EXPECT_GT(second.disk_writes_per_second, 0);
+  EXPECT_GT(second.user_bytes_per_second, 0);
+}
+
+TEST(StoreStatsTest, InfoSectionIsRedisInfoLines) {
+  StoreStats s;
+  s.bulk_load = true;
+  s.memory_budget_bytes = 256 << 20;
+  s.block_cache_hits = 3;
+  s.block_cache_misses = 1;
+  s.wal_writes = {10, 4000};
+  s.sst_writes = {2, 2000};
+  CfStats points;
+  points.name = "points";
+  points.l0_files = 3;
+  points.flushes = 2;
+  points.flush_bytes = 3000;
+  CfStats geo;
+  geo.name = "geo";
+  geo.l0_files = 4;
+  geo.stop_seconds = 1.5;
+  s.column_families = {points, geo};
+
+  const std::string text = FormatInfoSection(s);
+  EXPECT_THAT(text, StartsWith("# rocksdb\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nbulk_load:1\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nmemory_budget_bytes:268435456\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nblock_cache_hit_rate:0.7500\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_writes:12\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_avg_write_bytes:500\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nl0_files:7\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nstop_seconds:1.500\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\ncf_points:l0_files=3,"));
+  EXPECT_THAT(text, HasSubstr(",avg_flush_bytes=1500,"));
+  EXPECT_THAT(text, HasSubstr("\r\ncf_geo:l0_files=4,"));
+  // Every line after the header is key:value, the key free of spaces.
+  std::vector<std::string> lines = absl::StrSplit(text, "\r\n");
+  ASSERT_EQ(lines.back(), "");
+  lines.pop_back();
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const size_t colon = lines[i].find(':');
+    ASSERT_NE(colon, std::string::npos) << lines[i];
+    EXPECT_EQ(lines[i].substr(0, colon).find(' '), std::string::npos);
+    EXPECT_EQ(lines[i].find('\n'), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace trackdb::storage
