@@ -12,6 +12,7 @@
 #include "index/distance.h"
 #include "index/latlng.h"
 #include "index/region.h"
+#include "service/cancel_check.h"
 #include "service/point_convert.h"
 
 namespace trackdb::service {
@@ -155,10 +156,9 @@ grpc::Status TrackServiceImpl::StreamPoints(
   v1::StreamPointsRequest message;
   std::string collection;
   uint64_t stored = 0;
+  // Read() returns false once the client cancels or the deadline passes,
+  // so the loop needs no IsCancelled() (which can sleep, cancel_check.h).
   for (int n = 0; reader->Read(&message); ++n) {
-    if (context->IsCancelled()) {
-      return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
-    }
     // Later messages may leave the collection empty to keep the first's.
     if (!message.collection().empty()) collection = message.collection();
     absl::Status s = StoreBatch(collection, message.points(),
@@ -169,6 +169,9 @@ grpc::Status TrackServiceImpl::StreamPoints(
                                  " points of earlier messages were stored)")));
     }
     stored += message.points_size();
+  }
+  if (context->IsCancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
   }
   response->set_stored(stored);
   return grpc::Status::OK;
@@ -360,20 +363,18 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
       }
     }
   } else {
-    bool cancelled = false;
+    CancelCheck check(context);
+    bool stopped = false;
     absl::Status s = store_->ScanRegion(collection, region,
                                         [&](const storage::TrackPoint& p) {
-                                          if (context->IsCancelled()) {
-                                            cancelled = true;
+                                          if (!check.Continue()) {
+                                            stopped = true;
                                             return false;
                                           }
                                           accept(p);
                                           return true;
                                         });
-    if (cancelled) {
-      return grpc::Status(grpc::StatusCode::CANCELLED,
-                          "cancelled or past its deadline");
-    }
+    if (stopped) return check.status();
     if (!s.ok()) return ToGrpc(s);
   }
 
