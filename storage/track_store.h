@@ -53,6 +53,14 @@ struct TrackPage {
   std::string next_page_token;  // empty on the last page
 };
 
+// What one ScanRegion call read: the evidence that a search costs what its
+// hits and covering cost, not what the collection holds.
+struct ScanStats {
+  uint64_t ranges = 0;     // covering ranges sought
+  uint64_t keys_read = 0;  // live geo entries read: hits + covering's extras
+  uint64_t hits = 0;       // entries the region contains (passed to visit)
+};
+
 class TrackStore {
  public:
   // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
@@ -100,6 +108,11 @@ class TrackStore {
   absl::Status ScanRegion(absl::string_view collection,
                           const index::Region& region,
                           const std::function<bool(const TrackPoint&)>& visit);
+  // The same, adding what it read to `*stats` (not reset first).
+  absl::Status ScanRegion(absl::string_view collection,
+                          const index::Region& region,
+                          const std::function<bool(const TrackPoint&)>& visit,
+                          ScanStats* stats);
 
   const StoreOptions& options() const { return options_; }
   // For stats and tests; writes must go through the methods above.
