@@ -20,13 +20,15 @@ void SetCell(std::string* key, uint64_t cell) {
 absl::Status TrackStore::ScanRegion(
     absl::string_view collection, const index::Region& region,
     const std::function<bool(const TrackPoint&)>& visit) {
-  ScanStats stats;
-  return ScanRegion(collection, region, visit, &stats);
+  return ScanRegion(collection, region, visit, ScanOptions());
 }
 
 absl::Status TrackStore::ScanRegion(
     absl::string_view collection, const index::Region& region,
-    const std::function<bool(const TrackPoint&)>& visit, ScanStats* stats) {
+    const std::function<bool(const TrackPoint&)>& visit,
+    const ScanOptions& options) {
+  ScanStats unused;
+  ScanStats* stats = options.stats ? options.stats : &unused;
   const std::vector<index::CellRange> ranges = index::Covering(region);
   if (ranges.empty()) return absl::OkStatus();
   const std::string prefix = CollectionPrefix(collection);
@@ -73,7 +75,13 @@ absl::Status TrackStore::ScanRegion(
       if (!region.Contains({pos->lat, pos->lon})) continue;
       ++stats->hits;
       point.entity.assign(key->entity.data(), key->entity.size());
-      if (absl::Status s = DecodePointValue(value, &point); !s.ok()) return s;
+      if (options.positions_only) {
+        point.loc_time_ms = pos->loc_time_ms;
+        point.lat = pos->lat;
+        point.lon = pos->lon;
+      } else if (absl::Status s = DecodePointValue(value, &point); !s.ok()) {
+        return s;
+      }
       if (!visit(point)) return absl::OkStatus();
     }
     if (!it->status().ok()) {

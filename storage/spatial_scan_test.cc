@@ -168,12 +168,14 @@ TEST_F(SpatialScanTest, ReadsOnlyTheEntriesInsideTheCovering) {
       in_circle += circle->Contains(pos);
     }
     ScanStats stats;
+    ScanOptions options;
+    options.stats = &stats;
     int64_t visited = 0;
     ASSERT_TRUE(store_
                     ->ScanRegion(
                         "fleet", *circle,
                         [&](const TrackPoint&) { return ++visited > 0; },
-                        &stats)
+                        options)
                     .ok());
     EXPECT_EQ(stats.ranges, ranges.size()) << "query " << q;
     EXPECT_EQ(stats.keys_read, in_covering) << "query " << q;
@@ -188,16 +190,47 @@ TEST_F(SpatialScanTest, StatsAccumulateOverCalls) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("a", 1, 10, 10)}).ok());
   auto circle = index::CircleRegion::Create({10, 10}, 100);
   ScanStats stats;
+  ScanOptions options;
+  options.stats = &stats;
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(store_
                     ->ScanRegion(
                         "fleet", *circle,
-                        [](const TrackPoint&) { return true; }, &stats)
+                        [](const TrackPoint&) { return true; }, options)
                     .ok());
   }
   EXPECT_EQ(stats.hits, 3u);
   EXPECT_EQ(stats.keys_read, 3u);
   EXPECT_EQ(stats.ranges, 3 * index::Covering(*circle).size());
+}
+
+TEST_F(SpatialScanTest, PositionsOnlyLeavesTheRestEmpty) {
+  TrackPoint full = Point("car", 1763700000123, 10, 10);
+  full.speed_kmh = 50;
+  full.direction_deg = 90;
+  full.height_m = 3;
+  full.accuracy_m = 4;
+  full.attributes = {{"driver", "ann"}};
+  ASSERT_TRUE(store_->AddPoints("fleet", {full}).ok());
+  auto circle = index::CircleRegion::Create({10, 10}, 10);
+  ScanOptions options;
+  options.positions_only = true;
+  std::vector<TrackPoint> seen;
+  ASSERT_TRUE(store_
+                  ->ScanRegion(
+                      "fleet", *circle,
+                      [&](const TrackPoint& p) {
+                        seen.push_back(p);
+                        return true;
+                      },
+                      options)
+                  .ok());
+  TrackPoint expected;
+  expected.entity = "car";
+  expected.loc_time_ms = full.loc_time_ms;
+  expected.lat = 10;
+  expected.lon = 10;
+  EXPECT_EQ(seen, std::vector<TrackPoint>{expected});
 }
 
 TEST_F(SpatialScanTest, UnknownCollectionIsEmpty) {

@@ -53,12 +53,21 @@ struct TrackPage {
   std::string next_page_token;  // empty on the last page
 };
 
-// What one ScanRegion call read: the evidence that a search costs what its
+// What ScanRegion calls read: the evidence that a search costs what its
 // hits and covering cost, not what the collection holds.
 struct ScanStats {
   uint64_t ranges = 0;     // covering ranges sought
   uint64_t keys_read = 0;  // live geo entries read: hits + covering's extras
   uint64_t hits = 0;       // entries the region contains (passed to visit)
+};
+
+struct ScanOptions {
+  // Decode only entity, loc_time_ms, lat and lon of each hit; the point's
+  // optional fields and attributes are left empty. For callers that answer
+  // with ids and positions only (cheaper: most of a value is skipped).
+  bool positions_only = false;
+  // If set, what the scan read is added to it (not reset first).
+  ScanStats* stats = nullptr;
 };
 
 class TrackStore {
@@ -108,11 +117,11 @@ class TrackStore {
   absl::Status ScanRegion(absl::string_view collection,
                           const index::Region& region,
                           const std::function<bool(const TrackPoint&)>& visit);
-  // The same, adding what it read to `*stats` (not reset first).
+  // The same, with options.
   absl::Status ScanRegion(absl::string_view collection,
                           const index::Region& region,
                           const std::function<bool(const TrackPoint&)>& visit,
-                          ScanStats* stats);
+                          const ScanOptions& options);
 
   const StoreOptions& options() const { return options_; }
   // For stats and tests; writes must go through the methods above.
