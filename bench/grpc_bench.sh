@@ -52,6 +52,6 @@ for mode in radius bounds get_latest add_point add_points stream; do
   line=$("$load" --target=$target --mode=$mode --connections="$connections" \
     --seconds="$seconds" --entities=1000000)
   used=$(( $(trackd_cpu_us) - before ))
-  calls=$(sed -n 's/.*calls\/s=\([0-9]*\).*/\1/p' <<<"$line")
-  echo "$line trackd_cpu/call=$(( used / (calls * seconds + 1) ))us"
+  calls=$(sed -n 's/.* calls=\([0-9]*\).*/\1/p' <<<"$line")
+  echo "$line trackd_cpu/call=$(( used / (calls + 1) ))us"
 done

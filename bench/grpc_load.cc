@@ -300,7 +300,7 @@ int Run() {
                       absl::GetFlag(FLAGS_mode) == "bounds";
   std::printf(
       "%-10s connections=%d calls/s=%.0f %s=%.0f p50=%.0fus p99=%.0fus "
-      "p999=%.0fus errors=%lld client_cpu/call=%.0fus\n",
+      "p999=%.0fus errors=%lld client_cpu/call=%.0fus calls=%zu\n",
       absl::GetFlag(FLAGS_mode).c_str(), n, all.latencies_us.size() / secs,
       search ? "hits/call" : "points/s",
       search ? (all.latencies_us.empty()
@@ -308,7 +308,8 @@ int Run() {
                     : all.points / double(all.latencies_us.size()))
              : all.points / secs,
       pct(0.5), pct(0.99), pct(0.999), static_cast<long long>(all.errors),
-      all.latencies_us.empty() ? 0.0 : cpu * 1e6 / all.latencies_us.size());
+      all.latencies_us.empty() ? 0.0 : cpu * 1e6 / all.latencies_us.size(),
+      all.latencies_us.size());
   return all.errors == 0 ? 0 : 1;
 }
 
