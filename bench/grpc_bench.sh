@@ -38,8 +38,20 @@ target="127.0.0.1:$port"
 start=$(date +%s)
 wait_idle
 echo "background work after preload settled in $(( $(date +%s) - start )) s"
-# Searches first, on the settled 1M-entity index; then the write loads.
-for mode in radius bounds add_point add_points stream; do
-  "$load" --target=$target --mode=$mode --connections="$connections" \
-    --seconds="$seconds" --entities=1000000
+# trackd's CPU time (user + system) in microseconds.
+trackd_cpu_us() {
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000000 / hz}' \
+    /proc/$pid/stat
+}
+
+# Searches first, on the settled 1M-entity index; then the cheapest unary
+# call (the ceiling for any unary call here); then the write loads. Each line
+# ends with trackd's CPU per call; grpc_load reports its own.
+for mode in radius bounds get_latest add_point add_points stream; do
+  before=$(trackd_cpu_us)
+  line=$("$load" --target=$target --mode=$mode --connections="$connections" \
+    --seconds="$seconds" --entities=1000000)
+  used=$(( $(trackd_cpu_us) - before ))
+  calls=$(sed -n 's/.* calls=\([0-9]*\).*/\1/p' <<<"$line")
+  echo "$line trackd_cpu/call=$(( used / (calls + 1) ))us"
 done

@@ -68,6 +68,8 @@ class SearchDifferentialTest : public ::testing::Test {
     v1::SearchFilter f;
     f.set_page_size(1 + rng_() % 60);
     if (rng_() % 3 == 0) f.set_active_since_ms(kT0 + rng_() % 1000);
+    // Positions-only searches scan differently (storage decodes less).
+    if (rng_() % 2 == 0) f.set_ids_and_positions_only(true);
     if (rng_() % 4 == 0) {
       for (int i = 0; i < 20; ++i)
         f.add_entity_ids(absl::StrCat("e", rng_() % kEntities));
@@ -133,6 +135,10 @@ TEST_F(SearchDifferentialTest, SearchesMatchBruteForce) {
           const Latest& l = latest_.at(hit.point().entity_id());
           EXPECT_EQ(hit.distance_m(),
                     index::HaversineMeters(c, {l.lat, l.lon}));
+          EXPECT_EQ(hit.point().latitude(), l.lat);
+          EXPECT_EQ(hit.point().longitude(), l.lon);
+          EXPECT_EQ(hit.point().loc_time_ms(),
+                    filter.ids_and_positions_only() ? 0 : l.t);
         }
         want = Expected(*index::CircleRegion::Create(c, req.radius_m()), filter,
                         &c);

@@ -12,6 +12,7 @@
 #include "index/distance.h"
 #include "index/latlng.h"
 #include "index/region.h"
+#include "service/cancel_check.h"
 #include "service/point_convert.h"
 
 namespace trackdb::service {
@@ -68,16 +69,32 @@ index::LatLng ToLatLng(const v1::LatLng& p) {
   return {p.latitude(), p.longitude()};
 }
 
-// A search result before paging.
-struct Hit {
-  storage::TrackPoint point;
-  double distance_m = 0;  // radius searches only
+// Search hits before paging: the points, gathered once, and a small sort
+// key per hit, so ordering never moves a TrackPoint.
+struct Hits {
+  struct Key {
+    double distance_m;  // radius searches only; 0 otherwise
+    uint32_t index;     // into points
+  };
+  std::vector<storage::TrackPoint> points;
+  std::vector<Key> keys;
+
+  // Nearest first, ties (and every non-radius hit) by entity id.
+  bool Before(const Key& a, const Key& b) const {
+    if (a.distance_m != b.distance_m) return a.distance_m < b.distance_m;
+    return points[a.index].entity < points[b.index].entity;
+  }
+  // Whether `k` comes after the hit a page token names.
+  bool After(const Key& k, double distance_m, const std::string& entity) const {
+    if (k.distance_m != distance_m) return k.distance_m > distance_m;
+    return points[k.index].entity > entity;
+  }
 };
 
 // Page tokens name the last hit returned: "<distance>:<hex entity>".
-std::string TokenOf(const Hit& h) {
-  return absl::StrCat(absl::StrFormat("%.17g", h.distance_m), ":",
-                      absl::BytesToHexString(h.point.entity));
+std::string TokenOf(double distance_m, const std::string& entity) {
+  return absl::StrCat(absl::StrFormat("%.17g", distance_m), ":",
+                      absl::BytesToHexString(entity));
 }
 
 bool ParseToken(const std::string& token, double* distance,
@@ -155,10 +172,9 @@ grpc::Status TrackServiceImpl::StreamPoints(
   v1::StreamPointsRequest message;
   std::string collection;
   uint64_t stored = 0;
+  // Read() returns false once the client cancels or the deadline passes,
+  // so the loop needs no IsCancelled() (which can sleep, cancel_check.h).
   for (int n = 0; reader->Read(&message); ++n) {
-    if (context->IsCancelled()) {
-      return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
-    }
     // Later messages may leave the collection empty to keep the first's.
     if (!message.collection().empty()) collection = message.collection();
     absl::Status s = StoreBatch(collection, message.points(),
@@ -169,6 +185,9 @@ grpc::Status TrackServiceImpl::StreamPoints(
                                  " points of earlier messages were stored)")));
     }
     stored += message.points_size();
+  }
+  if (context->IsCancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, "client cancelled");
   }
   response->set_stored(stored);
   return grpc::Status::OK;
@@ -335,15 +354,17 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
     }
   }
 
-  std::vector<Hit> hits;
+  Hits hits;
+  const bool positions_only = filter.ids_and_positions_only();
   auto accept = [&](const storage::TrackPoint& p) {
     if (filter.has_active_since_ms() &&
         p.loc_time_ms < filter.active_since_ms()) {
       return;
     }
-    Hit h{p, circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon})
-                    : 0};
-    hits.push_back(std::move(h));
+    hits.keys.push_back(
+        {circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon}) : 0,
+         static_cast<uint32_t>(hits.points.size())});
+    hits.points.push_back(p);
   };
 
   if (!filter.entity_ids().empty()) {
@@ -360,44 +381,56 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
       }
     }
   } else {
-    bool cancelled = false;
-    absl::Status s = store_->ScanRegion(collection, region,
-                                        [&](const storage::TrackPoint& p) {
-                                          if (context->IsCancelled()) {
-                                            cancelled = true;
-                                            return false;
-                                          }
-                                          accept(p);
-                                          return true;
-                                        });
-    if (cancelled) {
-      return grpc::Status(grpc::StatusCode::CANCELLED,
-                          "cancelled or past its deadline");
-    }
+    CancelCheck check(context);
+    bool stopped = false;
+    storage::ScanOptions options;
+    // active_since_ms needs loc_time, which a positions-only scan keeps.
+    options.positions_only = positions_only;
+    absl::Status s = store_->ScanRegion(
+        collection, region,
+        [&](const storage::TrackPoint& p) {
+          if (!check.Continue()) {
+            stopped = true;
+            return false;
+          }
+          accept(p);
+          return true;
+        },
+        options);
+    if (stopped) return check.status();
     if (!s.ok()) return ToGrpc(s);
   }
 
-  auto before = [](const Hit& a, const Hit& b) {
-    if (a.distance_m != b.distance_m) return a.distance_m < b.distance_m;
-    return a.point.entity < b.point.entity;
-  };
-  std::sort(hits.begin(), hits.end(), before);
-  auto it = hits.begin();
+  // Drop what earlier pages returned, then order just the first page.
+  std::vector<Hits::Key>& keys = hits.keys;
   if (has_token) {
-    Hit last;
-    last.distance_m = after_distance;
-    last.point.entity = after_entity;
-    it = std::upper_bound(hits.begin(), hits.end(), last, before);
+    keys.erase(std::remove_if(keys.begin(), keys.end(),
+                              [&](const Hits::Key& k) {
+                                return !hits.After(k, after_distance,
+                                                   after_entity);
+                              }),
+               keys.end());
   }
-  for (; it != hits.end(); ++it) {
-    if (response->hits_size() == static_cast<int>(*page_size)) {
-      response->set_next_page_token(TokenOf(*std::prev(it)));
-      break;
-    }
+  const size_t page = std::min<size_t>(keys.size(), *page_size);
+  auto before = [&hits](const Hits::Key& a, const Hits::Key& b) {
+    return hits.Before(a, b);
+  };
+  if (page == keys.size()) {
+    std::sort(keys.begin(), keys.end(), before);
+  } else {
+    std::partial_sort(keys.begin(), keys.begin() + page, keys.end(), before);
+  }
+  response->mutable_hits()->Reserve(static_cast<int>(page));
+  for (size_t i = 0; i < page; ++i) {
     v1::SearchHit* out = response->add_hits();
-    ToProtoPoint(it->point, filter.ids_and_positions_only(),
+    ToProtoPoint(hits.points[keys[i].index], positions_only,
                  out->mutable_point());
-    if (circle) out->set_distance_m(it->distance_m);
+    if (circle) out->set_distance_m(keys[i].distance_m);
+  }
+  if (page < keys.size()) {
+    const Hits::Key& last = keys[page - 1];
+    response->set_next_page_token(
+        TokenOf(last.distance_m, hits.points[last.index].entity));
   }
   return grpc::Status::OK;
 }

@@ -1,5 +1,7 @@
 #include "storage/keys.h"
 
+#include <cstring>
+
 namespace trackdb::storage {
 namespace {
 
@@ -36,9 +38,14 @@ void AppendBigEndian64(std::string* out, uint64_t v) {
 }
 
 uint64_t ReadBigEndian64(absl::string_view in) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(in[i]);
-  return v;
+  // Through data(), not operator[]: Debian's Abseil is built hardened, so
+  // each in[i] is a bounds check and the loop would not become one load.
+  unsigned char b[8];
+  std::memcpy(b, in.data(), 8);
+  return (uint64_t{b[0]} << 56) | (uint64_t{b[1]} << 48) |
+         (uint64_t{b[2]} << 40) | (uint64_t{b[3]} << 32) |
+         (uint64_t{b[4]} << 24) | (uint64_t{b[5]} << 16) |
+         (uint64_t{b[6]} << 8) | uint64_t{b[7]};
 }
 
 std::string CollectionPrefix(absl::string_view collection) {

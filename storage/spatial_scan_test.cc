@@ -5,6 +5,7 @@
 #include <set>
 
 #include "gtest/gtest.h"
+#include "index/covering.h"
 #include "index/region.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -125,6 +126,111 @@ TEST_F(SpatialScanTest, FindsEntitiesWhoseIdsStartWith0xff) {
                                })
                   .ok());
   EXPECT_EQ(seen, std::vector<std::string>{id});
+}
+
+// The cost evidence of issue 3: a scan reads exactly the collection's live
+// entries inside the covering's ranges (hits plus the covering's extras),
+// whatever else the collection or the store holds.
+TEST_F(SpatialScanTest, ReadsOnlyTheEntriesInsideTheCovering) {
+  // "fleet": 2000 entities in a 2 km square, then all moved once (leaving
+  // tombstones behind). "big": 20000 entities over the same square and a
+  // 10x larger area around it. Neither may add to the other's reads.
+  std::map<std::string, index::LatLng> fleet;
+  for (int round = 0; round < 2; ++round) {
+    std::vector<TrackPoint> batch;
+    for (int e = 0; e < 2000; ++e) {
+      TrackPoint p =
+          Point(absl::StrCat("e", e), round, 45 + U(0, 0.018), 7 + U(0, 0.025));
+      fleet[p.entity] = {p.lat, p.lon};
+      batch.push_back(p);
+    }
+    ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());
+  }
+  std::vector<TrackPoint> big;
+  for (int e = 0; e < 20000; ++e) {
+    big.push_back(
+        Point(absl::StrCat("b", e), 1, 44.95 + U(0, 0.11), 6.95 + U(0, 0.14)));
+  }
+  ASSERT_TRUE(store_->AddPoints("big", big).ok());
+
+  int64_t total_hits = 0;
+  for (int q = 0; q < 40; ++q) {
+    auto circle = index::CircleRegion::Create(
+        {45.002 + U(0, 0.014), 7.003 + U(0, 0.019)}, U(50, 400));
+    ASSERT_TRUE(circle.ok());
+    const std::vector<index::CellRange> ranges = index::Covering(*circle);
+    int64_t in_covering = 0, in_circle = 0;
+    for (const auto& [entity, pos] : fleet) {
+      const uint64_t cell = index::CellIdOf(pos);
+      for (const index::CellRange& r : ranges) {
+        in_covering += cell >= r.first && cell <= r.last;
+      }
+      in_circle += circle->Contains(pos);
+    }
+    ScanStats stats;
+    ScanOptions options;
+    options.stats = &stats;
+    int64_t visited = 0;
+    ASSERT_TRUE(store_
+                    ->ScanRegion(
+                        "fleet", *circle,
+                        [&](const TrackPoint&) { return ++visited > 0; },
+                        options)
+                    .ok());
+    EXPECT_EQ(stats.ranges, ranges.size()) << "query " << q;
+    EXPECT_EQ(stats.keys_read, in_covering) << "query " << q;
+    EXPECT_EQ(stats.hits, in_circle) << "query " << q;
+    EXPECT_EQ(visited, in_circle) << "query " << q;
+    total_hits += in_circle;
+  }
+  EXPECT_GT(total_hits, 40 * 5);  // the circles really held points
+}
+
+TEST_F(SpatialScanTest, StatsAccumulateOverCalls) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("a", 1, 10, 10)}).ok());
+  auto circle = index::CircleRegion::Create({10, 10}, 100);
+  ScanStats stats;
+  ScanOptions options;
+  options.stats = &stats;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(store_
+                    ->ScanRegion(
+                        "fleet", *circle,
+                        [](const TrackPoint&) { return true; }, options)
+                    .ok());
+  }
+  EXPECT_EQ(stats.hits, 3u);
+  EXPECT_EQ(stats.keys_read, 3u);
+  EXPECT_EQ(stats.ranges, 3 * index::Covering(*circle).size());
+}
+
+TEST_F(SpatialScanTest, PositionsOnlyLeavesTheRestEmpty) {
+  TrackPoint full = Point("car", 1763700000123, 10, 10);
+  full.speed_kmh = 50;
+  full.direction_deg = 90;
+  full.height_m = 3;
+  full.accuracy_m = 4;
+  full.attributes = {{"driver", "ann"}};
+  ASSERT_TRUE(store_->AddPoints("fleet", {full}).ok());
+  auto circle = index::CircleRegion::Create({10, 10}, 10);
+  ScanOptions options;
+  options.positions_only = true;
+  std::vector<TrackPoint> seen;
+  ASSERT_TRUE(store_
+                  ->ScanRegion(
+                      "fleet", *circle,
+                      [&](const TrackPoint& p) {
+                        seen.push_back(p);
+                        return true;
+                      },
+                      options)
+                  .ok());
+  TrackPoint expected;
+  expected.entity = "car";
+  expected.loc_time_ms = full.loc_time_ms;
+  expected.lat = 10;
+  expected.lon = 10;
+  EXPECT_EQ(seen, std::vector<TrackPoint>{expected});
 }
 
 TEST_F(SpatialScanTest, UnknownCollectionIsEmpty) {

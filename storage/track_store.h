@@ -86,6 +86,23 @@ struct AddPointsResult {
   std::vector<EntityOutcome> entities;
 };
 
+// What ScanRegion calls read: the evidence that a search costs what its
+// hits and covering cost, not what the collection holds.
+struct ScanStats {
+  uint64_t ranges = 0;     // covering ranges sought
+  uint64_t keys_read = 0;  // live geo entries read: hits + covering's extras
+  uint64_t hits = 0;       // entries the region contains (passed to visit)
+};
+
+struct ScanOptions {
+  // Decode only entity, loc_time_ms, lat and lon of each hit; the point's
+  // optional fields and attributes are left empty. For callers that answer
+  // with ids and positions only (cheaper: most of a value is skipped).
+  bool positions_only = false;
+  // If set, what the scan read is added to it (not reset first).
+  ScanStats* stats = nullptr;
+};
+
 class TrackStore {
  public:
   // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
@@ -137,6 +154,11 @@ class TrackStore {
   absl::Status ScanRegion(absl::string_view collection,
                           const index::Region& region,
                           const std::function<bool(const TrackPoint&)>& visit);
+  // The same, with options.
+  absl::Status ScanRegion(absl::string_view collection,
+                          const index::Region& region,
+                          const std::function<bool(const TrackPoint&)>& visit,
+                          const ScanOptions& options);
 
   // --- Collections (collections.cc) ---
 
