@@ -1,5 +1,7 @@
 #include "storage/external_sort.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -17,13 +19,15 @@ using Entry = ExternalSorter::Entry;
 constexpr size_t kEntryOverhead = sizeof(Entry) + sizeof(uint32_t);
 constexpr uint64_t kMaxBuffer = uint64_t{1} << 32;
 
-uint64_t HeadOf(absl::string_view key) {
-  uint64_t head = 0;
-  const size_t n = std::min<size_t>(key.size(), 8);
-  for (size_t i = 0; i < n; ++i) {
-    head |= uint64_t{static_cast<uint8_t>(key[i])} << (56 - 8 * i);
+constexpr uint32_t kHeadBytes = 16;
+
+// Bytes [from, from + 8) of `key` as a big-endian number, zero-padded.
+uint64_t Chunk(absl::string_view key, size_t from) {
+  uint64_t v = 0;
+  for (size_t i = from; i < from + 8 && i < key.size(); ++i) {
+    v |= uint64_t{static_cast<uint8_t>(key[i])} << (56 - 8 * (i - from));
   }
-  return head;
+  return v;
 }
 
 absl::Status IoError(absl::string_view what, const std::string& path) {
@@ -44,15 +48,19 @@ class Source {
 
 class MemorySource : public Source {
  public:
-  MemorySource(const std::string* buffer, const std::vector<Entry>* entries)
+  MemorySource(const char* buffer, const std::vector<Entry>* entries)
       : buffer_(buffer), entries_(entries) {}
 
   bool Next() override {
     if (next_ >= entries_->size()) return false;
     const Entry& e = (*entries_)[next_++];
     uint32_t value_size;
-    std::memcpy(&value_size, buffer_->data() + e.offset, sizeof value_size);
-    const char* key = buffer_->data() + e.offset + sizeof value_size;
+    // Sorted order is random order in the buffer: fetch ahead.
+    if (next_ + 8 < entries_->size()) {
+      __builtin_prefetch(buffer_ + (*entries_)[next_ + 8].offset);
+    }
+    std::memcpy(&value_size, buffer_ + e.offset, sizeof value_size);
+    const char* key = buffer_ + e.offset + sizeof value_size;
     key_ = absl::string_view(key, e.key_size);
     value_ = absl::string_view(key + e.key_size, value_size);
     return true;
@@ -61,7 +69,7 @@ class MemorySource : public Source {
   absl::string_view value() const override { return value_; }
 
  private:
-  const std::string* buffer_;
+  const char* buffer_;
   const std::vector<Entry>* entries_;
   size_t next_ = 0;
   absl::string_view key_, value_;
@@ -217,6 +225,23 @@ ExternalSorter::ExternalSorter(ExternalSortOptions options)
 
 ExternalSorter::~ExternalSorter() {
   for (const std::string& path : run_files_) std::remove(path.c_str());
+  if (buffer_.data != nullptr) munmap(buffer_.data, buffer_.capacity);
+}
+
+absl::Status ExternalSorter::Reserve(size_t bytes) {
+  if (buffer_.data != nullptr) munmap(buffer_.data, buffer_.capacity);
+  buffer_ = Buffer();
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot map a ", bytes >> 20,
+                     " MiB sort buffer: ", std::strerror(errno)));
+  }
+  madvise(p, bytes, MADV_HUGEPAGE);  // a hint; fine if refused
+  buffer_.data = static_cast<char*>(p);
+  buffer_.capacity = bytes;
+  return absl::OkStatus();
 }
 
 absl::Status ExternalSorter::Add(absl::string_view key,
@@ -229,49 +254,61 @@ absl::Status ExternalSorter::Add(absl::string_view key,
       record >= kMaxBuffer) {
     return absl::InvalidArgumentError("record over 4 GiB");
   }
-  const uint64_t in_use = buffer_.size() + entries_.size() * kEntryOverhead;
+  const uint64_t in_use = buffer_.size + entries_.size() * kEntryOverhead;
   if (!entries_.empty() &&
       (in_use + record + kEntryOverhead > options_.memory_bytes ||
-       buffer_.size() + record >= kMaxBuffer)) {
+       buffer_.size + record > buffer_.capacity)) {
     if (absl::Status s = SortAndSpill(); !s.ok()) return s;
   }
+  if (buffer_.size + record > buffer_.capacity) {
+    // The first record, or one larger than the budget on its own.
+    if (absl::Status s = Reserve(std::max<size_t>(
+            record, std::min<uint64_t>(options_.memory_bytes, kMaxBuffer - 1)));
+        !s.ok()) {
+      return s;
+    }
+  }
   const uint32_t value_size = static_cast<uint32_t>(value.size());
-  entries_.push_back({HeadOf(key), static_cast<uint32_t>(buffer_.size()),
+  entries_.push_back({{Chunk(key, 0), Chunk(key, 8)},
+                      static_cast<uint32_t>(buffer_.size),
                       static_cast<uint32_t>(key.size())});
-  buffer_.append(reinterpret_cast<const char*>(&value_size), sizeof value_size);
-  buffer_.append(key.data(), key.size());
-  buffer_.append(value.data(), value.size());
+  char* out = buffer_.data + buffer_.size;
+  std::memcpy(out, &value_size, sizeof value_size);
+  std::memcpy(out + sizeof value_size, key.data(), key.size());
+  std::memcpy(out + sizeof value_size + key.size(), value.data(), value.size());
+  buffer_.size += record;
   ++records_added_;
   return absl::OkStatus();
 }
 
 void ExternalSorter::SortBuffer() {
-  const char* data = buffer_.data();
-  auto key_of = [data](const Entry& e) {
-    return absl::string_view(data + e.offset + sizeof(uint32_t), e.key_size);
-  };
+  const char* data = buffer_.data;
   // The bytes after the head (which the comparison has already seen).
   auto tail_of = [data](const Entry& e) {
-    const uint32_t skip = std::min<uint32_t>(e.key_size, 8);
+    const uint32_t skip = std::min(e.key_size, kHeadBytes);
     return absl::string_view(data + e.offset + sizeof(uint32_t) + skip,
                              e.key_size - skip);
   };
+  // <0, 0, >0 as the keys compare; equal heads and sizes <= 16 mean equal
+  // keys (zero padding: the shorter is a prefix of the longer).
+  auto compare = [&tail_of](const Entry& a, const Entry& b) {
+    if (a.head[0] != b.head[0]) return a.head[0] < b.head[0] ? -1 : 1;
+    if (a.head[1] != b.head[1]) return a.head[1] < b.head[1] ? -1 : 1;
+    if (a.key_size > kHeadBytes || b.key_size > kHeadBytes) {
+      const int c = tail_of(a).compare(tail_of(b));
+      if (c != 0) return c;
+    }
+    return a.key_size == b.key_size ? 0 : (a.key_size < b.key_size ? -1 : 1);
+  };
   std::sort(entries_.begin(), entries_.end(),
-            [&tail_of](const Entry& a, const Entry& b) {
-              if (a.head != b.head) return a.head < b.head;
-              if (a.key_size > 8 || b.key_size > 8) {
-                const int c = tail_of(a).compare(tail_of(b));
-                if (c != 0) return c < 0;
-              } else if (a.key_size != b.key_size) {
-                return a.key_size < b.key_size;
-              }
-              return a.offset < b.offset;
+            [&compare](const Entry& a, const Entry& b) {
+              const int c = compare(a, b);
+              return c != 0 ? c < 0 : a.offset < b.offset;
             });
   // Of equal keys (adjacent, in the order added) keep the last.
   size_t out = 0;
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (i + 1 < entries_.size() && entries_[i].head == entries_[i + 1].head &&
-        key_of(entries_[i]) == key_of(entries_[i + 1])) {
+    if (i + 1 < entries_.size() && compare(entries_[i], entries_[i + 1]) == 0) {
       continue;
     }
     entries_[out++] = entries_[i];
@@ -289,7 +326,7 @@ absl::Status ExternalSorter::SortAndSpill() {
   std::string out;
   out.reserve(size_t{1} << 20);
   bool ok = true;
-  MemorySource run(&buffer_, &entries_);
+  MemorySource run(buffer_.data, &entries_);
   while (run.Next() && ok) {
     AppendVarint32(&out, static_cast<uint32_t>(run.key().size()));
     AppendVarint32(&out, static_cast<uint32_t>(run.value().size()));
@@ -307,7 +344,7 @@ absl::Status ExternalSorter::SortAndSpill() {
   }
   ok = (std::fclose(file) == 0) && ok;
   if (!ok) return IoError("cannot write spill file", path);
-  buffer_.clear();
+  buffer_.size = 0;
   entries_.clear();
   return absl::OkStatus();
 }
@@ -318,7 +355,7 @@ absl::StatusOr<std::unique_ptr<SortedStream>> ExternalSorter::Finish() {
   }
   finished_ = true;
   SortBuffer();
-  auto memory = std::make_unique<MemorySource>(&buffer_, &entries_);
+  auto memory = std::make_unique<MemorySource>(buffer_.data, &entries_);
   if (run_files_.empty()) {
     return std::unique_ptr<SortedStream>(
         std::make_unique<SingleStream>(std::move(memory)));

@@ -13,7 +13,7 @@
 // LAST is kept and the others are dropped, so the stream has strictly
 // increasing keys, as SstFileWriter requires.
 //
-// Memory: about `memory_bytes` while adding (record bytes plus 20 bytes of
+// Memory: about `memory_bytes` while adding (record bytes plus 28 bytes of
 // overhead per record); while merging, the last run plus one read buffer per
 // spilled run. Spill files are removed by Finish's stream or the destructor.
 
@@ -66,7 +66,9 @@ class ExternalSorter {
 
   // The index of one buffered record; public for the stream implementation.
   struct Entry {
-    uint64_t head;    // the key's first 8 bytes, big-endian, zero-padded
+    // The key's first 16 bytes, big-endian, zero-padded: most comparisons
+    // end here without touching the buffer.
+    uint64_t head[2];
     uint32_t offset;  // of the record in the buffer: it orders equal keys
     uint32_t key_size;
   };
@@ -77,8 +79,17 @@ class ExternalSorter {
   absl::Status SortAndSpill();
 
   ExternalSortOptions options_;
-  // Records back to back: uint32 value size (native order), key, value.
-  std::string buffer_;
+  // Records back to back: uint32 value size (native order), key, value,
+  // in one mapping the size of the budget: pages are committed as records
+  // fill them, nothing is copied as it grows, and transparent huge pages are
+  // requested because reading the sorted run is random access.
+  struct Buffer {
+    char* data = nullptr;
+    size_t size = 0;
+    size_t capacity = 0;
+  };
+  absl::Status Reserve(size_t bytes);
+  Buffer buffer_;
   std::vector<Entry> entries_;
   std::vector<std::string> run_files_;
   uint64_t records_added_ = 0;
