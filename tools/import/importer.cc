@@ -1,9 +1,12 @@
 #include "tools/import/importer.h"
 
 #include <cstdio>
+#include <deque>
 #include <memory>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "service/point_convert.h"
 #include "tools/import/input_source.h"
@@ -45,6 +48,121 @@ class RejectFile {
   uint64_t written_ = 0;
 };
 
+// Hands batches of valid points to the sink on a thread of its own, so
+// that parsing and the sink's work (encoding and sorting, or building
+// requests) run on two cores. At most kQueued batches wait; batches and
+// their points are reused, so their strings keep their capacity.
+class SinkFeeder {
+ public:
+  static constexpr size_t kBatch = 4096;
+  static constexpr size_t kQueued = 4;
+
+  explicit SinkFeeder(PointSink* sink) : sink_(sink) {
+    current_ = NewBatch();
+    thread_ = std::thread([this] { Consume(); });
+  }
+  // Without Close(): the import failed; what still waits is dropped.
+  ~SinkFeeder() {
+    if (!thread_.joinable()) return;
+    {
+      absl::MutexLock lock(&mu_);
+      closed_ = true;
+      queue_.clear();
+    }
+    thread_.join();
+  }
+
+  // The slot the next point is read into; Commit() it if it is valid.
+  storage::TrackPoint* slot() { return &current_->points[current_->size]; }
+
+  // Queues the point in slot(); the sink's error once it has failed.
+  absl::Status Commit(const RowOrigin& origin) {
+    current_->origins[current_->size++] = origin;
+    if (current_->size < kBatch) return absl::OkStatus();
+    return Push();
+  }
+
+  // Queues what is left, waits for the sink to take everything, and
+  // returns the sink's first error.
+  absl::Status Close() {
+    if (!thread_.joinable()) return Error();
+    absl::Status s = current_->size > 0 ? Push() : absl::OkStatus();
+    {
+      absl::MutexLock lock(&mu_);
+      closed_ = true;
+    }
+    thread_.join();
+    return s.ok() ? Error() : s;
+  }
+
+ private:
+  struct Batch {
+    std::vector<storage::TrackPoint> points{kBatch};
+    std::vector<RowOrigin> origins{kBatch};
+    size_t size = 0;
+  };
+
+  std::unique_ptr<Batch> NewBatch() {
+    absl::MutexLock lock(&mu_);
+    if (free_.empty()) return std::make_unique<Batch>();
+    std::unique_ptr<Batch> b = std::move(free_.back());
+    free_.pop_back();
+    b->size = 0;
+    return b;
+  }
+
+  absl::Status Error() {
+    absl::MutexLock lock(&mu_);
+    return error_;
+  }
+
+  absl::Status Push() {
+    {
+      absl::MutexLock lock(&mu_);
+      auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return !error_.ok() || queue_.size() < kQueued;
+      };
+      mu_.Await(absl::Condition(&room));
+      if (!error_.ok()) return error_;
+      queue_.push_back(std::move(current_));
+    }
+    current_ = NewBatch();
+    return absl::OkStatus();
+  }
+
+  void Consume() {
+    while (true) {
+      std::unique_ptr<Batch> batch;
+      {
+        absl::MutexLock lock(&mu_);
+        auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+          return closed_ || !queue_.empty();
+        };
+        mu_.Await(absl::Condition(&ready));
+        if (queue_.empty()) return;
+        batch = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      absl::Status s;
+      for (size_t i = 0; i < batch->size && s.ok(); ++i) {
+        s = sink_->Add(batch->points[i], batch->origins[i]);
+      }
+      absl::MutexLock lock(&mu_);
+      if (!s.ok() && error_.ok()) error_ = s;
+      free_.push_back(std::move(batch));
+    }
+  }
+
+  PointSink* sink_;
+  std::unique_ptr<Batch> current_;  // the producer's
+  std::thread thread_;
+  absl::Mutex mu_;
+  std::deque<std::unique_ptr<Batch>> queue_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<Batch>> free_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Status error_ ABSL_GUARDED_BY(mu_);
+};
+
 }  // namespace
 
 absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
@@ -67,7 +185,7 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
   }
 
   RejectFile rejects(options);
-  storage::TrackPoint point;
+  SinkFeeder feeder(sink);
   BadRow bad;
   uint64_t bytes_before = 0;
   for (size_t f = 0; f < sources.size(); ++f) {
@@ -84,15 +202,16 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
     ++summary.files;
     uint64_t count = 0;
     while (true) {
-      auto result = (*reader)->Next(&point, &bad);
+      storage::TrackPoint* point = feeder.slot();
+      auto result = (*reader)->Next(point, &bad);
       if (!result.ok()) return result.status();
       if (*result == PointReader::Result::kEnd) break;
       if (*result == PointReader::Result::kPoint) {
         absl::Status valid = service::ValidateTrackPoint(
-            point, "point", options.limits, options.now_ms);
+            *point, "point", options.limits, options.now_ms);
         if (valid.ok()) {
           if (absl::Status s =
-                  sink->Add(point, RowOrigin{&name, (*reader)->row_line()});
+                  feeder.Commit(RowOrigin{&name, (*reader)->row_line()});
               !s.ok()) {
             return s;
           }
@@ -122,6 +241,7 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
     bytes_before += in->bytes_read();
     sources[f].reset();  // closes the file
   }
+  if (absl::Status s = feeder.Close(); !s.ok()) return s;
   summary.bytes = bytes_before;
   summary.rejects_written = rejects.written();
   summary.read_seconds = absl::ToDoubleSeconds(absl::Now() - start);

@@ -44,7 +44,9 @@ struct ImportSummary {
   double read_seconds = 0;
 };
 
-// Reads every input into `sink` (without finishing it).
+// Reads every input into `sink` (without finishing it). The sink's Add()
+// runs on a thread of its own while this one parses (one at a time, in
+// input order).  Returns early with the first error of either.
 absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
                                          PointSink* sink, Progress* progress);
 

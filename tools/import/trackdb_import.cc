@@ -1,8 +1,8 @@
 // trackdb_import: bulk import of track points from files into trackdb.
 //
-//   trackdb_import --collection=taxis --data_dir=data --format=tdrive \
+//   trackdb_import --collection=taxis --data_dir=data --format=tdrive
 //       --utc_offset=+08:00 tdrive/taxi_log_2008_by_id
-//   zcat points.ndjson.gz | trackdb_import --collection=fleet \
+//   zcat points.ndjson.gz | trackdb_import --collection=fleet
 //       --target=127.0.0.1:50051 --format=ndjson -
 //
 // Offline (--data_dir): into a data dir no trackd holds, through sorted SST
