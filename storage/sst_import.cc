@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "index/covering.h"
@@ -203,9 +204,21 @@ absl::StatusOr<std::unique_ptr<SstImport>> SstImport::Start(
   static std::atomic<int> counter{0};
   const std::string base =
       options.temp_dir.empty() ? store->db()->GetName() : options.temp_dir;
-  const std::string dir =
-      absl::StrCat(base, "/import-tmp-", getpid(), "-", counter++);
+  const std::string mine = absl::StrCat("import-tmp-", getpid(), "-");
   std::error_code error;
+  if (options.temp_dir.empty()) {
+    // Left by an import that died: this process holds the DB's lock, so no
+    // other process's import can be running in it.
+    for (const auto& entry : std::filesystem::directory_iterator(base, error)) {
+      const std::string name = entry.path().filename().string();
+      if (absl::StartsWith(name, "import-tmp-") &&
+          !absl::StartsWith(name, mine)) {
+        std::filesystem::remove_all(entry.path(), error);
+      }
+    }
+    error.clear();
+  }
+  const std::string dir = absl::StrCat(base, "/", mine, counter++);
   std::filesystem::remove_all(dir, error);
   std::filesystem::create_directories(dir, error);
   if (error) {

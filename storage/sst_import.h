@@ -48,7 +48,8 @@ namespace trackdb::storage {
 struct SstImportOptions {
   // Spill and SST files go in a fresh directory under this one (default:
   // the store's data dir, so that ingestion moves files instead of copying
-  // them). The directory is removed when the import ends.
+  // them). The directory is removed when the import ends; one left in the
+  // data dir by an import that died is removed by the next.
   std::string temp_dir;
   // Sort buffer; the merges need about as much again at the end.
   size_t sort_memory_bytes = size_t{256} << 20;

@@ -1,6 +1,7 @@
 #include "storage/sst_import.h"
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "absl/strings/numbers.h"
@@ -249,6 +250,18 @@ TEST_F(SstImportTest, TempDirIsRemoved) {
   ASSERT_TRUE(
       Import(*store_, MovingPoints(5, 50, 1700000000000, 7), options).ok());
   EXPECT_TRUE(std::filesystem::is_empty(temp));
+}
+
+TEST_F(SstImportTest, TempDirOfAnImportThatDiedIsRemoved) {
+  const std::string dir = store_->db()->GetName();
+  // What a killed trackdb_import (another pid) leaves in the data dir.
+  std::filesystem::create_directories(dir + "/import-tmp-999999999-0");
+  std::ofstream(dir + "/import-tmp-999999999-0/points-0.run") << "x";
+  ASSERT_TRUE(Import(*store_, MovingPoints(2, 2, 1700000000000, 8)).ok());
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_THAT(entry.path().filename().string(),
+                ::testing::Not(::testing::StartsWith("import-tmp-")));
+  }
 }
 
 TEST_F(SstImportTest, EmptyImportWritesNothing) {

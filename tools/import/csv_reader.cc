@@ -60,8 +60,18 @@ bool ParseDouble(absl::string_view text, double* out) {
 
 absl::Status ValidateLayout(const CsvLayout& layout) {
   int count[static_cast<int>(Column::kAttribute) + 1] = {};
+  std::vector<absl::string_view> attributes;
   for (const CsvColumn& c : layout.columns) {
-    if (c.role == Column::kIgnore || c.role == Column::kAttribute) continue;
+    if (c.role == Column::kAttribute) {
+      if (std::find(attributes.begin(), attributes.end(), c.attribute) !=
+          attributes.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("column attr.", c.attribute, " appears twice"));
+      }
+      attributes.push_back(c.attribute);
+      continue;
+    }
+    if (c.role == Column::kIgnore) continue;
     if (++count[static_cast<int>(c.role)] > 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("column ", RoleName(c.role), " appears twice"));

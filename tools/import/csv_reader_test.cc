@@ -145,6 +145,9 @@ TEST(CsvReaderTest, HeaderErrorsEndTheInput) {
               HasSubstr("need exactly one time"));
   r = ReadAll("id,time,lat,lat\n", CsvLayout{});
   EXPECT_THAT(std::string(r.status.message()), HasSubstr("appears twice"));
+  r = ReadAll("id,time,lat,lon,attr.a,attr.a\n", CsvLayout{});
+  EXPECT_THAT(std::string(r.status.message()),
+              HasSubstr("attr.a appears twice"));
   r = ReadAll("", CsvLayout{});
   EXPECT_THAT(std::string(r.status.message()), HasSubstr("empty"));
 }

@@ -176,7 +176,15 @@ bool InputSource::Fill() {
   return buf_.size() > before;
 }
 
+void InputSource::SkipByteOrderMark() {
+  bom_checked_ = true;
+  while (buf_.size() - pos_ < 3 && Fill()) {
+  }
+  if (absl::string_view(buf_).substr(pos_, 3) == "\xef\xbb\xbf") pos_ += 3;
+}
+
 bool InputSource::ReadLine(absl::string_view* line) {
+  if (!bom_checked_) SkipByteOrderMark();
   size_t scanned = 0;  // bytes after pos_ known to hold no '\n'
   while (true) {
     const char* from = buf_.data() + pos_ + scanned;
@@ -210,6 +218,7 @@ bool InputSource::ReadLine(absl::string_view* line) {
 }
 
 int InputSource::Peek() {
+  if (!bom_checked_) SkipByteOrderMark();
   if (pos_ == buf_.size() && !Fill()) return -1;
   return static_cast<uint8_t>(buf_[pos_]);
 }

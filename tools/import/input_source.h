@@ -5,6 +5,7 @@
 // gzip-compressed. Compression is recognised by the gzip magic bytes, not by
 // the name, so `zcat`-able input works under any name and through a pipe;
 // concatenated gzip members (pigz, `cat a.gz b.gz`) are read as one stream.
+// A UTF-8 byte order mark at the start (spreadsheet exports) is dropped.
 
 #include <cstdint>
 #include <memory>
@@ -62,6 +63,7 @@ class InputSource {
   // Appends what one read() returns to *into; false at the end or on error.
   bool ReadRaw(std::string* into);
   bool Inflate();  // decodes raw_ into buf_; false at the end or on error
+  void SkipByteOrderMark();
 
   std::string name_;
   int fd_ = -1;
@@ -76,6 +78,7 @@ class InputSource {
   std::string buf_;  // decoded, [pos_, buf_.size()) not yet consumed
   size_t pos_ = 0;
   bool at_line_start_ = true;  // for Get()'s line count
+  bool bom_checked_ = false;
   int64_t line_number_ = 0;
   absl::Status status_;
 };

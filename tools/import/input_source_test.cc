@@ -28,6 +28,15 @@ TEST(InputSourceTest, LinesWithCrLfAndNoFinalNewline) {
   EXPECT_FALSE(in->compressed());
 }
 
+TEST(InputSourceTest, ByteOrderMarkIsDropped) {
+  auto in = InputSource::FromString("\xef\xbb\xbfid,time\n1,2\n");
+  EXPECT_THAT(Lines(*in), ElementsAre("id,time", "1,2"));
+  auto gz = InputSource::FromString(testing::Gzip("\xef\xbb\xbf{}"));
+  EXPECT_EQ(gz->Get(), '{');
+  auto short_input = InputSource::FromString("\xef\xbb");
+  EXPECT_THAT(Lines(*short_input), ElementsAre("\xef\xbb"));
+}
+
 TEST(InputSourceTest, EmptyInputHasNoLines) {
   auto in = InputSource::FromString("");
   EXPECT_TRUE(Lines(*in).empty());

@@ -84,7 +84,15 @@ absl::Status ReadAttributes(const JsonValue& v, absl::string_view field,
           absl::StrCat(field, ".", key),
           absl::StrCat("must be a string, not ", JsonTypeName(value.type)));
     }
-    p->attributes.emplace_back(key, std::move(text));
+    // A repeated name: the last wins, as for any JSON member.
+    auto same =
+        std::find_if(p->attributes.begin(), p->attributes.end(),
+                     [&key = key](const auto& a) { return a.first == key; });
+    if (same != p->attributes.end()) {
+      same->second = std::move(text);
+    } else {
+      p->attributes.emplace_back(key, std::move(text));
+    }
   }
   return absl::OkStatus();
 }

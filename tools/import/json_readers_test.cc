@@ -54,7 +54,7 @@ TEST(NdjsonReaderTest, PointFieldsByProtoAndJsonNames) {
       "\n\n"
       R"({"entityId": 8, "locTimeMs": "1763700000001", "latitude": "1.5", "longitude": 2, "speedKmh": null})"
       "\n"
-      R"({"entity_id": "t", "time": "2025-11-21T05:20:00Z", "latitude": 0, "longitude": 0})");
+      R"({"entity_id": "t", "time": "2025-11-21T05:20:00Z", "latitude": 0, "longitude": 0, "attributes": {"k": "1", "k": "2"}})");
   ASSERT_TRUE(r.status.ok()) << r.status;
   ASSERT_EQ(r.points.size(), 3u);
   const storage::TrackPoint& a = r.points[0];
@@ -71,6 +71,7 @@ TEST(NdjsonReaderTest, PointFieldsByProtoAndJsonNames) {
   EXPECT_EQ(r.points[1].lat, 1.5);
   EXPECT_FALSE(r.points[1].speed_kmh.has_value());
   EXPECT_EQ(r.points[2].loc_time_ms, 1763702400000);
+  EXPECT_THAT(r.points[2].attributes, ElementsAre(Pair("k", "2")));
 }
 
 TEST(NdjsonReaderTest, BadLinesAreBadRowsAndReadingGoesOn) {
