@@ -1,5 +1,6 @@
 #include "service/point_convert.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -33,51 +34,62 @@ absl::Status ValidateEntityId(const std::string& id, const std::string& field) {
   return absl::OkStatus();
 }
 
+absl::Status ValidateTrackPoint(const storage::TrackPoint& p,
+                                const std::string& field,
+                                const v1::LimitsConfig& limits,
+                                int64_t now_ms) {
+  if (absl::Status s = ValidateEntityId(p.entity, field + ".entity_id");
+      !s.ok()) {
+    return s;
+  }
+  if (p.loc_time_ms == 0) {
+    return Invalid(field + ".loc_time_ms", "is required (Unix milliseconds)");
+  }
+  const int64_t latest_ok = now_ms + limits.max_future_ms();
+  if (p.loc_time_ms < limits.min_loc_time_ms() || p.loc_time_ms > latest_ok) {
+    return Invalid(field + ".loc_time_ms",
+                   absl::StrCat(p.loc_time_ms, " is outside [",
+                                limits.min_loc_time_ms(), ", ", latest_ok,
+                                "] (Unix milliseconds; seconds by mistake?)"));
+  }
+  if (absl::Status s = index::ValidateLatLng({p.lat, p.lon}, field.c_str());
+      !s.ok()) {
+    return s;
+  }
+  if (p.speed_kmh && !(std::isfinite(*p.speed_kmh) && *p.speed_kmh >= 0)) {
+    return Invalid(field + ".speed_kmh", "must be a finite number >= 0");
+  }
+  if (p.direction_deg && !(std::isfinite(*p.direction_deg) &&
+                           *p.direction_deg >= 0 && *p.direction_deg < 360)) {
+    return Invalid(field + ".direction", "must be in [0, 360) degrees");
+  }
+  if (p.height_m && !std::isfinite(*p.height_m)) {
+    return Invalid(field + ".height_m", "must be a finite number");
+  }
+  if (p.accuracy_m && !(std::isfinite(*p.accuracy_m) && *p.accuracy_m >= 0)) {
+    return Invalid(field + ".accuracy_m", "must be a finite number >= 0");
+  }
+  if (p.attributes.size() > limits.max_attributes()) {
+    return Invalid(field + ".attributes",
+                   absl::StrCat("has ", p.attributes.size(),
+                                " entries; at most ", limits.max_attributes()));
+  }
+  for (const auto& [key, value] : p.attributes) {
+    if (key.size() > limits.max_attribute_bytes() ||
+        value.size() > limits.max_attribute_bytes()) {
+      return Invalid(
+          absl::StrCat(field, ".attributes[\"", key.substr(0, 32), "\"]"),
+          absl::StrCat("key or value over ", limits.max_attribute_bytes(),
+                       " bytes"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<storage::TrackPoint> ToTrackPoint(const v1::Point& in,
                                                  const std::string& field,
                                                  const v1::LimitsConfig& limits,
                                                  int64_t now_ms) {
-  if (absl::Status s = ValidateEntityId(in.entity_id(), field + ".entity_id");
-      !s.ok()) {
-    return s;
-  }
-  if (in.loc_time_ms() == 0) {
-    return Invalid(field + ".loc_time_ms", "is required (Unix milliseconds)");
-  }
-  const int64_t latest_ok = now_ms + limits.max_future_ms();
-  if (in.loc_time_ms() < limits.min_loc_time_ms() ||
-      in.loc_time_ms() > latest_ok) {
-    return Invalid(field + ".loc_time_ms",
-                   absl::StrCat(in.loc_time_ms(), " is outside [",
-                                limits.min_loc_time_ms(), ", ", latest_ok,
-                                "] (Unix milliseconds; seconds by mistake?)"));
-  }
-  if (absl::Status s =
-          index::ValidateLatLng({in.latitude(), in.longitude()}, field.c_str());
-      !s.ok()) {
-    return s;
-  }
-  if (in.has_speed_kmh() &&
-      !(std::isfinite(in.speed_kmh()) && in.speed_kmh() >= 0)) {
-    return Invalid(field + ".speed_kmh", "must be a finite number >= 0");
-  }
-  if (in.has_direction() && !(std::isfinite(in.direction()) &&
-                              in.direction() >= 0 && in.direction() < 360)) {
-    return Invalid(field + ".direction", "must be in [0, 360) degrees");
-  }
-  if (in.has_height_m() && !std::isfinite(in.height_m())) {
-    return Invalid(field + ".height_m", "must be a finite number");
-  }
-  if (in.has_accuracy_m() &&
-      !(std::isfinite(in.accuracy_m()) && in.accuracy_m() >= 0)) {
-    return Invalid(field + ".accuracy_m", "must be a finite number >= 0");
-  }
-  if (in.attributes_size() > static_cast<int>(limits.max_attributes())) {
-    return Invalid(field + ".attributes",
-                   absl::StrCat("has ", in.attributes_size(),
-                                " entries; at most ", limits.max_attributes()));
-  }
-
   storage::TrackPoint p;
   p.entity = in.entity_id();
   p.loc_time_ms = in.loc_time_ms();
@@ -87,15 +99,12 @@ absl::StatusOr<storage::TrackPoint> ToTrackPoint(const v1::Point& in,
   if (in.has_direction()) p.direction_deg = in.direction();
   if (in.has_height_m()) p.height_m = in.height_m();
   if (in.has_accuracy_m()) p.accuracy_m = in.accuracy_m();
+  p.attributes.reserve(in.attributes_size());
   for (const auto& [key, value] : in.attributes()) {
-    if (key.size() > limits.max_attribute_bytes() ||
-        value.size() > limits.max_attribute_bytes()) {
-      return Invalid(
-          absl::StrCat(field, ".attributes[\"", key.substr(0, 32), "\"]"),
-          absl::StrCat("key or value over ", limits.max_attribute_bytes(),
-                       " bytes"));
-    }
     p.attributes.emplace_back(key, value);
+  }
+  if (absl::Status s = ValidateTrackPoint(p, field, limits, now_ms); !s.ok()) {
+    return s;
   }
   // Map order is unspecified; store attributes sorted so equal points
   // encode equally.

@@ -26,6 +26,12 @@ absl::StatusOr<storage::TrackPoint> ToTrackPoint(const v1::Point& point,
                                                  const v1::LimitsConfig& limits,
                                                  int64_t now_ms);
 
+// The same checks on a point that is already a TrackPoint (bulk import
+// validates rows with the rules trackd applies). `field` prefixes the names.
+absl::Status ValidateTrackPoint(const storage::TrackPoint& point,
+                                const std::string& field,
+                                const v1::LimitsConfig& limits, int64_t now_ms);
+
 void ToProtoPoint(const storage::TrackPoint& in, bool ids_and_positions_only,
                   v1::Point* out);
 

@@ -66,5 +66,48 @@ TEST(PointConvertTest, LocTimeWindowIsConfigurable) {
               HasSubstr("p.loc_time_ms"));
 }
 
+// Bulk import validates TrackPoints with ValidateTrackPoint: it must refuse
+// exactly what ToTrackPoint refuses, with the same message.
+TEST(PointConvertTest, ValidateTrackPointAgreesWithToTrackPoint) {
+  v1::TrackdbConfig config = conf::WithDefaults({});
+  const int64_t now = 1700000000000;
+  v1::Point good;
+  good.set_entity_id("car");
+  good.set_loc_time_ms(now);
+  good.set_latitude(1);
+  good.set_longitude(2);
+  std::vector<v1::Point> cases(9, good);
+  cases[0].set_entity_id("");
+  cases[1].set_loc_time_ms(0);
+  cases[2].set_loc_time_ms(now / 1000);  // seconds by mistake
+  cases[3].set_latitude(91);
+  cases[4].set_speed_kmh(-1);
+  cases[5].set_direction(360);
+  cases[6].set_accuracy_m(-2);
+  (*cases[7].mutable_attributes())["k"] = std::string(300, 'v');
+  cases[8].set_height_m(12);  // valid
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(i);
+    storage::TrackPoint p;
+    p.entity = cases[i].entity_id();
+    p.loc_time_ms = cases[i].loc_time_ms();
+    p.lat = cases[i].latitude();
+    p.lon = cases[i].longitude();
+    if (cases[i].has_speed_kmh()) p.speed_kmh = cases[i].speed_kmh();
+    if (cases[i].has_direction()) p.direction_deg = cases[i].direction();
+    if (cases[i].has_height_m()) p.height_m = cases[i].height_m();
+    if (cases[i].has_accuracy_m()) p.accuracy_m = cases[i].accuracy_m();
+    for (const auto& [k, v] : cases[i].attributes()) {
+      p.attributes.emplace_back(k, v);
+    }
+    const absl::Status direct =
+        ValidateTrackPoint(p, "row", config.limits(), now);
+    const absl::Status converted =
+        ToTrackPoint(cases[i], "row", config.limits(), now).status();
+    EXPECT_EQ(direct, converted);
+    EXPECT_EQ(direct.ok(), i == 8) << direct;
+  }
+}
+
 }  // namespace
 }  // namespace trackdb::service

@@ -9,8 +9,8 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
-#include "storage/counter_merge.h"
 #include "rocksdb/write_buffer_manager.h"
+#include "storage/counter_merge.h"
 #include "storage/keys.h"
 #include "storage/kv_expiry.h"
 

@@ -14,7 +14,9 @@
 // They hold because every mutation of an entity goes through AddPoints or
 // DeleteEntity, which hold the entity's stripe lock (storage/entity_locks.h)
 // across read-decide-write and apply all of a call's changes in ONE
-// WriteBatch: it lands whole or not at all.
+// WriteBatch: it lands whole or not at all. The one other writer is the
+// offline bulk import (storage/sst_import.h): it keeps I1-I4 on a store
+// that nothing else writes meanwhile, ingesting all its changes at once.
 //
 //   I4  The registry entry of a collection (storage/keys.h RegistryKey)
 //       counts the entities that have a latest point; it is absent or 0 for

@@ -94,8 +94,8 @@ const CommandSpec* CommandTable::Find(absl::string_view name) const {
 }
 
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name) {
-  ctx.reply.Error(absl::StrCat("wrong number of arguments for '", full_name,
-                               "' command"));
+  ctx.reply.Error(
+      absl::StrCat("wrong number of arguments for '", full_name, "' command"));
 }
 
 void Dispatch(ServerState& server, ClientState& client,
@@ -118,10 +118,9 @@ void Dispatch(ServerState& server, ClientState& client,
   if (!spec->subcommands.empty() && argv.size() >= 2) {
     auto sub = spec->subcommands.find(absl::AsciiStrToLower(argv[1]));
     if (sub == spec->subcommands.end()) {
-      reply.Error(absl::StrCat("unknown subcommand '",
-                               absl::string_view(argv[1]).substr(0, 128),
-                               "'. Try ", absl::AsciiStrToUpper(argv[0]),
-                               " HELP."));
+      reply.Error(absl::StrCat(
+          "unknown subcommand '", absl::string_view(argv[1]).substr(0, 128),
+          "'. Try ", absl::AsciiStrToUpper(argv[0]), " HELP."));
       return;
     }
     spec = &sub->second;

@@ -86,8 +86,7 @@ void Hello(CommandContext& ctx) {
     }
     ctx.client.authenticated = true;
   }
-  if (!ctx.client.authenticated &&
-      !ctx.server.settings().requirepass.empty()) {
+  if (!ctx.client.authenticated && !ctx.server.settings().requirepass.empty()) {
     return ctx.reply.Error(
         "-NOAUTH HELLO must be called with the client already authenticated, "
         "otherwise the HELLO AUTH <user> <pass> option can be used to "
@@ -141,8 +140,7 @@ std::string ClientLine(const ClientState& c, int64_t now_ms) {
   return absl::StrCat(
       "id=", c.id, " addr=", c.addr, " laddr=", c.laddr, " fd=-1 name=", c.name,
       " age=", (now_ms - c.created_ms) / 1000,
-      " idle=", (now_ms - c.last_command_ms) / 1000,
-      " flags=N db=", c.db,
+      " idle=", (now_ms - c.last_command_ms) / 1000, " flags=N db=", c.db,
       " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 "
       "multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=",
       c.last_command, " user=default redir=-1 resp=", c.protocol, "\n");

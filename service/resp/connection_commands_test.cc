@@ -111,10 +111,8 @@ TEST(ConnectionCommandsTest, InlineCommandsAndPipelining) {
 
 TEST(ConnectionCommandsTest, ProtocolErrorsReplyThenClose) {
   const std::string bad_inputs[] = {
-      "*x\r\n",
-      "*1\r\n+PING\r\n",
-      "*1\r\n$-5\r\n",
-      "ECHO \"unterminated\r\n",
+      "*x\r\n",          "*1\r\n+PING\r\n",
+      "*1\r\n$-5\r\n",   "ECHO \"unterminated\r\n",
       "*3000000000\r\n",
   };
   for (const std::string& input : bad_inputs) {

@@ -19,7 +19,8 @@ absl::Status ScanKeys(
     const std::string start =
         from.resume_name.empty() ? KeyName(db, "") : from.resume_name;
     absl::Status s = store.ScanStrings(
-        start, now_ms, [&](absl::string_view name, const storage::StringValue&) {
+        start, now_ms,
+        [&](absl::string_view name, const storage::StringValue&) {
           std::optional<DbKey> k = ParseKeyName(name);
           if (!k) return true;
           if (k->db != db) return false;
@@ -40,8 +41,7 @@ absl::Status ScanKeys(
   // skips the entries up to and including the last one visited.
   const std::string after =
       from.in_geo ? storage::RegistryKey(from.resume_name) : std::string();
-  absl::Status s = store.ScanCollections([&](absl::string_view name,
-                                             int64_t) {
+  absl::Status s = store.ScanCollections([&](absl::string_view name, int64_t) {
     if (!after.empty() && storage::RegistryKey(name) <= after) return true;
     std::optional<DbKey> k = ParseKeyName(name);
     if (!k || k->db != db) return true;

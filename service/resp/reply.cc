@@ -18,7 +18,9 @@ void Reply::Header(char type, int64_t n) {
   absl::StrAppend(out_, n, "\r\n");
 }
 
-void Reply::Status(absl::string_view s) { absl::StrAppend(out_, "+", s, "\r\n"); }
+void Reply::Status(absl::string_view s) {
+  absl::StrAppend(out_, "+", s, "\r\n");
+}
 
 void Reply::Error(absl::string_view text) {
   out_->push_back('-');

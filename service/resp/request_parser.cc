@@ -47,19 +47,31 @@ bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
         if (p >= n) return false;
         if (line[p] == '\\' && p + 3 < n && line[p + 1] == 'x' &&
             IsHexDigit(line[p + 2]) && IsHexDigit(line[p + 3])) {
-          current.push_back(
-              static_cast<char>(HexValue(line[p + 2]) * 16 + HexValue(line[p + 3])));
+          current.push_back(static_cast<char>(HexValue(line[p + 2]) * 16 +
+                                              HexValue(line[p + 3])));
           p += 3;
         } else if (line[p] == '\\' && p + 1 < n) {
           ++p;
           char c;
           switch (line[p]) {
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case 'b': c = '\b'; break;
-            case 'a': c = '\a'; break;
-            default: c = line[p]; break;
+            case 'n':
+              c = '\n';
+              break;
+            case 'r':
+              c = '\r';
+              break;
+            case 't':
+              c = '\t';
+              break;
+            case 'b':
+              c = '\b';
+              break;
+            case 'a':
+              c = '\a';
+              break;
+            default:
+              c = line[p];
+              break;
           }
           current.push_back(c);
         } else if (line[p] == '"') {
@@ -86,7 +98,11 @@ bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
           break;
         }
         switch (line[p]) {
-          case ' ': case '\n': case '\r': case '\t': case '\0':
+          case ' ':
+          case '\n':
+          case '\r':
+          case '\t':
+          case '\0':
             done = true;
             break;
           case '"':
@@ -117,7 +133,8 @@ RequestParser::Result RequestParser::Next(const ParserLimits& limits,
                                           std::string* error) {
   while (true) {
     Result r;
-    if (multibulk_left_ > 0 || (pos_ < buffer_.size() && buffer_[pos_] == '*')) {
+    if (multibulk_left_ > 0 ||
+        (pos_ < buffer_.size() && buffer_[pos_] == '*')) {
       r = NextMultibulk(limits, argv, error);
     } else if (pos_ < buffer_.size()) {
       r = NextInline(limits, argv, error);
@@ -224,7 +241,8 @@ RequestParser::Result RequestParser::NextMultibulk(
       buffer_.reserve(pos_ + static_cast<size_t>(bulk_len_) + 2);
       return Result::kNeedMore;
     }
-    partial_.emplace_back(buffer_.data() + pos_, static_cast<size_t>(bulk_len_));
+    partial_.emplace_back(buffer_.data() + pos_,
+                          static_cast<size_t>(bulk_len_));
     pos_ += static_cast<size_t>(bulk_len_) + 2;
     bulk_len_ = -1;
     --multibulk_left_;

@@ -20,9 +20,9 @@
 namespace trackdb::resp {
 
 struct ParserLimits {
-  int64_t max_bulk_len = 512LL * 1024 * 1024;    // proto-max-bulk-len
-  int64_t max_multibulk_len = 1024LL * 1024;      // Redis's INT_MAX; ours lower
-  size_t max_inline_len = 64 * 1024;              // PROTO_INLINE_MAX_SIZE
+  int64_t max_bulk_len = 512LL * 1024 * 1024;  // proto-max-bulk-len
+  int64_t max_multibulk_len = 1024LL * 1024;   // Redis's INT_MAX; ours lower
+  size_t max_inline_len = 64 * 1024;           // PROTO_INLINE_MAX_SIZE
   // Before AUTH, Redis allows only small requests.
   bool authenticated = true;
 };
@@ -32,7 +32,9 @@ class RequestParser {
   enum class Result { kCommand, kNeedMore, kError };
 
   // Appends bytes read from the connection.
-  void Feed(absl::string_view bytes) { buffer_.append(bytes.data(), bytes.size()); }
+  void Feed(absl::string_view bytes) {
+    buffer_.append(bytes.data(), bytes.size());
+  }
 
   // Takes the next complete command into `argv` (kCommand), or says more
   // input is needed, or sets `error` to Redis's protocol error text. Empty

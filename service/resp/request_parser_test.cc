@@ -11,8 +11,8 @@ using ::testing::IsEmpty;
 
 using R = RequestParser::Result;
 
-std::vector<std::vector<std::string>> ParseAll(RequestParser& p,
-                                               const ParserLimits& limits = {}) {
+std::vector<std::vector<std::string>> ParseAll(
+    RequestParser& p, const ParserLimits& limits = {}) {
   std::vector<std::vector<std::string>> out;
   std::vector<std::string> argv;
   std::string error;
@@ -99,7 +99,8 @@ TEST(RequestParserTest, ProtocolErrorsUseRedisWords) {
       {"*1\r\n$abc\r\n", "Protocol error: invalid bulk length"},
       {"SET \"a\r\n", "Protocol error: unbalanced quotes in request"},
       {std::string(70000, 'a'), "Protocol error: too big inline request"},
-      {"*" + std::string(70000, '1'), "Protocol error: too big mbulk count string"},
+      {"*" + std::string(70000, '1'),
+       "Protocol error: too big mbulk count string"},
   };
   for (const ErrorCase& c : cases) {
     RequestParser p;

@@ -38,10 +38,9 @@ class RespServer::Impl {
     const asio::ip::address address =
         asio::ip::make_address(config_.server().resp_bind_address(), ec);
     if (ec) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("server.resp_bind_address '",
-                       config_.server().resp_bind_address(),
-                       "': ", ec.message()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "server.resp_bind_address '", config_.server().resp_bind_address(),
+          "': ", ec.message()));
     }
     const tcp::endpoint endpoint(
         address, static_cast<uint16_t>(config_.server().resp_port()));
@@ -50,8 +49,9 @@ class RespServer::Impl {
     if (!ec) acceptor_.bind(endpoint, ec);
     if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-      return absl::UnavailableError(absl::StrCat(
-          "cannot listen for RESP on ", Endpoint(endpoint), ": ", ec.message()));
+      return absl::UnavailableError(absl::StrCat("cannot listen for RESP on ",
+                                                 Endpoint(endpoint), ": ",
+                                                 ec.message()));
     }
     state_.port = acceptor_.local_endpoint().port();
     Accept();
@@ -152,8 +152,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const LiveSettings settings = state.settings();
     ParserLimits limits;
     limits.max_bulk_len = settings.proto_max_bulk_len;
-    limits.max_multibulk_len =
-        state.config().server().resp_max_multibulk_len();
+    limits.max_multibulk_len = state.config().server().resp_max_multibulk_len();
     Reply reply(&out_, client_.protocol);
     std::vector<std::string> argv;
     std::string error;
@@ -203,30 +202,30 @@ void RespServer::Impl::Accept() {
   // Each connection's socket runs its handlers on its own strand, so that a
   // connection never runs on two loop threads at once (Shutdown's Close
   // included).
-  acceptor_.async_accept(asio::make_strand(io_), [this](asio::error_code ec,
-                                                        tcp::socket socket) {
-    if (ec) {
-      if (ec == asio::error::operation_aborted) return;
-      return Accept();
-    }
-    socket.non_blocking(true, ec);
-    auto connection = std::make_shared<Connection>(std::move(socket), this);
-    state_.connections_received.fetch_add(1);
-    size_t open;
-    {
-      absl::MutexLock l(&mu_);
-      if (stopped_) return;
-      connections_[connection.get()] = connection;
-      open = connections_.size();
-    }
-    if (static_cast<int64_t>(open) > state_.settings().maxclients) {
-      state_.rejected_connections.fetch_add(1);
-      connection->Refuse("max number of clients reached");
-    } else {
-      connection->Start();
-    }
-    Accept();
-  });
+  acceptor_.async_accept(
+      asio::make_strand(io_), [this](asio::error_code ec, tcp::socket socket) {
+        if (ec) {
+          if (ec == asio::error::operation_aborted) return;
+          return Accept();
+        }
+        socket.non_blocking(true, ec);
+        auto connection = std::make_shared<Connection>(std::move(socket), this);
+        state_.connections_received.fetch_add(1);
+        size_t open;
+        {
+          absl::MutexLock l(&mu_);
+          if (stopped_) return;
+          connections_[connection.get()] = connection;
+          open = connections_.size();
+        }
+        if (static_cast<int64_t>(open) > state_.settings().maxclients) {
+          state_.rejected_connections.fetch_add(1);
+          connection->Refuse("max number of clients reached");
+        } else {
+          connection->Start();
+        }
+        Accept();
+      });
 }
 
 void RespServer::Impl::Shutdown() {

@@ -31,14 +31,26 @@ size_t ParseValue(const std::string& b, size_t pos) {
   size_t next = eol + 2;
   int64_t n = 0;
   switch (type) {
-    case '+': case '-': case ':': case '_': case ',': case '#': case '(':
+    case '+':
+    case '-':
+    case ':':
+    case '_':
+    case ',':
+    case '#':
+    case '(':
       return next;
-    case '$': case '=': case '!':
+    case '$':
+    case '=':
+    case '!':
       if (!absl::SimpleAtoi(head, &n)) return std::string::npos;
       if (n < 0) return next;
       if (b.size() < next + n + 2) return std::string::npos;
       return next + n + 2;
-    case '*': case '~': case '>': case '%': case '|': {
+    case '*':
+    case '~':
+    case '>':
+    case '%':
+    case '|': {
       if (!absl::SimpleAtoi(head, &n)) return std::string::npos;
       if (n < 0) return next;
       const int64_t items = (type == '%' || type == '|') ? 2 * n : n;
@@ -153,14 +165,12 @@ RedisServerProcess::RedisServerProcess(
     std::abort();
   }
   port_ = FreePort();
-  std::vector<std::string> args = {binary,       "--port",
-                                   absl::StrCat(port_), "--save",
-                                   "",           "--appendonly",
-                                   "no",         "--bind",
-                                   "127.0.0.1",  "--daemonize",
-                                   "no",         "--loglevel",
-                                   "warning",    "--dir",
-                                   ::testing::TempDir()};
+  std::vector<std::string> args = {
+      binary,        "--port", absl::StrCat(port_),
+      "--save",      "",       "--appendonly",
+      "no",          "--bind", "127.0.0.1",
+      "--daemonize", "no",     "--loglevel",
+      "warning",     "--dir",  ::testing::TempDir()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ == 0) {
@@ -182,7 +192,8 @@ RedisServerProcess::~RedisServerProcess() {
   }
 }
 
-TrackdbResp::TrackdbResp(v1::TrackdbConfig config) : config_(std::move(config)) {
+TrackdbResp::TrackdbResp(v1::TrackdbConfig config)
+    : config_(std::move(config)) {
   config_.mutable_server()->set_resp_bind_address("127.0.0.1");
   config_.mutable_server()->set_resp_port(0);
   if (!config_.server().has_resp_threads()) {

@@ -95,11 +95,12 @@ class Differential {
 };
 
 // gtest helper: sends `argv` to both and EXPECTs byte-identical replies.
-#define EXPECT_SAME_REPLY(diff, ...)                                   \
-  do {                                                                 \
-    auto _r = (diff).Call(__VA_ARGS__);                                \
-    EXPECT_EQ(_r.trackdb, _r.redis) << "command: " << ::testing::PrintToString( \
-        std::vector<std::string>(__VA_ARGS__));                        \
+#define EXPECT_SAME_REPLY(diff, ...)                                        \
+  do {                                                                      \
+    auto _r = (diff).Call(__VA_ARGS__);                                     \
+    EXPECT_EQ(_r.trackdb, _r.redis)                                         \
+        << "command: "                                                      \
+        << ::testing::PrintToString(std::vector<std::string>(__VA_ARGS__)); \
   } while (0)
 
 }  // namespace trackdb::resp::testing

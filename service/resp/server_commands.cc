@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
@@ -43,7 +43,8 @@ void Command(CommandContext& ctx) {
   const auto& all = ctx.server.commands().all();
   if (ctx.argv.size() == 1) {
     ctx.reply.Array(all.size());
-    for (const auto& [name, spec] : all) CommandInfoEntry(ctx.reply, spec, name);
+    for (const auto& [name, spec] : all)
+      CommandInfoEntry(ctx.reply, spec, name);
     return;
   }
   const std::string sub = ToLower(ctx.argv[1]);
@@ -98,9 +99,10 @@ void Command(CommandContext& ctx) {
     for (const auto& [name, spec] : all) ctx.reply.Bulk(name);
     return;
   }
-  ctx.reply.Error(absl::StrCat("unknown subcommand or wrong number of arguments "
-                               "for '",
-                               ctx.argv[1], "'. Try COMMAND HELP."));
+  ctx.reply.Error(
+      absl::StrCat("unknown subcommand or wrong number of arguments "
+                   "for '",
+                   ctx.argv[1], "'. Try COMMAND HELP."));
 }
 
 // ---- INFO ----
@@ -123,14 +125,14 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
       nullptr, &done);
   if (!s.ok()) return s;
   // Expiring strings: a second walk would double the cost; count them here.
-  s = store.ScanStrings(KeyName(db, ""), now,
-                        [&](absl::string_view name,
-                            const storage::StringValue& v) {
-                          std::optional<DbKey> k = ParseKeyName(name);
-                          if (!k || k->db != db) return false;
-                          if (v.expire_at_ms != 0) ++counts.expires;
-                          return true;
-                        });
+  s = store.ScanStrings(
+      KeyName(db, ""), now,
+      [&](absl::string_view name, const storage::StringValue& v) {
+        std::optional<DbKey> k = ParseKeyName(name);
+        if (!k || k->db != db) return false;
+        if (v.expire_at_ms != 0) ++counts.expires;
+        return true;
+      });
   if (!s.ok()) return s;
   return counts;
 }
@@ -151,40 +153,40 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
   const int64_t now = NowMs();
   std::string text;
   if (want("server")) {
-    absl::StrAppend(
-        &text, "# Server\r\nredis_version:7.0.15\r\n",
-        "redis_mode:standalone\r\n", "trackdb_server:trackd\r\n",
-        "os:Linux\r\n", "arch_bits:64\r\n", "process_id:", getpid(), "\r\n",
-        "tcp_port:", ctx.server.port, "\r\n",
-        "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000, "\r\n",
-        "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000, "\r\n",
-        "executable:trackd\r\n", "\r\n");
+    absl::StrAppend(&text, "# Server\r\nredis_version:7.0.15\r\n",
+                    "redis_mode:standalone\r\n", "trackdb_server:trackd\r\n",
+                    "os:Linux\r\n", "arch_bits:64\r\n", "process_id:", getpid(),
+                    "\r\n", "tcp_port:", ctx.server.port, "\r\n",
+                    "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000,
+                    "\r\n",
+                    "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000,
+                    "\r\n", "executable:trackd\r\n", "\r\n");
   }
   if (want("clients")) {
-    absl::StrAppend(&text, "# Clients\r\nconnected_clients:",
-                    ctx.server.Clients().size(), "\r\n",
-                    "maxclients:", ctx.server.settings().maxclients, "\r\n",
-                    "blocked_clients:0\r\n", "\r\n");
+    absl::StrAppend(
+        &text, "# Clients\r\nconnected_clients:", ctx.server.Clients().size(),
+        "\r\n", "maxclients:", ctx.server.settings().maxclients, "\r\n",
+        "blocked_clients:0\r\n", "\r\n");
   }
   if (want("memory")) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    absl::StrAppend(&text, "# Memory\r\nused_memory_peak_rss:",
-                    static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
-                    "rocksdb_memtables_bytes:",
-                    RocksProperty(ctx.store(),
-                                  "rocksdb.cur-size-all-mem-tables"),
-                    "\r\n", "rocksdb_block_cache_bytes:",
-                    RocksProperty(ctx.store(), "rocksdb.block-cache-usage"),
-                    "\r\n", "\r\n");
+    absl::StrAppend(
+        &text, "# Memory\r\nused_memory_peak_rss:",
+        static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
+        "rocksdb_memtables_bytes:",
+        RocksProperty(ctx.store(), "rocksdb.cur-size-all-mem-tables"), "\r\n",
+        "rocksdb_block_cache_bytes:",
+        RocksProperty(ctx.store(), "rocksdb.block-cache-usage"), "\r\n",
+        "\r\n");
   }
   if (want("stats")) {
     absl::StrAppend(
         &text, "# Stats\r\ntotal_connections_received:",
         ctx.server.connections_received.load(), "\r\n",
         "total_commands_processed:", ctx.server.commands_processed.load(),
-        "\r\n", "rejected_connections:",
-        ctx.server.rejected_connections.load(), "\r\n", "\r\n");
+        "\r\n", "rejected_connections:", ctx.server.rejected_connections.load(),
+        "\r\n", "\r\n");
   }
   if (want("rocksdb")) {
     storage::TrackStore& store = ctx.store();
@@ -197,15 +199,15 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         {"kv", store.kv()}};
     for (const auto& [name, cf] : cfs) {
       absl::StrAppend(
-          &text, "rocksdb_", name,
-          ":keys_estimate=", RocksProperty(store, "rocksdb.estimate-num-keys", cf),
+          &text, "rocksdb_", name, ":keys_estimate=",
+          RocksProperty(store, "rocksdb.estimate-num-keys", cf),
           ",l0_files=", RocksProperty(store, "rocksdb.num-files-at-level0", cf),
           ",memtable_bytes=",
           RocksProperty(store, "rocksdb.cur-size-all-mem-tables", cf),
           ",pending_compaction_bytes=",
           RocksProperty(store, "rocksdb.estimate-pending-compaction-bytes", cf),
-          ",sst_bytes=", RocksProperty(store, "rocksdb.total-sst-files-size", cf),
-          "\r\n");
+          ",sst_bytes=",
+          RocksProperty(store, "rocksdb.total-sst-files-size", cf), "\r\n");
     }
     absl::StrAppend(&text, "rocksdb_write_stopped:",
                     RocksProperty(store, "rocksdb.is-write-stopped"), "\r\n",
@@ -401,9 +403,9 @@ void ConfigSet(CommandContext& ctx) {
           ctx.argv[i], "'"));
     }
     if (!found->set) {
-      return ctx.reply.Error(absl::StrCat(
-          "CONFIG SET failed (possibly related to argument '", ctx.argv[i],
-          "') - can't set immutable config"));
+      return ctx.reply.Error(
+          absl::StrCat("CONFIG SET failed (possibly related to argument '",
+                       ctx.argv[i], "') - can't set immutable config"));
     }
     changes.emplace_back(found, ctx.argv[i + 1]);
   }
