@@ -42,7 +42,9 @@ bool ParseLongDouble(absl::string_view s, long double* out) {
   const long double v = std::strtold(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size()) return false;
   if (std::isnan(v)) return false;
-  if (errno == ERANGE && !std::isinf(v) && v != 0) return false;
+  // As Redis: overflow (±HUGE_VAL) and underflow to zero are errors, a
+  // denormal result and a literal "inf" are not.
+  if (errno == ERANGE && (std::isinf(v) || v == 0)) return false;
   *out = v;
   return true;
 }
@@ -54,7 +56,7 @@ bool ParseDouble(absl::string_view s, double* out) {
   errno = 0;
   const double v = std::strtod(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size() || std::isnan(v)) return false;
-  if (errno == ERANGE && !std::isinf(v) && v != 0) return false;
+  if (errno == ERANGE && (std::isinf(v) || v == 0)) return false;
   *out = v;
   return true;
 }

@@ -14,6 +14,7 @@
 #include "service/resp/glob.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/keyspace.h"
+#include "storage/store_stats.h"
 
 namespace trackdb::resp {
 namespace {
@@ -189,31 +190,13 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         "\r\n", "\r\n");
   }
   if (want("rocksdb")) {
-    storage::TrackStore& store = ctx.store();
-    absl::StrAppend(&text, "# Rocksdb\r\n");
-    const std::pair<const char*, rocksdb::ColumnFamilyHandle*> cfs[] = {
-        {"default", store.db()->DefaultColumnFamily()},
-        {"points", store.points()},
-        {"latest", store.latest()},
-        {"geo", store.geo()},
-        {"kv", store.kv()}};
-    for (const auto& [name, cf] : cfs) {
-      absl::StrAppend(
-          &text, "rocksdb_", name, ":keys_estimate=",
-          RocksProperty(store, "rocksdb.estimate-num-keys", cf),
-          ",l0_files=", RocksProperty(store, "rocksdb.num-files-at-level0", cf),
-          ",memtable_bytes=",
-          RocksProperty(store, "rocksdb.cur-size-all-mem-tables", cf),
-          ",pending_compaction_bytes=",
-          RocksProperty(store, "rocksdb.estimate-pending-compaction-bytes", cf),
-          ",sst_bytes=",
-          RocksProperty(store, "rocksdb.total-sst-files-size", cf), "\r\n");
-    }
-    absl::StrAppend(&text, "rocksdb_write_stopped:",
-                    RocksProperty(store, "rocksdb.is-write-stopped"), "\r\n",
-                    "rocksdb_delayed_write_rate:",
-                    RocksProperty(store, "rocksdb.actual-delayed-write-rate"),
-                    "\r\n", "\r\n");
+    // The numbers trackdb's stats and doctor read (storage/store_stats.h):
+    // disk writes, flushes, L0, pending compaction, stalls, memory vs
+    // budget, block cache hit rate, write amplification, per column family.
+    absl::StrAppend(&text,
+                    storage::FormatInfoSection(
+                        storage::ReadStoreStats(ctx.store())),
+                    "\r\n");
   }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
