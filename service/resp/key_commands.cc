@@ -58,15 +58,17 @@ void Del(CommandContext& ctx) {
         return deleted > 0;
       });
   if (!ran) return;
+  // A name can hold both a string and a collection after a SET raced a
+  // GEOADD (README); DEL removes both and counts the key once.
   absl::flat_hash_set<std::string> checked;
   for (const std::string& name : names) {
-    if (seen.contains(name) || !checked.insert(name).second) continue;
+    if (!checked.insert(name).second) continue;
     absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
     if (!ctx.Check(geo.status())) return;
     if (!*geo) continue;
     absl::StatusOr<int64_t> had = ctx.store().DeleteCollection(name);
     if (!ctx.Check(had.status())) return;
-    if (*had > 0) ++deleted;
+    if (*had > 0 && !seen.contains(name)) ++deleted;
   }
   ctx.reply.Integer(deleted);
 }

@@ -247,8 +247,9 @@ TEST(StringCommandsTest, Incrbyfloat) {
     EXPECT_SAME_REPLY(d, {"INCRBYFLOAT", "f", inc});
   }
   EXPECT_SAME_REPLY(d, {"GET", "f"});
-  for (const char* bad : {"abc", "", " 1", "1 ", "nan", "1e99999", "-1e99999",
-                          "1e-99999", "1.2.3"}) {
+  for (const char* bad :
+       {"abc", "", " 1", "1 ", "nan", "1e99999", "-1e99999", "1e-99999",
+        "1.2.3", "1e-4940", "0x1p-3", "infinity", "-nan", "1e-310"}) {
     EXPECT_SAME_REPLY(d, {"INCRBYFLOAT", "f", bad});
   }
   EXPECT_SAME_REPLY(d, {"INCRBYFLOAT", "f", "inf"});
@@ -502,9 +503,13 @@ class RandomWorkload {
         return {"TTL", k};
       case 25:
         return {"PERSIST", k};
-      case 26:
-        return {"EXPIRE", k, Pick(4) == 0 ? "-1" : "1000",
-                kExpireFlags[Pick(5)]};
+      case 26: {
+        // Absolute times: GT and LT then compare the same numbers on both
+        // servers (relative expiries set a millisecond apart would not).
+        // They are far beyond the relative ones SET, SETEX and GETEX use.
+        static const char* kTimes[] = {"1", "4102444800", "4102444900"};
+        return {"EXPIREAT", k, kTimes[Pick(3)], kExpireFlags[Pick(5)]};
+      }
       case 27:
         return {"RENAME", k, Key()};
       default:
@@ -617,9 +622,9 @@ TEST(StringCommandsTest, RandomizedWorkloadMatchesRedis) {
       if (d.redis().Call({"EXISTS", cmd[1]}) == ":0\r\n") AddGeo(d, cmd[1]);
       continue;
     }
-    if (cmd[0] == "EXPIRE" && cmd[2] != "-1" &&
+    if (cmd[0] == "EXPIREAT" && cmd[2] != "1" &&
         d.redis().Call({"TYPE", cmd[1]}) == "+zset\r\n") {
-      cmd[2] = "-1";  // trackdb keeps no expiry on GEO keys (README)
+      cmd[2] = "1";  // trackdb keeps no expiry on GEO keys (README)
     }
     auto r = d.Call(cmd);
     ++kinds[r.redis[0]];
