@@ -445,7 +445,14 @@ void TtlGeneric(CommandContext& ctx, bool ms, bool absolute) {
   }
   const int64_t at = (*v)->expire_at_ms;
   if (at == 0) return ctx.reply.Integer(-1);
-  if (absolute) return ctx.reply.Integer(ms ? at : (at + 500) / 1000);
+  if (absolute) {
+    // Redis rounds to the nearest second; for expiries within 500 ms of
+    // INT64_MAX its compiled code (knowing the time is not negative)
+    // divides without overflow, as unsigned arithmetic does.
+    const int64_t rounded =
+        static_cast<int64_t>((static_cast<uint64_t>(at) + 500) / 1000);
+    return ctx.reply.Integer(ms ? at : rounded);
+  }
   const int64_t ttl = std::max<int64_t>(0, at - now);
   ctx.reply.Integer(ms ? ttl : (ttl + 500) / 1000);
 }

@@ -440,6 +440,36 @@ TEST(StringCommandsTest, ExpiredStringsAreNeverReturned) {
   EXPECT_SAME_REPLY(d, {"TYPE", "short"});
 }
 
+TEST(StringCommandsTest, ReadModifyWritesAreAtomicAcrossConnections) {
+  testing::TrackdbResp server;  // two event-loop threads
+  constexpr int kClients = 4, kEach = 300;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kClients; ++t) {
+    threads.emplace_back([&, t] {
+      testing::RawClient c(server.port());
+      for (int i = 0; i < kEach; ++i) {
+        c.Call({"INCR", "counter"});
+        c.Call({"INCRBYFLOAT", "float", "0.5"});
+        c.Call({"APPEND", "log", std::string(1, static_cast<char>('a' + t))});
+        // Exactly one client's MSETNX wins each pair of keys.
+        c.Call({"MSETNX", absl::StrCat("x", i), absl::StrCat(t),
+                absl::StrCat("y", i), absl::StrCat(t)});
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  testing::RawClient c(server.port());
+  static_assert(kClients * kEach == 1200);
+  EXPECT_EQ(c.Call({"GET", "counter"}), "$4\r\n1200\r\n");
+  EXPECT_EQ(c.Call({"GET", "float"}), "$3\r\n600\r\n");
+  EXPECT_EQ(c.Call({"STRLEN", "log"}),
+            absl::StrCat(":", kClients * kEach, "\r\n"));
+  for (int i = 0; i < kEach; ++i) {
+    EXPECT_EQ(c.Call({"GET", absl::StrCat("x", i)}),
+              c.Call({"GET", absl::StrCat("y", i)}));
+  }
+}
+
 // A random workload of string commands over a few keys (binary ones
 // included) and values (binary, integers, floats, long), compared reply by
 // reply. TTL replies are compared as ranges (see CompareTtl); everything
