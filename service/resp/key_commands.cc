@@ -8,9 +8,9 @@
 // trackdb differs from Redis, it is on GEO keys and said in the README:
 //   - they keep no expiry: EXPIRE that would set one answers an error (one
 //     that would delete the key, a time already past, deletes it);
-//   - RENAME of a GEO key copies the collection (every point of every
-//     entity) and deletes the source: correct, but not atomic against
-//     concurrent writers of either key, and as slow as the data is large.
+//   - RENAME of a GEO key copies the collection (collection_copy.h) and
+//     deletes the source: correct, but not atomic against concurrent
+//     writers of either key, and as slow as the data is large.
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "service/resp/collection_copy.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/glob.h"
@@ -58,15 +59,17 @@ void Del(CommandContext& ctx) {
         return deleted > 0;
       });
   if (!ran) return;
+  // A name can hold both a string and a collection after a SET raced a
+  // GEOADD (README); DEL removes both and counts the key once.
   absl::flat_hash_set<std::string> checked;
   for (const std::string& name : names) {
-    if (seen.contains(name) || !checked.insert(name).second) continue;
+    if (!checked.insert(name).second) continue;
     absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
     if (!ctx.Check(geo.status())) return;
     if (!*geo) continue;
     absl::StatusOr<int64_t> had = ctx.store().DeleteCollection(name);
     if (!ctx.Check(had.status())) return;
-    if (*had > 0) ++deleted;
+    if (*had > 0 && !seen.contains(name)) ++deleted;
   }
   ctx.reply.Integer(deleted);
 }
@@ -210,33 +213,8 @@ void Scan(CommandContext& ctx) {
 
 // ---- RENAME, RENAMENX ----
 
-// Every point of every entity of `collection`, oldest first per entity.
-absl::StatusOr<std::vector<storage::TrackPoint>> AllPoints(
-    storage::TrackStore& store, const std::string& collection) {
-  std::vector<std::string> entities;
-  absl::Status s = store.ScanLatest(collection, [&](const auto& p) {
-    entities.push_back(p.entity);
-    return true;
-  });
-  if (!s.ok()) return s;
-  std::vector<storage::TrackPoint> points;
-  for (const std::string& entity : entities) {
-    storage::TrackQuery q;
-    q.collection = collection;
-    q.entity = entity;
-    q.limit = 10000;
-    do {
-      absl::StatusOr<storage::TrackPage> page = store.GetTrack(q);
-      if (!page.ok()) return page.status();
-      for (auto& p : page->points) points.push_back(std::move(p));
-      q.page_token = page->next_page_token;
-    } while (!q.page_token.empty());
-  }
-  return points;
-}
-
-// RENAME of a GEO key: copies the collection to `dst` (replacing whatever
-// `dst` held) in one AddPoints batch, then deletes `src`.
+// RENAME of a GEO key: replaces whatever `dst` held with a copy of the
+// collection (service/resp/collection_copy.h), then deletes `src`.
 void RenameGeo(CommandContext& ctx, const std::string& src,
                const std::string& dst, bool same, bool nx) {
   if (same) return nx ? ctx.reply.Integer(0) : ctx.reply.Ok();
@@ -248,8 +226,6 @@ void RenameGeo(CommandContext& ctx, const std::string& src,
   if (nx && (dst_string->has_value() || *dst_geo)) {
     return ctx.reply.Integer(0);
   }
-  auto points = AllPoints(ctx.store(), src);
-  if (!ctx.Check(points.status())) return;
   if (dst_string->has_value()) {
     const bool ran = UpdateStringsFor(
         ctx, {dst}, now, [](StringSlots& values) -> absl::StatusOr<bool> {
@@ -261,7 +237,7 @@ void RenameGeo(CommandContext& ctx, const std::string& src,
   if (*dst_geo && !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
     return;
   }
-  if (!ctx.Check(ctx.store().AddPoints(dst, *points))) return;
+  if (!ctx.Check(CopyCollection(ctx.store(), src, dst))) return;
   if (!ctx.Check(ctx.store().DeleteCollection(src).status())) return;
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
 }
@@ -443,7 +419,14 @@ void TtlGeneric(CommandContext& ctx, bool ms, bool absolute) {
   }
   const int64_t at = (*v)->expire_at_ms;
   if (at == 0) return ctx.reply.Integer(-1);
-  if (absolute) return ctx.reply.Integer(ms ? at : (at + 500) / 1000);
+  if (absolute) {
+    // Redis rounds to the nearest second; for expiries within 500 ms of
+    // INT64_MAX its compiled code (knowing the time is not negative)
+    // divides without overflow, as unsigned arithmetic does.
+    const int64_t rounded =
+        static_cast<int64_t>((static_cast<uint64_t>(at) + 500) / 1000);
+    return ctx.reply.Integer(ms ? at : rounded);
+  }
   const int64_t ttl = std::max<int64_t>(0, at - now);
   ctx.reply.Integer(ms ? ttl : (ttl + 500) / 1000);
 }

@@ -169,6 +169,18 @@ TEST(KeyCommandsTest, GeoKeysCannotExpire) {
   EXPECT_EQ(c.Call({"TTL", "g"}), ":-1\r\n");
 }
 
+TEST(KeyCommandsTest, DelRemovesAStringAndACollectionUnderOneName) {
+  // What a SET racing a GEOADD on a new key can leave (README).
+  testing::TrackdbResp server;
+  RawClient c(server.port());
+  ASSERT_EQ(c.Call({"SET", "both", "v"}), "+OK\r\n");
+  ASSERT_TRUE(server.store().AddPoints("both", {GeoPoint("m", 1)}).ok());
+  EXPECT_EQ(c.Call({"TYPE", "both"}), "+string\r\n");
+  EXPECT_EQ(c.Call({"DEL", "both", "both"}), ":1\r\n");
+  EXPECT_EQ(c.Call({"EXISTS", "both"}), ":0\r\n");
+  EXPECT_EQ(*server.store().CollectionSize("both"), 0);
+}
+
 TEST(KeyCommandsTest, KeysPatterns) {
   Differential d;
   const std::vector<std::string> keys = {"hello",
@@ -458,6 +470,11 @@ TEST(KeyCommandsTest, ExpireOptionsAndErrors) {
       {"EXPIRETIME", "k"},
       {"PEXPIREAT", "k", "9223372036854775807"},
       {"PEXPIRETIME", "k"},
+      {"EXPIRETIME", "k"},
+      {"PEXPIREAT", "k", "9223372036854775306"},
+      {"EXPIRETIME", "k"},
+      {"PEXPIREAT", "k", "9223372036854775307"},
+      {"EXPIRETIME", "k"},
       {"PERSIST", "k"},
       {"PERSIST", "k"},
       {"TTL", "k"},
