@@ -1,6 +1,7 @@
 #include "index/redis_geo_format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "absl/strings/match.h"
@@ -25,10 +26,22 @@ double RedisMetersToUnit(double meters, double unit_to_meters) {
 }
 
 std::string RedisFormatDistance(double meters, double unit_to_meters) {
-  char buf[128];
-  const int n = std::snprintf(buf, sizeof(buf), "%.4f",
-                              RedisMetersToUnit(meters, unit_to_meters));
-  return std::string(buf, n > 0 ? std::min<size_t>(n, sizeof(buf) - 1) : 0);
+  // Redis 7.0's addReplyDoubleDistance calls fixedpoint_d2string(d, 4): it
+  // rounds d * 10^4 to an integer with llrint (round half to even, on the
+  // already rounded product) and prints that integer with a '.' before its
+  // last four digits. This differs from printf("%.4f") when the product's
+  // rounding lands on or crosses a half.
+  const double d = RedisMetersToUnit(meters, unit_to_meters);
+  if (d == 0) return "0.0000";
+  const long long scaled = std::llrint(d * 10000.0);
+  const bool negative = scaled < 0;
+  const unsigned long long magnitude =
+      negative ? 0ULL - static_cast<unsigned long long>(scaled)
+               : static_cast<unsigned long long>(scaled);
+  std::string digits = std::to_string(magnitude);
+  if (digits.size() < 5) digits.insert(0, 5 - digits.size(), '0');
+  digits.insert(digits.size() - 4, ".");
+  return negative ? "-" + digits : digits;
 }
 
 std::string RedisFormatCoordinate(double degrees) {

@@ -33,7 +33,9 @@ std::optional<double> RedisUnitToMeters(absl::string_view unit);
 // The reverse, as Redis computes it: meters / unit_to_meters.
 double RedisMetersToUnit(double meters, double unit_to_meters);
 
-// Distance text: "%.4f" of the distance in the unit (addReplyDoubleDistance).
+// Distance text (addReplyDoubleDistance): the distance in the unit with four
+// decimals, as Redis 7.0's fixedpoint_d2string rounds it (llrint of the
+// value times 10^4), which is not always printf's "%.4f".
 std::string RedisFormatDistance(double meters, double unit_to_meters);
 
 // Coordinate text (addReplyHumanLongDouble, RESP2): the double widened to

@@ -1,6 +1,7 @@
 #include "index/redis_geo_format.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -40,6 +41,22 @@ TEST(RedisFormatDistanceTest, FourDecimalsInTheUnit) {
   EXPECT_EQ(RedisFormatDistance(166274.15156960039, 1), "166274.1516");
   EXPECT_EQ(RedisFormatDistance(0.3048, 0.3048), "1.0000");
   EXPECT_EQ(RedisFormatDistance(1e7, 0.3048), "32808398.9501");
+  EXPECT_EQ(RedisFormatDistance(0.00012, 1), "0.0001");
+  EXPECT_EQ(RedisFormatDistance(1e-9, 1), "0.0000");
+}
+
+// Redis 7.0 rounds llrint(d * 10^4), not printf's exact decimal "%.4f".
+// redis-server 7.0.15 replied "50488837.8244" for this distance (GEOSEARCH
+// ... FROMLONLAT 13.433009 52.4928928 BYRADIUS 53624779.917120047 ft
+// WITHDIST, to a member at score 2404533768249913): d / 0.3048 is
+// 50488837.824450001..., which "%.4f" prints as ...8245, while d * 10^4
+// rounds to exactly ...82445 * 10^4 and llrint's half-to-even gives ...8244.
+TEST(RedisFormatDistanceTest, RoundsLikeFixedpointD2string) {
+  EXPECT_EQ(RedisFormatDistance(15388997.768892361, 0.3048), "50488837.8244");
+  char printf_text[64];
+  std::snprintf(printf_text, sizeof(printf_text), "%.4f",
+                15388997.768892361 / 0.3048);
+  EXPECT_STREQ(printf_text, "50488837.8245");
 }
 
 TEST(RedisFormatCoordinateTest, SeventeenDecimalsTrimmed) {

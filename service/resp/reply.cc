@@ -71,6 +71,14 @@ void Reply::Double(double v) {
   }
 }
 
+void Reply::DoubleText(absl::string_view text) {
+  if (protocol_ >= 3) {
+    absl::StrAppend(out_, ",", text, "\r\n");
+  } else {
+    Bulk(text);
+  }
+}
+
 void Reply::Verbatim(absl::string_view s) {
   if (protocol_ >= 3) {
     Header('=', static_cast<int64_t>(s.size() + 4));

@@ -36,6 +36,10 @@ class Reply {
   void Set(size_t n);
   // A double as Redis's addReplyDouble: "%.17g" (inf as "inf").
   void Double(double v);
+  // A double already formatted as `text`: a bulk string in RESP2, a RESP3
+  // double ("," text) in RESP3, as Redis's addReplyHumanLongDouble (GEOPOS,
+  // WITHCOORD).
+  void DoubleText(absl::string_view text);
   // A bulk string in RESP2, a verbatim "txt" string in RESP3 (INFO).
   void Verbatim(absl::string_view s);
   void Bool(bool b);  // RESP2 integer 1/0

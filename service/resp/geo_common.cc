@@ -1,0 +1,113 @@
+#include "service/resp/geo_common.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "index/geohash.h"
+#include "index/redis_geo_search.h"
+#include "service/resp/common.h"
+
+namespace trackdb::resp {
+
+bool ParseRedisDouble(absl::string_view s, double* out) {
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) {
+    return false;
+  }
+  const std::string copy(s);
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(copy.c_str(), &end);
+  if (static_cast<size_t>(end - copy.c_str()) != copy.size()) return false;
+  if (errno == ERANGE &&
+      (v == HUGE_VAL || v == -HUGE_VAL || std::fpclassify(v) == FP_ZERO)) {
+    return false;
+  }
+  if (std::isnan(v)) return false;
+  *out = v;
+  return true;
+}
+
+std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
+  absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, NowMs());
+  if (!ctx.Check(type.status())) return std::nullopt;
+  if (*type == KeyType::kString) {
+    ctx.reply.Error(kWrongTypeError);
+    return std::nullopt;
+  }
+  return *type == KeyType::kGeo;
+}
+
+absl::StatusOr<std::vector<ScoredMember>> LoadSortedMembers(
+    storage::TrackStore& store, absl::string_view name) {
+  std::vector<ScoredMember> members;
+  absl::Status s = store.ScanLatest(name, [&](const storage::TrackPoint& p) {
+    if (std::optional<uint64_t> score =
+            index::RedisGeoMemberScore({p.lat, p.lon})) {
+      members.push_back({p.entity, *score});
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::sort(members.begin(), members.end(), ZsetLess);
+  return members;
+}
+
+absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
+    storage::TrackStore& store, absl::string_view name,
+    absl::Span<const std::string> members) {
+  auto latest = store.GetLatest(name, members);
+  if (!latest.ok()) return latest.status();
+  std::vector<std::optional<uint64_t>> scores(members.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    if ((*latest)[i]) {
+      scores[i] =
+          index::RedisGeoMemberScore({(*latest)[i]->lat, (*latest)[i]->lon});
+    }
+  }
+  return scores;
+}
+
+absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
+                                  absl::string_view name) {
+  bool removed = false;
+  const std::string names[] = {std::string(name)};
+  absl::Status s = store.UpdateStrings(
+      names, NowMs(), [&](std::vector<std::optional<storage::StringValue>>* v) {
+        if ((*v)[0].has_value()) {
+          removed = true;
+          (*v)[0].reset();
+        }
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  absl::StatusOr<int64_t> entities = store.DeleteCollection(name);
+  if (!entities.ok()) return entities.status();
+  return removed || *entities > 0;
+}
+
+void ReplyNotFloat(CommandContext& ctx) { ctx.reply.Error(kNotFloatError); }
+
+bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
+                        const std::string& lat, index::LatLng* out) {
+  double x = 0, y = 0;
+  if (!ParseRedisDouble(lon, &x) || !ParseRedisDouble(lat, &y)) {
+    ReplyNotFloat(ctx);
+    return false;
+  }
+  if (x < index::kRedisLonMin || x > index::kRedisLonMax ||
+      y < index::kRedisLatMin || y > index::kRedisLatMax) {
+    // Redis formats this one with "%f" and its own "-ERR " prefix.
+    char buf[1024];
+    std::snprintf(buf, sizeof(buf),
+                  "-ERR invalid longitude,latitude pair %f,%f", x, y);
+    ctx.reply.Error(buf);
+    return false;
+  }
+  *out = index::LatLng{y, x};
+  return true;
+}
+
+}  // namespace trackdb::resp

@@ -1,0 +1,92 @@
+#ifndef TRACKDB_SERVICE_RESP_GEO_COMMON_H_
+#define TRACKDB_SERVICE_RESP_GEO_COMMON_H_
+
+// Shared by the GEO commands (geo_commands.cc, geo_search_command.cc) and the
+// sorted-set commands on GEO keys (zset_commands.cc).
+//
+// A Redis GEO key is a trackdb collection: each member is an entity and its
+// position is the entity's latest point. Redis keeps a member as a sorted-set
+// score, the 52-bit geohash of where it was added; trackdb keeps the exact
+// position and computes that score when a command needs it
+// (index::RedisGeoMemberScore), so every reply that shows a score or a
+// decoded position is the one Redis would give.
+//
+// Members without a score: gRPC may write positions with |lat| > 85.05112878
+// (poles included), which Redis cannot hold (GEOADD refuses them). Such a
+// member counts as present for ZCARD, ZREM, TYPE/EXISTS/DEL and GEOADD's
+// NX/XX, and is invisible to every command that needs a score: GEOPOS,
+// GEOHASH, GEODIST and ZSCORE/ZMSCORE answer nil for it, ZRANK nil, and
+// ZRANGE/ZCOUNT and GEOSEARCH/GEORADIUS* skip it (so ZRANGE 0 -1 may list
+// fewer members than ZCARD counts). FROMMEMBER / GEORADIUSBYMEMBER on it
+// fail with Redis's "could not decode requested zset member".
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "index/latlng.h"
+#include "service/resp/command.h"
+#include "storage/track_store.h"
+
+namespace trackdb::resp {
+
+// Redis's getDoubleFromObject (string2d): the whole argument is a strtod
+// number, no leading space, not NaN, not out of range (an overflow to
+// +-HUGE_VAL or an underflow to 0 is refused); "inf" is accepted.
+bool ParseRedisDouble(absl::string_view s, double* out);
+
+// Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
+// + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
+// when the command must stop; otherwise returns whether the key exists.
+std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
+
+// A member and its Redis score.
+struct ScoredMember {
+  std::string member;
+  uint64_t score = 0;
+};
+
+// Redis's sorted-set order: score, then member bytes (memcmp, then shorter
+// first), which is std::string's order.
+inline bool ZsetLess(const ScoredMember& a, const ScoredMember& b) {
+  if (a.score != b.score) return a.score < b.score;
+  return a.member < b.member;
+}
+
+// Every member of collection `name` that has a Redis score, in sorted-set
+// order. O(N log N): a ScanLatest of the whole collection and a sort; trackdb
+// keeps no score-ordered index.
+absl::StatusOr<std::vector<ScoredMember>> LoadSortedMembers(
+    storage::TrackStore& store, absl::string_view name);
+
+// The Redis score of each member (nullopt: not a member, or a member without
+// a score), in one MultiGet.
+absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
+    storage::TrackStore& store, absl::string_view name,
+    absl::Span<const std::string> members);
+
+// Removes whatever key `name` holds (a string or a GEO collection), as
+// Redis's dbDelete. Returns whether something was removed.
+absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
+                                  absl::string_view name);
+
+// Replies Redis's "value is not a valid float".
+void ReplyNotFloat(CommandContext& ctx);
+
+// Parses a lon/lat pair as Redis's extractLongLatOrReply: each must be a
+// float, then within Redis's GEO ranges. Replies the error and returns false
+// otherwise.
+bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
+                        const std::string& lat, index::LatLng* out);
+
+// Registered by RegisterGeoCommands.
+void RegisterGeoSearchCommands(CommandTable* table);
+void RegisterZsetCommands(CommandTable* table);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_GEO_COMMON_H_

@@ -1,0 +1,444 @@
+// Sorted-set commands on GEO keys: ZCARD, ZSCORE, ZMSCORE, ZRANK, ZREVRANK,
+// ZCOUNT, ZREM, and ZRANGE with its older forms (ZREVRANGE,
+// Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX). A member's score is the 52-bit
+// geohash Redis would store for its position (index::RedisGeoMemberScore);
+// members are ordered as a Redis sorted set orders them: by score, then by
+// member bytes.
+//
+// Cost: trackdb has no score-ordered index. ZSCORE, ZMSCORE and ZCARD are
+// point reads; ZRANK and ZCOUNT read the whole collection (O(N)); ZRANGE and
+// its forms read and sort it (O(N log N)).
+//
+// ZREM deletes the member's entity with TrackStore::DeleteEntity: its whole
+// history goes with it, not only its latest position.
+//
+// ZADD and the other writing sorted-set commands are not served: a GEO
+// key's scores are positions, and an arbitrary score is not one.
+//
+// Members without a Redis score (see geo_common.h) are left out of every
+// reply here except ZCARD and ZREM.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "index/redis_geo_search.h"
+#include "service/resp/command.h"
+#include "service/resp/common.h"
+#include "service/resp/geo_common.h"
+
+namespace trackdb::resp {
+namespace {
+
+void ZCard(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!*exists) return ctx.reply.Integer(0);
+  absl::StatusOr<int64_t> n = ctx.store().CollectionSize(name);
+  if (!ctx.Check(n.status())) return;
+  ctx.reply.Integer(*n);
+}
+
+void ZScore(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!*exists) return ctx.reply.Null();
+  auto scores = MemberScores(ctx.store(), name, {ctx.argv[2]});
+  if (!ctx.Check(scores.status())) return;
+  if (!(*scores)[0]) return ctx.reply.Null();
+  ctx.reply.Double(static_cast<double>(*(*scores)[0]));
+}
+
+void ZMScore(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
+  std::vector<std::optional<uint64_t>> scores(members.size());
+  if (*exists) {
+    auto s = MemberScores(ctx.store(), name, members);
+    if (!ctx.Check(s.status())) return;
+    scores = *std::move(s);
+  }
+  ctx.reply.Array(members.size());
+  for (const std::optional<uint64_t>& score : scores) {
+    if (score) {
+      ctx.reply.Double(static_cast<double>(*score));
+    } else {
+      ctx.reply.Null();
+    }
+  }
+}
+
+void ZRankGeneric(CommandContext& ctx, bool reverse) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!*exists) return ctx.reply.Null();
+  auto scores = MemberScores(ctx.store(), name, {ctx.argv[2]});
+  if (!ctx.Check(scores.status())) return;
+  if (!(*scores)[0]) return ctx.reply.Null();
+  const ScoredMember target{ctx.argv[2], *(*scores)[0]};
+  // Count the members before it and after it in one pass.
+  int64_t before = 0, after = 0;
+  absl::Status s = ctx.store().ScanLatest(name, [&](const storage::TrackPoint&
+                                                        p) {
+    std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
+    if (!score) return true;
+    const ScoredMember m{p.entity, *score};
+    if (ZsetLess(m, target)) ++before;
+    if (ZsetLess(target, m)) ++after;
+    return true;
+  });
+  if (!ctx.Check(s)) return;
+  ctx.reply.Integer(reverse ? after : before);
+}
+
+void ZRem(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!*exists) return ctx.reply.Integer(0);
+  int64_t removed = 0;
+  for (size_t i = 2; i < ctx.argv.size(); ++i) {
+    // Also deletes the member's history (see the file comment).
+    absl::StatusOr<bool> had = ctx.store().DeleteEntity(name, ctx.argv[i]);
+    if (!ctx.Check(had.status())) return;
+    if (*had) ++removed;
+  }
+  ctx.reply.Integer(removed);
+}
+
+// ---- Ranges ----
+
+// A score bound (zslParseRangeItem): "(x" is exclusive; the rest of the
+// argument must be all of a strtod number (an empty one reads as 0, as C's
+// strtod gives it to Redis).
+struct ScoreRange {
+  double min = 0, max = 0;
+  bool minex = false, maxex = false;
+  bool GteMin(double v) const { return minex ? v > min : v >= min; }
+  bool LteMax(double v) const { return maxex ? v < max : v <= max; }
+};
+
+bool ParseScoreBound(const std::string& arg, double* value, bool* ex) {
+  const char* s = arg.c_str();  // Redis reads the argument as a C string.
+  *ex = false;
+  if (s[0] == '(') {
+    *ex = true;
+    ++s;
+  }
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (end[0] != '\0' || std::isnan(v)) return false;
+  *value = v;
+  return true;
+}
+
+bool ParseScoreRange(const std::string& min, const std::string& max,
+                     ScoreRange* out) {
+  return ParseScoreBound(min, &out->min, &out->minex) &&
+         ParseScoreBound(max, &out->max, &out->maxex);
+}
+
+// A lex bound (zslParseLexRangeItem): "-" and "+" are the extremes, "[x"
+// inclusive, "(x" exclusive; anything else is an error.
+struct LexBound {
+  enum Kind { kMinusInf, kPlusInf, kValue } kind = kValue;
+  std::string value;
+  bool ex = false;
+};
+
+bool ParseLexBound(const std::string& arg, LexBound* out) {
+  // Redis tests c[1] == '\0' on the C string.
+  if (arg.empty()) return false;
+  switch (arg[0]) {
+    case '+':
+      if (arg.size() > 1 && arg[1] != '\0') return false;
+      *out = {LexBound::kPlusInf, "", true};
+      return true;
+    case '-':
+      if (arg.size() > 1 && arg[1] != '\0') return false;
+      *out = {LexBound::kMinusInf, "", true};
+      return true;
+    case '(':
+    case '[':
+      *out = {LexBound::kValue, arg.substr(1), arg[0] == '('};
+      return true;
+    default:
+      return false;
+  }
+}
+
+// sdscmplex: the extremes compare below / above every string (and equal to
+// themselves).
+int CompareLex(const LexBound& a, const LexBound& b) {
+  if (a.kind == b.kind && a.kind != LexBound::kValue) return 0;
+  if (a.kind == LexBound::kMinusInf || b.kind == LexBound::kPlusInf) return -1;
+  if (a.kind == LexBound::kPlusInf || b.kind == LexBound::kMinusInf) return 1;
+  return a.value.compare(b.value) < 0 ? -1 : (a.value == b.value ? 0 : 1);
+}
+
+struct LexRange {
+  LexBound min, max;
+  bool GteMin(const std::string& v) const {
+    const int c = CompareLex({LexBound::kValue, v, false}, min);
+    return min.ex ? c > 0 : c >= 0;
+  }
+  bool LteMax(const std::string& v) const {
+    const int c = CompareLex({LexBound::kValue, v, false}, max);
+    return max.ex ? c < 0 : c <= 0;
+  }
+};
+
+enum class RangeType { kAuto, kRank, kScore, kLex };
+enum class Direction { kAuto, kForward, kReverse };
+
+// Emits one member (zrangeResultEmitCBufferToClient): with scores, a flat
+// pair in RESP2 and a nested [member, score] pair in RESP3.
+void EmitMember(Reply& reply, const ScoredMember& m, bool withscores) {
+  if (withscores && reply.protocol() > 2) reply.Array(2);
+  reply.Bulk(m.member);
+  if (withscores) reply.Double(static_cast<double>(m.score));
+}
+
+void EmitRange(Reply& reply, const std::vector<const ScoredMember*>& picked,
+               bool withscores) {
+  const size_t per = (withscores && reply.protocol() == 2) ? 2 : 1;
+  reply.Array(picked.size() * per);
+  for (const ScoredMember* m : picked) EmitMember(reply, *m, withscores);
+}
+
+// zrangeGenericCommand: ZRANGE key min max [BYSCORE|BYLEX] [REV]
+// [LIMIT offset count] [WITHSCORES], and the older forms with a fixed range
+// type and direction.
+void ZRangeGeneric(CommandContext& ctx, RangeType type, Direction direction) {
+  const std::vector<std::string>& argv = ctx.argv;
+  size_t minidx = 2, maxidx = 3;
+  bool withscores = false;
+  int64_t offset = 0, limit = -1;
+  for (size_t j = 4; j < argv.size(); ++j) {
+    const size_t leftargs = argv.size() - j - 1;
+    if (EqualsIgnoreCase(argv[j], "withscores")) {
+      withscores = true;
+    } else if (EqualsIgnoreCase(argv[j], "limit") && leftargs >= 2) {
+      if (!ParseInt64(argv[j + 1], &offset) ||
+          !ParseInt64(argv[j + 2], &limit)) {
+        return ctx.reply.Error(kNotIntegerError);
+      }
+      j += 2;
+    } else if (direction == Direction::kAuto &&
+               EqualsIgnoreCase(argv[j], "rev")) {
+      direction = Direction::kReverse;
+    } else if (type == RangeType::kAuto && EqualsIgnoreCase(argv[j], "bylex")) {
+      type = RangeType::kLex;
+    } else if (type == RangeType::kAuto &&
+               EqualsIgnoreCase(argv[j], "byscore")) {
+      type = RangeType::kScore;
+    } else {
+      return ctx.reply.Error(kSyntaxError);
+    }
+  }
+  if (direction == Direction::kAuto) direction = Direction::kForward;
+  if (type == RangeType::kAuto) type = RangeType::kRank;
+  const bool reverse = direction == Direction::kReverse;
+
+  if (limit != -1 && type == RangeType::kRank) {
+    return ctx.reply.Error(
+        "syntax error, LIMIT is only supported in combination with either "
+        "BYSCORE or BYLEX");
+  }
+  if (withscores && type == RangeType::kLex) {
+    return ctx.reply.Error(
+        "syntax error, WITHSCORES not supported in combination with BYLEX");
+  }
+  if (reverse && type != RangeType::kRank) std::swap(minidx, maxidx);
+
+  int64_t start = 0, end = 0;
+  ScoreRange scores;
+  LexRange lex;
+  switch (type) {
+    case RangeType::kRank:
+      if (!ParseInt64(argv[minidx], &start) ||
+          !ParseInt64(argv[maxidx], &end)) {
+        return ctx.reply.Error(kNotIntegerError);
+      }
+      break;
+    case RangeType::kScore:
+      if (!ParseScoreRange(argv[minidx], argv[maxidx], &scores)) {
+        return ctx.reply.Error("min or max is not a float");
+      }
+      break;
+    default:
+      if (!ParseLexBound(argv[minidx], &lex.min) ||
+          !ParseLexBound(argv[maxidx], &lex.max)) {
+        return ctx.reply.Error("min or max not valid string range item");
+      }
+      break;
+  }
+
+  const std::string name = ctx.Name(argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!*exists) return ctx.reply.Array(0);
+  absl::StatusOr<std::vector<ScoredMember>> loaded =
+      LoadSortedMembers(ctx.store(), name);
+  if (!ctx.Check(loaded.status())) return;
+  const std::vector<ScoredMember>& all = *loaded;
+  const int64_t llen = static_cast<int64_t>(all.size());
+  // The i-th member in the range's direction.
+  auto at = [&](int64_t i) -> const ScoredMember& {
+    return reverse ? all[llen - 1 - i] : all[i];
+  };
+  std::vector<const ScoredMember*> picked;
+
+  if (type == RangeType::kRank) {
+    // genericZrangebyrankCommand.
+    if (start < 0) start = llen + start;
+    if (end < 0) end = llen + end;
+    if (start < 0) start = 0;
+    if (!(start > end || start >= llen)) {
+      if (end >= llen) end = llen - 1;
+      for (int64_t i = start; i <= end; ++i) picked.push_back(&at(i));
+    }
+    return EmitRange(ctx.reply, picked, withscores);
+  }
+
+  // By score or by lex: find the first member in range walking in the
+  // range's direction, skip `offset` members unchecked, then emit while in
+  // range, at most `limit` (negative: no limit).
+  if (type == RangeType::kScore) {
+    if (!(offset > 0 && offset >= llen)) {
+      int64_t i = 0;
+      // The first member past the near end, then whether it is within the
+      // far end (zslFirstInRange / zslLastInRange).
+      while (i < llen && !(reverse ? scores.LteMax(at(i).score)
+                                   : scores.GteMin(at(i).score))) {
+        ++i;
+      }
+      if (i < llen && !(reverse ? scores.GteMin(at(i).score)
+                                : scores.LteMax(at(i).score))) {
+        i = llen;
+      }
+      if (offset < 0) i = llen;  // Redis's `while (ln && offset--)` runs out
+      i += std::max<int64_t>(offset, 0);
+      for (int64_t left = limit; i < llen && left != 0; ++i, --left) {
+        const double s = static_cast<double>(at(i).score);
+        if (!(reverse ? scores.GteMin(s) : scores.LteMax(s))) break;
+        picked.push_back(&at(i));
+      }
+    }
+    return EmitRange(ctx.reply, picked, withscores);
+  }
+
+  // By lex. Redis defines lex ranges only for members of equal scores; for a
+  // GEO key's varied scores it walks the members in score order as its
+  // listpack encoding (<= 128 members) does, which trackdb follows
+  // (zzlFirstInLexRange / zzlLastInLexRange). A skiplist-encoded Redis set
+  // may answer differently for such ranges.
+  const int cmp = CompareLex(lex.min, lex.max);
+  bool nonempty =
+      llen > 0 && !(cmp > 0 || (cmp == 0 && (lex.min.ex || lex.max.ex)));
+  if (nonempty) {
+    nonempty = lex.GteMin(all[llen - 1].member) && lex.LteMax(all[0].member);
+  }
+  if (nonempty) {
+    int64_t i = 0;
+    while (i < llen &&
+           !(reverse ? lex.LteMax(at(i).member) : lex.GteMin(at(i).member))) {
+      ++i;
+    }
+    if (i < llen &&
+        !(reverse ? lex.GteMin(at(i).member) : lex.LteMax(at(i).member))) {
+      i = llen;
+    }
+    if (offset < 0) i = llen;
+    i += std::max<int64_t>(offset, 0);
+    for (int64_t left = limit; i < llen && left != 0; ++i, --left) {
+      if (!(reverse ? lex.GteMin(at(i).member) : lex.LteMax(at(i).member))) {
+        break;
+      }
+      picked.push_back(&at(i));
+    }
+  }
+  EmitRange(ctx.reply, picked, withscores);
+}
+
+void ZCount(CommandContext& ctx) {
+  ScoreRange range;
+  if (!ParseScoreRange(ctx.argv[2], ctx.argv[3], &range)) {
+    return ctx.reply.Error("min or max is not a float");
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!*exists) return ctx.reply.Integer(0);
+  int64_t n = 0;
+  absl::Status s = ctx.store().ScanLatest(name, [&](const storage::TrackPoint&
+                                                        p) {
+    std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
+    if (score && range.GteMin(static_cast<double>(*score)) &&
+        range.LteMax(static_cast<double>(*score))) {
+      ++n;
+    }
+    return true;
+  });
+  if (!ctx.Check(s)) return;
+  ctx.reply.Integer(n);
+}
+
+}  // namespace
+
+void RegisterZsetCommands(CommandTable* table) {
+  auto add = [&](const char* name, int arity, CommandHandler h,
+                 std::vector<std::string> flags) {
+    CommandSpec s{name, arity, std::move(flags), 1, 1, 1};
+    s.handler = std::move(h);
+    table->Add(std::move(s));
+  };
+  add("zcard", 2, ZCard, {"readonly", "fast"});
+  add("zscore", 3, ZScore, {"readonly", "fast"});
+  add("zmscore", -3, ZMScore, {"readonly", "fast"});
+  add("zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
+      {"readonly", "fast"});
+  add("zrevrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
+      {"readonly", "fast"});
+  add("zcount", 4, ZCount, {"readonly", "fast"});
+  add("zrem", -3, ZRem, {"write", "fast"});
+  add("zrange", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
+      },
+      {"readonly"});
+  add("zrevrange", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
+      },
+      {"readonly"});
+  add("zrangebyscore", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
+      },
+      {"readonly"});
+  add("zrevrangebyscore", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
+      },
+      {"readonly"});
+  add("zrangebylex", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
+      },
+      {"readonly"});
+  add("zrevrangebylex", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
+      },
+      {"readonly"});
+}
+
+}  // namespace trackdb::resp
