@@ -1,6 +1,10 @@
 #include "service/resp/resp_server.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -16,6 +20,17 @@ namespace trackdb::resp {
 namespace {
 
 using asio::ip::tcp;
+
+// As Redis's adjustOpenFilesLimit: room for maxclients connections plus
+// RocksDB's files, up to the hard limit.
+void RaiseOpenFileLimit(int64_t maxclients) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t wanted = static_cast<rlim_t>(maxclients) + 1024;
+  if (limit.rlim_cur >= wanted) return;
+  limit.rlim_cur = std::min<rlim_t>(wanted, limit.rlim_max);
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
 
 std::string Endpoint(const tcp::endpoint& e) {
   return absl::StrCat(e.address().to_string(), ":", e.port());
@@ -54,6 +69,7 @@ class RespServer::Impl {
                                                  ec.message()));
     }
     state_.port = acceptor_.local_endpoint().port();
+    RaiseOpenFileLimit(state_.settings().maxclients);
     Accept();
     const int threads = static_cast<int>(config_.server().resp_threads());
     for (int i = 0; i < threads; ++i) {
@@ -83,6 +99,8 @@ class RespServer::Impl {
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_;
+  asio::strand<asio::io_context::executor_type> accept_strand_{
+      asio::make_strand(io_)};
   tcp::acceptor acceptor_;
   std::vector<std::thread> threads_;
 };
@@ -201,31 +219,43 @@ class Connection : public std::enable_shared_from_this<Connection> {
 void RespServer::Impl::Accept() {
   // Each connection's socket runs its handlers on its own strand, so that a
   // connection never runs on two loop threads at once (Shutdown's Close
-  // included).
-  acceptor_.async_accept(
-      asio::make_strand(io_), [this](asio::error_code ec, tcp::socket socket) {
-        if (ec) {
-          if (ec == asio::error::operation_aborted) return;
-          return Accept();
-        }
-        socket.non_blocking(true, ec);
-        auto connection = std::make_shared<Connection>(std::move(socket), this);
-        state_.connections_received.fetch_add(1);
-        size_t open;
-        {
-          absl::MutexLock l(&mu_);
-          if (stopped_) return;
-          connections_[connection.get()] = connection;
-          open = connections_.size();
-        }
-        if (static_cast<int64_t>(open) > state_.settings().maxclients) {
-          state_.rejected_connections.fetch_add(1);
-          connection->Refuse("max number of clients reached");
-        } else {
-          connection->Start();
-        }
-        Accept();
-      });
+  // included). The acceptor's handlers, and Shutdown's close of it, run on
+  // accept_strand_: an acceptor is not safe to use from two threads.
+  auto on_accept = [this](asio::error_code ec, tcp::socket socket) {
+    {
+      absl::MutexLock l(&mu_);
+      if (stopped_) return;
+    }
+    if (ec) {
+      if (ec == asio::error::operation_aborted) return;
+      // Out of file descriptors (EMFILE) or a transient error: retrying at
+      // once would spin; pending connections wait in the kernel's backlog.
+      auto timer = std::make_shared<asio::steady_timer>(io_);
+      timer->expires_after(std::chrono::milliseconds(20));
+      timer->async_wait(asio::bind_executor(
+          accept_strand_, [this, timer](asio::error_code) { Accept(); }));
+      return;
+    }
+    socket.non_blocking(true, ec);
+    auto connection = std::make_shared<Connection>(std::move(socket), this);
+    state_.connections_received.fetch_add(1);
+    size_t open;
+    {
+      absl::MutexLock l(&mu_);
+      if (stopped_) return;
+      connections_[connection.get()] = connection;
+      open = connections_.size();
+    }
+    if (static_cast<int64_t>(open) > state_.settings().maxclients) {
+      state_.rejected_connections.fetch_add(1);
+      connection->Refuse("max number of clients reached");
+    } else {
+      connection->Start();
+    }
+    Accept();
+  };
+  acceptor_.async_accept(asio::make_strand(io_),
+                         asio::bind_executor(accept_strand_, on_accept));
 }
 
 void RespServer::Impl::Shutdown() {
@@ -238,7 +268,7 @@ void RespServer::Impl::Shutdown() {
       if (auto c = weak.lock()) open.push_back(std::move(c));
     }
   }
-  asio::post(io_, [this] {
+  asio::post(accept_strand_, [this] {
     asio::error_code ec;
     acceptor_.close(ec);
   });

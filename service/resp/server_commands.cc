@@ -193,10 +193,9 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
     // The numbers trackdb's stats and doctor read (storage/store_stats.h):
     // disk writes, flushes, L0, pending compaction, stalls, memory vs
     // budget, block cache hit rate, write amplification, per column family.
-    absl::StrAppend(&text,
-                    storage::FormatInfoSection(
-                        storage::ReadStoreStats(ctx.store())),
-                    "\r\n");
+    absl::StrAppend(
+        &text, storage::FormatInfoSection(storage::ReadStoreStats(ctx.store())),
+        "\r\n");
   }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
