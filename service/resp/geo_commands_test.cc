@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/geo_test_util.h"
@@ -189,6 +190,24 @@ TEST(GeoCommandsTest, GeoaddWritesHistoryAndLatestThroughTheStore) {
   EXPECT_LE(track->points.size(), 2u);
   EXPECT_THAT(storage::testing::InvariantViolations(store, "fleet"),
               ::testing::IsEmpty());
+}
+
+// trackdb's own limits (storage/track_store.h), which Redis does not have:
+// a clear error, nothing written.
+TEST(GeoCommandsTest, OversizedMembersAndKeysAreRefusedWhole) {
+  testing::TrackdbResp server;
+  testing::RawClient c(server.port());
+  const std::string big(storage::kMaxEntityBytes + 1, 'm');
+  EXPECT_EQ(c.Call({"GEOADD", "k", "1", "1", "ok", "2", "2", big}),
+            absl::StrCat("-ERR member is ", big.size(),
+                         " bytes; trackdb's GEO members are at most ",
+                         storage::kMaxEntityBytes, "\r\n"));
+  EXPECT_EQ(c.Call({"ZCARD", "k"}), ":0\r\n");
+  const std::string big_key(storage::kMaxCollectionBytes + 1, 'k');
+  EXPECT_EQ(c.Call({"GEOADD", big_key, "1", "1", "m"}),
+            absl::StrCat("-ERR key is ", big_key.size(),
+                         " bytes; trackdb's GEO keys are at most ",
+                         storage::kMaxCollectionBytes, "\r\n"));
 }
 
 TEST(GeoCommandsTest, MembersWithoutARedisScoreReadAsAbsent) {
