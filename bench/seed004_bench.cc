@@ -1,7 +1,8 @@
 // Seed 004's table, reproduced on seed 004's workload: every point is for an
 // entity that already has a latest position, so each costs 3 Puts + 1
 // Delete across the points, latest and geo column families, written through
-// TrackStore::AddPoints (--per_call points per WriteBatch). Writer threads run for
+// TrackStore::AddPoints (--per_call points per WriteBatch). Writer threads run
+// for
 // --seconds under each configuration; a sampler records throughput and L0
 // files every --sample_ms for the plot.
 //
@@ -43,12 +44,13 @@ ABSL_FLAG(int, entities, 200000, "entities, all preloaded before timing");
 ABSL_FLAG(int, threads, 2, "writer threads");
 ABSL_FLAG(int, per_call, 100,
           "points per AddPoints call (each still 3 Puts + 1 Delete)");
-ABSL_FLAG(int, sample_ms, 500, "sampling period of the time series");
+ABSL_FLAG(int, sample_ms, 1000, "sampling period of the time series");
 ABSL_FLAG(int, history, 10, "points per entity in the base store");
 ABSL_FLAG(int, rounds, 1, "rounds over all configurations (median shown)");
 ABSL_FLAG(std::string, csv, "", "time series output (default: none)");
 ABSL_FLAG(int64_t, import_points, 10000000, "--mode=import_reopen: points");
-ABSL_FLAG(std::string, dir, "", "scratch dir (default: $TMPDIR/trackdb-seed004)");
+ABSL_FLAG(std::string, dir, "",
+          "scratch dir (default: $TMPDIR/trackdb-seed004)");
 
 namespace trackdb::bench {
 namespace {
@@ -90,13 +92,15 @@ Config MakeConfig(const std::string& name) {
   if (name == "rocksdb_2016") {
     // The defaults seed 004 ran on (RocksDB 4.x, 2016): 4 MiB memtables, two
     // of them, one flush and one compaction thread, L0 4/20/24.
-    c.label = "RocksDB defaults of seed 004's time (4 MiB x 2 memtables, 1 "
-              "flush + 1 compaction thread, L0 4/20/24)";
+    c.label =
+        "RocksDB defaults of seed 004's time (4 MiB x 2 memtables, 1 "
+        "flush + 1 compaction thread, L0 4/20/24)";
     SetSeed004Defaults(s);
   } else if (name == "rocksdb_defaults") {
     // RocksDB's own defaults for the knobs seed 004 tuned.
-    c.label = "RocksDB defaults (64 MiB x 2 memtables, 2 background jobs, "
-              "L0 4/20/36)";
+    c.label =
+        "RocksDB defaults (64 MiB x 2 memtables, 2 background jobs, "
+        "L0 4/20/36)";
     s.set_write_buffer_size_mb(64);
     s.set_max_write_buffer_number(2);
     s.set_db_write_buffer_size_mb(0);
@@ -114,8 +118,9 @@ Config MakeConfig(const std::string& name) {
   } else if (name == "hand_tuned") {
     // Seed 004's best rows: IncreaseParallelism(10), 4 flush threads, L0
     // 10/100/200, on the defaults of its time.
-    c.label = "Seed 004's hand tuning: 10 background threads (4 flush), L0 "
-              "10/100/200, else its time's defaults";
+    c.label =
+        "Seed 004's hand tuning: 10 background threads (4 flush), L0 "
+        "10/100/200, else its time's defaults";
     SetSeed004Defaults(s);
     s.set_max_background_jobs(10);
     s.set_rocksdb_db_options(
@@ -272,8 +277,8 @@ Row RunConfig(const Config& config, const std::string& base,
   row.stall_seconds = (after.stall_micros - before.stall_micros) / 1e6;
   for (const auto& c : after.column_families) {
     const auto* b = before.cf(c.name);
-    row.slowdown_seconds =
-        std::max(row.slowdown_seconds, c.slowdown_seconds - b->slowdown_seconds);
+    row.slowdown_seconds = std::max(row.slowdown_seconds,
+                                    c.slowdown_seconds - b->slowdown_seconds);
     row.stop_seconds =
         std::max(row.stop_seconds, c.stop_seconds - b->stop_seconds);
   }
@@ -363,13 +368,16 @@ int Table(const std::string& dir) {
       "max L0 files | avg flush | disk bytes/point | reopen s | notes |\n"
       "|---|---:|---:|---:|---:|---:|---:|---|\n");
   for (const Row& r : rows) {
-    std::printf("| %s | %.0f | %.1f (%.1f / %.1f) | %d | %s | %.0f | %.2f | %s |\n",
-                r.config.label.c_str(), r.points_per_second, r.stall_seconds,
-                r.slowdown_seconds, r.stop_seconds, r.max_l0,
-                Mib(r.avg_flush_bytes).c_str(), r.bytes_per_point,
-                r.reopen_seconds, r.note.c_str());
+    std::printf(
+        "| %s | %.0f | %.1f (%.1f / %.1f) | %d | %s | %.0f | %.2f | %s |\n",
+        r.config.label.c_str(), r.points_per_second, r.stall_seconds,
+        r.slowdown_seconds, r.stop_seconds, r.max_l0,
+        Mib(r.avg_flush_bytes).c_str(), r.bytes_per_point, r.reopen_seconds,
+        r.note.c_str());
   }
-  std::printf("| Offline SST import (tools/trackdb_import) | | | | | | | to be filled by the import work |\n");
+  std::printf(
+      "| Offline SST import (tools/trackdb_import) | | | | | | | to be filled "
+      "by the import work |\n");
   if (best_tuned > 0 && trackdb > 0) {
     std::printf(
         "\ntrackdb's defaults / best hand-tuned row = %.2f; / seed 004's "
