@@ -44,7 +44,7 @@ ABSL_FLAG(int, entities, 200000, "entities, all preloaded before timing");
 ABSL_FLAG(int, threads, 2, "writer threads");
 ABSL_FLAG(int, per_call, 100,
           "points per AddPoints call (each still 3 Puts + 1 Delete)");
-ABSL_FLAG(int, sample_ms, 500, "sampling period of the time series");
+ABSL_FLAG(int, sample_ms, 1000, "sampling period of the time series");
 ABSL_FLAG(int, history, 10, "points per entity in the base store");
 ABSL_FLAG(int, rounds, 1, "rounds over all configurations (median shown)");
 ABSL_FLAG(std::string, csv, "", "time series output (default: none)");

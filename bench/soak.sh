@@ -5,8 +5,9 @@
 #
 #   bazel run --config=bench //bench:soak [-- BUDGET_MB SECONDS ENTITIES]
 #
-# Writes the RSS series to $TMPDIR/trackdb-soak-rss.csv (seconds, rss_mb)
-# and ends with the doctor's view of the store (stats and findings).
+# Writes the RSS series (seconds, rss_mb) and its plot to
+# bench/results/soak_rss.{csv,png} in the workspace, and ends with the
+# doctor's view of the store (stats and findings).
 set -euo pipefail
 budget="${1:-256}"
 seconds="${2:-180}"
@@ -15,7 +16,9 @@ trackd="$PWD/service/trackd"
 load="$PWD/bench/grpc_load"
 doctor="$PWD/tools/trackdb_doctor"
 dir="${TMPDIR:-/tmp}/trackdb-soak"
-csv="${TMPDIR:-/tmp}/trackdb-soak-rss.csv"
+results="${BUILD_WORKSPACE_DIRECTORY:-$PWD}/bench/results"
+mkdir -p "$results"
+csv="$results/soak_rss.csv"
 port=50651
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -54,4 +57,11 @@ echo
 echo
 awk -v m="$max" -v b="$budget" 'BEGIN {
   printf "soak: memory_budget_mb=%d, max RSS %.1f MiB = %.3f x budget\n", b, m, m / b }'
-echo "RSS series: $csv"
+gnuplot -e "set terminal pngcairo size 1000,500 noenhanced; set output '$results/soak_rss.png';
+  set datafile separator ','; set key bottom right; set grid;
+  set xlabel 'seconds of ingest + radius queries'; set ylabel 'MiB';
+  set yrange [0:*];
+  plot '$csv' every ::1 using 1:2 with lines lw 2 title 'trackd RSS',
+       $budget with lines dt 2 lw 2 title 'memory_budget_mb',
+       $budget * 1.1 with lines dt 3 title '1.1 x budget'" || true
+echo "RSS series: $csv (plot: $results/soak_rss.png)"
