@@ -224,9 +224,10 @@ class TrackStore {
     int l0_files_after = 0;
   };
   // Bulk-load mode on: every column family gets PrepareForBulkLoad's
-  // settings (storage/options.h BulkLoadCfOptions) live. Off: the configured
-  // values come back and a full compaction (CompactRange over every column
-  // family) runs before this returns, so reads and reopening are fast again.
+  // settings (storage/options.h BulkLoadCfOptions) live. Off: a full
+  // compaction (CompactRange over every column family) runs, then the
+  // configured values come back, before this returns, so reads and
+  // reopening are fast again. Writes continue meanwhile.
   // Turning off when already off still compacts (an import that ran with
   // the mode off). Calls are serialised. Open() turns it on when
   // config.bulk_load() is set.
