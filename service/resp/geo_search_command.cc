@@ -139,7 +139,10 @@ absl::Status FindCandidates(storage::TrackStore& store, const std::string& name,
   absl::StatusOr<index::CircleRegion> circle =
       index::CircleRegion::Create(shape.centre, radius);
   if (!circle.ok()) return circle.status();
-  return store.ScanRegion(name, *circle, visit);
+  // A search needs only ids and positions; STORE needs whole points.
+  storage::ScanOptions options;
+  options.positions_only = !keep_points;
+  return store.ScanRegion(name, *circle, visit, options);
 }
 
 absl::Status ReplaceWithPoints(storage::TrackStore& store,
