@@ -36,6 +36,7 @@
 // Cluster hash slot owns a key (hash slots computed over collection names,
 // honouring {hash tags}). Nothing here assumes one node holds everything.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +53,10 @@ inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
 inline constexpr char kSchemaVersion[] = "2";
 // Version 1 had no collection registry; Open() builds it and upgrades.
 inline constexpr char kSchemaVersionWithoutRegistry[] = "1";
+
+// Bounds that keep keys sane; the front doors enforce tighter ones.
+inline constexpr size_t kMaxCollectionBytes = 64 * 1024;
+inline constexpr size_t kMaxEntityBytes = 64 * 1024;
 
 std::string CollectionPrefix(absl::string_view collection);
 

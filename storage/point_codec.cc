@@ -1,7 +1,10 @@
 #include "storage/point_codec.h"
 
+#include <cmath>
 #include <cstring>
 
+#include "absl/strings/str_cat.h"
+#include "index/latlng.h"
 #include "storage/keys.h"
 
 namespace trackdb::storage {
@@ -103,6 +106,31 @@ absl::Status DecodePointValue(absl::string_view value, TrackPoint* p) {
     p->attributes.emplace_back(std::move(key), std::move(val));
   }
   if (!value.empty()) return Corrupt("trailing bytes");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateStoredPoint(const TrackPoint& p, absl::string_view field) {
+  if (p.entity.size() > kMaxEntityBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".entity is ", p.entity.size(), " bytes; at most ",
+                     kMaxEntityBytes));
+  }
+  const std::string where(field);
+  if (absl::Status s = index::ValidateLatLng({p.lat, p.lon}, where.c_str());
+      !s.ok()) {
+    return s;
+  }
+  const std::pair<const char*, const std::optional<double>*> optionals[] = {
+      {"speed", &p.speed_kmh},
+      {"direction", &p.direction_deg},
+      {"height", &p.height_m},
+      {"accuracy", &p.accuracy_m}};
+  for (const auto& [name, value] : optionals) {
+    if (value->has_value() && !std::isfinite(**value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".", name, " must be a finite number"));
+    }
+  }
   return absl::OkStatus();
 }
 

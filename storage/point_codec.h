@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "storage/track_point.h"
@@ -37,6 +38,11 @@ struct PointPosition {
   double lon;
 };
 std::optional<PointPosition> DecodePosition(absl::string_view value);
+
+// What storage requires of any point it keeps, whoever writes it (the write
+// path, the offline import): an entity within kMaxEntityBytes, a valid
+// position, finite optional numbers. INVALID_ARGUMENT naming `field`.
+absl::Status ValidateStoredPoint(const TrackPoint& p, absl::string_view field);
 
 }  // namespace trackdb::storage
 

@@ -33,42 +33,6 @@ double SecondsSince(absl::Time start) {
 
 // The same rules as the write path (write_path.cc), so that an import
 // refuses what AddPoints refuses.
-absl::Status ValidateImportPoint(const TrackPoint& p) {
-  if (p.entity.size() > kMaxEntityBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "entity is ", p.entity.size(), " bytes; at most ", kMaxEntityBytes));
-  }
-  if (absl::Status s = index::ValidateLatLng({p.lat, p.lon}, "point");
-      !s.ok()) {
-    return s;
-  }
-  const std::pair<const char*, const std::optional<double>*> optionals[] = {
-      {"speed", &p.speed_kmh},
-      {"direction", &p.direction_deg},
-      {"height", &p.height_m},
-      {"accuracy", &p.accuracy_m}};
-  for (const auto& [name, value] : optionals) {
-    if (value->has_value() && !std::isfinite(**value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("point.", name, " must be a finite number"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-// The smallest key greater than every key starting with `prefix`, or ""
-// when there is none.
-std::string PrefixSuccessor(std::string prefix) {
-  while (!prefix.empty()) {
-    if (static_cast<uint8_t>(prefix.back()) != 0xff) {
-      prefix.back() = static_cast<char>(prefix.back() + 1);
-      return prefix;
-    }
-    prefix.pop_back();
-  }
-  return prefix;
-}
-
 // The entity part (varint length and bytes) of a points key without its
 // collection prefix: everything but the 8 time bytes.
 absl::string_view EntityPart(absl::string_view points_suffix) {
@@ -143,7 +107,7 @@ class LatestJoin {
  public:
   LatestJoin(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* latest,
              const std::string& collection_prefix)
-      : upper_(PrefixSuccessor(collection_prefix)), upper_slice_(upper_) {
+      : upper_(PrefixEnd(collection_prefix)), upper_slice_(upper_) {
     rocksdb::ReadOptions read;
     read.fill_cache = false;
     if (!upper_.empty()) read.iterate_upper_bound = &upper_slice_;
@@ -228,7 +192,7 @@ absl::StatusOr<std::unique_ptr<SstImport>> SstImport::Start(
 
 absl::Status SstImport::Add(const TrackPoint& point) {
   if (finished_) return absl::FailedPreconditionError("SstImport is finished");
-  if (absl::Status s = ValidateImportPoint(point); !s.ok()) return s;
+  if (absl::Status s = ValidateStoredPoint(point, "point"); !s.ok()) return s;
   key_ = PointKey(collection_, point.entity, point.loc_time_ms);
   value_ = EncodePointValue(point);
   absl::Status s = points_->Add(
@@ -435,7 +399,7 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   // Step 5: compact the collection's range of each column family.
   report("compacting", 0, 0);
   const absl::Time compact_start = absl::Now();
-  const std::string end = PrefixSuccessor(collection_prefix_);
+  const std::string end = PrefixEnd(collection_prefix_);
   const rocksdb::Slice begin_slice(collection_prefix_), end_slice(end);
   rocksdb::CompactRangeOptions compact;
   compact.exclusive_manual_compaction = false;

@@ -42,16 +42,13 @@
 #include "index/region.h"
 #include "rocksdb/db.h"
 #include "storage/entity_locks.h"
+#include "storage/keys.h"
 #include "storage/kv_codec.h"
 #include "storage/options.h"
 #include "storage/track_point.h"
 #include "trackdb/v1/config.pb.h"
 
 namespace trackdb::storage {
-
-// Bounds that keep keys sane; the front doors enforce tighter ones.
-inline constexpr size_t kMaxCollectionBytes = 64 * 1024;
-inline constexpr size_t kMaxEntityBytes = 64 * 1024;
 
 struct TrackQuery {
   std::string collection;

@@ -16,28 +16,7 @@ namespace trackdb::storage {
 namespace {
 
 absl::Status ValidatePoint(const TrackPoint& p, size_t i) {
-  const std::string field = absl::StrCat("points[", i, "]");
-  if (p.entity.size() > kMaxEntityBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ".entity is ", p.entity.size(), " bytes; at most ",
-                     kMaxEntityBytes));
-  }
-  if (absl::Status s = index::ValidateLatLng({p.lat, p.lon}, field.c_str());
-      !s.ok()) {
-    return s;
-  }
-  const std::pair<const char*, const std::optional<double>*> optionals[] = {
-      {"speed", &p.speed_kmh},
-      {"direction", &p.direction_deg},
-      {"height", &p.height_m},
-      {"accuracy", &p.accuracy_m}};
-  for (const auto& [name, value] : optionals) {
-    if (value->has_value() && !std::isfinite(**value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, " must be a finite number"));
-    }
-  }
-  return absl::OkStatus();
+  return ValidateStoredPoint(p, absl::StrCat("points[", i, "]"));
 }
 
 absl::Status ValidateCollection(absl::string_view collection) {

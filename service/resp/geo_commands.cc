@@ -148,18 +148,11 @@ void GeoAdd(CommandContext& ctx) {
 
 // GEOPOS key member [member ...]
 void GeoPos(CommandContext& ctx) {
-  const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
-  std::vector<std::optional<uint64_t>> scores(members.size());
-  if (*exists) {
-    auto s = MemberScores(ctx.store(), name, members);
-    if (!ctx.Check(s.status())) return;
-    scores = *std::move(s);
-  }
-  ctx.reply.Array(members.size());
-  for (const std::optional<uint64_t>& score : scores) {
+  const std::optional<std::vector<std::optional<uint64_t>>> scores =
+      ScoresOfArgMembers(ctx);
+  if (!scores) return;
+  ctx.reply.Array(scores->size());
+  for (const std::optional<uint64_t>& score : *scores) {
     if (!score) {
       ctx.reply.NullArray();
       continue;
@@ -194,18 +187,11 @@ void GeoDist(CommandContext& ctx) {
 
 // GEOHASH key member [member ...]
 void GeoHash(CommandContext& ctx) {
-  const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
-  std::vector<std::optional<uint64_t>> scores(members.size());
-  if (*exists) {
-    auto s = MemberScores(ctx.store(), name, members);
-    if (!ctx.Check(s.status())) return;
-    scores = *std::move(s);
-  }
-  ctx.reply.Array(members.size());
-  for (const std::optional<uint64_t>& score : scores) {
+  const std::optional<std::vector<std::optional<uint64_t>>> scores =
+      ScoresOfArgMembers(ctx);
+  if (!scores) return;
+  ctx.reply.Array(scores->size());
+  for (const std::optional<uint64_t>& score : *scores) {
     if (!score) {
       ctx.reply.Null();
     } else {

@@ -69,6 +69,12 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
     storage::TrackStore& store, absl::string_view name,
     absl::Span<const std::string> members);
 
+// GEOPOS's and ZMSCORE's lookup: the scores of argv[2..] in GEO key argv[1]
+// (all nullopt when the key does not exist). nullopt when it has already
+// replied with an error (WRONGTYPE, storage).
+std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
+    CommandContext& ctx);
+
 // Removes whatever key `name` holds (a string or a GEO collection), as
 // Redis's dbDelete. Returns whether something was removed.
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,

@@ -54,18 +54,11 @@ void ZScore(CommandContext& ctx) {
 }
 
 void ZMScore(CommandContext& ctx) {
-  const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
-  std::vector<std::optional<uint64_t>> scores(members.size());
-  if (*exists) {
-    auto s = MemberScores(ctx.store(), name, members);
-    if (!ctx.Check(s.status())) return;
-    scores = *std::move(s);
-  }
-  ctx.reply.Array(members.size());
-  for (const std::optional<uint64_t>& score : scores) {
+  const std::optional<std::vector<std::optional<uint64_t>>> scores =
+      ScoresOfArgMembers(ctx);
+  if (!scores) return;
+  ctx.reply.Array(scores->size());
+  for (const std::optional<uint64_t>& score : *scores) {
     if (score) {
       ctx.reply.Double(static_cast<double>(*score));
     } else {
