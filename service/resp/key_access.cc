@@ -2,6 +2,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "service/resp/common.h"
 
 namespace trackdb::resp {
 
@@ -58,6 +59,14 @@ void DeferredReply::Send(Reply& reply) const {
 void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command) {
   ctx.reply.Error(
       absl::StrCat("invalid expire time in '", command, "' command"));
+}
+
+absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,
+                                          absl::string_view name,
+                                          DeferredReply& answer) {
+  absl::StatusOr<bool> geo = IsGeoKey(store, name);
+  if (geo.ok() && *geo) answer.Error(kWrongTypeError);
+  return geo;
 }
 
 }  // namespace trackdb::resp

@@ -74,6 +74,12 @@ class DeferredReply {
   int64_t integer_ = 0;
 };
 
+// For a name whose string is absent, inside UpdateStringsFor: whether it
+// holds a GEO key, in which case `answer` becomes Redis's WRONGTYPE error.
+absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,
+                                          absl::string_view name,
+                                          DeferredReply& answer);
+
 // Redis's addReplyErrorExpireTime: "invalid expire time in '<cmd>' command".
 void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command);
 

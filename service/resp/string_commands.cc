@@ -350,13 +350,10 @@ void Getdel(CommandContext& ctx) {
   const bool ran = UpdateStringsFor(
       ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
         if (!values[0]) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> geo =
+              AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
-          if (*geo) {
-            answer.Error(kWrongTypeError);
-          } else {
-            answer.Null();
-          }
+          if (!*geo) answer.Null();
           return false;
         }
         answer.Bulk(values[0]->value);
@@ -377,13 +374,10 @@ void Getex(CommandContext& ctx) {
       ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
         std::optional<StringValue>& cur = values[0];
         if (!cur) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> geo =
+              AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
-          if (*geo) {
-            answer.Error(kWrongTypeError);
-          } else {
-            answer.Null();
-          }
+          if (!*geo) answer.Null();
           return false;
         }
         // Redis validates the time only once it has found the string.
@@ -419,12 +413,10 @@ void IncrDecr(CommandContext& ctx, int64_t by) {
         std::optional<StringValue>& cur = values[0];
         int64_t value = 0;
         if (!cur) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> geo =
+              AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
-          if (*geo) {
-            answer.Error(kWrongTypeError);
-            return false;
-          }
+          if (*geo) return false;
         } else if (!ParseInt64(cur->value, &value)) {
           answer.Error(kNotIntegerError);
           return false;
@@ -485,12 +477,10 @@ void Incrbyfloat(CommandContext& ctx) {
         std::optional<StringValue>& cur = values[0];
         long double value = 0, incr = 0;
         if (!cur) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> geo =
+              AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
-          if (*geo) {
-            answer.Error(kWrongTypeError);
-            return false;
-          }
+          if (*geo) return false;
         }
         if ((cur && !ParseRedisLongDouble(cur->value, &value)) ||
             !ParseRedisLongDouble(ctx.argv[2], &incr)) {
@@ -529,12 +519,10 @@ void Append(CommandContext& ctx) {
       ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
         std::optional<StringValue>& cur = values[0];
         if (!cur) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> geo =
+              AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
-          if (*geo) {
-            answer.Error(kWrongTypeError);
-            return false;
-          }
+          if (*geo) return false;
           cur = StringValue{tail, 0};
         } else {
           if (!FitsMaxLength(ctx, cur->value.size(), tail.size())) {
@@ -562,12 +550,10 @@ void Setrange(CommandContext& ctx) {
       ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
         std::optional<StringValue>& cur = values[0];
         if (!cur) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> geo =
+              AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
-          if (*geo) {
-            answer.Error(kWrongTypeError);
-            return false;
-          }
+          if (*geo) return false;
           if (patch.empty()) {
             answer.Integer(0);
             return false;
