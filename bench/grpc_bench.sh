@@ -13,7 +13,7 @@ conf="$PWD/conf/trackdb.textproto"
 dir="${TMPDIR:-/tmp}/trackdb-grpc-bench"
 port=50551
 rm -rf "$dir"
-"$trackd" --config="$conf" --data_dir="$dir/data" --grpc_port=$port 2>"$dir.log" &
+"$trackd" --config="$conf" --data_dir="$dir/data" --grpc_port=$port --resp_port=0 2>"$dir.log" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 1 100); do grep -q ready "$dir.log" && break; sleep 0.1; done

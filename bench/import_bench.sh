@@ -59,7 +59,7 @@ du -sh "$dir/offline" | awk '{print "   data dir: " $1}'
 
 echo "== reopen: trackd from start to ready on the imported data dir"
 start=$(date +%s.%N)
-"$trackd" --config="$conf" --data_dir="$dir/offline" --grpc_port=0 2>"$dir/reopen.log" &
+"$trackd" --config="$conf" --data_dir="$dir/offline" --grpc_port=0 --resp_port=0 2>"$dir/reopen.log" &
 pid=$!
 for _ in $(seq 1 600); do grep -q ready "$dir/reopen.log" && break; sleep 0.01; done
 ready=$(date +%s.%N)
@@ -79,7 +79,7 @@ echo "== offline: $offline_cpu points per CPU-second"
 if [[ "$only" == "offline" ]]; then exit 0; fi
 
 echo "== online: trackdb_import --target (defaults) into trackd (shipped config)"
-"$trackd" --config="$conf" --data_dir="$dir/online" --grpc_port=0 2>"$dir/trackd.log" &
+"$trackd" --config="$conf" --data_dir="$dir/online" --grpc_port=0 --resp_port=0 2>"$dir/trackd.log" &
 pid=$!
 for _ in $(seq 1 100); do grep -q ready "$dir/trackd.log" && break; sleep 0.1; done
 port=$(sed -n 's/.*serving gRPC .* on 127.0.0.1:\([0-9]*\).*/\1/p' "$dir/trackd.log")

@@ -24,7 +24,7 @@ rm -rf "$dir"
 mkdir -p "$dir"
 # Everything else at trackdb's defaults, derived from the budget.
 printf 'storage {\n  memory_budget_mb: %d\n}\n' "$budget" >"$dir/soak.textproto"
-"$trackd" --config="$dir/soak.textproto" --data_dir="$dir/data" --grpc_port=$port 2>"$dir/trackd.log" &
+"$trackd" --config="$dir/soak.textproto" --data_dir="$dir/data" --grpc_port=$port --resp_port=0 2>"$dir/trackd.log" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 1 100); do grep -q ready "$dir/trackd.log" && break; sleep 0.1; done

@@ -55,7 +55,7 @@ grep -q "bad.textproto:2:.*write_bufer_size_mb" "$work/bad.log" ||
 
 # Memory knobs that fit neither each other nor the budget start, loudly.
 printf 'storage {\n  memory_budget_mb: 256\n  write_buffer_size_mb: 256\n  db_write_buffer_size_mb: 1024\n  max_write_buffer_number: 6\n}\n' >"$work/big.textproto"
-"$trackd" --config="$work/big.textproto" --data_dir="$work/big" --grpc_port=0 2>"$work/big.log" &
+"$trackd" --config="$work/big.textproto" --data_dir="$work/big" --grpc_port=0 --resp_port=0 2>"$work/big.log" &
 big=$!
 wait_for "$work/big.log" "ready"
 grep -q "WARNING: write_buffer_size_mb x max_write_buffer_number x column families = 256 x 6 x 5 = 7680 MiB" "$work/big.log" ||

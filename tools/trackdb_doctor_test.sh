@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 start() {  # start NAME CONFIG_TEXT -> $pid, $port
   printf '%s\n' "$2" >"$work/$1.textproto"
-  "$trackd" --config="$work/$1.textproto" --data_dir="$work/$1" --grpc_port=0 2>"$work/$1.log" &
+  "$trackd" --config="$work/$1.textproto" --data_dir="$work/$1" --grpc_port=0 --resp_port=0 2>"$work/$1.log" &
   pid=$!
   for _ in $(seq 1 100); do grep -q ready "$work/$1.log" && break; sleep 0.1; done
   grep -q ready "$work/$1.log" || { cat "$work/$1.log"; fail "trackd $1 did not start"; }

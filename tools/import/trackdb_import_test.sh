@@ -44,7 +44,7 @@ expect 0 "$work/out" "skipped 1 bad rows; the first 1 are in $work/rejects"
 grep -q "^3,2008-02-02 13:37:16,116.3,99.5$" "$work/rejects" || fail "reject file lacks the row"
 
 # A data dir held by a running trackd is refused; online import goes to it.
-"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 2>"$work/trackd.log" &
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 --resp_port=0 2>"$work/trackd.log" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
 for _ in $(seq 1 100); do grep -q ready "$work/trackd.log" && break; sleep 0.1; done
