@@ -1,6 +1,7 @@
 #include <map>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rocksdb/write_batch.h"
@@ -73,6 +74,32 @@ TEST(CollectionsTest, ConcurrentWritersNeverLoseACount) {
   }
   for (auto& t : threads) t.join();
   EXPECT_THAT(InvariantViolations(*store, "c"), IsEmpty());
+}
+
+// One merge operand per write would make every count read merge them all
+// (a GEOADD preload of 1M members left 10k per read).
+TEST(CollectionsTest, RegistryCountReadsMergeFewOperands) {
+  auto store = OpenStore(NewDataDir());
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(
+        store
+            ->AddPoints("fleet", {Point(absl::StrCat("e", i), 1'700'000'000'000,
+                                        39.9, 116.4)})
+            .ok());
+  }
+  EXPECT_EQ(*store->CollectionSize("fleet"), 1000);
+  std::vector<rocksdb::PinnableSlice> operands(1001);
+  rocksdb::GetMergeOperandsOptions options;
+  options.expected_max_number_of_operands = 1001;
+  int count = 0;
+  ASSERT_TRUE(store->db()
+                  ->GetMergeOperands(rocksdb::ReadOptions(),
+                                     store->db()->DefaultColumnFamily(),
+                                     RegistryKey("fleet"), operands.data(),
+                                     &options, &count)
+                  .ok());
+  EXPECT_LE(count, static_cast<int>(kMaxCounterOperands) + 1);
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
 }
 
 TEST(CollectionsTest, ScanLatestVisitsEveryEntityInOrder) {

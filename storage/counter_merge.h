@@ -23,6 +23,11 @@ std::optional<int64_t> DecodeCounter(absl::string_view encoded);
 
 std::shared_ptr<rocksdb::MergeOperator> NewCounterMergeOperator();
 
+// At most this many operands of one counter stay unmerged in a memtable
+// (the default column family's max_successive_merges), so reading a count
+// merges a few operands, not one per write since the last flush.
+inline constexpr size_t kMaxCounterOperands = 32;
+
 }  // namespace trackdb::storage
 
 #endif  // TRACKDB_STORAGE_COUNTER_MERGE_H_
