@@ -14,59 +14,90 @@ namespace {
 // cost a little waiting.
 constexpr absl::string_view kStringLockSpace = "";
 
-absl::StatusOr<std::optional<StringValue>> DecodeLive(absl::string_view name,
-                                                      absl::string_view bytes,
-                                                      int64_t now_ms) {
-  std::optional<StringValue> v = DecodeStringValue(bytes);
-  if (!v) {
-    return absl::DataLossError(
-        absl::StrCat("corrupt string value for key '", name, "'"));
-  }
-  if (v->expired_at(now_ms)) return std::nullopt;
+std::optional<StringValue> Live(std::optional<StringValue> v, int64_t now_ms) {
+  if (v && v->expired_at(now_ms)) return std::nullopt;
   return v;
 }
 
-}  // namespace
-
-absl::StatusOr<std::optional<StringValue>> TrackStore::GetString(
-    absl::string_view name, int64_t now_ms) {
-  rocksdb::PinnableSlice value;
-  rocksdb::Status s =
-      db_->Get(rocksdb::ReadOptions(), kv(), ToSlice(name), &value);
-  if (s.IsNotFound()) return std::nullopt;
-  if (!s.ok()) return FromRocks(s, "reading a string");
-  return DecodeLive(name, SliceView(value), now_ms);
+absl::Status Corrupt(absl::string_view name) {
+  return absl::DataLossError(
+      absl::StrCat("corrupt string value for key '", name, "'"));
 }
 
-absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::GetStrings(
-    absl::Span<const std::string> names, int64_t now_ms) {
-  const size_t n = names.size();
-  std::vector<rocksdb::Slice> keys(names.begin(), names.end());
-  std::vector<rocksdb::PinnableSlice> values(n);
-  std::vector<rocksdb::Status> statuses(n);
-  db_->MultiGet(rocksdb::ReadOptions(), kv(), n, keys.data(), values.data(),
-                statuses.data());
-  std::vector<std::optional<StringValue>> out(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (statuses[i].IsNotFound()) continue;
-    if (!statuses[i].ok()) return FromRocks(statuses[i], "reading strings");
-    absl::StatusOr<std::optional<StringValue>> v =
-        DecodeLive(names[i], SliceView(values[i]), now_ms);
-    if (!v.ok()) return v.status();
-    out[i] = *std::move(v);
-  }
-  return out;
-}
-
-absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
-                                       int64_t now_ms,
-                                       const StringUpdate& update) {
+std::vector<size_t> StripesOf(absl::Span<const std::string> names) {
   std::vector<size_t> stripes;
   stripes.reserve(names.size());
   for (const std::string& name : names) {
     stripes.push_back(EntityLocks::StripeOf(kStringLockSpace, name));
   }
-  EntityLocks::Held held = locks_.Lock(std::move(stripes));
+  return stripes;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::LoadStrings(
+    absl::Span<const std::string> names) {
+  std::vector<std::optional<StringValue>> out(names.size());
+  std::vector<size_t> missing;
+  for (size_t i = 0; i < names.size(); ++i) {
+    out[i] = string_cache_->Lookup(names[i]);
+    if (!out[i]) missing.push_back(i);
+  }
+  if (missing.empty()) return out;
+
+  const size_t n = missing.size();
+  std::vector<rocksdb::Slice> keys;
+  keys.reserve(n);
+  for (size_t i : missing) keys.push_back(ToSlice(names[i]));
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  if (n == 1) {
+    statuses[0] = db_->Get(rocksdb::ReadOptions(), kv(), keys[0], &values[0]);
+  } else {
+    db_->MultiGet(rocksdb::ReadOptions(), kv(), n, keys.data(), values.data(),
+                  statuses.data());
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const std::string& name = names[missing[j]];
+    if (statuses[j].IsNotFound()) continue;
+    if (!statuses[j].ok()) return FromRocks(statuses[j], "reading strings");
+    std::optional<StringValue> v = DecodeStringValue(SliceView(values[j]));
+    if (!v) return Corrupt(name);
+    string_cache_->Put(name, *v);
+    out[missing[j]] = std::move(v);
+  }
+  return out;
+}
+
+absl::StatusOr<std::optional<StringValue>> TrackStore::GetString(
+    absl::string_view name, int64_t now_ms) {
+  if (std::optional<StringValue> v = string_cache_->Lookup(name)) {
+    return Live(std::move(v), now_ms);
+  }
+  const std::string names[] = {std::string(name)};
+  absl::StatusOr<std::vector<std::optional<StringValue>>> v =
+      GetStrings(names, now_ms);
+  if (!v.ok()) return v.status();
+  return std::move((*v)[0]);
+}
+
+absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::GetStrings(
+    absl::Span<const std::string> names, int64_t now_ms) {
+  std::optional<EntityLocks::Held> held;
+  // I5: what a read puts in the cache must not overwrite a newer value that
+  // a concurrent UpdateStrings wrote after this read's DB lookup.
+  if (string_cache_->enabled()) held.emplace(locks_.Lock(StripesOf(names)));
+  absl::StatusOr<std::vector<std::optional<StringValue>>> values =
+      LoadStrings(names);
+  if (!values.ok()) return values.status();
+  for (std::optional<StringValue>& v : *values) v = Live(std::move(v), now_ms);
+  return values;
+}
+
+absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
+                                       int64_t now_ms,
+                                       const StringUpdate& update) {
+  EntityLocks::Held held = locks_.Lock(StripesOf(names));
 
   // Read each distinct name once; repeats see the same slot's value.
   absl::flat_hash_map<absl::string_view, size_t> first;
@@ -77,8 +108,9 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
     }
   }
   absl::StatusOr<std::vector<std::optional<StringValue>>> current =
-      GetStrings(distinct, now_ms);
+      LoadStrings(distinct);
   if (!current.ok()) return current.status();
+  for (std::optional<StringValue>& v : *current) v = Live(std::move(v), now_ms);
   std::vector<std::optional<StringValue>> values(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     values[i] = (*current)[first[names[i]]];
@@ -89,6 +121,8 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
   absl::flat_hash_map<absl::string_view, size_t> last;
   for (size_t i = 0; i < names.size(); ++i) last[names[i]] = i;
   rocksdb::WriteBatch batch;
+  std::vector<std::pair<absl::string_view, const std::optional<StringValue>*>>
+      changed;
   for (const auto& [name, i] : last) {
     const std::optional<StringValue>& before = (*current)[first[name]];
     const std::optional<StringValue>& after = values[i];
@@ -98,9 +132,20 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
     } else {
       batch.Delete(kv(), ToSlice(name));
     }
+    changed.emplace_back(name, &after);
   }
   if (batch.Count() == 0) return absl::OkStatus();
-  return FromRocks(db_->Write(options_.write, &batch), "writing strings");
+  const rocksdb::Status s = db_->Write(options_.write, &batch);
+  // I5, still holding the stripes. After a failed write the DB's state is
+  // not known here: forget the names rather than guess.
+  for (const auto& [name, after] : changed) {
+    if (s.ok() && *after) {
+      string_cache_->Put(name, **after);
+    } else {
+      string_cache_->Erase(name);
+    }
+  }
+  return FromRocks(s, "writing strings");
 }
 
 absl::Status TrackStore::ScanStrings(
@@ -110,11 +155,11 @@ absl::Status TrackStore::ScanStrings(
       db_->NewIterator(rocksdb::ReadOptions(), kv()));
   for (it->Seek(ToSlice(start)); it->Valid(); it->Next()) {
     const absl::string_view name = SliceView(it->key());
-    absl::StatusOr<std::optional<StringValue>> v =
-        DecodeLive(name, SliceView(it->value()), now_ms);
-    if (!v.ok()) return v.status();
-    if (!*v) continue;
-    if (!visit(name, **v)) break;
+    const std::optional<StringValue> v =
+        DecodeStringValue(SliceView(it->value()));
+    if (!v) return Corrupt(name);
+    if (v->expired_at(now_ms)) continue;
+    if (!visit(name, *v)) break;
   }
   return FromRocks(it->status(), "scanning strings");
 }

@@ -131,4 +131,25 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
   return bad;
 }
 
+std::vector<std::string> StringCacheViolations(TrackStore& store) {
+  std::vector<std::string> bad;
+  store.string_cache().ForEach(
+      [&](absl::string_view name, const StringValue& cached) {
+        std::string raw;
+        rocksdb::Status s = store.db()->Get(rocksdb::ReadOptions(), store.kv(),
+                                            ToSlice(name), &raw);
+        if (s.IsNotFound()) {
+          bad.push_back(absl::StrCat("cached '", name, "' is not in kv"));
+          return;
+        }
+        std::optional<StringValue> stored = DecodeStringValue(raw);
+        if (!s.ok() || !stored || !(*stored == cached)) {
+          bad.push_back(absl::StrCat("cached '", name, "' = '", cached.value,
+                                     "' but kv holds '",
+                                     stored ? stored->value : raw, "'"));
+        }
+      });
+  return bad;
+}
+
 }  // namespace trackdb::storage::testing

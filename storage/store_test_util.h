@@ -27,6 +27,10 @@ TrackPoint Point(std::string entity, int64_t t, double lat, double lon);
 std::vector<std::string> InvariantViolations(TrackStore& store,
                                              const std::string& collection);
 
+// Checks I5: every string cache entry equals the name's value as stored in
+// the kv column family. One line per violation; empty means it holds.
+std::vector<std::string> StringCacheViolations(TrackStore& store);
+
 }  // namespace trackdb::storage::testing
 
 #endif  // TRACKDB_STORAGE_STORE_TEST_UTIL_H_

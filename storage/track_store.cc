@@ -23,6 +23,9 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
   }
   std::unique_ptr<TrackStore> store(new TrackStore());
   store->options_ = *std::move(options);
+  store->string_cache_ = std::make_unique<StringCache>(
+      store->options_.block_cache,
+      store->options_.config.string_cache_max_value_bytes());
 
   rocksdb::DB* db = nullptr;
   rocksdb::Status s =

@@ -26,6 +26,14 @@
 //
 // Strings (the Redis key path, kv_ops.cc) live in their own column family;
 // read-modify-write calls hold the names' stripes the same way.
+//
+//   I5  A string cache entry (storage/string_cache.h) for a name holds the
+//       name's value in `kv`. Every change to `kv` is an UpdateStrings,
+//       which updates or erases the entries of what it wrote before it lets
+//       go of the names' stripes; a read fills entries only while holding
+//       them, so it cannot put back a value that a write has replaced.
+//       (Compaction drops expired values the cache may still hold: they
+//       read as absent either way.)
 
 #include <array>
 #include <atomic>
@@ -45,6 +53,7 @@
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
 #include "storage/options.h"
+#include "storage/string_cache.h"
 #include "storage/track_point.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -195,6 +204,8 @@ class TrackStore {
       absl::string_view start, int64_t now_ms,
       const std::function<bool(absl::string_view name, const StringValue&)>&
           visit);
+  // Hits and misses of GetString(s) and UpdateStrings; I5 checks.
+  StringCache& string_cache() { return *string_cache_; }
 
   const StoreOptions& options() const { return options_; }
   // For stats and tests; writes must go through the methods above.
@@ -235,12 +246,18 @@ class TrackStore {
   TrackStore() = default;
   absl::Status BuildRegistry();  // schema version 1 -> 2
   absl::Mutex& CollectionLock(absl::string_view collection);
+  // The stored values of `names`, expired ones included, from the string
+  // cache or else `kv`, caching what it reads: the caller holds the names'
+  // stripes (I5).
+  absl::StatusOr<std::vector<std::optional<StringValue>>> LoadStrings(
+      absl::Span<const std::string> names);
 
   StoreOptions options_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // as options_ orders
   EntityLocks locks_;
   std::array<absl::Mutex, 64> collection_locks_;
+  std::unique_ptr<StringCache> string_cache_;
   absl::Status ApplyCfOptions(bool bulk_load);  // bulk_load.cc
   absl::Mutex bulk_load_mu_;
   std::atomic<bool> bulk_load_{false};

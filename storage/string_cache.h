@@ -1,0 +1,66 @@
+#ifndef TRACKDB_STORAGE_STRING_CACHE_H_
+#define TRACKDB_STORAGE_STRING_CACHE_H_
+
+// Decoded string values (the Redis key path's `kv` column family) kept in
+// the store's one block cache, beside blocks and charged to it, so they
+// share the one memory bound (storage/options.h) and its LRU eviction.
+//
+// Why: a GET or SET that finds its value in a memtable still walks a
+// skiplist of every recent write, a few cache misses per level; that walk
+// was half of trackd's CPU under redis-benchmark -P 16. A hash lookup here
+// answers in one.
+//
+// This class only stores; TrackStore keeps it true (track_store.h, I5).
+// Entries are keyed by a per-instance id from the cache plus the name, so
+// two stores sharing a cache never see each other's values, and no key is
+// 16 bytes long, the length of RocksDB's own block keys.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "rocksdb/cache.h"
+#include "storage/kv_codec.h"
+
+namespace trackdb::storage {
+
+class StringCache {
+ public:
+  // Values longer than `max_value_bytes` are not cached; a null `cache` or
+  // a zero limit turns caching off (every Lookup misses, Put does nothing).
+  StringCache(std::shared_ptr<rocksdb::Cache> cache, size_t max_value_bytes);
+
+  bool enabled() const { return cache_ != nullptr; }
+
+  // The cached value of `name`, expired or not; nullopt if not cached
+  // (which says nothing about whether the name has a value).
+  std::optional<StringValue> Lookup(absl::string_view name);
+  // Caches `value` as name's value, replacing any entry; a value too long
+  // to cache erases the entry instead.
+  void Put(absl::string_view name, const StringValue& value);
+  void Erase(absl::string_view name);
+  // Every entry of this instance, in no order (for invariant checks: it
+  // walks the whole cache).
+  void ForEach(const std::function<void(absl::string_view name,
+                                        const StringValue&)>& visit);
+
+  uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+
+ private:
+  std::string Key(absl::string_view name) const;
+
+  std::shared_ptr<rocksdb::Cache> cache_;
+  size_t max_value_bytes_;
+  uint64_t id_ = 0;
+  std::atomic<uint64_t> hits_{0};
+  std::atomic<uint64_t> misses_{0};
+};
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_STRING_CACHE_H_
