@@ -179,5 +179,26 @@ TEST(ConnectionCommandsTest, ThousandsOfIdleConnections) {
   EXPECT_EQ(idle.back()->Call({"ECHO", "still here"}), "$10\r\nstill here\r\n");
 }
 
+// Replies larger than the socket can take at once, to a client that reads
+// only after sending more: the rest goes out in the background, in order,
+// and the connection keeps serving. Requests larger than one read arrive
+// whole.
+TEST(ConnectionCommandsTest, LargeRequestsAndRepliesToASlowReader) {
+  testing::TrackdbResp server;
+  RawClient client(server.port());
+  const std::string big(8 << 20, 'v');
+  EXPECT_EQ(client.Call({"SET", "big", big}), "+OK\r\n");
+  const std::string get = testing::EncodeCommand({"GET", "big"});
+  client.Send(get + get + testing::EncodeCommand({"PING"}));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  client.Send(testing::EncodeCommand({"ECHO", "after"}));
+  const std::string bulk =
+      "$" + std::to_string(big.size()) + "\r\n" + big + "\r\n";
+  EXPECT_EQ(client.ReadReply(), bulk);
+  EXPECT_EQ(client.ReadReply(), bulk);
+  EXPECT_EQ(client.ReadReply(), "+PONG\r\n");
+  EXPECT_EQ(client.ReadReply(), "$5\r\nafter\r\n");
+}
+
 }  // namespace
 }  // namespace trackdb::resp

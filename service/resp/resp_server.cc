@@ -144,25 +144,36 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
  private:
+  // Waits for the next request: reads it into head_, which holds a typical
+  // request whole, so an idle connection needs no larger buffer. Reading
+  // (not waiting for readability, then reading) lets Asio keep the socket's
+  // epoll registration as it is between requests.
   void WaitForInput() {
     auto self = shared_from_this();
-    socket_.async_wait(tcp::socket::wait_read, [self](asio::error_code ec) {
-      if (ec) return self->Close();
-      self->ReadAndServe();
-    });
+    socket_.async_read_some(
+        asio::buffer(head_), [self](asio::error_code ec, size_t n) {
+          if (ec) return self->Close();  // end of stream included
+          self->parser_.Feed(absl::string_view(self->head_, n));
+          if (n == sizeof(self->head_) && !self->ReadRest()) return;
+          self->Serve();
+        });
   }
 
-  void ReadAndServe() {
-    // One buffer per loop thread: an idle connection holds none.
+  // After head_ came back full: reads what else is waiting, up to one
+  // thread-local buffer. False if the connection closed.
+  bool ReadRest() {
     thread_local std::vector<char> buffer(64 * 1024);
     asio::error_code ec;
     const size_t n = socket_.read_some(asio::buffer(buffer), ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
-      return WaitForInput();
+      return true;
     }
-    if (ec || n == 0) return Close();
+    if (ec) {
+      Close();
+      return false;
+    }
     parser_.Feed(absl::string_view(buffer.data(), n));
-    Serve();
+    return true;
   }
 
   void Serve() {
@@ -191,10 +202,30 @@ class Connection : public std::enable_shared_from_this<Connection> {
       ran = true;
     }
     if (ran) state.PublishClient(client_);
-    if (out_.empty()) {
+    Flush();
+  }
+
+  // Sends out_, at once when the socket takes it all (the usual case: no
+  // handler to dispatch), else in the background; then reads on. Every
+  // complete request buffered has been served, so what the parser still
+  // holds is the start of one yet to arrive.
+  void Flush() {
+    size_t sent = 0;
+    if (!out_.empty()) {
+      asio::error_code ec;
+      sent = socket_.write_some(asio::buffer(out_), ec);
+      if (ec == asio::error::would_block || ec == asio::error::try_again) {
+        sent = 0;
+      } else if (ec) {
+        return Close();
+      }
+    }
+    if (sent == out_.size()) {
+      out_.clear();
       if (client_.close_after_reply) return Close();
       return WaitForInput();
     }
+    out_.erase(0, sent);
     auto self = shared_from_this();
     asio::async_write(socket_, asio::buffer(out_),
                       [self](asio::error_code ec, size_t) {
@@ -202,9 +233,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
                         if (ec || self->client_.close_after_reply) {
                           return self->Close();
                         }
-                        // Input may already be buffered (a pipeline larger
-                        // than what the last pass consumed).
-                        if (self->parser_.buffered() > 0) return self->Serve();
                         self->WaitForInput();
                       });
   }
@@ -214,6 +242,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ClientState client_;
   RequestParser parser_;
   std::string out_;
+  char head_[512];
 };
 
 void RespServer::Impl::Accept() {
