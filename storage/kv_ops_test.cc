@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb/perf_context.h"
+#include "rocksdb/perf_level.h"
 #include "storage/kv_codec.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -230,6 +232,24 @@ TEST(KvOpsTest, StringCacheOffReadsTheStore) {
   EXPECT_FALSE((*store)->string_cache().enabled());
   ASSERT_TRUE(Set(**store, "k", "v").ok());
   EXPECT_THAT(*(*store)->GetString("k", kNow), Optional(StringValue{"v", 0}));
+}
+
+// A SET of a new key first looks it up: the memtable's bloom filter says
+// "absent" without walking the skiplist.
+TEST(KvOpsTest, AbsentNamesAreAnsweredByTheMemtableBloomFilter) {
+  auto store = OpenStore(NewDataDir());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(Set(*store, absl::StrCat("k", i), "v").ok());
+  }
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(*store->GetString(absl::StrCat("absent", i), kNow), std::nullopt);
+  }
+  const uint64_t skipped =
+      rocksdb::get_perf_context()->bloom_memtable_miss_count;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  EXPECT_GE(skipped, 90u);
 }
 
 }  // namespace

@@ -165,14 +165,22 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
     o.periodic_compaction_seconds = 24 * 60 * 60;
     return o;
   };
+  // Looked-up keys are often absent (a new entity, a SET of a new key):
+  // a bloom filter over each memtable's keys answers that without walking
+  // its skiplist (14% of trackd's CPU under SETs of new keys without it).
+  auto looked_up = [](rocksdb::ColumnFamilyOptions o) {
+    o.memtable_prefix_bloom_size_ratio = 0.02;
+    o.memtable_whole_key_filtering = true;
+    return o;
+  };
   // Scanned column families need no bloom filter; looked-up ones do.
   out.column_families = {
       {rocksdb::kDefaultColumnFamilyName,
        counters(with_table(point_lookup_table))},
       {kPointsCf, with_table(table)},
-      {kLatestCf, overwritten(with_table(point_lookup_table))},
+      {kLatestCf, looked_up(overwritten(with_table(point_lookup_table)))},
       {kGeoCf, overwritten(with_table(table))},
-      {kKvCf, expiring(with_table(point_lookup_table))},
+      {kKvCf, looked_up(expiring(with_table(point_lookup_table)))},
   };
 
   out.write.disableWAL = c.durability() == v1::DURABILITY_WAL_OFF;
