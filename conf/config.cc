@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/tokenizer.h"
@@ -83,7 +84,11 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   if (!server->has_resp_max_multibulk_len()) {
     server->set_resp_max_multibulk_len(1024 * 1024);
   }
-  if (!server->has_resp_threads()) server->set_resp_threads(4);
+  if (server->resp_threads() == 0) {  // unset too
+    server->set_resp_threads(
+        std::max(1u, std::thread::hardware_concurrency() / 2));
+  }
+  if (server->resp_worker_threads() == 0) server->set_resp_worker_threads(4);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
   v1::LimitsConfig* l = c.mutable_limits();
@@ -153,9 +158,6 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   if (c.server().grpc_port() > 65535) {
     return Invalid("server.grpc_port", absl::StrCat("must be 0..65535, got ",
                                                     c.server().grpc_port()));
-  }
-  if (c.server().resp_threads() == 0) {
-    return Invalid("server.resp_threads", "must be at least 1");
   }
   if (c.server().resp_max_bulk_len() == 0) {
     return Invalid("server.resp_max_bulk_len", "must be at least 1");

@@ -1,5 +1,6 @@
 #include "service/resp/command.h"
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -139,6 +140,20 @@ void Dispatch(ServerState& server, ClientState& client,
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   spec->handler(ctx);
+}
+
+bool RunsOnWorker(const ServerState& server,
+                  const std::vector<std::string>& argv) {
+  static const auto* const kLong = new absl::flat_hash_set<std::string>{
+      // Whole keyspace or database.
+      "keys", "scan", "dbsize", "flushdb", "flushall", "info", "debug",
+      // A GEO key's members: searches, ranges, copies.
+      "geosearch", "geosearchstore", "georadius", "georadius_ro",
+      "georadiusbymember", "georadiusbymember_ro", "zrange", "zrevrange",
+      "zrangebyscore", "zrevrangebyscore", "zrangebylex", "zrevrangebylex",
+      "zcount", "zrank", "zrevrank", "rename", "renamenx"};
+  if (argv.empty() || argv[0].size() > 20) return false;
+  return kLong->contains(absl::AsciiStrToLower(argv[0]));
 }
 
 }  // namespace trackdb::resp

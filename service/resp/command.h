@@ -147,6 +147,13 @@ class CommandTable {
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply);
 
+// Whether the server runs `argv` on its worker pool rather than on the
+// connection's event loop: commands whose work grows with the data (scans,
+// GEO searches, range reads, copies, flushes) or that wait (DEBUG SLEEP).
+// Point commands run on the loop, as in Redis.
+bool RunsOnWorker(const ServerState& server,
+                  const std::vector<std::string>& argv);
+
 // Each command family registers itself.
 void RegisterConnectionCommands(CommandTable* table);
 void RegisterServerCommands(CommandTable* table);

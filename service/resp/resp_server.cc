@@ -43,10 +43,18 @@ class Connection;
 class RespServer::Impl {
  public:
   Impl(const v1::TrackdbConfig& config, storage::TrackStore* store)
-      : config_(config),
-        state_(store, config),
-        work_(asio::make_work_guard(io_)),
-        acceptor_(io_) {}
+      : config_(config), state_(store, config) {
+    const int loops = std::max<int>(1, config_.server().resp_threads());
+    for (int i = 0; i < loops; ++i) {
+      // One thread per loop: Asio's scheduler skips the hand-offs between
+      // threads (a futex wake per handler) that a shared loop pays.
+      loops_.push_back(std::make_unique<asio::io_context>(1));
+      guards_.push_back(asio::make_work_guard(*loops_.back()));
+    }
+    workers_ = std::make_unique<asio::thread_pool>(
+        std::max<int>(1, config_.server().resp_worker_threads()));
+    acceptor_ = std::make_unique<tcp::acceptor>(*loops_[0]);
+  }
 
   absl::Status Listen() {
     asio::error_code ec;
@@ -59,21 +67,20 @@ class RespServer::Impl {
     }
     const tcp::endpoint endpoint(
         address, static_cast<uint16_t>(config_.server().resp_port()));
-    acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    acceptor_->open(endpoint.protocol(), ec);
+    if (!ec) acceptor_->set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor_->bind(endpoint, ec);
+    if (!ec) acceptor_->listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
       return absl::UnavailableError(absl::StrCat("cannot listen for RESP on ",
                                                  Endpoint(endpoint), ": ",
                                                  ec.message()));
     }
-    state_.port = acceptor_.local_endpoint().port();
+    state_.port = acceptor_->local_endpoint().port();
     RaiseOpenFileLimit(state_.settings().maxclients);
     Accept();
-    const int threads = static_cast<int>(config_.server().resp_threads());
-    for (int i = 0; i < threads; ++i) {
-      threads_.emplace_back([this] { io_.run(); });
+    for (auto& loop : loops_) {
+      threads_.emplace_back([&loop] { loop->run(); });
     }
     return absl::OkStatus();
   }
@@ -81,6 +88,7 @@ class RespServer::Impl {
   void Shutdown();
   int port() const { return state_.port; }
   ServerState& state() { return state_; }
+  asio::thread_pool& workers() { return *workers_; }
   void Forget(Connection* c) {
     absl::MutexLock l(&mu_);
     connections_.erase(c);
@@ -89,19 +97,20 @@ class RespServer::Impl {
  private:
   void Accept();
 
-  // Declared before io_ so that connections still in io_'s queues when it
-  // is destroyed can unregister themselves.
+  // Declared before the loops so that connections still in their queues
+  // when they are destroyed can unregister themselves.
   const v1::TrackdbConfig config_;
   ServerState state_;
   absl::Mutex mu_;
   std::map<Connection*, std::weak_ptr<Connection>> connections_
       ABSL_GUARDED_BY(mu_);
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
-  asio::io_context io_;
-  asio::executor_work_guard<asio::io_context::executor_type> work_;
-  asio::strand<asio::io_context::executor_type> accept_strand_{
-      asio::make_strand(io_)};
-  tcp::acceptor acceptor_;
+  std::vector<std::unique_ptr<asio::io_context>> loops_;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>>
+      guards_;
+  size_t next_loop_ = 0;  // only the acceptor's loop (loops_[0]) uses it
+  std::unique_ptr<asio::thread_pool> workers_;
+  std::unique_ptr<tcp::acceptor> acceptor_;
   std::vector<std::thread> threads_;
 };
 
@@ -197,12 +206,25 @@ class Connection : public std::enable_shared_from_this<Connection> {
         break;
       }
       client_.last_command_ms = NowMs();
+      ran = true;
+      if (RunsOnWorker(state, argv)) return RunOnWorker(std::move(argv));
       Dispatch(state, client_, argv, reply);
       reply.set_protocol(client_.protocol);  // HELLO may have changed it
-      ran = true;
     }
     if (ran) state.PublishClient(client_);
     Flush();
+  }
+
+  // Runs `argv` on the worker pool, then goes on serving on this loop.
+  // Meanwhile the connection has no operation pending, so nothing else
+  // touches its state (a Shutdown only closes the socket).
+  void RunOnWorker(std::vector<std::string> argv) {
+    auto self = shared_from_this();
+    asio::post(server_->workers(), [self, argv = std::move(argv)] {
+      Reply reply(&self->out_, self->client_.protocol);
+      Dispatch(self->server_->state(), self->client_, argv, reply);
+      asio::post(self->executor(), [self] { self->Serve(); });
+    });
   }
 
   // Sends out_, at once when the socket takes it all (the usual case: no
@@ -246,10 +268,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
 };
 
 void RespServer::Impl::Accept() {
-  // Each connection's socket runs its handlers on its own strand, so that a
-  // connection never runs on two loop threads at once (Shutdown's Close
-  // included). The acceptor's handlers, and Shutdown's close of it, run on
-  // accept_strand_: an acceptor is not safe to use from two threads.
+  // The acceptor, its handlers and Shutdown's close of it all run on
+  // loops_[0]'s one thread. Each connection lives on one loop, chosen in
+  // turn, and runs there only (a worker runs its long commands while it
+  // waits).
+  asio::io_context& loop = *loops_[next_loop_++ % loops_.size()];
   auto on_accept = [this](asio::error_code ec, tcp::socket socket) {
     {
       absl::MutexLock l(&mu_);
@@ -259,10 +282,9 @@ void RespServer::Impl::Accept() {
       if (ec == asio::error::operation_aborted) return;
       // Out of file descriptors (EMFILE) or a transient error: retrying at
       // once would spin; pending connections wait in the kernel's backlog.
-      auto timer = std::make_shared<asio::steady_timer>(io_);
+      auto timer = std::make_shared<asio::steady_timer>(*loops_[0]);
       timer->expires_after(std::chrono::milliseconds(20));
-      timer->async_wait(asio::bind_executor(
-          accept_strand_, [this, timer](asio::error_code) { Accept(); }));
+      timer->async_wait([this, timer](asio::error_code) { Accept(); });
       return;
     }
     socket.non_blocking(true, ec);
@@ -277,14 +299,15 @@ void RespServer::Impl::Accept() {
     }
     if (static_cast<int64_t>(open) > state_.settings().maxclients) {
       state_.rejected_connections.fetch_add(1);
-      connection->Refuse("max number of clients reached");
+      asio::post(connection->executor(), [connection] {
+        connection->Refuse("max number of clients reached");
+      });
     } else {
-      connection->Start();
+      asio::post(connection->executor(), [connection] { connection->Start(); });
     }
     Accept();
   };
-  acceptor_.async_accept(asio::make_strand(io_),
-                         asio::bind_executor(accept_strand_, on_accept));
+  acceptor_->async_accept(loop, on_accept);
 }
 
 void RespServer::Impl::Shutdown() {
@@ -297,17 +320,19 @@ void RespServer::Impl::Shutdown() {
       if (auto c = weak.lock()) open.push_back(std::move(c));
     }
   }
-  asio::post(accept_strand_, [this] {
+  asio::post(*loops_[0], [this] {
     asio::error_code ec;
-    acceptor_.close(ec);
+    acceptor_->close(ec);
   });
   for (auto& c : open) {
     asio::post(c->executor(), [c] { c->Close(); });
   }
   open.clear();
+  // Long commands finish, handing their connections back to the loops.
+  workers_->join();
   // With the acceptor and every socket closed, their pending operations
-  // finish (aborted) and run() returns once nothing is left.
-  work_.reset();
+  // finish (aborted) and each loop's run() returns once nothing is left.
+  guards_.clear();
   for (std::thread& t : threads_) t.join();
   threads_.clear();
 }

@@ -1,13 +1,20 @@
 #ifndef TRACKDB_SERVICE_RESP_RESP_SERVER_H_
 #define TRACKDB_SERVICE_RESP_RESP_SERVER_H_
 
-// The Redis-protocol front door: an Asio event loop (epoll underneath) run
-// by server.resp_threads threads. A connection costs a socket and a small
-// state until it sends something: no thread, no read buffer while idle.
-// Each connection parses everything one read brought (pipelining), runs the
-// commands in order, and sends all their replies in one write. A command
-// waiting on RocksDB holds only the loop thread running it; the other
-// threads go on parsing and serving other connections.
+// The Redis-protocol front door: server.resp_threads Asio event loops
+// (epoll underneath), a thread each, and a pool of
+// server.resp_worker_threads. A connection lives on one loop, chosen in
+// turn, and costs a socket, a small state and a 512-byte read buffer: no
+// thread. Each connection parses everything one read brought (pipelining),
+// runs the commands in order, and sends all their replies in one write.
+//
+// Point commands (GET, SET, GEOADD, ZSCORE, ...) run on the loop, as in
+// Redis: their RocksDB work is a few lookups or one batch. Commands whose
+// work grows with the data or that wait (resp::RunsOnWorker: KEYS, SCAN,
+// GEOSEARCH, ZRANGE, FLUSHDB, DEBUG SLEEP, ...) run on a worker while their
+// connection waits, so the loop's other connections go on being parsed and
+// served. A point command stuck in RocksDB (a write stall) holds its loop;
+// the other loops go on.
 
 #include <memory>
 #include <string>
