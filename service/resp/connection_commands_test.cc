@@ -136,11 +136,13 @@ TEST(ConnectionCommandsTest, QuitRepliesOkAndCloses) {
 }
 
 TEST(ConnectionCommandsTest, ASlowCommandDoesNotStallOtherConnections) {
-  testing::TrackdbResp server;
+  v1::TrackdbConfig config;
+  config.mutable_server()->set_resp_threads(1);  // all on one loop
+  testing::TrackdbResp server(config);
   RawClient slow(server.port());
   slow.Send(testing::EncodeCommand({"DEBUG", "SLEEP", "2"}));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  // While one loop thread sleeps, other connections are served at once.
+  // While a worker sleeps, the loop serves other connections at once.
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < 3; ++i) {
     RawClient fast(server.port());
