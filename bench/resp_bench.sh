@@ -54,6 +54,11 @@ row "SET -P 1" -t set -n "$requests" -r 100000 -P 1
 row "GET -P 1" -t get -n "$requests" -r 100000 -P 1
 row "SET -P 16" -t set -n $((requests * 5)) -r 100000 -P 16
 row "GET -P 16" -t get -n $((requests * 5)) -r 100000 -P 16
+# redis-benchmark's SET writes the same value each time, and trackd skips
+# rewriting an unchanged value: these rows write a new value every time.
+row "SET new value -P 1" -n "$requests" -r 100000 SET key:__rand_int__ v:__rand_int__
+row "SET new value -P 16" -n $((requests * 5)) -r 100000 -P 16 \
+  SET key:__rand_int__ v:__rand_int__
 
 # 1M members named m:%012d (redis-benchmark's __rand_int__ form), 100 per
 # GEOADD, the same bytes to both servers.

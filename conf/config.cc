@@ -85,8 +85,7 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
     server->set_resp_max_multibulk_len(1024 * 1024);
   }
   if (server->resp_threads() == 0) {  // unset too
-    server->set_resp_threads(
-        std::max(1u, std::thread::hardware_concurrency() / 2));
+    server->set_resp_threads(std::max(1u, std::thread::hardware_concurrency()));
   }
   if (server->resp_worker_threads() == 0) server->set_resp_worker_threads(4);
 

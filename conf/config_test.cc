@@ -1,7 +1,9 @@
 #include "conf/config.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -74,6 +76,18 @@ TEST(ConfigTest, ShippedFileSpellsOutTheDefaults) {
               derived.has_write_buffer_size_mb() &&
               derived.has_block_cache_size_mb())
       << derived_text;
+}
+
+TEST(ConfigTest, RespLoopsDefaultToOnePerCore) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_EQ(WithDefaults(v1::TrackdbConfig()).server().resp_threads(), cores);
+  v1::TrackdbConfig zero;
+  zero.mutable_server()->set_resp_threads(0);
+  EXPECT_EQ(WithDefaults(zero).server().resp_threads(), cores);
+  v1::TrackdbConfig three;
+  three.mutable_server()->set_resp_threads(3);
+  EXPECT_EQ(WithDefaults(three).server().resp_threads(), 3u);
+  EXPECT_EQ(WithDefaults(three).server().resp_worker_threads(), 4u);
 }
 
 TEST(ConfigTest, MemoryBudgetDerivesMemtablesAndCache) {
