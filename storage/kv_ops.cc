@@ -148,6 +148,26 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
   return FromRocks(s, "writing strings");
 }
 
+absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,
+                                           const StringValue& value,
+                                           int64_t now_ms) {
+  const std::string names[] = {std::string(name)};
+  EntityLocks::Held held = locks_.Lock(StripesOf(names));
+  const std::optional<StringValue> cached =
+      Live(string_cache_->Lookup(name), now_ms);
+  if (cached == value) return true;
+  rocksdb::WriteBatch batch;
+  batch.Put(kv(), ToSlice(name), EncodeStringValue(value));
+  const rocksdb::Status s = db_->Write(options_.write, &batch);
+  if (s.ok()) {
+    string_cache_->Put(name, value);  // I5, under the stripe
+  } else {
+    string_cache_->Erase(name);
+  }
+  if (!s.ok()) return FromRocks(s, "writing a string");
+  return cached.has_value();
+}
+
 absl::Status TrackStore::ScanStrings(
     absl::string_view start, int64_t now_ms,
     const std::function<bool(absl::string_view, const StringValue&)>& visit) {

@@ -252,5 +252,28 @@ TEST(KvOpsTest, AbsentNamesAreAnsweredByTheMemtableBloomFilter) {
   EXPECT_GE(skipped, 90u);
 }
 
+// PutString's answer, or a failure.
+bool Known(const absl::StatusOr<bool>& r) {
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() && *r;
+}
+
+TEST(KvOpsTest, PutStringWritesBlindlyAndSkipsAnUnchangedCachedValue) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(Set(*store, "old", "v", kNow + 1000).ok());
+  store->string_cache().Erase("old");  // as if evicted
+  // Not cached: written without reading, reported as not known before.
+  EXPECT_EQ(Known(store->PutString("old", StringValue{"w", 0}, kNow)), false);
+  EXPECT_THAT(*store->GetString("old", kNow), Optional(StringValue{"w", 0}));
+  EXPECT_EQ(Known(store->PutString("new", StringValue{"x", 0}, kNow)), false);
+  const rocksdb::SequenceNumber seq = store->db()->GetLatestSequenceNumber();
+  EXPECT_EQ(Known(store->PutString("new", StringValue{"x", 0}, kNow)), true);
+  EXPECT_EQ(store->db()->GetLatestSequenceNumber(), seq);  // not rewritten
+  EXPECT_EQ(Known(store->PutString("new", StringValue{"y", 0}, kNow)), true);
+  EXPECT_GT(store->db()->GetLatestSequenceNumber(), seq);
+  EXPECT_THAT(*store->GetString("new", kNow), Optional(StringValue{"y", 0}));
+  EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
+}
+
 }  // namespace
 }  // namespace trackdb::storage

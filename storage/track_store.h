@@ -199,6 +199,12 @@ class TrackStore {
       std::function<absl::Status(std::vector<std::optional<StringValue>>*)>;
   absl::Status UpdateStrings(absl::Span<const std::string> names,
                              int64_t now_ms, const StringUpdate& update);
+  // Sets `name` to `value` whatever it held, without reading the old value
+  // (Redis's plain SET): an UpdateStrings that needs no decision. A value
+  // equal to the cached one is not rewritten. Returns whether the cache
+  // showed a live value before (false: absent, or not cached).
+  absl::StatusOr<bool> PutString(absl::string_view name,
+                                 const StringValue& value, int64_t now_ms);
   // Every unexpired string with a name >= `start`, in name order.
   absl::Status ScanStrings(
       absl::string_view start, int64_t now_ms,

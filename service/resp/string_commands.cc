@@ -213,6 +213,19 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
     expire_at = *t.at_ms;
   }
   const std::string name = ctx.Name(key);
+  if (flags == 0 && expire == nullptr) {
+    // Plain SET replaces whatever the key held: no old value to read. A
+    // GEO key of that name (only possible when no string was cached) goes.
+    absl::StatusOr<bool> was_string =
+        ctx.store().PutString(name, storage::StringValue{value, 0}, now);
+    if (!ctx.Check(was_string.status())) return;
+    if (!*was_string) {
+      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      if (!ctx.Check(geo.status())) return;
+      if (*geo && !DropReplacedGeo(ctx, {name})) return;
+    }
+    return ok.Send(ctx.reply);
+  }
   DeferredReply answer;
   bool replaced_geo = false;
   const bool ran = UpdateStringsFor(

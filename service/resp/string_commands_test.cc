@@ -392,6 +392,11 @@ TEST(StringCommandsTest, GeoKeysAreWrongTypeExceptForSet) {
   EXPECT_SAME_REPLY(d, {"SETEX", "g5", "100", "v"});
   EXPECT_SAME_REPLY(d, {"TTL", "g5"});
   EXPECT_SAME_REPLY(d, {"TYPE", "g5"});
+  AddGeo(d, "g6");  // plain SET: no old value read
+  EXPECT_SAME_REPLY(d, {"SET", "g6", "plain"});
+  EXPECT_SAME_REPLY(d, {"TYPE", "g6"});
+  EXPECT_SAME_REPLY(d, {"GET", "g6"});
+  EXPECT_EQ(*d.trackdb_server().store().CollectionSize("g6"), 0);
   EXPECT_SAME_REPLY(d, {"DBSIZE"});
 }
 
