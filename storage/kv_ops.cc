@@ -120,25 +120,29 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
   // The last value given for a name wins; unchanged names are not written.
   absl::flat_hash_map<absl::string_view, size_t> last;
   for (size_t i = 0; i < names.size(); ++i) last[names[i]] = i;
-  rocksdb::WriteBatch batch;
-  std::vector<std::pair<absl::string_view, const std::optional<StringValue>*>>
-      changed;
+  std::vector<StringChange> changed;
   for (const auto& [name, i] : last) {
-    const std::optional<StringValue>& before = (*current)[first[name]];
-    const std::optional<StringValue>& after = values[i];
-    if (before == after) continue;
-    if (after) {
-      batch.Put(kv(), ToSlice(name), EncodeStringValue(*after));
+    if (!((*current)[first[name]] == values[i])) {
+      changed.push_back({name, &values[i]});
+    }
+  }
+  return WriteStrings(changed);
+}
+
+absl::Status TrackStore::WriteStrings(absl::Span<const StringChange> changes) {
+  if (changes.empty()) return absl::OkStatus();
+  rocksdb::WriteBatch batch;
+  for (const auto& [name, after] : changes) {
+    if (*after) {
+      batch.Put(kv(), ToSlice(name), EncodeStringValue(**after));
     } else {
       batch.Delete(kv(), ToSlice(name));
     }
-    changed.emplace_back(name, &after);
   }
-  if (batch.Count() == 0) return absl::OkStatus();
   const rocksdb::Status s = db_->Write(options_.write, &batch);
   // I5, still holding the stripes. After a failed write the DB's state is
   // not known here: forget the names rather than guess.
-  for (const auto& [name, after] : changed) {
+  for (const auto& [name, after] : changes) {
     if (s.ok() && *after) {
       string_cache_->Put(name, **after);
     } else {
@@ -156,15 +160,8 @@ absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,
   const std::optional<StringValue> cached =
       Live(string_cache_->Lookup(name), now_ms);
   if (cached == value) return true;
-  rocksdb::WriteBatch batch;
-  batch.Put(kv(), ToSlice(name), EncodeStringValue(value));
-  const rocksdb::Status s = db_->Write(options_.write, &batch);
-  if (s.ok()) {
-    string_cache_->Put(name, value);  // I5, under the stripe
-  } else {
-    string_cache_->Erase(name);
-  }
-  if (!s.ok()) return FromRocks(s, "writing a string");
+  const std::optional<StringValue> after = value;
+  if (absl::Status s = WriteStrings({{name, &after}}); !s.ok()) return s;
   return cached.has_value();
 }
 

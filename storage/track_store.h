@@ -257,6 +257,14 @@ class TrackStore {
   // stripes (I5).
   absl::StatusOr<std::vector<std::optional<StringValue>>> LoadStrings(
       absl::Span<const std::string> names);
+  // Writes each name's new value (nullopt deletes) in one batch and
+  // updates the string cache to match: the caller holds the names' stripes
+  // (I5).
+  struct StringChange {
+    absl::string_view name;
+    const std::optional<StringValue>* after;
+  };
+  absl::Status WriteStrings(absl::Span<const StringChange> changes);
 
   StoreOptions options_;
   std::unique_ptr<rocksdb::DB> db_;
