@@ -142,8 +142,7 @@ void Dispatch(ServerState& server, ClientState& client,
   spec->handler(ctx);
 }
 
-bool RunsOnWorker(const ServerState& server,
-                  const std::vector<std::string>& argv) {
+bool RunsOnWorker(const std::vector<std::string>& argv) {
   static const auto* const kLong = new absl::flat_hash_set<std::string>{
       // Whole keyspace or database.
       "keys", "scan", "dbsize", "flushdb", "flushall", "info", "debug",

@@ -151,8 +151,7 @@ void Dispatch(ServerState& server, ClientState& client,
 // connection's event loop: commands whose work grows with the data (scans,
 // GEO searches, range reads, copies, flushes) or that wait (DEBUG SLEEP).
 // Point commands run on the loop, as in Redis.
-bool RunsOnWorker(const ServerState& server,
-                  const std::vector<std::string>& argv);
+bool RunsOnWorker(const std::vector<std::string>& argv);
 
 // Each command family registers itself.
 void RegisterConnectionCommands(CommandTable* table);

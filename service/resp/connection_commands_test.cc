@@ -152,6 +152,17 @@ TEST(ConnectionCommandsTest, ASlowCommandDoesNotStallOtherConnections) {
   EXPECT_EQ(slow.ReadReply(), "+OK\r\n");
 }
 
+// A command run on a worker is still the client's last command.
+TEST(ConnectionCommandsTest, ClientListShowsACommandRunOnAWorker) {
+  testing::TrackdbResp server;
+  RawClient worker_user(server.port());
+  EXPECT_EQ(worker_user.Call({"CLIENT", "SETNAME", "scanner"}), "+OK\r\n");
+  EXPECT_EQ(worker_user.Call({"KEYS", "nothing*"}), "*0\r\n");
+  RawClient observer(server.port());
+  const std::string list = observer.Call({"CLIENT", "LIST"});
+  EXPECT_THAT(list, ::testing::ContainsRegex("name=scanner [^\n]* cmd=keys"));
+}
+
 TEST(ConnectionCommandsTest, MaxClientsRefusesWithRedisError) {
   v1::TrackdbConfig config;
   config.mutable_server()->set_resp_max_clients(2);

@@ -207,7 +207,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       client_.last_command_ms = NowMs();
       ran = true;
-      if (RunsOnWorker(state, argv)) return RunOnWorker(std::move(argv));
+      if (RunsOnWorker(argv)) return RunOnWorker(std::move(argv));
       Dispatch(state, client_, argv, reply);
       reply.set_protocol(client_.protocol);  // HELLO may have changed it
     }
@@ -221,8 +221,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void RunOnWorker(std::vector<std::string> argv) {
     auto self = shared_from_this();
     asio::post(server_->workers(), [self, argv = std::move(argv)] {
+      ServerState& state = self->server_->state();
       Reply reply(&self->out_, self->client_.protocol);
-      Dispatch(self->server_->state(), self->client_, argv, reply);
+      Dispatch(state, self->client_, argv, reply);
+      state.PublishClient(self->client_);  // CLIENT LIST sees its command
       asio::post(self->executor(), [self] { self->Serve(); });
     });
   }
