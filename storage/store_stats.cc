@@ -57,35 +57,35 @@ std::string Fixed(double v, int digits) {
 
 }  // namespace
 
-int StoreStats::l0_files() const {
-  int n = 0;
-  for (const CfStats& c : column_families) n += c.l0_files;
+namespace {
+
+// One field summed over every column family.
+template <typename T>
+T SumOver(const std::vector<CfStats>& cfs, T CfStats::*field) {
+  T n = 0;
+  for (const CfStats& c : cfs) n += c.*field;
   return n;
+}
+
+}  // namespace
+
+int StoreStats::l0_files() const {
+  return SumOver(column_families, &CfStats::l0_files);
 }
 uint64_t StoreStats::pending_compaction_bytes() const {
-  uint64_t n = 0;
-  for (const CfStats& c : column_families) n += c.pending_compaction_bytes;
-  return n;
+  return SumOver(column_families, &CfStats::pending_compaction_bytes);
 }
 uint64_t StoreStats::flushes() const {
-  uint64_t n = 0;
-  for (const CfStats& c : column_families) n += c.flushes;
-  return n;
+  return SumOver(column_families, &CfStats::flushes);
 }
 uint64_t StoreStats::flush_bytes() const {
-  uint64_t n = 0;
-  for (const CfStats& c : column_families) n += c.flush_bytes;
-  return n;
+  return SumOver(column_families, &CfStats::flush_bytes);
 }
 double StoreStats::slowdown_seconds() const {
-  double n = 0;
-  for (const CfStats& c : column_families) n += c.slowdown_seconds;
-  return n;
+  return SumOver(column_families, &CfStats::slowdown_seconds);
 }
 double StoreStats::stop_seconds() const {
-  double n = 0;
-  for (const CfStats& c : column_families) n += c.stop_seconds;
-  return n;
+  return SumOver(column_families, &CfStats::stop_seconds);
 }
 
 StoreStats ReadStoreStats(TrackStore& store) {
