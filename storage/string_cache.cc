@@ -1,5 +1,8 @@
 #include "storage/string_cache.h"
 
+#include <utility>
+#include <vector>
+
 namespace trackdb::storage {
 namespace {
 
@@ -71,16 +74,20 @@ void StringCache::Erase(absl::string_view name) {
 void StringCache::ForEach(
     const std::function<void(absl::string_view, const StringValue&)>& visit) {
   if (cache_ == nullptr) return;
+  // The cache walks each shard holding its mutex: copy first, so `visit`
+  // may use the cache (a DB read does) without deadlocking on that shard.
+  std::vector<std::pair<std::string, StringValue>> entries;
   const std::string prefix = Key("");
   cache_->ApplyToAllEntries(
       [&](const rocksdb::Slice& key, void* value, size_t,
           rocksdb::Cache::DeleterFn deleter) {
         if (deleter != &DeleteValue || !key.starts_with(prefix)) return;
-        visit(absl::string_view(key.data() + prefix.size(),
-                                key.size() - prefix.size()),
-              *static_cast<const StringValue*>(value));
+        entries.emplace_back(
+            std::string(key.data() + prefix.size(), key.size() - prefix.size()),
+            *static_cast<const StringValue*>(value));
       },
       {});
+  for (const auto& [name, value] : entries) visit(name, value);
 }
 
 }  // namespace trackdb::storage

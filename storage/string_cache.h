@@ -44,7 +44,8 @@ class StringCache {
   void Put(absl::string_view name, const StringValue& value);
   void Erase(absl::string_view name);
   // Every entry of this instance, in no order (for invariant checks: it
-  // walks the whole cache).
+  // walks and copies the whole cache). `visit` runs after the walk, so it
+  // may use the cache.
   void ForEach(const std::function<void(absl::string_view name,
                                         const StringValue&)>& visit);
 
