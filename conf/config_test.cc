@@ -101,13 +101,13 @@ TEST(ConfigTest, MemoryBudgetDerivesMemtablesAndCache) {
   s.set_memory_budget_mb(256);
   v1::StorageConfig d = WithStorageDefaults(s);
   EXPECT_EQ(d.db_write_buffer_size_mb(), 96u);
-  EXPECT_EQ(d.write_buffer_size_mb(), 24u);
+  EXPECT_EQ(d.write_buffer_size_mb(), 8u);
   EXPECT_EQ(d.block_cache_size_mb(), 96u);
 
   s.set_memory_budget_mb(8192);  // larger budgets: more, not larger, memtables
   d = WithStorageDefaults(s);
   EXPECT_EQ(d.db_write_buffer_size_mb(), 3584u);
-  EXPECT_EQ(d.write_buffer_size_mb(), 64u);
+  EXPECT_EQ(d.write_buffer_size_mb(), 8u);
   EXPECT_EQ(d.block_cache_size_mb(), 3584u);
 
   // Explicit knobs override; the cache gets what the memtables leave.
@@ -162,7 +162,7 @@ TEST(ConfigTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   v1::StorageConfig unbounded;
   unbounded.set_db_write_buffer_size_mb(0);
   EXPECT_THAT(ConfigWarnings(unbounded),
-              Contains(HasSubstr("64 x 4 x 5 = 1280 MiB")));
+              Contains(HasSubstr("8 x 4 x 5 = 160 MiB")));
 
   v1::StorageConfig bulk;
   bulk.set_bulk_load(true);
@@ -176,7 +176,7 @@ TEST(ConfigTest, EmptyConfigIsValidAndGetsDefaults) {
   EXPECT_EQ(d.data_dir(), "data");
   EXPECT_EQ(d.server().grpc_port(), 50051u);
   EXPECT_EQ(d.storage().durability(), v1::DURABILITY_WAL);
-  EXPECT_EQ(d.storage().write_buffer_size_mb(), 64u);
+  EXPECT_EQ(d.storage().write_buffer_size_mb(), 8u);
 }
 
 TEST(ConfigTest, ExplicitValuesOverrideDefaults) {

@@ -21,7 +21,7 @@ wait_for() {  # wait_for FILE PATTERN
 first=$!
 wait_for "$work/first.log" "ready"
 grep -q "serving gRPC .* on 127.0.0.1:[1-9]" "$work/first.log" || fail "gRPC port not logged"
-grep -q "rocksdb cf geo: write_buffer_size=64MiB" "$work/first.log" ||
+grep -q "rocksdb cf geo: write_buffer_size=8MiB" "$work/first.log" ||
   fail "effective options not logged"
 [ -f "$work/data/CURRENT" ] || fail "no RocksDB in the data dir"
 

@@ -28,7 +28,7 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   ASSERT_EQ(o->column_families.size(), 5u);
   for (const char* name : {kPointsCf, kLatestCf, kGeoCf, kKvCf}) {
     const auto& cf = Cf(*o, name);
-    EXPECT_EQ(cf.write_buffer_size, 64u << 20) << name;
+    EXPECT_EQ(cf.write_buffer_size, 8u << 20) << name;
     EXPECT_EQ(cf.max_write_buffer_number, 4);
     EXPECT_EQ(cf.level0_file_num_compaction_trigger, 4);
     EXPECT_EQ(cf.level0_slowdown_writes_trigger, 40);
@@ -71,7 +71,7 @@ TEST(StoreOptionsTest, MemtablesAreChargedToTheBlockCache) {
   EXPECT_TRUE(o->db.write_buffer_manager->cost_to_cache());
   // The cache's capacity is RocksDB's whole share of the budget.
   EXPECT_EQ(o->block_cache->GetCapacity(), 192u << 20);
-  EXPECT_EQ(Cf(*o, kPointsCf).write_buffer_size, 24u << 20);
+  EXPECT_EQ(Cf(*o, kPointsCf).write_buffer_size, 8u << 20);
 
   // A raw db_write_buffer_size override reaches the manager too.
   c.set_rocksdb_db_options("db_write_buffer_size=1048576");
@@ -170,7 +170,7 @@ TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
   for (const char* name : {"default", kPointsCf, kLatestCf, kGeoCf, kKvCf}) {
     EXPECT_THAT(text, HasSubstr(std::string("rocksdb cf ") + name + ":"));
   }
-  EXPECT_THAT(text, HasSubstr("write_buffer_size=64MiB"));
+  EXPECT_THAT(text, HasSubstr("write_buffer_size=8MiB"));
   EXPECT_THAT(text, HasSubstr("block_cache=896MiB"));
   EXPECT_THAT(text, HasSubstr("memory_budget=1024MiB"));
   EXPECT_THAT(text, HasSubstr("memtables_charged_to_cache=yes"));
