@@ -9,7 +9,8 @@ connections="${1:-8}"
 seconds="${2:-10}"
 trackd="$PWD/service/trackd"
 load="$PWD/bench/grpc_load"
-conf="$PWD/conf/trackdb.textproto"
+# TRACKD_CONF: another config file for trackd (an A/B of a setting).
+conf="${TRACKD_CONF:-$PWD/conf/trackdb.textproto}"
 dir="${TMPDIR:-/tmp}/trackdb-grpc-bench"
 port=50551
 rm -rf "$dir"
