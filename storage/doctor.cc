@@ -13,6 +13,12 @@ namespace {
 constexpr double kSmallFlushShare = 0.25;
 // Fewer flushes than this say nothing (a Close or manual flush is small).
 constexpr uint64_t kMinFlushesToJudge = 4;
+// A column family whose flushes wrote less than this share of all flushed
+// data is not judged: one that is rarely written (the registry counters in
+// `default`) is flushed small whenever the WAL reaches max_total_wal_size,
+// which RocksDB forces so that old WAL files can go; those flushes cost
+// nothing worth a finding.
+constexpr double kNegligibleFlushShare = 0.05;
 // L0 files beyond this many compaction triggers mean compaction is behind.
 constexpr int kBehindTriggers = 2;
 // The cache may pass its capacity briefly (pinned blocks); beyond this
@@ -86,10 +92,12 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
                      "x the memory budget (", Mib(budget), ")"));
   }
 
+  const double all_flush_raw_bytes = static_cast<double>(s.flush_raw_bytes());
   for (const CfStats& c : s.column_families) {
     const std::string cf = absl::StrCat("column family ", c.name);
     // Seed 000: memtables flushed before they fill.
     if (c.flushes >= kMinFlushesToJudge && c.write_buffer_size > 0 &&
+        c.flush_raw_bytes >= kNegligibleFlushShare * all_flush_raw_bytes &&
         c.avg_flush_raw_bytes() < kSmallFlushShare * c.write_buffer_size) {
       Add(out, Finding::kProblem, "small_flushes",
           absl::StrCat(

@@ -81,6 +81,9 @@ uint64_t StoreStats::flushes() const {
 uint64_t StoreStats::flush_bytes() const {
   return SumOver(column_families, &CfStats::flush_bytes);
 }
+uint64_t StoreStats::flush_raw_bytes() const {
+  return SumOver(column_families, &CfStats::flush_raw_bytes);
+}
 double StoreStats::slowdown_seconds() const {
   return SumOver(column_families, &CfStats::slowdown_seconds);
 }

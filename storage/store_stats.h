@@ -149,6 +149,7 @@ struct StoreStats {
   uint64_t pending_compaction_bytes() const;
   uint64_t flushes() const;
   uint64_t flush_bytes() const;
+  uint64_t flush_raw_bytes() const;
   double slowdown_seconds() const;
   double stop_seconds() const;
 };
