@@ -89,6 +89,15 @@ void CommandTable::Add(CommandSpec spec) {
   commands_[name] = std::move(spec);
 }
 
+void CommandTable::Add(const char* name, int arity, CommandHandler handler,
+                       std::vector<std::string> flags, int first_key,
+                       int last_key, int key_step) {
+  CommandSpec spec{name,      arity,    std::move(flags),
+                   first_key, last_key, key_step};
+  spec.handler = std::move(handler);
+  Add(std::move(spec));
+}
+
 const CommandSpec* CommandTable::Find(absl::string_view name) const {
   auto it = commands_.find(absl::AsciiStrToLower(name));
   return it == commands_.end() ? nullptr : &it->second;

@@ -136,6 +136,12 @@ struct CommandSpec {
 class CommandTable {
  public:
   void Add(CommandSpec spec);
+  // A command without subcommands. COMMAND INFO reports its keys as argv
+  // positions first_key..last_key (-1: the last argument) every key_step;
+  // 0, 0, 0 for a command without keys. The defaults: one key, argv[1].
+  void Add(const char* name, int arity, CommandHandler handler,
+           std::vector<std::string> flags, int first_key = 1, int last_key = 1,
+           int key_step = 1);
   const CommandSpec* Find(absl::string_view name) const;  // any case
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
 

@@ -203,16 +203,10 @@ void GeoHash(CommandContext& ctx) {
 }  // namespace
 
 void RegisterGeoCommands(CommandTable* table) {
-  auto add = [&](const char* name, int arity, CommandHandler h,
-                 std::vector<std::string> flags) {
-    CommandSpec s{name, arity, std::move(flags), 1, 1, 1};
-    s.handler = std::move(h);
-    table->Add(std::move(s));
-  };
-  add("geoadd", -5, GeoAdd, {"write", "denyoom"});
-  add("geopos", -2, GeoPos, {"readonly"});
-  add("geodist", -4, GeoDist, {"readonly"});
-  add("geohash", -2, GeoHash, {"readonly"});
+  table->Add("geoadd", -5, GeoAdd, {"write", "denyoom"});
+  table->Add("geopos", -2, GeoPos, {"readonly"});
+  table->Add("geodist", -4, GeoDist, {"readonly"});
+  table->Add("geohash", -2, GeoHash, {"readonly"});
   RegisterGeoSearchCommands(table);
   RegisterZsetCommands(table);
 }

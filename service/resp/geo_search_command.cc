@@ -354,37 +354,33 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
 }  // namespace
 
 void RegisterGeoSearchCommands(CommandTable* table) {
-  auto add = [&](const char* name, int arity, CommandHandler h,
-                 std::vector<std::string> flags, int last_key = 1) {
-    CommandSpec s{name, arity, std::move(flags), 1, last_key, 1};
-    s.handler = std::move(h);
-    table->Add(std::move(s));
-  };
-  add("geosearch", -7,
-      [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kGeoSearch); },
-      {"readonly"});
-  add(
+  table->Add("geosearch", -7,
+             [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kGeoSearch); },
+             {"readonly"});
+  table->Add(
       "geosearchstore", -8,
       [](CommandContext& ctx) {
         GeoRadiusGeneric(ctx, 2, kGeoSearch | kGeoSearchStore);
       },
-      {"write", "denyoom"}, 2);
-  add("georadius", -6,
+      {"write", "denyoom"}, 1, 2);
+  table->Add(
+      "georadius", -6,
       [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kRadiusCoords); },
       {"write", "denyoom", "movablekeys"});
-  add("georadiusbymember", -5,
+  table->Add(
+      "georadiusbymember", -5,
       [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kRadiusMember); },
       {"write", "denyoom", "movablekeys"});
-  add("georadius_ro", -6,
-      [](CommandContext& ctx) {
-        GeoRadiusGeneric(ctx, 1, kRadiusCoords | kNoStore);
-      },
-      {"readonly"});
-  add("georadiusbymember_ro", -5,
-      [](CommandContext& ctx) {
-        GeoRadiusGeneric(ctx, 1, kRadiusMember | kNoStore);
-      },
-      {"readonly"});
+  table->Add("georadius_ro", -6,
+             [](CommandContext& ctx) {
+               GeoRadiusGeneric(ctx, 1, kRadiusCoords | kNoStore);
+             },
+             {"readonly"});
+  table->Add("georadiusbymember_ro", -5,
+             [](CommandContext& ctx) {
+               GeoRadiusGeneric(ctx, 1, kRadiusMember | kNoStore);
+             },
+             {"readonly"});
 }
 
 }  // namespace trackdb::resp

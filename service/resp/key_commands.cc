@@ -455,31 +455,24 @@ void Persist(CommandContext& ctx) {
 }  // namespace
 
 void RegisterKeyCommands(CommandTable* table) {
-  auto add = [&](const char* name, int arity, CommandHandler h,
-                 std::vector<std::string> flags, int first_key = 1,
-                 int last_key = 1, int key_step = 1) {
-    CommandSpec s{name, arity, std::move(flags), first_key, last_key, key_step};
-    s.handler = std::move(h);
-    table->Add(std::move(s));
-  };
-  add("del", -2, Del, {"write"}, 1, -1, 1);
-  add("unlink", -2, Del, {"write", "fast"}, 1, -1, 1);
-  add("exists", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
-  add("touch", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
-  add("type", 2, Type, {"readonly", "fast"});
-  add("keys", 2, Keys, {"readonly"}, 0, 0, 0);
-  add("scan", -2, Scan, {"readonly"}, 0, 0, 0);
-  add("rename", 3, Rename, {"write"}, 1, 2, 1);
-  add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1);
-  add("expire", -3, Expire, {"write", "fast"});
-  add("pexpire", -3, Pexpire, {"write", "fast"});
-  add("expireat", -3, Expireat, {"write", "fast"});
-  add("pexpireat", -3, Pexpireat, {"write", "fast"});
-  add("ttl", 2, Ttl, {"readonly", "fast"});
-  add("pttl", 2, Pttl, {"readonly", "fast"});
-  add("expiretime", 2, Expiretime, {"readonly", "fast"});
-  add("pexpiretime", 2, Pexpiretime, {"readonly", "fast"});
-  add("persist", 2, Persist, {"write", "fast"});
+  table->Add("del", -2, Del, {"write"}, 1, -1, 1);
+  table->Add("unlink", -2, Del, {"write", "fast"}, 1, -1, 1);
+  table->Add("exists", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
+  table->Add("touch", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
+  table->Add("type", 2, Type, {"readonly", "fast"});
+  table->Add("keys", 2, Keys, {"readonly"}, 0, 0, 0);
+  table->Add("scan", -2, Scan, {"readonly"}, 0, 0, 0);
+  table->Add("rename", 3, Rename, {"write"}, 1, 2, 1);
+  table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1);
+  table->Add("expire", -3, Expire, {"write", "fast"});
+  table->Add("pexpire", -3, Pexpire, {"write", "fast"});
+  table->Add("expireat", -3, Expireat, {"write", "fast"});
+  table->Add("pexpireat", -3, Pexpireat, {"write", "fast"});
+  table->Add("ttl", 2, Ttl, {"readonly", "fast"});
+  table->Add("pttl", 2, Pttl, {"readonly", "fast"});
+  table->Add("expiretime", 2, Expiretime, {"readonly", "fast"});
+  table->Add("pexpiretime", 2, Pexpiretime, {"readonly", "fast"});
+  table->Add("persist", 2, Persist, {"write", "fast"});
 }
 
 }  // namespace trackdb::resp

@@ -464,19 +464,14 @@ void Debug(CommandContext& ctx) {
 }  // namespace
 
 void RegisterServerCommands(CommandTable* table) {
-  auto add = [&](const char* name, int arity, CommandHandler h,
-                 std::vector<std::string> flags) {
-    CommandSpec s{name, arity, std::move(flags)};
-    s.handler = std::move(h);
-    table->Add(std::move(s));
-  };
-  add("command", -1, Command, {"loading", "stale"});
-  add("info", -1, Info, {"loading", "stale"});
-  add("dbsize", 1, Dbsize, {"readonly", "fast"});
-  add("flushdb", -1, Flushdb, {"write"});
-  add("flushall", -1, Flushall, {"write"});
-  add("time", 1, Time, {"loading", "stale", "fast"});
-  add("debug", -2, Debug, {"admin", "noscript", "loading", "stale"});
+  table->Add("command", -1, Command, {"loading", "stale"}, 0, 0, 0);
+  table->Add("info", -1, Info, {"loading", "stale"}, 0, 0, 0);
+  table->Add("dbsize", 1, Dbsize, {"readonly", "fast"}, 0, 0, 0);
+  table->Add("flushdb", -1, Flushdb, {"write"}, 0, 0, 0);
+  table->Add("flushall", -1, Flushall, {"write"}, 0, 0, 0);
+  table->Add("time", 1, Time, {"loading", "stale", "fast"}, 0, 0, 0);
+  table->Add("debug", -2, Debug, {"admin", "noscript", "loading", "stale"}, 0,
+             0, 0);
   table->Add(ConfigCommand());
   table->Add(FlushNoOp("function"));
   table->Add(FlushNoOp("script"));

@@ -593,34 +593,27 @@ void Setrange(CommandContext& ctx) {
 }  // namespace
 
 void RegisterStringCommands(CommandTable* table) {
-  auto add = [&](const char* name, int arity, CommandHandler h,
-                 std::vector<std::string> flags, int first_key = 1,
-                 int last_key = 1, int key_step = 1) {
-    CommandSpec s{name, arity, std::move(flags), first_key, last_key, key_step};
-    s.handler = std::move(h);
-    table->Add(std::move(s));
-  };
-  add("get", 2, Get, {"readonly", "fast"});
-  add("strlen", 2, Strlen, {"readonly", "fast"});
-  add("getrange", 4, Getrange, {"readonly"});
-  add("substr", 4, Getrange, {"readonly"});
-  add("mget", -2, Mget, {"readonly", "fast"}, 1, -1, 1);
-  add("set", -3, Set, {"write", "denyoom"});
-  add("setnx", 3, Setnx, {"write", "denyoom", "fast"});
-  add("setex", 4, Setex, {"write", "denyoom"});
-  add("psetex", 4, Psetex, {"write", "denyoom"});
-  add("getset", 3, Getset, {"write", "denyoom", "fast"});
-  add("mset", -3, Mset, {"write", "denyoom"}, 1, -1, 2);
-  add("msetnx", -3, Msetnx, {"write", "denyoom"}, 1, -1, 2);
-  add("getdel", 2, Getdel, {"write", "fast"});
-  add("getex", -2, Getex, {"write", "fast"});
-  add("incr", 2, Incr, {"write", "denyoom", "fast"});
-  add("decr", 2, Decr, {"write", "denyoom", "fast"});
-  add("incrby", 3, Incrby, {"write", "denyoom", "fast"});
-  add("decrby", 3, Decrby, {"write", "denyoom", "fast"});
-  add("incrbyfloat", 3, Incrbyfloat, {"write", "denyoom", "fast"});
-  add("append", 3, Append, {"write", "denyoom"});
-  add("setrange", 4, Setrange, {"write", "denyoom"});
+  table->Add("get", 2, Get, {"readonly", "fast"});
+  table->Add("strlen", 2, Strlen, {"readonly", "fast"});
+  table->Add("getrange", 4, Getrange, {"readonly"});
+  table->Add("substr", 4, Getrange, {"readonly"});
+  table->Add("mget", -2, Mget, {"readonly", "fast"}, 1, -1, 1);
+  table->Add("set", -3, Set, {"write", "denyoom"});
+  table->Add("setnx", 3, Setnx, {"write", "denyoom", "fast"});
+  table->Add("setex", 4, Setex, {"write", "denyoom"});
+  table->Add("psetex", 4, Psetex, {"write", "denyoom"});
+  table->Add("getset", 3, Getset, {"write", "denyoom", "fast"});
+  table->Add("mset", -3, Mset, {"write", "denyoom"}, 1, -1, 2);
+  table->Add("msetnx", -3, Msetnx, {"write", "denyoom"}, 1, -1, 2);
+  table->Add("getdel", 2, Getdel, {"write", "fast"});
+  table->Add("getex", -2, Getex, {"write", "fast"});
+  table->Add("incr", 2, Incr, {"write", "denyoom", "fast"});
+  table->Add("decr", 2, Decr, {"write", "denyoom", "fast"});
+  table->Add("incrby", 3, Incrby, {"write", "denyoom", "fast"});
+  table->Add("decrby", 3, Decrby, {"write", "denyoom", "fast"});
+  table->Add("incrbyfloat", 3, Incrbyfloat, {"write", "denyoom", "fast"});
+  table->Add("append", 3, Append, {"write", "denyoom"});
+  table->Add("setrange", 4, Setrange, {"write", "denyoom"});
 }
 
 }  // namespace trackdb::resp

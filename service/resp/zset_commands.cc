@@ -387,51 +387,46 @@ void ZCount(CommandContext& ctx) {
 }  // namespace
 
 void RegisterZsetCommands(CommandTable* table) {
-  auto add = [&](const char* name, int arity, CommandHandler h,
-                 std::vector<std::string> flags) {
-    CommandSpec s{name, arity, std::move(flags), 1, 1, 1};
-    s.handler = std::move(h);
-    table->Add(std::move(s));
-  };
-  add("zcard", 2, ZCard, {"readonly", "fast"});
-  add("zscore", 3, ZScore, {"readonly", "fast"});
-  add("zmscore", -3, ZMScore, {"readonly", "fast"});
-  add("zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
-      {"readonly", "fast"});
-  add("zrevrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
-      {"readonly", "fast"});
-  add("zcount", 4, ZCount, {"readonly", "fast"});
-  add("zrem", -3, ZRem, {"write", "fast"});
-  add("zrange", -4,
-      [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
-      },
-      {"readonly"});
-  add("zrevrange", -4,
-      [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
-      },
-      {"readonly"});
-  add("zrangebyscore", -4,
-      [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
-      },
-      {"readonly"});
-  add("zrevrangebyscore", -4,
-      [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
-      },
-      {"readonly"});
-  add("zrangebylex", -4,
-      [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
-      },
-      {"readonly"});
-  add("zrevrangebylex", -4,
-      [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
-      },
-      {"readonly"});
+  table->Add("zcard", 2, ZCard, {"readonly", "fast"});
+  table->Add("zscore", 3, ZScore, {"readonly", "fast"});
+  table->Add("zmscore", -3, ZMScore, {"readonly", "fast"});
+  table->Add("zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
+             {"readonly", "fast"});
+  table->Add("zrevrank", 3,
+             [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
+             {"readonly", "fast"});
+  table->Add("zcount", 4, ZCount, {"readonly", "fast"});
+  table->Add("zrem", -3, ZRem, {"write", "fast"});
+  table->Add("zrange", -4,
+             [](CommandContext& ctx) {
+               ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
+             },
+             {"readonly"});
+  table->Add("zrevrange", -4,
+             [](CommandContext& ctx) {
+               ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
+             },
+             {"readonly"});
+  table->Add("zrangebyscore", -4,
+             [](CommandContext& ctx) {
+               ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
+             },
+             {"readonly"});
+  table->Add("zrevrangebyscore", -4,
+             [](CommandContext& ctx) {
+               ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
+             },
+             {"readonly"});
+  table->Add("zrangebylex", -4,
+             [](CommandContext& ctx) {
+               ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
+             },
+             {"readonly"});
+  table->Add("zrevrangebylex", -4,
+             [](CommandContext& ctx) {
+               ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
+             },
+             {"readonly"});
 }
 
 }  // namespace trackdb::resp
