@@ -29,7 +29,6 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -118,8 +117,13 @@ Config MakeConfig(const std::string& name) {
     s.set_block_cache_size_mb(32);
   } else if (name == "trackdb") {
     c.label = "trackdb's defaults (conf/trackdb.textproto)";
-  } else if (int mib = 0; absl::StartsWith(name, "trackdb_memtable_mib=") &&
-                          absl::SimpleAtoi(name.substr(21), &mib) && mib > 0) {
+  } else if (absl::string_view size = name;
+             absl::ConsumePrefix(&size, "trackdb_memtable_mib=")) {
+    int mib = 0;
+    if (!absl::SimpleAtoi(size, &mib) || mib <= 0) {
+      std::fprintf(stderr, "bad memtable size in config %s\n", name.c_str());
+      std::exit(2);
+    }
     // trackdb's defaults with another memtable size (the table has 64, the
     // default until 8 replaced it). The write path's main cost is skiplist
     // inserts, which get cheaper as memtables shrink; flushes get smaller
