@@ -24,9 +24,9 @@ storage::TrackStore* g_store = nullptr;
 std::atomic<int64_t> g_clock{1};
 
 // A position in a 30 km x 30 km city.
-storage::TrackPoint RandomPoint(std::mt19937_64& rng, int entity) {
+model::TrackPoint RandomPoint(std::mt19937_64& rng, int entity) {
   std::uniform_real_distribution<double> d(-0.135, 0.135);
-  storage::TrackPoint p;
+  model::TrackPoint p;
   p.entity = absl::StrCat("vehicle-", entity);
   p.loc_time_ms = g_clock.fetch_add(1);
   p.lat = 39.9 + d(rng);
@@ -40,7 +40,7 @@ void BM_AddPoints(benchmark::State& state) {
   const int per_call = static_cast<int>(state.range(0));
   std::mt19937_64 rng(state.thread_index() * 7919 + 1);
   std::uniform_int_distribution<int> pick(0, kEntities - 1);
-  std::vector<storage::TrackPoint> batch(per_call);
+  std::vector<model::TrackPoint> batch(per_call);
   for (auto _ : state) {
     for (auto& p : batch) p = RandomPoint(rng, pick(rng));
     absl::Status s = g_store->AddPoints("fleet", batch);
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   // Every entity gets a latest point first, so each benchmarked point moves it.
   std::mt19937_64 rng(42);
   for (int start = 0; start < trackdb::kEntities; start += 1000) {
-    std::vector<trackdb::storage::TrackPoint> batch;
+    std::vector<trackdb::model::TrackPoint> batch;
     for (int e = start; e < start + 1000; ++e) {
       batch.push_back(trackdb::RandomPoint(rng, e));
     }

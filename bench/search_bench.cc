@@ -73,11 +73,11 @@ absl::Status Load(const Dataset& d) {
   std::mt19937_64 rng(1);
   std::uniform_real_distribution<double> u(-d.half_deg, d.half_deg);
   int64_t t = 1763700000000;
-  std::vector<storage::TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   for (int start = 0; start < d.entities; start += 1000) {
     batch.clear();
     for (int e = start; e < std::min(d.entities, start + 1000); ++e) {
-      storage::TrackPoint p;
+      model::TrackPoint p;
       p.entity = absl::StrCat("v", e);
       p.loc_time_ms = t++;
       p.lat = kCityLat + u(rng);
@@ -124,7 +124,7 @@ absl::Status Query(const Dataset& d, std::mt19937_64& rng,
   const index::CircleRegion circle = RandomCircle(rng, d);
   return g_store->ScanRegion(
       d.collection, circle,
-      [](const storage::TrackPoint& p) {
+      [](const model::TrackPoint& p) {
         benchmark::DoNotOptimize(p.lat);
         return true;
       },

@@ -61,8 +61,8 @@ namespace trackdb::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using model::TrackPoint;
 using storage::StoreStats;
-using storage::TrackPoint;
 using storage::TrackStore;
 
 double Since(Clock::time_point t) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "model/limits.h"
 
 namespace trackdb::conf {
 namespace {
@@ -90,14 +91,7 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   if (server->resp_worker_threads() == 0) server->set_resp_worker_threads(4);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
-  v1::LimitsConfig* l = c.mutable_limits();
-  if (!l->has_max_batch_points()) l->set_max_batch_points(10000);
-  if (!l->has_max_radius_m()) l->set_max_radius_m(100000);
-  if (!l->has_max_polygon_vertices()) l->set_max_polygon_vertices(1000);
-  if (!l->has_min_loc_time_ms()) l->set_min_loc_time_ms(946684800000);
-  if (!l->has_max_future_ms()) l->set_max_future_ms(86400000);
-  if (!l->has_max_attributes()) l->set_max_attributes(32);
-  if (!l->has_max_attribute_bytes()) l->set_max_attribute_bytes(256);
+  *c.mutable_limits() = model::WithLimitDefaults(c.limits());
   return c;
 }
 

@@ -94,9 +94,9 @@ std::unique_ptr<S2Region> RectRegion::SphericalBound() const {
 absl::StatusOr<CircleRegion> CircleRegion::Create(const LatLng& centre,
                                                   double radius_m) {
   if (auto s = ValidateLatLng(centre, "centre"); !s.ok()) return s;
-  if (!std::isfinite(radius_m) || radius_m <= 0) {
+  if (!std::isfinite(radius_m) || radius_m < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "radius must be a positive number of metres, got ", radius_m));
+        "radius must be a finite number of metres >= 0, got ", radius_m));
   }
   return CircleRegion(centre, radius_m);
 }

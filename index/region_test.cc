@@ -71,7 +71,9 @@ TEST(CircleRegionTest, CoversThePoleFromAnyLongitude) {
 }
 
 TEST(CircleRegionTest, RejectsBadRadius) {
-  EXPECT_FALSE(CircleRegion::Create({0, 0}, 0).ok());
+  EXPECT_TRUE(CircleRegion::Create({0, 0}, 0).ok());  // just the centre
+  EXPECT_TRUE(CircleRegion::Create({0, 0}, 0)->Contains({0, 0}));
+  EXPECT_FALSE(CircleRegion::Create({0, 0}, 0)->Contains({0, 1e-9}));
   EXPECT_FALSE(CircleRegion::Create({0, 0}, -5).ok());
   EXPECT_FALSE(CircleRegion::Create({0, 0}, INFINITY).ok());
   EXPECT_THAT(CircleRegion::Create({95, 0}, 5).status().message(),

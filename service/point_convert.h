@@ -1,38 +1,43 @@
 #ifndef TRACKDB_SERVICE_POINT_CONVERT_H_
 #define TRACKDB_SERVICE_POINT_CONVERT_H_
 
-// Between the API's trackdb.v1.Point and storage's TrackPoint, validating on
+// Between the API's trackdb.v1.Point and model::TrackPoint, validating on
 // the way in: errors are INVALID_ARGUMENT naming the field as the client
 // wrote it ("points[3].latitude").
 
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "storage/track_point.h"
-#include "trackdb/v1/config.pb.h"
+#include "absl/strings/string_view.h"
+#include "model/limits.h"
+#include "model/track_point.h"
 #include "trackdb/v1/track_service.pb.h"
 
 namespace trackdb::service {
 
-inline constexpr size_t kMaxEntityIdBytes = 128;
-inline constexpr size_t kMaxCollectionBytes = 1024;
+// A collection or entity id sent over gRPC: model/validate.h's verdict, and
+// not empty. proto3 cannot tell an empty string from an unset field, so the
+// gRPC door requires names (RESP takes the empty key and member, as Redis
+// does). INVALID_ARGUMENT naming `field`.
+absl::Status ValidateCollectionField(absl::string_view name,
+                                     absl::string_view field = "collection");
+absl::Status ValidateEntityIdField(absl::string_view id,
+                                   absl::string_view field);
 
-absl::Status ValidateCollection(const std::string& collection);
-absl::Status ValidateEntityId(const std::string& id, const std::string& field);
+// A point as the gRPC door and the import tool take it: its entity id
+// through ValidateEntityIdField, the rest model::ValidateIncomingPoint.
+absl::Status ValidateTrackPoint(const model::TrackPoint& p,
+                                absl::string_view field,
+                                const model::Limits& limits, int64_t now_ms);
 
-// `limits` must have defaults filled in (conf::WithDefaults).
-absl::StatusOr<storage::TrackPoint> ToTrackPoint(const v1::Point& point,
-                                                 const std::string& field,
-                                                 const v1::LimitsConfig& limits,
-                                                 int64_t now_ms);
+// Converts and validates with ValidateTrackPoint, naming fields under
+// `field`.
+absl::StatusOr<model::TrackPoint> ToTrackPoint(const v1::Point& point,
+                                               const std::string& field,
+                                               const model::Limits& limits,
+                                               int64_t now_ms);
 
-// The same checks on a point that is already a TrackPoint (bulk import
-// validates rows with the rules trackd applies). `field` prefixes the names.
-absl::Status ValidateTrackPoint(const storage::TrackPoint& point,
-                                const std::string& field,
-                                const v1::LimitsConfig& limits, int64_t now_ms);
-
-void ToProtoPoint(const storage::TrackPoint& in, bool ids_and_positions_only,
+void ToProtoPoint(const model::TrackPoint& in, bool ids_and_positions_only,
                   v1::Point* out);
 
 }  // namespace trackdb::service

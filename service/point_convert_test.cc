@@ -3,6 +3,7 @@
 #include "conf/config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/validate.h"
 
 namespace trackdb::service {
 namespace {
@@ -19,7 +20,8 @@ TEST(PointConvertTest, RoundTripKeepsOptionalsAndAttributes) {
   in.set_direction(0);  // present, and zero
   (*in.mutable_attributes())["b"] = "2";
   (*in.mutable_attributes())["a"] = "1";
-  auto p = ToTrackPoint(in, "point", config.limits(), 1700000000000);
+  auto p = ToTrackPoint(in, "point", model::LimitsFrom(config.limits()),
+                        1700000000000);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->direction_deg, 0.0);
   EXPECT_FALSE(p->speed_kmh.has_value());
@@ -38,7 +40,8 @@ TEST(PointConvertTest, AttributeLimits) {
   in.set_entity_id("car");
   in.set_loc_time_ms(1700000000000);
   (*in.mutable_attributes())["k"] = std::string(257, 'v');
-  EXPECT_THAT(ToTrackPoint(in, "point", config.limits(), 1700000000000)
+  EXPECT_THAT(ToTrackPoint(in, "point", model::LimitsFrom(config.limits()),
+                           1700000000000)
                   .status()
                   .message(),
               HasSubstr("point.attributes[\"k\"]"));
@@ -46,7 +49,8 @@ TEST(PointConvertTest, AttributeLimits) {
   for (int i = 0; i < 33; ++i) {
     (*in.mutable_attributes())[std::to_string(i)] = "v";
   }
-  EXPECT_THAT(ToTrackPoint(in, "point", config.limits(), 1700000000000)
+  EXPECT_THAT(ToTrackPoint(in, "point", model::LimitsFrom(config.limits()),
+                           1700000000000)
                   .status()
                   .message(),
               HasSubstr("point.attributes has 33"));
@@ -60,14 +64,17 @@ TEST(PointConvertTest, LocTimeWindowIsConfigurable) {
   v1::Point in;
   in.set_entity_id("car");
   in.set_loc_time_ms(5);  // 1970, allowed by this window
-  EXPECT_TRUE(ToTrackPoint(in, "p", config.limits(), 1000).ok());
+  EXPECT_TRUE(
+      ToTrackPoint(in, "p", model::LimitsFrom(config.limits()), 1000).ok());
   in.set_loc_time_ms(1001);  // 1 ms in the future
-  EXPECT_THAT(ToTrackPoint(in, "p", config.limits(), 1000).status().message(),
+  EXPECT_THAT(ToTrackPoint(in, "p", model::LimitsFrom(config.limits()), 1000)
+                  .status()
+                  .message(),
               HasSubstr("p.loc_time_ms"));
 }
 
-// Bulk import validates TrackPoints with ValidateTrackPoint: it must refuse
-// exactly what ToTrackPoint refuses, with the same message.
+// Bulk import validates model::TrackPoints with ValidateTrackPoint:
+// it must refuse exactly what ToTrackPoint refuses, with the same message.
 TEST(PointConvertTest, ValidateTrackPointAgreesWithToTrackPoint) {
   v1::TrackdbConfig config = conf::WithDefaults({});
   const int64_t now = 1700000000000;
@@ -80,7 +87,7 @@ TEST(PointConvertTest, ValidateTrackPointAgreesWithToTrackPoint) {
   cases[0].set_entity_id("");
   cases[1].set_loc_time_ms(0);
   cases[2].set_loc_time_ms(now / 1000);  // seconds by mistake
-  cases[3].set_latitude(91);
+  cases[3].set_latitude(85.06);          // past Redis's GEO range
   cases[4].set_speed_kmh(-1);
   cases[5].set_direction(360);
   cases[6].set_accuracy_m(-2);
@@ -88,7 +95,7 @@ TEST(PointConvertTest, ValidateTrackPointAgreesWithToTrackPoint) {
   cases[8].set_height_m(12);  // valid
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(i);
-    storage::TrackPoint p;
+    model::TrackPoint p;
     p.entity = cases[i].entity_id();
     p.loc_time_ms = cases[i].loc_time_ms();
     p.lat = cases[i].latitude();
@@ -101,9 +108,10 @@ TEST(PointConvertTest, ValidateTrackPointAgreesWithToTrackPoint) {
       p.attributes.emplace_back(k, v);
     }
     const absl::Status direct =
-        ValidateTrackPoint(p, "row", config.limits(), now);
+        ValidateTrackPoint(p, "row", model::LimitsFrom(config.limits()), now);
     const absl::Status converted =
-        ToTrackPoint(cases[i], "row", config.limits(), now).status();
+        ToTrackPoint(cases[i], "row", model::LimitsFrom(config.limits()), now)
+            .status();
     EXPECT_EQ(direct, converted);
     EXPECT_EQ(direct.ok(), i == 8) << direct;
   }

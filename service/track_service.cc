@@ -12,6 +12,7 @@
 #include "index/distance.h"
 #include "index/latlng.h"
 #include "index/region.h"
+#include "model/validate.h"
 #include "service/cancel_check.h"
 #include "service/point_convert.h"
 
@@ -57,12 +58,12 @@ int64_t NowMs() {
 }
 
 absl::StatusOr<uint32_t> PageSize(uint32_t requested, const char* field) {
-  if (requested == 0) return kDefaultPageSize;
-  if (requested > kMaxPageSize) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " must be at most ", kMaxPageSize, ", got ", requested));
+  uint32_t size = 0;
+  if (absl::Status s = model::ValidatePageSize(requested, field, &size);
+      !s.ok()) {
+    return s;
   }
-  return requested;
+  return size;
 }
 
 index::LatLng ToLatLng(const v1::LatLng& p) {
@@ -76,7 +77,7 @@ struct Hits {
     double distance_m;  // radius searches only; 0 otherwise
     uint32_t index;     // into points
   };
-  std::vector<storage::TrackPoint> points;
+  std::vector<model::TrackPoint> points;
   std::vector<Key> keys;
 
   // Nearest first, ties (and every non-radius hit) by entity id.
@@ -113,24 +114,22 @@ bool ParseToken(const std::string& token, double* distance,
 }  // namespace
 
 TrackServiceImpl::TrackServiceImpl(storage::TrackStore* store,
-                                   v1::LimitsConfig limits)
-    : store_(store), limits_(std::move(limits)) {}
+                                   const v1::LimitsConfig& limits)
+    : store_(store), limits_(model::LimitsFrom(limits)) {}
 
 absl::Status TrackServiceImpl::StoreBatch(
     const std::string& collection,
     const google::protobuf::RepeatedPtrField<v1::Point>& points,
     const std::string& field) {
-  if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
-  if (points.empty()) {
-    return absl::InvalidArgumentError(field + " must not be empty");
+  if (absl::Status s = ValidateCollectionField(collection); !s.ok()) {
+    return s;
   }
-  if (points.size() > static_cast<int>(limits_.max_batch_points())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, " has ", points.size(), " points; at most ",
-                     limits_.max_batch_points(), " per request"));
+  if (absl::Status s = model::ValidateBatchSize(points.size(), field, limits_);
+      !s.ok()) {
+    return s;
   }
   const int64_t now = NowMs();
-  std::vector<storage::TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   batch.reserve(points.size());
   for (int i = 0; i < points.size(); ++i) {
     auto p =
@@ -144,7 +143,8 @@ absl::Status TrackServiceImpl::StoreBatch(
 grpc::Status TrackServiceImpl::AddPoint(grpc::ServerContext*,
                                         const v1::AddPointRequest* request,
                                         v1::AddPointResponse*) {
-  if (absl::Status s = ValidateCollection(request->collection()); !s.ok()) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
     return ToGrpc(s);
   }
   if (!request->has_point()) return Invalid("point is required");
@@ -196,17 +196,14 @@ grpc::Status TrackServiceImpl::StreamPoints(
 grpc::Status TrackServiceImpl::GetLatest(grpc::ServerContext*,
                                          const v1::GetLatestRequest* request,
                                          v1::GetLatestResponse* response) {
-  if (request->entity_ids().empty()) {
-    return Invalid("entity_ids must not be empty");
-  }
-  if (request->entity_ids_size() >
-      static_cast<int>(limits_.max_batch_points())) {
-    return Invalid(absl::StrCat("entity_ids has ", request->entity_ids_size(),
-                                " ids; at most ", limits_.max_batch_points()));
+  if (absl::Status s = model::ValidateBatchSize(request->entity_ids_size(),
+                                                "entity_ids", limits_);
+      !s.ok()) {
+    return ToGrpc(s);
   }
   for (int i = 0; i < request->entity_ids_size(); ++i) {
-    if (absl::Status s = ValidateEntityId(request->entity_ids(i),
-                                          absl::StrCat("entity_ids[", i, "]"));
+    if (absl::Status s = ValidateEntityIdField(
+            request->entity_ids(i), absl::StrCat("entity_ids[", i, "]"));
         !s.ok()) {
       return ToGrpc(s);
     }
@@ -228,7 +225,7 @@ grpc::Status TrackServiceImpl::GetLatest(grpc::ServerContext*,
 grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
                                         const v1::GetTrackRequest* request,
                                         v1::GetTrackResponse* response) {
-  if (absl::Status s = ValidateEntityId(request->entity_id(), "entity_id");
+  if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
       !s.ok()) {
     return ToGrpc(s);
   }
@@ -248,7 +245,7 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
   q.descending = request->descending();
   auto page = store_->GetTrack(q);
   if (!page.ok()) return ToGrpc(page.status());
-  for (const storage::TrackPoint& p : page->points) {
+  for (const model::TrackPoint& p : page->points) {
     ToProtoPoint(p, false, response->add_points());
   }
   response->set_next_page_token(page->next_page_token);
@@ -258,10 +255,11 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
 grpc::Status TrackServiceImpl::DeleteEntity(
     grpc::ServerContext*, const v1::DeleteEntityRequest* request,
     v1::DeleteEntityResponse* response) {
-  if (absl::Status s = ValidateCollection(request->collection()); !s.ok()) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
     return ToGrpc(s);
   }
-  if (absl::Status s = ValidateEntityId(request->entity_id(), "entity_id");
+  if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
       !s.ok()) {
     return ToGrpc(s);
   }
@@ -290,15 +288,16 @@ grpc::Status TrackServiceImpl::SearchRadius(
     grpc::ServerContext* context, const v1::SearchRadiusRequest* request,
     v1::SearchResponse* response) {
   if (!request->has_center()) return Invalid("center is required");
-  if (!(request->radius_m() > 0) ||
-      request->radius_m() > limits_.max_radius_m()) {
-    return Invalid(absl::StrCat("radius_m must be in (0, ",
-                                limits_.max_radius_m(), "] metres, got ",
-                                request->radius_m()));
+  if (absl::Status s =
+          model::ValidateRadius(request->radius_m(), "radius_m", limits_);
+      !s.ok()) {
+    return ToGrpc(s);
   }
   const index::LatLng center{request->center().latitude(),
                              request->center().longitude()};
-  if (absl::Status s = index::ValidateLatLng(center, "center"); !s.ok()) {
+  if (absl::Status s =
+          model::ValidatePosition(center.lat, center.lon, "center");
+      !s.ok()) {
     return ToGrpc(s);
   }
   auto circle = index::CircleRegion::Create(center, request->radius_m());
@@ -310,11 +309,10 @@ grpc::Status TrackServiceImpl::SearchRadius(
 grpc::Status TrackServiceImpl::SearchPolygon(
     grpc::ServerContext* context, const v1::SearchPolygonRequest* request,
     v1::SearchResponse* response) {
-  if (request->vertices_size() >
-      static_cast<int>(limits_.max_polygon_vertices())) {
-    return Invalid(absl::StrCat("vertices has ", request->vertices_size(),
-                                " entries; at most ",
-                                limits_.max_polygon_vertices()));
+  if (absl::Status s = model::ValidatePolygonSize(request->vertices_size(),
+                                                  "vertices", limits_);
+      !s.ok()) {
+    return ToGrpc(s);
   }
   std::vector<index::LatLng> vertices;
   for (const v1::LatLng& v : request->vertices())
@@ -347,7 +345,7 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
     return Invalid("filter.page_token is not one this search returned");
   }
   for (int i = 0; i < filter.entity_ids_size(); ++i) {
-    if (absl::Status s = ValidateEntityId(
+    if (absl::Status s = ValidateEntityIdField(
             filter.entity_ids(i), absl::StrCat("filter.entity_ids[", i, "]"));
         !s.ok()) {
       return ToGrpc(s);
@@ -356,7 +354,7 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
 
   Hits hits;
   const bool positions_only = filter.ids_and_positions_only();
-  auto accept = [&](const storage::TrackPoint& p) {
+  auto accept = [&](const model::TrackPoint& p) {
     if (filter.has_active_since_ms() &&
         p.loc_time_ms < filter.active_since_ms()) {
       return;
@@ -388,7 +386,7 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
     options.positions_only = positions_only;
     absl::Status s = store_->ScanRegion(
         collection, region,
-        [&](const storage::TrackPoint& p) {
+        [&](const model::TrackPoint& p) {
           if (!check.Continue()) {
             stopped = true;
             return false;

@@ -12,19 +12,17 @@
 // seen twice or not at all, as with any cursor over live data.
 
 #include "grpcpp/grpcpp.h"
+#include "model/limits.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/track_service.grpc.pb.h"
 
 namespace trackdb::service {
 
-inline constexpr uint32_t kDefaultPageSize = 100;
-inline constexpr uint32_t kMaxPageSize = 1000;
-
 class TrackServiceImpl final : public v1::TrackService::Service {
  public:
   // `limits` with defaults filled in; `store` outlives the service.
-  TrackServiceImpl(storage::TrackStore* store, v1::LimitsConfig limits);
+  TrackServiceImpl(storage::TrackStore* store, const v1::LimitsConfig& limits);
 
   grpc::Status AddPoint(grpc::ServerContext*, const v1::AddPointRequest*,
                         v1::AddPointResponse*) override;
@@ -63,7 +61,7 @@ class TrackServiceImpl final : public v1::TrackService::Service {
                       v1::SearchResponse* response);
 
   storage::TrackStore* store_;
-  const v1::LimitsConfig limits_;
+  const model::Limits limits_;
 };
 
 }  // namespace trackdb::service

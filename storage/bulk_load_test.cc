@@ -21,7 +21,7 @@ int L0Files(TrackStore& store, rocksdb::ColumnFamilyHandle* cf) {
 
 // Writes a batch and flushes it: one L0 file in each written column family.
 void WriteAndFlush(TrackStore& store, int round) {
-  std::vector<TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   for (int i = 0; i < 50; ++i) {
     batch.push_back(Point(absl::StrCat("car", i), 1000 + round,
                           39.9 + 0.001 * i, 116.4 + 0.001 * round));

@@ -53,16 +53,16 @@ absl::Status TrackStore::ScanCollections(
 
 absl::Status TrackStore::ScanLatest(
     absl::string_view collection,
-    const std::function<bool(const TrackPoint&)>& visit) {
+    const std::function<bool(const model::TrackPoint&)>& visit) {
   const std::string begin = CollectionPrefix(collection);
   const std::string end = PrefixEnd(begin);
   rocksdb::ReadOptions read;
   rocksdb::Slice upper(end);
   read.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, latest()));
-  TrackPoint p;
+  model::TrackPoint p;
   for (it->Seek(begin); it->Valid(); it->Next()) {
-    p = TrackPoint();
+    p = model::TrackPoint();
     p.entity = std::string(SliceView(it->key()).substr(begin.size()));
     if (absl::Status s = DecodePointValue(SliceView(it->value()), &p);
         !s.ok()) {
@@ -75,9 +75,6 @@ absl::Status TrackStore::ScanLatest(
 
 absl::StatusOr<int64_t> TrackStore::DeleteCollection(
     absl::string_view collection) {
-  if (collection.size() > kMaxCollectionBytes) {
-    return absl::InvalidArgumentError("collection name too long");
-  }
   absl::WriterMutexLock lock(&CollectionLock(collection));
   absl::StatusOr<int64_t> size = CollectionSize(collection);
   if (!size.ok()) return size.status();

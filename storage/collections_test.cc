@@ -112,7 +112,7 @@ TEST(CollectionsTest, ScanLatestVisitsEveryEntityInOrder) {
   std::vector<std::pair<std::string, int64_t>> seen;
   ASSERT_TRUE(store
                   ->ScanLatest("c",
-                               [&](const TrackPoint& p) {
+                               [&](const model::TrackPoint& p) {
                                  seen.push_back({p.entity, p.loc_time_ms});
                                  return true;
                                })

@@ -191,7 +191,7 @@ TEST(DoctorTest, BulkLoadLeftOn) {
 void Write(TrackStore& store, int points, int entities) {
   std::mt19937 rng(1);
   std::uniform_real_distribution<double> d(-0.1, 0.1);
-  std::vector<TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   for (int i = 0; i < points; ++i) {
     batch.push_back(Point(absl::StrCat("vehicle-", i % entities), 1000 + i,
                           39.9 + d(rng), 116.4 + d(rng)));

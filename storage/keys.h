@@ -54,10 +54,6 @@ inline constexpr char kSchemaVersion[] = "2";
 // Version 1 had no collection registry; Open() builds it and upgrades.
 inline constexpr char kSchemaVersionWithoutRegistry[] = "1";
 
-// Bounds that keep keys sane; the front doors enforce tighter ones.
-inline constexpr size_t kMaxCollectionBytes = 64 * 1024;
-inline constexpr size_t kMaxEntityBytes = 64 * 1024;
-
 std::string CollectionPrefix(absl::string_view collection);
 
 // points

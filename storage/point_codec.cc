@@ -41,7 +41,7 @@ absl::Status Corrupt(const char* what) {
 
 }  // namespace
 
-std::string EncodePointValue(const TrackPoint& p) {
+std::string EncodePointValue(const model::TrackPoint& p) {
   std::string out;
   out.reserve(kFixedSize + 1 + 1);
   out.push_back(kVersion);
@@ -75,7 +75,7 @@ std::optional<PointPosition> DecodePosition(absl::string_view value) {
                        ReadDouble(value.substr(17))};
 }
 
-absl::Status DecodePointValue(absl::string_view value, TrackPoint* p) {
+absl::Status DecodePointValue(absl::string_view value, model::TrackPoint* p) {
   const std::optional<PointPosition> pos = DecodePosition(value);
   if (!pos) return Corrupt("bad header");
   p->loc_time_ms = pos->loc_time_ms;
@@ -106,31 +106,6 @@ absl::Status DecodePointValue(absl::string_view value, TrackPoint* p) {
     p->attributes.emplace_back(std::move(key), std::move(val));
   }
   if (!value.empty()) return Corrupt("trailing bytes");
-  return absl::OkStatus();
-}
-
-absl::Status ValidateStoredPoint(const TrackPoint& p, absl::string_view field) {
-  if (p.entity.size() > kMaxEntityBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ".entity is ", p.entity.size(), " bytes; at most ",
-                     kMaxEntityBytes));
-  }
-  const std::string where(field);
-  if (absl::Status s = index::ValidateLatLng({p.lat, p.lon}, where.c_str());
-      !s.ok()) {
-    return s;
-  }
-  const std::pair<const char*, const std::optional<double>*> optionals[] = {
-      {"speed", &p.speed_kmh},
-      {"direction", &p.direction_deg},
-      {"height", &p.height_m},
-      {"accuracy", &p.accuracy_m}};
-  for (const auto& [name, value] : optionals) {
-    if (value->has_value() && !std::isfinite(**value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", name, " must be a finite number"));
-    }
-  }
   return absl::OkStatus();
 }
 

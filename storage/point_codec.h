@@ -22,15 +22,16 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "storage/track_point.h"
+#include "model/track_point.h"
 
 namespace trackdb::storage {
 
-std::string EncodePointValue(const TrackPoint& point);
+std::string EncodePointValue(const model::TrackPoint& point);
 
 // Decodes into `point`, leaving point->entity untouched. DATA_LOSS on a
 // value that is not in the format above.
-absl::Status DecodePointValue(absl::string_view value, TrackPoint* point);
+absl::Status DecodePointValue(absl::string_view value,
+                              model::TrackPoint* point);
 
 struct PointPosition {
   int64_t loc_time_ms;
@@ -38,11 +39,6 @@ struct PointPosition {
   double lon;
 };
 std::optional<PointPosition> DecodePosition(absl::string_view value);
-
-// What storage requires of any point it keeps, whoever writes it (the write
-// path, the offline import): an entity within kMaxEntityBytes, a valid
-// position, finite optional numbers. INVALID_ARGUMENT naming `field`.
-absl::Status ValidateStoredPoint(const TrackPoint& p, absl::string_view field);
 
 }  // namespace trackdb::storage
 

@@ -6,14 +6,14 @@ namespace trackdb::storage {
 namespace {
 
 TEST(PointCodecTest, RoundTripsEveryField) {
-  TrackPoint p;
+  model::TrackPoint p;
   p.loc_time_ms = -12345;
   p.lat = -89.999999;
   p.lon = 179.123456789;
   p.speed_kmh = 88.5;
   p.accuracy_m = 3;
   p.attributes = {{"driver", "ana"}, {"", std::string("\0\xff", 2)}};
-  TrackPoint out;
+  model::TrackPoint out;
   out.entity = "kept";
   ASSERT_TRUE(DecodePointValue(EncodePointValue(p), &out).ok());
   p.entity = "kept";
@@ -22,17 +22,17 @@ TEST(PointCodecTest, RoundTripsEveryField) {
 }
 
 TEST(PointCodecTest, DecodingResetsFieldsOfAReusedPoint) {
-  TrackPoint full;
+  model::TrackPoint full;
   full.speed_kmh = 1;
   full.attributes = {{"a", "b"}};
-  TrackPoint bare;
+  model::TrackPoint bare;
   bare.lat = 1;
   ASSERT_TRUE(DecodePointValue(EncodePointValue(bare), &full).ok());
   EXPECT_EQ(full, bare);
 }
 
 TEST(PointCodecTest, PositionAtFixedOffsets) {
-  TrackPoint p;
+  model::TrackPoint p;
   p.loc_time_ms = 1700000000123;
   p.lat = 38.1;
   p.lon = 13.3;
@@ -45,11 +45,11 @@ TEST(PointCodecTest, PositionAtFixedOffsets) {
 }
 
 TEST(PointCodecTest, CorruptValuesAreDataLoss) {
-  TrackPoint p;
+  model::TrackPoint p;
   p.speed_kmh = 5;
   p.attributes = {{"key", "value"}};
   const std::string good = EncodePointValue(p);
-  TrackPoint out;
+  model::TrackPoint out;
   for (size_t cut = 0; cut < good.size(); ++cut) {
     EXPECT_EQ(DecodePointValue(good.substr(0, cut), &out).code(),
               absl::StatusCode::kDataLoss)

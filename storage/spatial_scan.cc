@@ -19,13 +19,13 @@ void SetCell(std::string* key, uint64_t cell) {
 
 absl::Status TrackStore::ScanRegion(
     absl::string_view collection, const index::Region& region,
-    const std::function<bool(const TrackPoint&)>& visit) {
+    const std::function<bool(const model::TrackPoint&)>& visit) {
   return ScanRegion(collection, region, visit, ScanOptions());
 }
 
 absl::Status TrackStore::ScanRegion(
     absl::string_view collection, const index::Region& region,
-    const std::function<bool(const TrackPoint&)>& visit,
+    const std::function<bool(const model::TrackPoint&)>& visit,
     const ScanOptions& options) {
   ScanStats unused;
   ScanStats* stats = options.stats ? options.stats : &unused;
@@ -53,7 +53,7 @@ absl::Status TrackStore::ScanRegion(
   read.iterate_upper_bound = &upper;
   SetCell(&end, ranges.front().last + 1);
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, geo()));
-  TrackPoint point;
+  model::TrackPoint point;
   for (const index::CellRange& range : ranges) {
     ++stats->ranges;
     SetCell(&begin, range.first);

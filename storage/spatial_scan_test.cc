@@ -21,11 +21,12 @@ class SpatialScanTest : public ::testing::Test {
  protected:
   std::set<std::string> Scan(const index::Region& region) {
     std::set<std::string> hits;
-    auto s = store_->ScanRegion("fleet", region, [&](const TrackPoint& p) {
-      EXPECT_TRUE(hits.insert(p.entity).second) << "duplicate " << p.entity;
-      EXPECT_EQ(p, latest_.at(p.entity));
-      return true;
-    });
+    auto s =
+        store_->ScanRegion("fleet", region, [&](const model::TrackPoint& p) {
+          EXPECT_TRUE(hits.insert(p.entity).second) << "duplicate " << p.entity;
+          EXPECT_EQ(p, latest_.at(p.entity));
+          return true;
+        });
     EXPECT_TRUE(s.ok()) << s;
     return hits;
   }
@@ -38,7 +39,7 @@ class SpatialScanTest : public ::testing::Test {
   }
 
   std::unique_ptr<TrackStore> store_ = OpenStore(NewDataDir());
-  std::map<std::string, TrackPoint> latest_;
+  std::map<std::string, model::TrackPoint> latest_;
   std::mt19937_64 rng_{7};
   double U(double lo, double hi) {
     return std::uniform_real_distribution<double>(lo, hi)(rng_);
@@ -51,7 +52,7 @@ TEST_F(SpatialScanTest, MatchesBruteForce) {
   const index::LatLng hubs[] = {{38.1, 13.3}, {89.99, 0},   {-89.99, 0},
                                 {0, 179.99},  {0, -179.99}, {10, 10}};
   for (int round = 0; round < 3; ++round) {
-    std::vector<TrackPoint> batch;
+    std::vector<model::TrackPoint> batch;
     for (int e = 0; e < 3000; ++e) {
       const index::LatLng& h = hubs[e % std::size(hubs)];
       double lat = std::clamp(h.lat + U(-0.05, 0.05), -90.0, 90.0);
@@ -59,7 +60,7 @@ TEST_F(SpatialScanTest, MatchesBruteForce) {
       if (lon > 180) lon -= 360;
       if (lon < -180) lon += 360;
       if (e % 97 == 0) lat = (e % 2 ? 90 : -90);  // exactly at a pole
-      TrackPoint p = Point(absl::StrCat("e", e), round, lat, lon);
+      model::TrackPoint p = Point(absl::StrCat("e", e), round, lat, lon);
       latest_[p.entity] = p;
       batch.push_back(p);
     }
@@ -97,17 +98,18 @@ TEST_F(SpatialScanTest, MatchesBruteForce) {
 }
 
 TEST_F(SpatialScanTest, StopsWhenVisitorSaysSo) {
-  std::vector<TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   for (int e = 0; e < 50; ++e) {
     batch.push_back(Point(absl::StrCat("e", e), 1, 10 + e * 1e-5, 10));
   }
   ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());
   auto circle = index::CircleRegion::Create({10, 10}, 1000);
   int visits = 0;
-  ASSERT_TRUE(store_
-                  ->ScanRegion("fleet", *circle,
-                               [&](const TrackPoint&) { return ++visits < 5; })
-                  .ok());
+  ASSERT_TRUE(
+      store_
+          ->ScanRegion("fleet", *circle,
+                       [&](const model::TrackPoint&) { return ++visits < 5; })
+          .ok());
   EXPECT_EQ(visits, 5);
 }
 
@@ -120,7 +122,7 @@ TEST_F(SpatialScanTest, FindsEntitiesWhoseIdsStartWith0xff) {
   std::vector<std::string> seen;
   ASSERT_TRUE(store_
                   ->ScanRegion("fleet", *circle,
-                               [&](const TrackPoint& p) {
+                               [&](const model::TrackPoint& p) {
                                  seen.push_back(p.entity);
                                  return true;
                                })
@@ -137,16 +139,16 @@ TEST_F(SpatialScanTest, ReadsOnlyTheEntriesInsideTheCovering) {
   // 10x larger area around it. Neither may add to the other's reads.
   std::map<std::string, index::LatLng> fleet;
   for (int round = 0; round < 2; ++round) {
-    std::vector<TrackPoint> batch;
+    std::vector<model::TrackPoint> batch;
     for (int e = 0; e < 2000; ++e) {
-      TrackPoint p =
+      model::TrackPoint p =
           Point(absl::StrCat("e", e), round, 45 + U(0, 0.018), 7 + U(0, 0.025));
       fleet[p.entity] = {p.lat, p.lon};
       batch.push_back(p);
     }
     ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());
   }
-  std::vector<TrackPoint> big;
+  std::vector<model::TrackPoint> big;
   for (int e = 0; e < 20000; ++e) {
     big.push_back(
         Point(absl::StrCat("b", e), 1, 44.95 + U(0, 0.11), 6.95 + U(0, 0.14)));
@@ -174,7 +176,7 @@ TEST_F(SpatialScanTest, ReadsOnlyTheEntriesInsideTheCovering) {
     ASSERT_TRUE(store_
                     ->ScanRegion(
                         "fleet", *circle,
-                        [&](const TrackPoint&) { return ++visited > 0; },
+                        [&](const model::TrackPoint&) { return ++visited > 0; },
                         options)
                     .ok());
     EXPECT_EQ(stats.ranges, ranges.size()) << "query " << q;
@@ -196,7 +198,7 @@ TEST_F(SpatialScanTest, StatsAccumulateOverCalls) {
     ASSERT_TRUE(store_
                     ->ScanRegion(
                         "fleet", *circle,
-                        [](const TrackPoint&) { return true; }, options)
+                        [](const model::TrackPoint&) { return true; }, options)
                     .ok());
   }
   EXPECT_EQ(stats.hits, 3u);
@@ -205,7 +207,7 @@ TEST_F(SpatialScanTest, StatsAccumulateOverCalls) {
 }
 
 TEST_F(SpatialScanTest, PositionsOnlyLeavesTheRestEmpty) {
-  TrackPoint full = Point("car", 1763700000123, 10, 10);
+  model::TrackPoint full = Point("car", 1763700000123, 10, 10);
   full.speed_kmh = 50;
   full.direction_deg = 90;
   full.height_m = 3;
@@ -215,31 +217,32 @@ TEST_F(SpatialScanTest, PositionsOnlyLeavesTheRestEmpty) {
   auto circle = index::CircleRegion::Create({10, 10}, 10);
   ScanOptions options;
   options.positions_only = true;
-  std::vector<TrackPoint> seen;
+  std::vector<model::TrackPoint> seen;
   ASSERT_TRUE(store_
                   ->ScanRegion(
                       "fleet", *circle,
-                      [&](const TrackPoint& p) {
+                      [&](const model::TrackPoint& p) {
                         seen.push_back(p);
                         return true;
                       },
                       options)
                   .ok());
-  TrackPoint expected;
+  model::TrackPoint expected;
   expected.entity = "car";
   expected.loc_time_ms = full.loc_time_ms;
   expected.lat = 10;
   expected.lon = 10;
-  EXPECT_EQ(seen, std::vector<TrackPoint>{expected});
+  EXPECT_EQ(seen, std::vector<model::TrackPoint>{expected});
 }
 
 TEST_F(SpatialScanTest, UnknownCollectionIsEmpty) {
   auto circle = index::CircleRegion::Create({10, 10}, 1000);
   int visits = 0;
-  ASSERT_TRUE(store_
-                  ->ScanRegion("nope", *circle,
-                               [&](const TrackPoint&) { return ++visits > 0; })
-                  .ok());
+  ASSERT_TRUE(
+      store_
+          ->ScanRegion("nope", *circle,
+                       [&](const model::TrackPoint&) { return ++visits > 0; })
+          .ok());
   EXPECT_EQ(visits, 0);
 }
 

@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "index/covering.h"
 #include "index/latlng.h"
+#include "model/validate.h"
 #include "rocksdb/sst_file_writer.h"
 #include "storage/counter_merge.h"
 #include "storage/keys.h"
@@ -157,11 +158,6 @@ SstImport::~SstImport() {
 
 absl::StatusOr<std::unique_ptr<SstImport>> SstImport::Start(
     TrackStore* store, absl::string_view collection, SstImportOptions options) {
-  if (collection.size() > kMaxCollectionBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("collection is ", collection.size(), " bytes; at most ",
-                     kMaxCollectionBytes));
-  }
   static std::atomic<int> counter{0};
   const std::string base =
       options.temp_dir.empty() ? store->db()->GetName() : options.temp_dir;
@@ -190,9 +186,10 @@ absl::StatusOr<std::unique_ptr<SstImport>> SstImport::Start(
       new SstImport(store, std::string(collection), dir, std::move(options)));
 }
 
-absl::Status SstImport::Add(const TrackPoint& point) {
+absl::Status SstImport::Add(const model::TrackPoint& point) {
   if (finished_) return absl::FailedPreconditionError("SstImport is finished");
-  if (absl::Status s = ValidateStoredPoint(point, "point"); !s.ok()) return s;
+  if (absl::Status s = model::ValidateStoredPoint(point, "point"); !s.ok())
+    return s;
   key_ = PointKey(collection_, point.entity, point.loc_time_ms);
   value_ = EncodePointValue(point);
   absl::Status s = points_->Add(

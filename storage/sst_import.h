@@ -39,8 +39,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "model/track_point.h"
 #include "storage/external_sort.h"
-#include "storage/track_point.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -86,7 +86,7 @@ class SstImport {
   ~SstImport();  // removes the temp directory
 
   // INVALID_ARGUMENT, adding nothing, for a point AddPoints would refuse.
-  absl::Status Add(const TrackPoint& point);
+  absl::Status Add(const model::TrackPoint& point);
 
   // Steps 2-5 above. Call once; the SstImport is spent afterwards.
   absl::StatusOr<SstImportStats> Finish(const Progress& progress = nullptr);

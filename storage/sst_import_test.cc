@@ -50,9 +50,9 @@ uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,
 
 // Points of a few moving entities, in random order, with repeated
 // (entity, time) pairs whose later copy differs.
-std::vector<TrackPoint> MovingPoints(int entities, int per_entity, int64_t t0,
-                                     uint32_t seed) {
-  std::vector<TrackPoint> points;
+std::vector<model::TrackPoint> MovingPoints(int entities, int per_entity,
+                                            int64_t t0, uint32_t seed) {
+  std::vector<model::TrackPoint> points;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> step(-0.01, 0.01);
   for (int e = 0; e < entities; ++e) {
@@ -60,7 +60,8 @@ std::vector<TrackPoint> MovingPoints(int entities, int per_entity, int64_t t0,
     for (int i = 0; i < per_entity; ++i) {
       lat += step(rng);
       lon += step(rng);
-      TrackPoint p = Point(absl::StrCat("car", e), t0 + i * 1000, lat, lon);
+      model::TrackPoint p =
+          Point(absl::StrCat("car", e), t0 + i * 1000, lat, lon);
       if (i % 3 == 0) p.speed_kmh = i;
       if (i % 5 == 0) p.attributes = {{"driver", absl::StrCat("d", e)}};
       points.push_back(p);
@@ -69,19 +70,18 @@ std::vector<TrackPoint> MovingPoints(int entities, int per_entity, int64_t t0,
   std::shuffle(points.begin(), points.end(), rng);
   // Repeats: the later copy (moved elsewhere) must win.
   for (int e = 0; e < entities; e += 2) {
-    TrackPoint again = Point(absl::StrCat("car", e), t0 + 1000, 10, 10);
+    model::TrackPoint again = Point(absl::StrCat("car", e), t0 + 1000, 10, 10);
     points.push_back(again);
   }
   return points;
 }
 
-absl::StatusOr<SstImportStats> Import(TrackStore& store,
-                                      const std::vector<TrackPoint>& points,
-                                      SstImportOptions options = {},
-                                      const std::string& collection = "fleet") {
+absl::StatusOr<SstImportStats> Import(
+    TrackStore& store, const std::vector<model::TrackPoint>& points,
+    SstImportOptions options = {}, const std::string& collection = "fleet") {
   auto import = SstImport::Start(&store, collection, options);
   if (!import.ok()) return import.status();
-  for (const TrackPoint& p : points) {
+  for (const model::TrackPoint& p : points) {
     if (absl::Status s = (*import)->Add(p); !s.ok()) return s;
   }
   return (*import)->Finish();
@@ -95,13 +95,13 @@ class SstImportTest : public ::testing::Test {
   }
 
   // Writes `points` to the reference store through the one write path.
-  void AddToReference(const std::vector<TrackPoint>& points,
+  void AddToReference(const std::vector<model::TrackPoint>& points,
                       const std::string& collection = "fleet") {
     ASSERT_TRUE(reference_->AddPoints(collection, points).ok());
   }
 
   // Writes to both stores through AddPoints: what the DB held before.
-  void AddToBoth(const std::vector<TrackPoint>& points) {
+  void AddToBoth(const std::vector<model::TrackPoint>& points) {
     ASSERT_TRUE(store_->AddPoints("fleet", points).ok());
     AddToReference(points);
   }
@@ -144,7 +144,7 @@ TEST_F(SstImportTest, MergesWithNewerAndOlderStoredPoints) {
              Point("same", t0 + 2000, 3, 3),     // = imported newest time
              Point("still", t0 - 1000, 4, 4),    // older, same cell after
              Point("untouched", t0, 5, 5)});
-  const std::vector<TrackPoint> imported = {
+  const std::vector<model::TrackPoint> imported = {
       Point("newer", t0, 10, 10),        Point("newer", t0 + 1000, 11, 11),
       Point("older", t0 + 1000, 12, 12), Point("older", t0, 13, 13),
       Point("same", t0 + 2000, 14, 14),  Point("still", t0, 4, 4),
@@ -233,7 +233,7 @@ TEST_F(SstImportTest, InvalidPointIsRefusedAndNothingIsWritten) {
   absl::Status s = (*import)->Add(Point("car", 1700000001000, 91, 1));
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(s.message()), HasSubstr("latitude"));
-  TrackPoint nan_speed = Point("car", 1700000002000, 1, 1);
+  model::TrackPoint nan_speed = Point("car", 1700000002000, 1, 1);
   nan_speed.speed_kmh = std::nan("");
   EXPECT_EQ((*import)->Add(nan_speed).code(),
             absl::StatusCode::kInvalidArgument);

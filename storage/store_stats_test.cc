@@ -23,7 +23,7 @@ using ::testing::StartsWith;
 void WritePoints(TrackStore& store, int n, int64_t t0) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> d(-0.1, 0.1);
-  std::vector<TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   for (int i = 0; i < n; ++i) {
     batch.push_back(Point(absl::StrCat("car", i % 500), t0 + i, 39.9 + d(rng),
                           116.4 + d(rng)));

@@ -37,8 +37,8 @@ std::unique_ptr<TrackStore> OpenStore(const std::string& dir,
   return store.ok() ? *std::move(store) : nullptr;
 }
 
-TrackPoint Point(std::string entity, int64_t t, double lat, double lon) {
-  TrackPoint p;
+model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon) {
+  model::TrackPoint p;
   p.entity = std::move(entity);
   p.loc_time_ms = t;
   p.lat = lat;

@@ -19,7 +19,7 @@ std::string NewDataDir();
 std::unique_ptr<TrackStore> OpenStore(
     const std::string& dir, v1::Durability durability = v1::DURABILITY_WAL);
 
-TrackPoint Point(std::string entity, int64_t t, double lat, double lon);
+model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon);
 
 // Checks I1-I4 of storage/track_store.h for every entity of `collection` by
 // scanning the points, latest and geo column families directly. Returns one

@@ -11,9 +11,9 @@
 namespace trackdb::storage {
 namespace {
 
-absl::StatusOr<TrackPoint> DecodeWithEntity(absl::string_view value,
-                                            absl::string_view entity) {
-  TrackPoint p;
+absl::StatusOr<model::TrackPoint> DecodeWithEntity(absl::string_view value,
+                                                   absl::string_view entity) {
+  model::TrackPoint p;
   p.entity = std::string(entity);
   if (absl::Status s = DecodePointValue(value, &p); !s.ok()) return s;
   return p;
@@ -21,7 +21,7 @@ absl::StatusOr<TrackPoint> DecodeWithEntity(absl::string_view value,
 
 }  // namespace
 
-absl::StatusOr<std::optional<TrackPoint>> TrackStore::GetLatest(
+absl::StatusOr<std::optional<model::TrackPoint>> TrackStore::GetLatest(
     absl::string_view collection, absl::string_view entity) {
   rocksdb::PinnableSlice value;
   rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), latest(),
@@ -33,8 +33,9 @@ absl::StatusOr<std::optional<TrackPoint>> TrackStore::GetLatest(
   return *std::move(p);
 }
 
-absl::StatusOr<std::vector<std::optional<TrackPoint>>> TrackStore::GetLatest(
-    absl::string_view collection, absl::Span<const std::string> entities) {
+absl::StatusOr<std::vector<std::optional<model::TrackPoint>>>
+TrackStore::GetLatest(absl::string_view collection,
+                      absl::Span<const std::string> entities) {
   const size_t n = entities.size();
   std::vector<std::string> key_bytes;
   key_bytes.reserve(n);
@@ -48,7 +49,7 @@ absl::StatusOr<std::vector<std::optional<TrackPoint>>> TrackStore::GetLatest(
   std::vector<rocksdb::Status> statuses(n);
   db_->MultiGet(rocksdb::ReadOptions(), latest(), n, keys.data(), values.data(),
                 statuses.data());
-  std::vector<std::optional<TrackPoint>> out(n);
+  std::vector<std::optional<model::TrackPoint>> out(n);
   for (size_t i = 0; i < n; ++i) {
     if (statuses[i].IsNotFound()) continue;
     if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");

@@ -16,7 +16,7 @@ class TrackReadsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     store_ = OpenStore(NewDataDir());
-    std::vector<TrackPoint> batch;
+    std::vector<model::TrackPoint> batch;
     for (int t = 0; t < 250; ++t) batch.push_back(Point("car", t * 10, 1, 1));
     batch.push_back(Point("car1", 5, 2, 2));  // a neighbour in key space
     ASSERT_TRUE(store_->AddPoints("fleet", batch).ok());

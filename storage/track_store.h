@@ -48,13 +48,13 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "index/region.h"
+#include "model/track_point.h"
 #include "rocksdb/db.h"
 #include "storage/entity_locks.h"
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
 #include "storage/options.h"
 #include "storage/string_cache.h"
-#include "storage/track_point.h"
 #include "trackdb/v1/config.pb.h"
 
 namespace trackdb::storage {
@@ -70,7 +70,7 @@ struct TrackQuery {
 };
 
 struct TrackPage {
-  std::vector<TrackPoint> points;
+  std::vector<model::TrackPoint> points;
   std::string next_page_token;  // empty on the last page
 };
 
@@ -131,11 +131,11 @@ class TrackStore {
   // only. INVALID_ARGUMENT naming points[i] and the field, with nothing
   // written, if any point is invalid.
   absl::Status AddPoints(absl::string_view collection,
-                         absl::Span<const TrackPoint> points);
+                         absl::Span<const model::TrackPoint> points);
   // The same, with options, saying what happened to each entity.
-  absl::StatusOr<AddPointsResult> AddPoints(absl::string_view collection,
-                                            absl::Span<const TrackPoint> points,
-                                            const AddPointsOptions& options);
+  absl::StatusOr<AddPointsResult> AddPoints(
+      absl::string_view collection, absl::Span<const model::TrackPoint> points,
+      const AddPointsOptions& options);
 
   // Removes an entity's history, latest point and geo entry together.
   // Returns whether it had a latest point.
@@ -144,10 +144,10 @@ class TrackStore {
 
   // --- Reads (track_reads.cc) ---
 
-  absl::StatusOr<std::optional<TrackPoint>> GetLatest(
+  absl::StatusOr<std::optional<model::TrackPoint>> GetLatest(
       absl::string_view collection, absl::string_view entity);
   // One result per entity, in order; nullopt where it has no points.
-  absl::StatusOr<std::vector<std::optional<TrackPoint>>> GetLatest(
+  absl::StatusOr<std::vector<std::optional<model::TrackPoint>>> GetLatest(
       absl::string_view collection, absl::Span<const std::string> entities);
 
   // One page of an entity's history in [start_ms, end_ms].
@@ -159,14 +159,14 @@ class TrackStore {
   // whose latest position `region` contains, exactly those, each once, in
   // index order, from one consistent snapshot. Stops early when `visit`
   // returns false.
-  absl::Status ScanRegion(absl::string_view collection,
-                          const index::Region& region,
-                          const std::function<bool(const TrackPoint&)>& visit);
+  absl::Status ScanRegion(
+      absl::string_view collection, const index::Region& region,
+      const std::function<bool(const model::TrackPoint&)>& visit);
   // The same, with options.
-  absl::Status ScanRegion(absl::string_view collection,
-                          const index::Region& region,
-                          const std::function<bool(const TrackPoint&)>& visit,
-                          const ScanOptions& options);
+  absl::Status ScanRegion(
+      absl::string_view collection, const index::Region& region,
+      const std::function<bool(const model::TrackPoint&)>& visit,
+      const ScanOptions& options);
 
   // --- Collections (collections.cc) ---
 
@@ -178,8 +178,9 @@ class TrackStore {
       const std::function<bool(absl::string_view collection, int64_t size)>&
           visit);
   // Calls `visit` with every latest point of `collection`, in entity order.
-  absl::Status ScanLatest(absl::string_view collection,
-                          const std::function<bool(const TrackPoint&)>& visit);
+  absl::Status ScanLatest(
+      absl::string_view collection,
+      const std::function<bool(const model::TrackPoint&)>& visit);
   // Removes a whole collection: history, latest, geo and registry, in one
   // batch. Returns how many entities it had.
   absl::StatusOr<int64_t> DeleteCollection(absl::string_view collection);

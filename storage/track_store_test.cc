@@ -25,7 +25,7 @@ TEST_P(ReopenTest, CleanShutdownKeepsEverythingWritten) {
     auto store = OpenStore(dir, GetParam());
     ASSERT_NE(store, nullptr);
     for (int t = 0; t < kPointsEach; ++t) {
-      std::vector<TrackPoint> batch;
+      std::vector<model::TrackPoint> batch;
       for (int e = 0; e < kEntities; ++e) {
         batch.push_back(Point(absl::StrCat("e", e), t, e * 0.1, t * 0.01));
       }

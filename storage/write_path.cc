@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
 #include "index/latlng.h"
+#include "model/validate.h"
 #include "rocksdb/write_batch.h"
 #include "storage/counter_merge.h"
 #include "storage/keys.h"
@@ -14,19 +15,6 @@
 
 namespace trackdb::storage {
 namespace {
-
-absl::Status ValidatePoint(const TrackPoint& p, size_t i) {
-  return ValidateStoredPoint(p, absl::StrCat("points[", i, "]"));
-}
-
-absl::Status ValidateCollection(absl::string_view collection) {
-  if (collection.size() > kMaxCollectionBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("collection is ", collection.size(), " bytes; at most ",
-                     kMaxCollectionBytes));
-  }
-  return absl::OkStatus();
-}
 
 // What the call knows about one entity it writes.
 struct EntityUpdate {
@@ -39,16 +27,19 @@ struct EntityUpdate {
 }  // namespace
 
 absl::Status TrackStore::AddPoints(absl::string_view collection,
-                                   absl::Span<const TrackPoint> points) {
+                                   absl::Span<const model::TrackPoint> points) {
   return AddPoints(collection, points, AddPointsOptions()).status();
 }
 
 absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
-    absl::string_view collection, absl::Span<const TrackPoint> points,
+    absl::string_view collection, absl::Span<const model::TrackPoint> points,
     const AddPointsOptions& options) {
-  if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
   for (size_t i = 0; i < points.size(); ++i) {
-    if (absl::Status s = ValidatePoint(points[i], i); !s.ok()) return s;
+    if (absl::Status s = model::ValidateStoredPoint(
+            points[i], absl::StrCat("points[", i, "]"));
+        !s.ok()) {
+      return s;
+    }
   }
   AddPointsResult result;
   if (points.empty()) return result;
@@ -110,7 +101,7 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   rocksdb::WriteBatch batch;
   std::vector<std::string> encoded(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
-    const TrackPoint& p = points[i];
+    const model::TrackPoint& p = points[i];
     if (skip[point_slot[i]]) continue;
     encoded[i] = EncodePointValue(p);
     batch.Put(this->points(), PointKey(collection, p.entity, p.loc_time_ms),
@@ -130,7 +121,7 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     if (u.newest < 0) continue;  // only older points: history only
     result.entities[slot].latest_moved = true;
     if (!u.stored) ++result.new_entities;
-    const TrackPoint& p = points[u.newest];
+    const model::TrackPoint& p = points[u.newest];
     batch.Put(latest(), u.latest_key, encoded[u.newest]);
     const uint64_t cell = index::CellIdOf({p.lat, p.lon});
     if (u.stored) {
@@ -159,7 +150,6 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
 
 absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
                                               absl::string_view entity) {
-  if (absl::Status s = ValidateCollection(collection); !s.ok()) return s;
   absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
   EntityLocks::Held held =
       locks_.Lock({EntityLocks::StripeOf(collection, entity)});

@@ -29,7 +29,8 @@ class WritePathTest : public ::testing::Test {
     auto page = store_->GetTrack(q);
     EXPECT_TRUE(page.ok()) << page.status();
     std::vector<int64_t> times;
-    for (const TrackPoint& p : page->points) times.push_back(p.loc_time_ms);
+    for (const model::TrackPoint& p : page->points)
+      times.push_back(p.loc_time_ms);
     return times;
   }
 
@@ -92,7 +93,7 @@ TEST_F(WritePathTest, OneBatchWithManyEntitiesAndRepeats) {
 
 TEST_F(WritePathTest, SameCellKeepsOneEntryWithNewValue) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
-  TrackPoint again = Point("car", 2, 10, 20);
+  model::TrackPoint again = Point("car", 2, 10, 20);
   again.speed_kmh = 33;
   ASSERT_TRUE(store_->AddPoints("fleet", {again}).ok());
   EXPECT_EQ(GeoEntries(), 1);
@@ -107,7 +108,7 @@ TEST_F(WritePathTest, ABadPointRejectsTheWholeBatch) {
   s = store_->AddPoints("fleet",
                         {Point("a", 1, 10, 20), Point("b", 1, 0, NAN)});
   EXPECT_THAT(s.message(), HasSubstr("points[1].longitude"));
-  TrackPoint bad_speed = Point("c", 1, 0, 0);
+  model::TrackPoint bad_speed = Point("c", 1, 0, 0);
   bad_speed.speed_kmh = INFINITY;
   s = store_->AddPoints("fleet", {bad_speed});
   EXPECT_THAT(s.message(), HasSubstr("points[0].speed"));
@@ -151,7 +152,7 @@ TEST_F(WritePathTest, ConcurrentWritersKeepInvariants) {
     threads.emplace_back([this, t] {
       std::mt19937 rng(t);
       for (int b = 0; b < kBatches; ++b) {
-        std::vector<TrackPoint> batch;
+        std::vector<model::TrackPoint> batch;
         const int size = 1 + rng() % 5;
         for (int i = 0; i < size; ++i) {
           batch.push_back(

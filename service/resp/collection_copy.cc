@@ -9,12 +9,12 @@ absl::Status CopyCollection(storage::TrackStore& store, const std::string& src,
                             const std::string& dst, size_t batch_points) {
   batch_points = std::max<size_t>(batch_points, 1);
   std::vector<std::string> entities;
-  absl::Status s = store.ScanLatest(src, [&](const storage::TrackPoint& p) {
+  absl::Status s = store.ScanLatest(src, [&](const model::TrackPoint& p) {
     entities.push_back(p.entity);
     return true;
   });
   if (!s.ok()) return s;
-  std::vector<storage::TrackPoint> batch;
+  std::vector<model::TrackPoint> batch;
   auto flush = [&]() -> absl::Status {
     if (batch.empty()) return absl::OkStatus();
     absl::Status written = store.AddPoints(dst, batch);
@@ -29,7 +29,7 @@ absl::Status CopyCollection(storage::TrackStore& store, const std::string& src,
     do {
       absl::StatusOr<storage::TrackPage> page = store.GetTrack(q);
       if (!page.ok()) return page.status();
-      for (storage::TrackPoint& p : page->points) {
+      for (model::TrackPoint& p : page->points) {
         batch.push_back(std::move(p));
         if (batch.size() >= batch_points) {
           if (absl::Status f = flush(); !f.ok()) return f;

@@ -10,23 +10,23 @@ namespace {
 
 using storage::testing::Point;
 
-std::vector<storage::TrackPoint> Track(storage::TrackStore& store,
-                                       const std::string& collection,
-                                       const std::string& entity) {
+std::vector<model::TrackPoint> Track(storage::TrackStore& store,
+                                     const std::string& collection,
+                                     const std::string& entity) {
   storage::TrackQuery q;
   q.collection = collection;
   q.entity = entity;
   q.limit = 100000;
   auto page = store.GetTrack(q);
   EXPECT_TRUE(page.ok()) << page.status();
-  return page.ok() ? page->points : std::vector<storage::TrackPoint>{};
+  return page.ok() ? page->points : std::vector<model::TrackPoint>{};
 }
 
 class CollectionCopyTest : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(CollectionCopyTest, CopiesHistoryAndLatestOfEveryEntity) {
   auto store = storage::testing::OpenStore(storage::testing::NewDataDir());
-  std::vector<storage::TrackPoint> points;
+  std::vector<model::TrackPoint> points;
   for (int t = 1; t <= 40; ++t) {
     points.push_back(Point("a", t * 10, 10 + t * 0.01, 20));
   }

@@ -75,19 +75,9 @@ void GeoAdd(CommandContext& ctx) {
   const std::string name = ctx.Name(argv[1]);
   std::optional<bool> exists = GeoKeyExists(ctx, name);
   if (!exists) return;
-  if (name.size() > storage::kMaxCollectionBytes) {
-    return ctx.reply.Error(absl::StrCat("key is ", argv[1].size(),
-                                        " bytes; trackdb's GEO keys are at "
-                                        "most ",
-                                        storage::kMaxCollectionBytes));
-  }
+  if (!ValidGeoKeyOrReply(ctx, argv[1])) return;
   for (const Element& e : elements) {
-    if (e.member->size() > storage::kMaxEntityBytes) {
-      return ctx.reply.Error(
-          absl::StrCat("member is ", e.member->size(),
-                       " bytes; trackdb's GEO members are at most ",
-                       storage::kMaxEntityBytes));
-    }
+    if (!ValidGeoMemberOrReply(ctx, *e.member)) return;
   }
 
   // One point per distinct member: its winning occurrence.
@@ -106,10 +96,10 @@ void GeoAdd(CommandContext& ctx) {
     scores[it->second].push_back(elements[i].score);
   }
   const int64_t now = NowMs();
-  std::vector<storage::TrackPoint> points;
+  std::vector<model::TrackPoint> points;
   points.reserve(winner.size());
   for (size_t i : winner) {
-    storage::TrackPoint p;
+    model::TrackPoint p;
     p.entity = *elements[i].member;
     p.loc_time_ms = now;
     p.lat = elements[i].position.lat;

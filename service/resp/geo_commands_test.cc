@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/limits.h"
 #include "service/resp/geo_test_util.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
@@ -192,28 +193,31 @@ TEST(GeoCommandsTest, GeoaddWritesHistoryAndLatestThroughTheStore) {
               ::testing::IsEmpty());
 }
 
-// trackdb's own limits (storage/track_store.h), which Redis does not have:
-// a clear error, nothing written.
+// trackdb's own limits (model/limits.h), which Redis does not have: a clear
+// error, nothing written.
 TEST(GeoCommandsTest, OversizedMembersAndKeysAreRefusedWhole) {
   testing::TrackdbResp server;
   testing::RawClient c(server.port());
-  const std::string big(storage::kMaxEntityBytes + 1, 'm');
+  const std::string big(model::kMaxEntityIdBytes + 1, 'm');
   EXPECT_EQ(c.Call({"GEOADD", "k", "1", "1", "ok", "2", "2", big}),
-            absl::StrCat("-ERR member is ", big.size(),
-                         " bytes; trackdb's GEO members are at most ",
-                         storage::kMaxEntityBytes, "\r\n"));
+            absl::StrCat("-ERR GEO member is ", big.size(), " bytes; at most ",
+                         model::kMaxEntityIdBytes, "\r\n"));
   EXPECT_EQ(c.Call({"ZCARD", "k"}), ":0\r\n");
-  const std::string big_key(storage::kMaxCollectionBytes + 1, 'k');
+  const std::string big_key(model::kMaxCollectionBytes + 1, 'k');
   EXPECT_EQ(c.Call({"GEOADD", big_key, "1", "1", "m"}),
-            absl::StrCat("-ERR key is ", big_key.size(),
-                         " bytes; trackdb's GEO keys are at most ",
-                         storage::kMaxCollectionBytes, "\r\n"));
+            absl::StrCat("-ERR GEO key is ", big_key.size(), " bytes; at most ",
+                         model::kMaxCollectionBytes, "\r\n"));
+  EXPECT_EQ(c.Call({"SELECT", "3"}), "+OK\r\n");
+  // The limit is on the key as written, whatever database it is in.
+  const std::string max_key(model::kMaxCollectionBytes, 'k');
+  EXPECT_EQ(c.Call({"GEOADD", max_key, "1", "1", "m"}), ":1\r\n");
 }
 
 TEST(GeoCommandsTest, MembersWithoutARedisScoreReadAsAbsent) {
   Differential d;
   EXPECT_SAME_REPLY(d, {"GEOADD", "k", "10", "20", "a"});
-  // North of Redis's latitude limit: only a gRPC client can write it.
+  // North of Redis's latitude limit: no door takes it, but storage can hold
+  // it (a store written before every door took Redis's range).
   testing::AddTrackdbOnlyPoint(d, 0, "k", "polar", 89.5, 10);
   testing::AddTrackdbOnlyPoint(d, 0, "k", "pole", 90, 0);
   EXPECT_SAME_REPLY(d, {"GEOPOS", "k", "a", "polar", "pole"});

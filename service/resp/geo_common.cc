@@ -8,6 +8,7 @@
 
 #include "index/geohash.h"
 #include "index/redis_geo_search.h"
+#include "model/validate.h"
 #include "service/resp/common.h"
 
 namespace trackdb::resp {
@@ -43,7 +44,7 @@ std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
 absl::StatusOr<std::vector<ScoredMember>> LoadSortedMembers(
     storage::TrackStore& store, absl::string_view name) {
   std::vector<ScoredMember> members;
-  absl::Status s = store.ScanLatest(name, [&](const storage::TrackPoint& p) {
+  absl::Status s = store.ScanLatest(name, [&](const model::TrackPoint& p) {
     if (std::optional<uint64_t> score =
             index::RedisGeoMemberScore({p.lat, p.lon})) {
       members.push_back({p.entity, *score});
@@ -89,6 +90,22 @@ absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
 }
 
 void ReplyNotFloat(CommandContext& ctx) { ctx.reply.Error(kNotFloatError); }
+
+namespace {
+bool OkOrReply(CommandContext& ctx, const absl::Status& s) {
+  if (s.ok()) return true;
+  ctx.reply.Error(std::string(s.message()));
+  return false;
+}
+}  // namespace
+
+bool ValidGeoKeyOrReply(CommandContext& ctx, absl::string_view key) {
+  return OkOrReply(ctx, model::ValidateCollection(key, "GEO key"));
+}
+
+bool ValidGeoMemberOrReply(CommandContext& ctx, absl::string_view member) {
+  return OkOrReply(ctx, model::ValidateEntityId(member, "GEO member"));
+}
 
 bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
                         const std::string& lat, index::LatLng* out) {

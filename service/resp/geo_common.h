@@ -11,8 +11,9 @@
 // (index::RedisGeoMemberScore), so every reply that shows a score or a
 // decoded position is the one Redis would give.
 //
-// Members without a score: gRPC may write positions with |lat| > 85.05112878
-// (poles included), which Redis cannot hold (GEOADD refuses them). Such a
+// Members without a score: every door refuses positions outside Redis's
+// range (model/limits.h), but a store written by an older trackdb may hold
+// some with |lat| > 85.05112878. Such a
 // member counts as present for ZCARD, ZREM, TYPE/EXISTS/DEL and GEOADD's
 // NX/XX, and is invisible to every command that needs a score: GEOPOS,
 // GEOHASH, GEODIST and ZSCORE/ZMSCORE answer nil for it, ZRANK nil, and
@@ -82,6 +83,12 @@ absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
 
 // Replies Redis's "value is not a valid float".
 void ReplyNotFloat(CommandContext& ctx);
+
+// The domain's verdict (model/validate.h) on a GEO key as the client wrote
+// it, and on a member: replies "-ERR GEO key is ... bytes; at most ..." (or
+// "GEO member ...") and returns false when it refuses.
+bool ValidGeoKeyOrReply(CommandContext& ctx, absl::string_view key);
+bool ValidGeoMemberOrReply(CommandContext& ctx, absl::string_view member);
 
 // Parses a lon/lat pair as Redis's extractLongLatOrReply: each must be a
 // float, then within Redis's GEO ranges. Replies the error and returns false

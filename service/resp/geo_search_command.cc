@@ -30,6 +30,7 @@
 #include "index/redis_geo_format.h"
 #include "index/redis_geo_search.h"
 #include "index/region.h"
+#include "model/validate.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/geo_common.h"
@@ -70,6 +71,13 @@ bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
   std::optional<double> u = index::RedisUnitToMeters(unit);
   if (!u) {
     ctx.reply.Error(index::kRedisUnsupportedUnitError);
+    return false;
+  }
+  // The domain's radius limit, as every door applies it.
+  if (absl::Status s = model::ValidateRadius(
+          d * *u, "radius", model::LimitsFrom(ctx.server.config().limits()));
+      !s.ok()) {
+    ctx.reply.Error(std::string(s.message()));
     return false;
   }
   *radius = d;
@@ -121,13 +129,13 @@ bool MemberCentreOrReply(CommandContext& ctx, const std::string& name,
 
 struct Candidates {
   std::vector<index::RedisGeoCandidate> list;
-  absl::flat_hash_map<std::string, storage::TrackPoint> points;  // for STORE
+  absl::flat_hash_map<std::string, model::TrackPoint> points;  // for STORE
 };
 
 absl::Status FindCandidates(storage::TrackStore& store, const std::string& name,
                             const index::RedisGeoShape& shape, bool keep_points,
                             Candidates* out) {
-  auto visit = [&](const storage::TrackPoint& p) {
+  auto visit = [&](const model::TrackPoint& p) {
     std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
     if (!score) return true;  // no Redis score: Redis could not hold it
     out->list.push_back({p.entity, *score});
@@ -147,7 +155,7 @@ absl::Status FindCandidates(storage::TrackStore& store, const std::string& name,
 
 absl::Status ReplaceWithPoints(storage::TrackStore& store,
                                const std::string& name,
-                               const std::vector<storage::TrackPoint>& points) {
+                               const std::vector<model::TrackPoint>& points) {
   if (absl::StatusOr<bool> d = DeleteAnyKey(store, name); !d.ok()) {
     return d.status();
   }
@@ -296,12 +304,7 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   std::string dest;
   if (store_key != nullptr) {
     dest = ctx.Name(*store_key);
-    if (dest.size() > storage::kMaxCollectionBytes) {
-      return ctx.reply.Error(
-          absl::StrCat("key is ", store_key->size(),
-                       " bytes; trackdb's GEO keys are at most ",
-                       storage::kMaxCollectionBytes));
-    }
+    if (!ValidGeoKeyOrReply(ctx, *store_key)) return;
   }
   if (!exists) {
     if (store_key == nullptr) return ctx.reply.Array(0);
@@ -318,7 +321,7 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
       shape, candidates.list, index::RedisGeoReplyOptions{sort, count, any});
 
   if (store_key != nullptr) {
-    std::vector<storage::TrackPoint> points;
+    std::vector<model::TrackPoint> points;
     points.reserve(results.size());
     for (const index::RedisGeoResult& r : results) {
       points.push_back(candidates.points.at(r.member));

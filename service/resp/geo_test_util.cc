@@ -33,7 +33,7 @@ void Resp3Both(Differential& d) {
 
 void AddTrackdbOnlyPoint(Differential& d, int db, const std::string& key,
                          const std::string& member, double lat, double lon) {
-  storage::TrackPoint p;
+  model::TrackPoint p;
   p.entity = member;
   p.loc_time_ms = NowMs();
   p.lat = lat;

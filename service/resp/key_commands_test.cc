@@ -14,10 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/track_point.h"
 #include "rocksdb/db.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
-#include "storage/track_point.h"
 #include "storage/track_store.h"
 
 namespace trackdb::resp {
@@ -28,9 +28,9 @@ using ::testing::HasSubstr;
 using testing::RawClient;
 using ::testing::UnorderedElementsAreArray;
 
-storage::TrackPoint GeoPoint(const std::string& member, int64_t t,
-                             double lat = 38.115556, double lon = 13.361389) {
-  storage::TrackPoint p;
+model::TrackPoint GeoPoint(const std::string& member, int64_t t,
+                           double lat = 38.115556, double lon = 13.361389) {
+  model::TrackPoint p;
   p.entity = member;
   p.loc_time_ms = t;
   p.lat = lat;
@@ -391,7 +391,7 @@ TEST(KeyCommandsTest, RenameGeoKeysCopiesTheCollection) {
   storage::TrackStore& store = d.trackdb_server().store();
   AddGeo(d, "src");
   // More history than one GetTrack page, and a second member.
-  std::vector<storage::TrackPoint> history;
+  std::vector<model::TrackPoint> history;
   for (int t = 2; t <= 12000; ++t) {
     history.push_back(GeoPoint("m", t, 38.0 + t * 1e-6, 13.0));
   }

@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/track_point.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
-#include "storage/track_point.h"
 
 namespace trackdb::resp {
 namespace {
@@ -27,7 +27,7 @@ using testing::Differential;
 void AddGeo(Differential& d, const std::string& key, int db = 0) {
   ASSERT_EQ(d.redis().Call({"GEOADD", key, "13.361389", "38.115556", "m"}),
             ":1\r\n");
-  storage::TrackPoint p;
+  model::TrackPoint p;
   p.entity = "m";
   p.loc_time_ms = 1;
   p.lat = 38.115556;

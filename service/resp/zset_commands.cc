@@ -78,7 +78,7 @@ void ZRankGeneric(CommandContext& ctx, bool reverse) {
   const ScoredMember target{ctx.argv[2], *(*scores)[0]};
   // Count the members before it and after it in one pass.
   int64_t before = 0, after = 0;
-  absl::Status s = ctx.store().ScanLatest(name, [&](const storage::TrackPoint&
+  absl::Status s = ctx.store().ScanLatest(name, [&](const model::TrackPoint&
                                                         p) {
     std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
     if (!score) return true;
@@ -371,7 +371,7 @@ void ZCount(CommandContext& ctx) {
   if (!exists) return;
   if (!*exists) return ctx.reply.Integer(0);
   int64_t n = 0;
-  absl::Status s = ctx.store().ScanLatest(name, [&](const storage::TrackPoint&
+  absl::Status s = ctx.store().ScanLatest(name, [&](const model::TrackPoint&
                                                         p) {
     std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
     if (score && range.GteMin(static_cast<double>(*score)) &&

@@ -103,8 +103,7 @@ class CsvReader : public PointReader {
     time_ms_.unit = TimeUnit::kMilliseconds;
   }
 
-  absl::StatusOr<Result> Next(storage::TrackPoint* point,
-                              BadRow* bad) override {
+  absl::StatusOr<Result> Next(model::TrackPoint* point, BadRow* bad) override {
     if (!started_) {
       started_ = true;
       if (absl::Status s = Start(); !s.ok()) return s;
@@ -176,7 +175,7 @@ class CsvReader : public PointReader {
     return false;
   }
 
-  bool ParseRow(absl::string_view line, storage::TrackPoint* p,
+  bool ParseRow(absl::string_view line, model::TrackPoint* p,
                 std::string* reason) {
     if (absl::Status s =
             SplitCsvLine(line, layout_.delimiter, &fields_, &scratch_);

@@ -11,7 +11,7 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 
 struct Read {
-  std::vector<storage::TrackPoint> points;
+  std::vector<model::TrackPoint> points;
   std::vector<BadRow> bad;
   absl::Status status;
 };
@@ -20,7 +20,7 @@ Read ReadAll(const std::string& text, CsvLayout layout, TimeOptions time = {}) {
   auto in = InputSource::FromString(text, "in.csv");
   auto reader = NewCsvReader(in.get(), std::move(layout), time);
   Read out;
-  storage::TrackPoint p;
+  model::TrackPoint p;
   BadRow bad;
   while (true) {
     auto r = reader->Next(&p, &bad);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "model/limits.h"
 #include "service/point_convert.h"
 #include "tools/import/input_source.h"
 
@@ -73,7 +74,7 @@ class SinkFeeder {
   }
 
   // The slot the next point is read into; Commit() it if it is valid.
-  storage::TrackPoint* slot() { return &current_->points[current_->size]; }
+  model::TrackPoint* slot() { return &current_->points[current_->size]; }
 
   // Queues the point in slot(); the sink's error once it has failed.
   absl::Status Commit(const RowOrigin& origin) {
@@ -97,7 +98,7 @@ class SinkFeeder {
 
  private:
   struct Batch {
-    std::vector<storage::TrackPoint> points{kBatch};
+    std::vector<model::TrackPoint> points{kBatch};
     std::vector<RowOrigin> origins{kBatch};
     size_t size = 0;
   };
@@ -186,6 +187,7 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
 
   RejectFile rejects(options);
   SinkFeeder feeder(sink);
+  const model::Limits limits = model::LimitsFrom(options.limits);
   BadRow bad;
   uint64_t bytes_before = 0;
   for (size_t f = 0; f < sources.size(); ++f) {
@@ -202,13 +204,13 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
     ++summary.files;
     uint64_t count = 0;
     while (true) {
-      storage::TrackPoint* point = feeder.slot();
+      model::TrackPoint* point = feeder.slot();
       auto result = (*reader)->Next(point, &bad);
       if (!result.ok()) return result.status();
       if (*result == PointReader::Result::kEnd) break;
       if (*result == PointReader::Result::kPoint) {
         absl::Status valid = service::ValidateTrackPoint(
-            *point, "point", options.limits, options.now_ms);
+            *point, "point", limits, options.now_ms);
         if (valid.ok()) {
           if (absl::Status s =
                   feeder.Commit(RowOrigin{&name, (*reader)->row_line()});

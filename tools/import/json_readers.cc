@@ -70,7 +70,7 @@ absl::Status ReadOptional(const JsonValue& v, absl::string_view field,
 }
 
 absl::Status ReadAttributes(const JsonValue& v, absl::string_view field,
-                            storage::TrackPoint* p) {
+                            model::TrackPoint* p) {
   if (v.type == Type::kNull) return absl::OkStatus();
   if (v.type != Type::kObject) {
     return Bad(field,
@@ -97,12 +97,12 @@ absl::Status ReadAttributes(const JsonValue& v, absl::string_view field,
   return absl::OkStatus();
 }
 
-void ResetPoint(storage::TrackPoint* p) { *p = storage::TrackPoint(); }
+void ResetPoint(model::TrackPoint* p) { *p = model::TrackPoint(); }
 
 // The optional fields shared by an NDJSON object and GeoJSON properties.
 // Returns whether `key` is one of them.
 bool ReadOptionalField(absl::string_view key, const JsonValue& v,
-                       storage::TrackPoint* p, absl::Status* status) {
+                       model::TrackPoint* p, absl::Status* status) {
   if (key == "speed_kmh" || key == "speedKmh") {
     *status = ReadOptional(v, key, &p->speed_kmh);
   } else if (key == "direction") {
@@ -120,7 +120,7 @@ bool ReadOptionalField(absl::string_view key, const JsonValue& v,
 }
 
 absl::Status PointFromNdjson(const JsonValue& obj, const TimeOptions& time,
-                             storage::TrackPoint* p) {
+                             model::TrackPoint* p) {
   if (obj.type != Type::kObject) {
     return absl::InvalidArgumentError(
         absl::StrCat("expected a JSON object, got ", JsonTypeName(obj.type)));
@@ -174,8 +174,7 @@ class NdjsonReader : public PointReader {
  public:
   NdjsonReader(InputSource* in, TimeOptions time) : in_(in), time_(time) {}
 
-  absl::StatusOr<Result> Next(storage::TrackPoint* point,
-                              BadRow* bad) override {
+  absl::StatusOr<Result> Next(model::TrackPoint* point, BadRow* bad) override {
     absl::string_view line;
     while (in_->ReadLine(&line)) {
       if (absl::StripAsciiWhitespace(line).empty()) continue;
@@ -214,8 +213,7 @@ class GeoJsonReader : public PointReader {
   GeoJsonReader(InputSource* in, TimeOptions time, GeoJsonOptions options)
       : in_(in), parser_(in), time_(time), options_(std::move(options)) {}
 
-  absl::StatusOr<Result> Next(storage::TrackPoint* point,
-                              BadRow* bad) override {
+  absl::StatusOr<Result> Next(model::TrackPoint* point, BadRow* bad) override {
     if (absl::Status s = Advance(); !s.ok()) return Located(s);
     if (state_ == State::kDone) return Result::kEnd;
     // In the features array, at a feature.
@@ -323,7 +321,7 @@ class GeoJsonReader : public PointReader {
     return absl::OkStatus();
   }
 
-  absl::Status PointFromFeature(const JsonValue& f, storage::TrackPoint* p) {
+  absl::Status PointFromFeature(const JsonValue& f, model::TrackPoint* p) {
     if (f.type != Type::kObject) {
       return absl::InvalidArgumentError(absl::StrCat(
           "expected a Feature object, got ", JsonTypeName(f.type)));

@@ -11,7 +11,7 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 
 struct Read {
-  std::vector<storage::TrackPoint> points;
+  std::vector<model::TrackPoint> points;
   std::vector<BadRow> bad;
   absl::Status status;
 };
@@ -21,7 +21,7 @@ Read ReadWith(
     const std::function<std::unique_ptr<PointReader>(InputSource*)>& make) {
   auto reader = make(in.get());
   Read out;
-  storage::TrackPoint p;
+  model::TrackPoint p;
   BadRow bad;
   while (true) {
     auto r = reader->Next(&p, &bad);
@@ -57,7 +57,7 @@ TEST(NdjsonReaderTest, PointFieldsByProtoAndJsonNames) {
       R"({"entity_id": "t", "time": "2025-11-21T05:20:00Z", "latitude": 0, "longitude": 0, "attributes": {"k": "1", "k": "2"}})");
   ASSERT_TRUE(r.status.ok()) << r.status;
   ASSERT_EQ(r.points.size(), 3u);
-  const storage::TrackPoint& a = r.points[0];
+  const model::TrackPoint& a = r.points[0];
   EXPECT_EQ(a.entity, "car7");
   EXPECT_EQ(a.loc_time_ms, 1763700000000);
   EXPECT_EQ(a.speed_kmh, 42);

@@ -22,7 +22,7 @@ absl::StatusOr<std::unique_ptr<OfflineSink>> OfflineSink::Open(
   return sink;
 }
 
-absl::Status OfflineSink::Add(const storage::TrackPoint& point,
+absl::Status OfflineSink::Add(const model::TrackPoint& point,
                               const RowOrigin& origin) {
   absl::Status s = import_->Add(point);
   if (s.ok()) return s;

@@ -30,7 +30,7 @@ class OfflineSink : public PointSink {
       const std::string& data_dir, const v1::StorageConfig& config,
       const std::string& collection, storage::SstImportOptions options);
 
-  absl::Status Add(const storage::TrackPoint& point,
+  absl::Status Add(const model::TrackPoint& point,
                    const RowOrigin& origin) override;
   absl::Status Finish(Progress* progress) override;
   std::vector<std::string> Summary() const override;

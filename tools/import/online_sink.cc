@@ -58,7 +58,7 @@ void OnlineSink::Stop() {
   workers_.clear();
 }
 
-absl::Status OnlineSink::Add(const storage::TrackPoint& point,
+absl::Status OnlineSink::Add(const model::TrackPoint& point,
                              const RowOrigin& origin) {
   if (!current_) {
     current_ = std::make_unique<Batch>();

@@ -43,7 +43,7 @@ class OnlineSink : public PointSink {
   OnlineSink(std::shared_ptr<grpc::Channel> channel, OnlineOptions options);
   ~OnlineSink() override;
 
-  absl::Status Add(const storage::TrackPoint& point,
+  absl::Status Add(const model::TrackPoint& point,
                    const RowOrigin& origin) override;
   absl::Status Finish(Progress* progress) override;
   std::vector<std::string> Summary() const override;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "storage/track_point.h"
+#include "model/track_point.h"
 
 namespace trackdb::import {
 
@@ -32,7 +32,7 @@ class PointReader {
   // read any further (I/O error, corrupt gzip, a CSV header or JSON
   // structure that makes no sense): the import stops whatever its bad-row
   // policy.
-  virtual absl::StatusOr<Result> Next(storage::TrackPoint* point,
+  virtual absl::StatusOr<Result> Next(model::TrackPoint* point,
                                       BadRow* bad) = 0;
 
   // The line and text of the row Next() last returned (for a point that

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "storage/track_point.h"
+#include "model/track_point.h"
 #include "tools/import/progress.h"
 
 namespace trackdb::import {
@@ -27,7 +27,7 @@ class PointSink {
  public:
   virtual ~PointSink() = default;
   // Takes one valid point. An error ends the import.
-  virtual absl::Status Add(const storage::TrackPoint& point,
+  virtual absl::Status Add(const model::TrackPoint& point,
                            const RowOrigin& origin) = 0;
   // Stores everything added, reporting later phases to `progress`.
   virtual absl::Status Finish(Progress* progress) = 0;

@@ -179,7 +179,7 @@ int Run(const std::vector<std::string>& args) {
     if (chdir(wd) != 0) return Fail(absl::InternalError("cannot chdir"));
   }
   const std::string collection = absl::GetFlag(FLAGS_collection);
-  if (absl::Status s = service::ValidateCollection(collection); !s.ok()) {
+  if (absl::Status s = service::ValidateCollectionField(collection); !s.ok()) {
     return Usage(absl::StrCat("--", s.message()));
   }
   const std::string data_dir = absl::GetFlag(FLAGS_data_dir);

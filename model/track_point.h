@@ -1,5 +1,5 @@
-#ifndef TRACKDB_STORAGE_TRACK_POINT_H_
-#define TRACKDB_STORAGE_TRACK_POINT_H_
+#ifndef TRACKDB_MODEL_TRACK_POINT_H_
+#define TRACKDB_MODEL_TRACK_POINT_H_
 
 #include <cstdint>
 #include <optional>
@@ -7,9 +7,10 @@
 #include <utility>
 #include <vector>
 
-namespace trackdb::storage {
+namespace trackdb::model {
 
 // One observation of an entity: what trackers send and what storage keeps.
+// model/validate.h says which points are valid; every door checks there.
 struct TrackPoint {
   std::string entity;
   int64_t loc_time_ms = 0;  // when the position was measured, Unix ms
@@ -30,6 +31,6 @@ struct TrackPoint {
   }
 };
 
-}  // namespace trackdb::storage
+}  // namespace trackdb::model
 
-#endif  // TRACKDB_STORAGE_TRACK_POINT_H_
+#endif  // TRACKDB_MODEL_TRACK_POINT_H_

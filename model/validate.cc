@@ -1,0 +1,174 @@
+#include "model/validate.h"
+
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace trackdb::model {
+namespace {
+
+absl::Status Invalid(absl::string_view field, absl::string_view suffix,
+                     absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, suffix, " ", why));
+}
+
+absl::Status ValidateName(absl::string_view name, absl::string_view field,
+                          size_t max_bytes) {
+  if (name.size() > max_bytes) {
+    return Invalid(
+        field, "",
+        absl::StrCat("is ", name.size(), " bytes; at most ", max_bytes));
+  }
+  return absl::OkStatus();
+}
+
+bool InRange(double v, double lo, double hi) {
+  return std::isfinite(v) && v >= lo && v <= hi;
+}
+
+absl::Status ValidateOptionalFields(const TrackPoint& p,
+                                    absl::string_view field) {
+  if (p.speed_kmh && !InRange(*p.speed_kmh, 0, HUGE_VAL)) {
+    return Invalid(field, ".speed_kmh", "must be a finite number >= 0");
+  }
+  if (p.direction_deg &&
+      !(InRange(*p.direction_deg, 0, 360) && *p.direction_deg < 360)) {
+    return Invalid(field, ".direction", "must be in [0, 360) degrees");
+  }
+  if (p.height_m && !std::isfinite(*p.height_m)) {
+    return Invalid(field, ".height_m", "must be a finite number");
+  }
+  if (p.accuracy_m && !InRange(*p.accuracy_m, 0, HUGE_VAL)) {
+    return Invalid(field, ".accuracy_m", "must be a finite number >= 0");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateAttributes(const TrackPoint& p, absl::string_view field,
+                                const Limits& limits) {
+  if (p.attributes.size() > limits.max_attributes) {
+    return Invalid(field, ".attributes",
+                   absl::StrCat("has ", p.attributes.size(),
+                                " entries; at most ", limits.max_attributes));
+  }
+  for (const auto& [key, value] : p.attributes) {
+    if (key.size() > limits.max_attribute_bytes ||
+        value.size() > limits.max_attribute_bytes) {
+      return Invalid(field,
+                     absl::StrCat(".attributes[\"", key.substr(0, 32), "\"]"),
+                     absl::StrCat("key or value over ",
+                                  limits.max_attribute_bytes, " bytes"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateCollection(absl::string_view name,
+                                absl::string_view field) {
+  return ValidateName(name, field, kMaxCollectionBytes);
+}
+
+absl::Status ValidateEntityId(absl::string_view id, absl::string_view field) {
+  return ValidateName(id, field, kMaxEntityIdBytes);
+}
+
+absl::Status ValidatePosition(double lat, double lon, absl::string_view field) {
+  if (!InRange(lat, kMinLatitude, kMaxLatitude)) {
+    return Invalid(field, ".latitude",
+                   absl::StrCat("must be a number in [", kMinLatitude, ", ",
+                                kMaxLatitude, "], got ", lat));
+  }
+  if (!InRange(lon, kMinLongitude, kMaxLongitude)) {
+    return Invalid(field, ".longitude",
+                   absl::StrCat("must be a number in [", kMinLongitude, ", ",
+                                kMaxLongitude, "], got ", lon));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateStoredPoint(const TrackPoint& p, absl::string_view field) {
+  if (absl::Status s =
+          ValidateEntityId(p.entity, absl::StrCat(field, ".entity_id"));
+      !s.ok()) {
+    return s;
+  }
+  if (!InRange(p.lat, -90, 90)) {
+    return Invalid(field, ".latitude",
+                   absl::StrCat("must be a number in [-90, 90], got ", p.lat));
+  }
+  if (!InRange(p.lon, -180, 180)) {
+    return Invalid(
+        field, ".longitude",
+        absl::StrCat("must be a number in [-180, 180], got ", p.lon));
+  }
+  return ValidateOptionalFields(p, field);
+}
+
+absl::Status ValidateIncomingPoint(const TrackPoint& p, absl::string_view field,
+                                   const Limits& limits, int64_t now_ms) {
+  if (absl::Status s = ValidateStoredPoint(p, field); !s.ok()) return s;
+  if (absl::Status s = ValidatePosition(p.lat, p.lon, field); !s.ok()) {
+    return s;
+  }
+  if (p.loc_time_ms == 0) {
+    return Invalid(field, ".loc_time_ms", "is required (Unix milliseconds)");
+  }
+  const int64_t latest_ok = now_ms + limits.max_future_ms;
+  if (p.loc_time_ms < limits.min_loc_time_ms || p.loc_time_ms > latest_ok) {
+    return Invalid(field, ".loc_time_ms",
+                   absl::StrCat(p.loc_time_ms, " is outside [",
+                                limits.min_loc_time_ms, ", ", latest_ok,
+                                "] (Unix milliseconds; seconds by mistake?)"));
+  }
+  return ValidateAttributes(p, field, limits);
+}
+
+absl::Status ValidateBatchSize(size_t n, absl::string_view field,
+                               const Limits& limits) {
+  if (n == 0) return Invalid(field, "", "must not be empty");
+  if (n > limits.max_batch_points) {
+    return Invalid(field, "",
+                   absl::StrCat("has ", n, " items; at most ",
+                                limits.max_batch_points, " per request"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateRadius(double radius_m, absl::string_view field,
+                            const Limits& limits) {
+  if (!(radius_m >= 0 && radius_m <= limits.max_radius_m)) {  // NaN too
+    return Invalid(field, "",
+                   absl::StrCat("must be in [0, ", limits.max_radius_m,
+                                "] metres, got ", radius_m));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
+                                 const Limits& limits) {
+  if (vertices < 3 || vertices > limits.max_polygon_vertices) {
+    return Invalid(field, "",
+                   absl::StrCat("has ", vertices,
+                                " vertices; a polygon has 3 "
+                                "to ",
+                                limits.max_polygon_vertices));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePageSize(uint32_t requested, absl::string_view field,
+                              uint32_t* out) {
+  if (requested > kMaxPageSize) {
+    return Invalid(
+        field, "",
+        absl::StrCat("must be at most ", kMaxPageSize, ", got ", requested));
+  }
+  *out = requested == 0 ? kDefaultPageSize : requested;
+  return absl::OkStatus();
+}
+
+}  // namespace trackdb::model
