@@ -37,8 +37,8 @@ class InputSource {
   // Get() is on.
   int64_t line_number() const { return line_number_; }
 
-  // Byte-wise reading (the JSON parser): the next byte, or -1 at the end or
-  // on error. Get() consumes it and counts lines.
+  // Byte-wise reading (a GeoJSON document, json_input.h): the next byte, or -1
+  // at the end or on error. Get() consumes it and counts lines.
   int Peek();
   int Get();
   // The 1-based line of the byte Peek() returns.

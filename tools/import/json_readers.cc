@@ -2,40 +2,28 @@
 
 #include <algorithm>
 #include <charconv>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "tools/import/json.h"
+#include "tools/import/json_input.h"
 
 namespace trackdb::import {
 namespace {
 
-using Type = JsonValue::Type;
-
-// A JSON value where a string is wanted: strings as they are, numbers and
-// booleans as their text. False for null, arrays and objects.
-bool AsText(const JsonValue& v, std::string* out) {
-  switch (v.type) {
-    case Type::kString:
-    case Type::kNumber:
-      *out = v.text;
-      return true;
-    case Type::kBool:
-      *out = v.boolean ? "true" : "false";
-      return true;
-    default:
-      return false;
-  }
-}
+using rapidjson::Value;
 
 // A number, or a string holding one (protobuf's JSON allows both).
-bool AsDouble(const JsonValue& v, double* out) {
-  if (v.type == Type::kNumber) {
-    *out = v.number;
+bool AsDouble(const Value& v, double* out) {
+  if (v.IsNumber()) {
+    *out = v.GetDouble();
     return true;
   }
-  if (v.type != Type::kString) return false;
-  absl::string_view t = absl::StripAsciiWhitespace(v.text);
+  if (!v.IsString()) return false;
+  absl::string_view t = absl::StripAsciiWhitespace(JsonString(v));
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), *out);
   return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
 }
@@ -44,12 +32,12 @@ absl::Status Bad(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, " ", why));
 }
 
-absl::Status ReadTime(const JsonValue& v, absl::string_view field,
+absl::Status ReadTime(const Value& v, absl::string_view field,
                       const TimeOptions& time, int64_t* out) {
   std::string text;
-  if (!AsText(v, &text) || v.type == Type::kBool) {
+  if (v.IsBool() || !JsonAsText(v, &text)) {
     return Bad(field, absl::StrCat("must be a number or a string, not ",
-                                   JsonTypeName(v.type)));
+                                   JsonTypeName(v)));
   }
   auto t = ParseTimestampMs(text, time);
   if (!t.ok()) return Bad(field, t.status().message());
@@ -57,41 +45,39 @@ absl::Status ReadTime(const JsonValue& v, absl::string_view field,
   return absl::OkStatus();
 }
 
-absl::Status ReadOptional(const JsonValue& v, absl::string_view field,
+absl::Status ReadOptional(const Value& v, absl::string_view field,
                           std::optional<double>* out) {
-  if (v.type == Type::kNull) return absl::OkStatus();
+  if (v.IsNull()) return absl::OkStatus();
   double d;
   if (!AsDouble(v, &d)) {
-    return Bad(field,
-               absl::StrCat("must be a number, not ", JsonTypeName(v.type)));
+    return Bad(field, absl::StrCat("must be a number, not ", JsonTypeName(v)));
   }
   *out = d;
   return absl::OkStatus();
 }
 
-absl::Status ReadAttributes(const JsonValue& v, absl::string_view field,
+absl::Status ReadAttributes(const Value& v, absl::string_view field,
                             model::TrackPoint* p) {
-  if (v.type == Type::kNull) return absl::OkStatus();
-  if (v.type != Type::kObject) {
-    return Bad(field,
-               absl::StrCat("must be an object, not ", JsonTypeName(v.type)));
+  if (v.IsNull()) return absl::OkStatus();
+  if (!v.IsObject()) {
+    return Bad(field, absl::StrCat("must be an object, not ", JsonTypeName(v)));
   }
-  for (const auto& [key, value] : v.members) {
-    if (value.type == Type::kNull) continue;
+  for (const auto& member : v.GetObject()) {
+    if (member.value.IsNull()) continue;
+    const absl::string_view key = JsonString(member.name);
     std::string text;
-    if (!AsText(value, &text)) {
+    if (!JsonAsText(member.value, &text)) {
       return Bad(
           absl::StrCat(field, ".", key),
-          absl::StrCat("must be a string, not ", JsonTypeName(value.type)));
+          absl::StrCat("must be a string, not ", JsonTypeName(member.value)));
     }
     // A repeated name: the last wins, as for any JSON member.
-    auto same =
-        std::find_if(p->attributes.begin(), p->attributes.end(),
-                     [&key = key](const auto& a) { return a.first == key; });
+    auto same = std::find_if(p->attributes.begin(), p->attributes.end(),
+                             [key](const auto& a) { return a.first == key; });
     if (same != p->attributes.end()) {
       same->second = std::move(text);
     } else {
-      p->attributes.emplace_back(key, std::move(text));
+      p->attributes.emplace_back(std::string(key), std::move(text));
     }
   }
   return absl::OkStatus();
@@ -101,7 +87,7 @@ void ResetPoint(model::TrackPoint* p) { *p = model::TrackPoint(); }
 
 // The optional fields shared by an NDJSON object and GeoJSON properties.
 // Returns whether `key` is one of them.
-bool ReadOptionalField(absl::string_view key, const JsonValue& v,
+bool ReadOptionalField(absl::string_view key, const Value& v,
                        model::TrackPoint* p, absl::Status* status) {
   if (key == "speed_kmh" || key == "speedKmh") {
     *status = ReadOptional(v, key, &p->speed_kmh);
@@ -119,22 +105,24 @@ bool ReadOptionalField(absl::string_view key, const JsonValue& v,
   return true;
 }
 
-absl::Status PointFromNdjson(const JsonValue& obj, const TimeOptions& time,
+absl::Status PointFromNdjson(const Value& obj, const TimeOptions& time,
                              model::TrackPoint* p) {
-  if (obj.type != Type::kObject) {
+  if (!obj.IsObject()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("expected a JSON object, got ", JsonTypeName(obj.type)));
+        absl::StrCat("expected a JSON object, got ", JsonTypeName(obj)));
   }
   ResetPoint(p);
   TimeOptions ms = time;
   ms.unit = TimeUnit::kMilliseconds;
   bool has_entity = false, has_time = false, has_lat = false, has_lon = false;
-  for (const auto& [key, v] : obj.members) {
+  for (const auto& member : obj.GetObject()) {
+    const absl::string_view key = JsonString(member.name);
+    const Value& v = member.value;
     absl::Status s;
     if (key == "entity_id" || key == "entityId") {
-      if (!AsText(v, &p->entity) || v.type == Type::kBool) {
-        return Bad(
-            key, absl::StrCat("must be a string, not ", JsonTypeName(v.type)));
+      if (v.IsBool() || !JsonAsText(v, &p->entity)) {
+        return Bad(key,
+                   absl::StrCat("must be a string, not ", JsonTypeName(v)));
       }
       has_entity = true;
     } else if (key == "loc_time_ms" || key == "locTimeMs") {
@@ -146,8 +134,8 @@ absl::Status PointFromNdjson(const JsonValue& obj, const TimeOptions& time,
     } else if (key == "latitude" || key == "longitude") {
       double d;
       if (!AsDouble(v, &d)) {
-        return Bad(
-            key, absl::StrCat("must be a number, not ", JsonTypeName(v.type)));
+        return Bad(key,
+                   absl::StrCat("must be a number, not ", JsonTypeName(v)));
       }
       (key == "latitude" ? p->lat : p->lon) = d;
       (key == "latitude" ? has_lat : has_lon) = true;
@@ -179,13 +167,13 @@ class NdjsonReader : public PointReader {
     while (in_->ReadLine(&line)) {
       if (absl::StripAsciiWhitespace(line).empty()) continue;
       row_ = line;
-      JsonParser parser(line);
-      absl::Status s = parser.Parse(&value_);
-      if (s.ok() && (parser.SkipWhitespace(), parser.Peek() >= 0)) {
+      size_t end = 0;
+      absl::Status s = doc_.ParsePrefix(line, &end);
+      if (s.ok() && line.find_first_not_of(" \t\r\n", end) != line.npos) {
         s = absl::InvalidArgumentError(
             "text after the JSON object (one object per line)");
       }
-      if (s.ok()) s = PointFromNdjson(value_, time_, point);
+      if (s.ok()) s = PointFromNdjson(doc_.value(), time_, point);
       if (s.ok()) return Result::kPoint;
       bad->line = in_->line_number();
       bad->reason = std::string(s.message());
@@ -204,35 +192,75 @@ class NdjsonReader : public PointReader {
  private:
   InputSource* in_;
   TimeOptions time_;
-  JsonValue value_;
+  JsonDocument doc_;
   absl::string_view row_;  // the last row, valid until the next read
 };
+
+// A feature's Point geometry: [longitude, latitude] or [longitude,
+// latitude, height].
+absl::Status ReadGeometry(const Value& feature, model::TrackPoint* p) {
+  const Value* geometry = JsonFind(feature, "geometry");
+  const Value* type = geometry ? JsonFind(*geometry, "type") : nullptr;
+  if (type == nullptr || !type->IsString() || JsonString(*type) != "Point") {
+    return absl::InvalidArgumentError("geometry is not a Point");
+  }
+  const Value* coords = JsonFind(*geometry, "coordinates");
+  if (coords == nullptr || !coords->IsArray() || coords->Size() < 2 ||
+      coords->Size() > 3 ||
+      !std::all_of(coords->Begin(), coords->End(),
+                   [](const Value& v) { return v.IsNumber(); })) {
+    return absl::InvalidArgumentError(
+        "geometry.coordinates must be [longitude, latitude] or "
+        "[longitude, latitude, height]");
+  }
+  p->lon = (*coords)[0].GetDouble();
+  p->lat = (*coords)[1].GetDouble();
+  if (coords->Size() == 3) p->height_m = (*coords)[2].GetDouble();
+  return absl::OkStatus();
+}
+
+// A property or member of a feature, and its name for messages.
+struct Field {
+  const Value* value = nullptr;
+  std::string name;
+};
+
+// The first of `names` that `props` has, as "properties.<name>".
+Field FindProperty(const Value& props,
+                   std::initializer_list<absl::string_view> names) {
+  for (absl::string_view name : names) {
+    if (const Value* v = JsonFind(props, name)) {
+      return {v, absl::StrCat("properties.", name)};
+    }
+  }
+  return {};
+}
 
 class GeoJsonReader : public PointReader {
  public:
   GeoJsonReader(InputSource* in, TimeOptions time, GeoJsonOptions options)
-      : in_(in), parser_(in), time_(time), options_(std::move(options)) {}
+      : in_(in), time_(time), options_(std::move(options)) {}
 
   absl::StatusOr<Result> Next(model::TrackPoint* point, BadRow* bad) override {
     if (absl::Status s = Advance(); !s.ok()) return Located(s);
     if (state_ == State::kDone) return Result::kEnd;
     // In the features array, at a feature.
-    parser_.SkipWhitespace();
-    row_line_ = parser_.line();
-    if (absl::Status s = parser_.Parse(&feature_); !s.ok()) return Located(s);
+    SkipJsonWhitespace(in_);
+    row_line_ = in_->next_byte_line();
+    if (absl::Status s = feature_.ParseNext(in_); !s.ok()) return Located(s);
     first_feature_ = false;
     ++index_;
-    absl::Status s = PointFromFeature(feature_, point);
+    absl::Status s = PointFromFeature(feature_.value(), point);
     if (s.ok()) return Result::kPoint;
     bad->line = row_line_;
     bad->reason = absl::StrCat("features[", index_ - 1, "]: ", s.message());
-    bad->text = feature_.ToString().substr(0, kMaxRejectTextBytes);
+    bad->text = row_text();
     return Result::kBadRow;
   }
 
   int64_t row_line() const override { return row_line_; }
   std::string row_text() const override {
-    return feature_.ToString().substr(0, kMaxRejectTextBytes);
+    return JsonToString(feature_.value()).substr(0, kMaxRejectTextBytes);
   }
 
  private:
@@ -251,54 +279,33 @@ class GeoJsonReader : public PointReader {
     while (true) {
       switch (state_) {
         case State::kStart:
-          parser_.SkipWhitespace();
-          if (parser_.Peek() < 0 && in_->status().ok()) {
+          SkipJsonWhitespace(in_);
+          if (in_->Peek() < 0 && in_->status().ok()) {
             return absl::InvalidArgumentError(
                 "line 1: empty, expected a GeoJSON FeatureCollection");
           }
-          if (!parser_.Consume('{')) {
-            return parser_.Expected("a GeoJSON FeatureCollection object");
+          if (!ConsumeJson(in_, '{')) {
+            return JsonExpected(in_, "a GeoJSON FeatureCollection object");
           }
           state_ = State::kMembers;
-          if (parser_.Consume('}')) return Finish();
+          if (ConsumeJson(in_, '}')) return Finish();
           first_member_ = true;
           break;
-        case State::kMembers: {
-          if (!first_member_ && !parser_.Consume(',')) {
-            if (parser_.Consume('}')) return Finish();
-            return parser_.Expected("',' or '}'");
+        case State::kMembers:
+          if (!first_member_ && !ConsumeJson(in_, ',')) {
+            if (ConsumeJson(in_, '}')) return Finish();
+            return JsonExpected(in_, "',' or '}'");
           }
           first_member_ = false;
-          parser_.SkipWhitespace();
-          std::string key;
-          if (absl::Status s = parser_.ParseString(&key); !s.ok()) return s;
-          if (!parser_.Consume(':')) return parser_.Expected("':'");
-          if (key == "features") {
-            if (!parser_.Consume('[')) {
-              return parser_.Expected("'[' starting the features array");
-            }
-            has_features_ = true;
-            first_feature_ = true;
-            state_ = State::kFeatures;
-            break;
-          }
-          JsonValue value;
-          if (absl::Status s = parser_.Parse(&value); !s.ok()) return s;
-          if (key == "type" && !(value.type == Type::kString &&
-                                 value.text == "FeatureCollection")) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                "line ", parser_.line(), ": type is ", value.ToString(),
-                "; expected \"FeatureCollection\""));
-          }
+          if (absl::Status s = ReadMember(); !s.ok()) return s;
           break;
-        }
         case State::kFeatures:
-          if (parser_.Consume(']')) {
+          if (ConsumeJson(in_, ']')) {
             state_ = State::kMembers;
             break;
           }
-          if (!first_feature_ && !parser_.Consume(',')) {
-            return parser_.Expected("',' or ']' in the features array");
+          if (!first_feature_ && !ConsumeJson(in_, ',')) {
+            return JsonExpected(in_, "',' or ']' in the features array");
           }
           return absl::OkStatus();  // at a feature
         case State::kDone:
@@ -307,10 +314,38 @@ class GeoJsonReader : public PointReader {
     }
   }
 
+  // A member of the FeatureCollection: the start of "features", or any
+  // other member, read whole ("type" must say FeatureCollection).
+  absl::Status ReadMember() {
+    SkipJsonWhitespace(in_);
+    if (in_->Peek() != '"') return JsonExpected(in_, "a member name in quotes");
+    if (absl::Status s = member_.ParseNext(in_); !s.ok()) return s;
+    const std::string key(JsonString(member_.value()));
+    if (!ConsumeJson(in_, ':')) return JsonExpected(in_, "':'");
+    if (key == "features") {
+      if (!ConsumeJson(in_, '[')) {
+        return JsonExpected(in_, "'[' starting the features array");
+      }
+      has_features_ = true;
+      first_feature_ = true;
+      state_ = State::kFeatures;
+      return absl::OkStatus();
+    }
+    if (absl::Status s = member_.ParseNext(in_); !s.ok()) return s;
+    const Value& value = member_.value();
+    if (key == "type" &&
+        !(value.IsString() && JsonString(value) == "FeatureCollection")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "line ", in_->next_byte_line(), ": type is ", JsonToString(value),
+          "; expected \"FeatureCollection\""));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status Finish() {
-    parser_.SkipWhitespace();
-    if (parser_.Peek() >= 0) {
-      return parser_.Expected("the end after the FeatureCollection");
+    SkipJsonWhitespace(in_);
+    if (in_->Peek() >= 0) {
+      return JsonExpected(in_, "the end after the FeatureCollection");
     }
     if (!in_->status().ok()) return in_->status();
     if (!has_features_) {
@@ -321,108 +356,32 @@ class GeoJsonReader : public PointReader {
     return absl::OkStatus();
   }
 
-  absl::Status PointFromFeature(const JsonValue& f, model::TrackPoint* p) {
-    if (f.type != Type::kObject) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "expected a Feature object, got ", JsonTypeName(f.type)));
-    }
-    if (const JsonValue* type = f.Find("type");
-        type != nullptr && type->text != "Feature") {
+  absl::Status PointFromFeature(const Value& f, model::TrackPoint* p) {
+    if (!f.IsObject()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("type is ", type->ToString(), ", expected \"Feature\""));
+          absl::StrCat("expected a Feature object, got ", JsonTypeName(f)));
+    }
+    if (const Value* type = JsonFind(f, "type");
+        type != nullptr &&
+        !(type->IsString() && JsonString(*type) == "Feature")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "type is ", JsonToString(*type), ", expected \"Feature\""));
     }
     ResetPoint(p);
-    const JsonValue* geometry = f.Find("geometry");
-    const JsonValue* gtype = geometry ? geometry->Find("type") : nullptr;
-    if (gtype == nullptr || gtype->text != "Point") {
-      return absl::InvalidArgumentError("geometry is not a Point");
-    }
-    const JsonValue* coords = geometry->Find("coordinates");
-    if (coords == nullptr || coords->type != Type::kArray ||
-        coords->items.size() < 2 || coords->items.size() > 3 ||
-        !std::all_of(
-            coords->items.begin(), coords->items.end(),
-            [](const JsonValue& v) { return v.type == Type::kNumber; })) {
-      return absl::InvalidArgumentError(
-          "geometry.coordinates must be [longitude, latitude] or "
-          "[longitude, latitude, height]");
-    }
-    p->lon = coords->items[0].number;
-    p->lat = coords->items[1].number;
-    if (coords->items.size() == 3) p->height_m = coords->items[2].number;
+    if (absl::Status s = ReadGeometry(f, p); !s.ok()) return s;
 
-    static const JsonValue kNoProperties = [] {
-      JsonValue v;
-      v.type = Type::kObject;
-      return v;
-    }();
-    const JsonValue* props = f.Find("properties");
-    if (props == nullptr || props->type == Type::kNull) props = &kNoProperties;
-    if (props->type != Type::kObject) {
+    static const Value kNoProperties(rapidjson::kObjectType);
+    const Value* props = JsonFind(f, "properties");
+    if (props == nullptr || props->IsNull()) props = &kNoProperties;
+    if (!props->IsObject()) {
       return absl::InvalidArgumentError("properties must be an object");
     }
-
-    // The entity.
-    const JsonValue* id = nullptr;
-    std::string id_field;
-    if (!options_.id_property.empty()) {
-      id_field = "properties." + options_.id_property;
-      id = props->Find(options_.id_property);
-    } else {
-      for (const char* name : {"entity_id", "id"}) {
-        if ((id = props->Find(name)) != nullptr) {
-          id_field = absl::StrCat("properties.", name);
-          break;
-        }
-      }
-      if (id == nullptr && (id = f.Find("id")) != nullptr) id_field = "id";
-    }
-    if (id == nullptr) {
-      return absl::InvalidArgumentError(
-          options_.id_property.empty()
-              ? "no entity: no properties.entity_id, properties.id or id"
-              : absl::StrCat("missing ", id_field));
-    }
-    if (!AsText(*id, &p->entity) || id->type == Type::kBool) {
-      return Bad(id_field, absl::StrCat("must be a string or a number, not ",
-                                        JsonTypeName(id->type)));
-    }
-
-    // The time.
-    TimeOptions ms = time_;
-    ms.unit = TimeUnit::kMilliseconds;
-    const JsonValue* t = nullptr;
-    std::string t_field;
-    const TimeOptions* t_options = &time_;
-    if (!options_.time_property.empty()) {
-      t_field = "properties." + options_.time_property;
-      t = props->Find(options_.time_property);
-    } else if ((t = props->Find("loc_time_ms")) != nullptr) {
-      t_field = "properties.loc_time_ms";
-      t_options = &ms;
-    } else {
-      for (const char* name : {"time", "timestamp"}) {
-        if ((t = props->Find(name)) != nullptr) {
-          t_field = absl::StrCat("properties.", name);
-          break;
-        }
-      }
-    }
-    if (t == nullptr) {
-      return absl::InvalidArgumentError(
-          options_.time_property.empty()
-              ? "no time: no properties.loc_time_ms, properties.time or "
-                "properties.timestamp"
-              : absl::StrCat("missing ", t_field));
-    }
-    if (absl::Status s = ReadTime(*t, t_field, *t_options, &p->loc_time_ms);
-        !s.ok()) {
-      return s;
-    }
-
-    for (const auto& [key, v] : props->members) {
+    if (absl::Status s = ReadEntity(f, *props, p); !s.ok()) return s;
+    if (absl::Status s = ReadFeatureTime(*props, p); !s.ok()) return s;
+    for (const auto& member : props->GetObject()) {
       absl::Status s;
-      if (ReadOptionalField(key, v, p, &s) && !s.ok()) {
+      if (ReadOptionalField(JsonString(member.name), member.value, p, &s) &&
+          !s.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat("properties.", s.message()));
       }
@@ -431,8 +390,57 @@ class GeoJsonReader : public PointReader {
     return absl::OkStatus();
   }
 
+  // The entity: --id_property, or else the first of properties.entity_id,
+  // properties.id and the feature's id.
+  absl::Status ReadEntity(const Value& f, const Value& props,
+                          model::TrackPoint* p) {
+    Field id;
+    if (!options_.id_property.empty()) {
+      id = {JsonFind(props, options_.id_property),
+            "properties." + options_.id_property};
+    } else {
+      id = FindProperty(props, {"entity_id", "id"});
+      if (id.value == nullptr) id = {JsonFind(f, "id"), "id"};
+    }
+    if (id.value == nullptr) {
+      return absl::InvalidArgumentError(
+          options_.id_property.empty()
+              ? "no entity: no properties.entity_id, properties.id or id"
+              : absl::StrCat("missing ", id.name));
+    }
+    if (id.value->IsBool() || !JsonAsText(*id.value, &p->entity)) {
+      return Bad(id.name, absl::StrCat("must be a string or a number, not ",
+                                       JsonTypeName(*id.value)));
+    }
+    return absl::OkStatus();
+  }
+
+  // The time: --time_property, or else the first of properties.loc_time_ms
+  // (Unix ms), properties.time and properties.timestamp.
+  absl::Status ReadFeatureTime(const Value& props, model::TrackPoint* p) {
+    TimeOptions ms = time_;
+    ms.unit = TimeUnit::kMilliseconds;
+    Field t;
+    const TimeOptions* t_options = &time_;
+    if (!options_.time_property.empty()) {
+      t = {JsonFind(props, options_.time_property),
+           "properties." + options_.time_property};
+    } else if ((t = FindProperty(props, {"loc_time_ms"})).value != nullptr) {
+      t_options = &ms;
+    } else {
+      t = FindProperty(props, {"time", "timestamp"});
+    }
+    if (t.value == nullptr) {
+      return absl::InvalidArgumentError(
+          options_.time_property.empty()
+              ? "no time: no properties.loc_time_ms, properties.time or "
+                "properties.timestamp"
+              : absl::StrCat("missing ", t.name));
+    }
+    return ReadTime(*t.value, t.name, *t_options, &p->loc_time_ms);
+  }
+
   InputSource* in_;
-  JsonParser parser_;
   TimeOptions time_;
   GeoJsonOptions options_;
   State state_ = State::kStart;
@@ -441,7 +449,8 @@ class GeoJsonReader : public PointReader {
   bool has_features_ = false;
   int64_t index_ = 0;
   int64_t row_line_ = 0;  // where the last feature started
-  JsonValue feature_;
+  JsonDocument feature_;
+  JsonDocument member_;  // the FeatureCollection's other members
 };
 
 }  // namespace

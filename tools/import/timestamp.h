@@ -4,18 +4,20 @@
 // Timestamps of imported rows, to Unix milliseconds:
 //
 //   ISO 8601   2008-02-02T15:36:08Z, 2008-02-02 15:36:08,
-//   2008-02-02T15:36:08.25+08:00,
-//              2008-02-02T15:36+0800, 2008-02-02 (midnight). Digits past
-//              milliseconds are dropped. Without a zone, `utc_offset_minutes`
-//              applies (trackdb_import --utc_offset, default UTC).
+//              2008-02-02T15:36:08.25+08:00, 2008-02-02T15:36+0800,
+//              2008-02-02 (midnight). Digits past milliseconds are
+//              dropped. Without a zone, `utc_offset_minutes` applies
+//              (trackdb_import --utc_offset, default UTC).
 //   Unix time  1202000000 (seconds), 1202000000123 (milliseconds),
 //              1202000000.5 (seconds with a fraction), optionally signed.
 //              TimeUnit::kAuto takes |value| >= 1e11 as milliseconds and
 //              smaller as seconds: right for seconds before the year 5138
 //              and milliseconds after 1973-03-03.
 //
-// No locale or TZ database is involved; the arithmetic is proleptic
-// Gregorian.
+// ISO times are Abseil's to parse and check (absl::ParseTime, absl civil
+// time: proleptic Gregorian, fixed UTC offsets, no locale or TZ database).
+// Unix times are read by hand: absl has no parser for a number that is
+// seconds or milliseconds by its size.
 
 #include <cstdint>
 

@@ -1,5 +1,7 @@
 #include "tools/import/timestamp.h"
 
+#include "absl/time/civil_time.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -96,6 +98,28 @@ TEST(TimestampTest, OffsetsAndUnits) {
   EXPECT_FALSE(ParseUtcOffset("Asia/Shanghai").ok());
   EXPECT_EQ(*ParseTimeUnit("ms"), TimeUnit::kMilliseconds);
   EXPECT_FALSE(ParseTimeUnit("us").ok());
+}
+
+// The common forms are read without absl::ParseTime, for speed; they must
+// agree with it, across centuries, leap days and times before 1970.
+TEST(TimestampTest, CommonFormsAgreeWithAbslParseTime) {
+  const absl::Time first =
+      absl::FromCivil(absl::CivilSecond(1899, 12, 30), absl::UTCTimeZone());
+  for (absl::Time t = first; t < absl::FromUnixSeconds(4200000000);
+       t += absl::Hours(1009) + absl::Seconds(7) + absl::Milliseconds(123)) {
+    const int64_t ms = absl::ToUnixMillis(t);
+    for (const char* format : {"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%E3SZ",
+                               "%Y-%m-%dt%H:%M:%E*Sz"}) {
+      const std::string text = absl::FormatTime(format, t, absl::UTCTimeZone());
+      const int64_t want = std::string(format).find("%S") != std::string::npos
+                               ? absl::ToUnixSeconds(t) * 1000
+                               : ms;
+      ASSERT_EQ(Ms(text), want) << text;
+    }
+  }
+  // The same instant through absl::ParseTime (an offset) and without.
+  EXPECT_EQ(Ms("2008-02-02T15:36:08.250+00:00"), Ms("2008-02-02T15:36:08.25Z"));
+  EXPECT_EQ(Ms("2008-02-29T23:59:60Z"), Ms("2008-03-01T00:00:00Z"));
 }
 
 }  // namespace
