@@ -204,7 +204,7 @@ CommandSpec ClientCommand() {
 
 }  // namespace
 
-void RegisterConnectionCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(connection, table) {
   auto add = [&](const char* name, int arity, CommandHandler h,
                  std::vector<std::string> flags, bool before_auth = false) {
     CommandSpec s{name, arity, std::move(flags)};

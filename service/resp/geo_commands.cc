@@ -202,13 +202,11 @@ void GeoHash(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterGeoCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(geo, table) {
   table->Add("geoadd", -5, GeoAdd, {"write", "denyoom"});
   table->Add("geopos", -2, GeoPos, {"readonly"});
   table->Add("geodist", -4, GeoDist, {"readonly"});
   table->Add("geohash", -2, GeoHash, {"readonly"});
-  RegisterGeoSearchCommands(table);
-  RegisterZsetCommands(table);
 }
 
 }  // namespace trackdb::resp

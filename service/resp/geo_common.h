@@ -89,10 +89,6 @@ void ReplyNotFloat(CommandContext& ctx);
 bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
                         const std::string& lat, index::LatLng* out);
 
-// Registered by RegisterGeoCommands.
-void RegisterGeoSearchCommands(CommandTable* table);
-void RegisterZsetCommands(CommandTable* table);
-
 }  // namespace trackdb::resp
 
 #endif  // TRACKDB_SERVICE_RESP_GEO_COMMON_H_

@@ -353,34 +353,37 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
 
 }  // namespace
 
-void RegisterGeoSearchCommands(CommandTable* table) {
-  table->Add("geosearch", -7,
-             [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kGeoSearch); },
-             {"readonly"});
+TRACKDB_RESP_COMMAND_FAMILY(geo_search, table) {
+  table->Add(
+      "geosearch", -7,
+      [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kGeoSearch); },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "geosearchstore", -8,
       [](CommandContext& ctx) {
         GeoRadiusGeneric(ctx, 2, kGeoSearch | kGeoSearchStore);
       },
-      {"write", "denyoom"}, 1, 2);
+      {"write", "denyoom"}, 1, 2, 1, RunsOn::kWorker);
   table->Add(
       "georadius", -6,
       [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kRadiusCoords); },
-      {"write", "denyoom", "movablekeys"});
+      {"write", "denyoom", "movablekeys"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "georadiusbymember", -5,
       [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kRadiusMember); },
-      {"write", "denyoom", "movablekeys"});
-  table->Add("georadius_ro", -6,
-             [](CommandContext& ctx) {
-               GeoRadiusGeneric(ctx, 1, kRadiusCoords | kNoStore);
-             },
-             {"readonly"});
-  table->Add("georadiusbymember_ro", -5,
-             [](CommandContext& ctx) {
-               GeoRadiusGeneric(ctx, 1, kRadiusMember | kNoStore);
-             },
-             {"readonly"});
+      {"write", "denyoom", "movablekeys"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "georadius_ro", -6,
+      [](CommandContext& ctx) {
+        GeoRadiusGeneric(ctx, 1, kRadiusCoords | kNoStore);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "georadiusbymember_ro", -5,
+      [](CommandContext& ctx) {
+        GeoRadiusGeneric(ctx, 1, kRadiusMember | kNoStore);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp

@@ -454,16 +454,17 @@ void Persist(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterKeyCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(key, table) {
   table->Add("del", -2, Del, {"write"}, 1, -1, 1);
   table->Add("unlink", -2, Del, {"write", "fast"}, 1, -1, 1);
   table->Add("exists", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
   table->Add("touch", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
   table->Add("type", 2, Type, {"readonly", "fast"});
-  table->Add("keys", 2, Keys, {"readonly"}, 0, 0, 0);
-  table->Add("scan", -2, Scan, {"readonly"}, 0, 0, 0);
-  table->Add("rename", 3, Rename, {"write"}, 1, 2, 1);
-  table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1);
+  table->Add("keys", 2, Keys, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("scan", -2, Scan, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("rename", 3, Rename, {"write"}, 1, 2, 1, RunsOn::kWorker);
+  table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1,
+             RunsOn::kWorker);
   table->Add("expire", -3, Expire, {"write", "fast"});
   table->Add("pexpire", -3, Pexpire, {"write", "fast"});
   table->Add("expireat", -3, Expireat, {"write", "fast"});

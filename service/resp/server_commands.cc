@@ -463,15 +463,16 @@ void Debug(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterServerCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(server, table) {
   table->Add("command", -1, Command, {"loading", "stale"}, 0, 0, 0);
-  table->Add("info", -1, Info, {"loading", "stale"}, 0, 0, 0);
-  table->Add("dbsize", 1, Dbsize, {"readonly", "fast"}, 0, 0, 0);
-  table->Add("flushdb", -1, Flushdb, {"write"}, 0, 0, 0);
-  table->Add("flushall", -1, Flushall, {"write"}, 0, 0, 0);
+  table->Add("info", -1, Info, {"loading", "stale"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("dbsize", 1, Dbsize, {"readonly", "fast"}, 0, 0, 0,
+             RunsOn::kWorker);
+  table->Add("flushdb", -1, Flushdb, {"write"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("flushall", -1, Flushall, {"write"}, 0, 0, 0, RunsOn::kWorker);
   table->Add("time", 1, Time, {"loading", "stale", "fast"}, 0, 0, 0);
   table->Add("debug", -2, Debug, {"admin", "noscript", "loading", "stale"}, 0,
-             0, 0);
+             0, 0, RunsOn::kWorker);
   table->Add(ConfigCommand());
   table->Add(FlushNoOp("function"));
   table->Add(FlushNoOp("script"));

@@ -592,7 +592,7 @@ void Setrange(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterStringCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(string, table) {
   table->Add("get", 2, Get, {"readonly", "fast"});
   table->Add("strlen", 2, Strlen, {"readonly", "fast"});
   table->Add("getrange", 4, Getrange, {"readonly"});

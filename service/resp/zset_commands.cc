@@ -386,47 +386,55 @@ void ZCount(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterZsetCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
   table->Add("zcard", 2, ZCard, {"readonly", "fast"});
   table->Add("zscore", 3, ZScore, {"readonly", "fast"});
   table->Add("zmscore", -3, ZMScore, {"readonly", "fast"});
-  table->Add("zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
-             {"readonly", "fast"});
-  table->Add("zrevrank", 3,
-             [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
-             {"readonly", "fast"});
-  table->Add("zcount", 4, ZCount, {"readonly", "fast"});
+  table->Add(
+      "zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
+      {"readonly", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
+      {"readonly", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("zcount", 4, ZCount, {"readonly", "fast"}, 1, 1, 1,
+             RunsOn::kWorker);
   table->Add("zrem", -3, ZRem, {"write", "fast"});
-  table->Add("zrange", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
-             },
-             {"readonly"});
-  table->Add("zrevrange", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
-             },
-             {"readonly"});
-  table->Add("zrangebyscore", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
-             },
-             {"readonly"});
-  table->Add("zrevrangebyscore", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
-             },
-             {"readonly"});
-  table->Add("zrangebylex", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
-             },
-             {"readonly"});
-  table->Add("zrevrangebylex", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
-             },
-             {"readonly"});
+  table->Add(
+      "zrange", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrange", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrangebyscore", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrangebyscore", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrangebylex", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrangebylex", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp
