@@ -1,8 +1,8 @@
 #ifndef TRACKDB_SERVICE_RESP_COMMON_H_
 #define TRACKDB_SERVICE_RESP_COMMON_H_
 
-// Helpers shared by command families: Redis's number parsing and
-// formatting, its standard error texts, and key types.
+// Helpers shared by command families: Redis's standard error texts, and
+// key types.
 
 #include <cstdint>
 #include <optional>
@@ -22,16 +22,6 @@ inline constexpr char kNotFloatError[] = "value is not a valid float";
 inline constexpr char kSyntaxError[] = "syntax error";
 
 int64_t NowMs();
-
-// Redis's string2ll: strict decimal, no spaces or '+', fits int64.
-bool ParseInt64(absl::string_view s, int64_t* out);
-// Redis's string2ld / strtold checks for a float argument: no spaces, not
-// NaN; "inf" and "-inf" accepted.
-bool ParseDouble(absl::string_view s, double* out);
-bool ParseLongDouble(absl::string_view s, long double* out);
-// Redis's ld2string in human mode (INCRBYFLOAT): "%.17Lf" with trailing
-// zeros (and a trailing '.') removed.
-std::string FormatLongDouble(long double v);
 
 enum class KeyType { kNone, kString, kGeo };
 // What the key `name` holds. A string wins if both exist (a race between

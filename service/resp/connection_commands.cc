@@ -3,6 +3,7 @@
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/redis_number.h"
 
 namespace trackdb::resp {
 namespace {

@@ -1,34 +1,14 @@
 #include "service/resp/geo_common.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include "index/geohash.h"
 #include "index/redis_geo_search.h"
 #include "service/resp/common.h"
+#include "service/resp/redis_number.h"
 
 namespace trackdb::resp {
-
-bool ParseRedisDouble(absl::string_view s, double* out) {
-  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) {
-    return false;
-  }
-  const std::string copy(s);
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(copy.c_str(), &end);
-  if (static_cast<size_t>(end - copy.c_str()) != copy.size()) return false;
-  if (errno == ERANGE &&
-      (v == HUGE_VAL || v == -HUGE_VAL || std::fpclassify(v) == FP_ZERO)) {
-    return false;
-  }
-  if (std::isnan(v)) return false;
-  *out = v;
-  return true;
-}
 
 std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
   absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, NowMs());

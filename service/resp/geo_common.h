@@ -34,11 +34,6 @@
 
 namespace trackdb::resp {
 
-// Redis's getDoubleFromObject (string2d): the whole argument is a strtod
-// number, no leading space, not NaN, not out of range (an overflow to
-// +-HUGE_VAL or an underflow to 0 is refused); "inf" is accepted.
-bool ParseRedisDouble(absl::string_view s, double* out);
-
 // Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
 // + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
 // when the command must stop; otherwise returns whether the key exists.

@@ -33,6 +33,7 @@
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/geo_common.h"
+#include "service/resp/redis_number.h"
 
 namespace trackdb::resp {
 namespace {

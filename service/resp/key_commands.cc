@@ -28,6 +28,7 @@
 #include "service/resp/key_access.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/redis_number.h"
 
 namespace trackdb::resp {
 namespace {

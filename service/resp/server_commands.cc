@@ -14,6 +14,7 @@
 #include "service/resp/glob.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/redis_number.h"
 #include "storage/store_stats.h"
 
 namespace trackdb::resp {
@@ -453,7 +454,7 @@ void Time(CommandContext& ctx) {
 void Debug(CommandContext& ctx) {
   double seconds = 0;
   if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
-      ParseDouble(ctx.argv[2], &seconds) && seconds >= 0) {
+      ParseRedisDouble(ctx.argv[2], &seconds) && seconds >= 0) {
     std::this_thread::sleep_for(std::chrono::microseconds(
         static_cast<int64_t>(std::min(seconds, 60.0) * 1e6)));
     return ctx.reply.Ok();

@@ -9,10 +9,8 @@
 // these commands: SET, MSET and friends replace it (deleting the
 // collection after the string is written; until then the string wins, as
 // TypeOf says), every other command answers WRONGTYPE.
-#include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +20,7 @@
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/key_access.h"
+#include "service/resp/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -461,25 +460,6 @@ void Decrby(CommandContext& ctx) {
   if (!ParseInt64(ctx.argv[2], &by)) return ctx.reply.Error(kNotIntegerError);
   if (by == LLONG_MIN) return ctx.reply.Error("decrement would overflow");
   IncrDecr(ctx, -by);
-}
-
-// Redis's string2ld: strtold over the whole argument; no leading space,
-// no NaN, and no overflow to +-HUGE_VAL or underflow to zero.
-bool ParseRedisLongDouble(absl::string_view s, long double* out) {
-  if (s.empty() || s.size() >= 5 * 1024) return false;
-  const std::string copy(s);
-  if (std::isspace(static_cast<unsigned char>(copy[0]))) return false;
-  char* end = nullptr;
-  errno = 0;
-  const long double v = std::strtold(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size()) return false;
-  if (errno == ERANGE &&
-      (v == HUGE_VALL || v == -HUGE_VALL || std::fpclassify(v) == FP_ZERO)) {
-    return false;
-  }
-  if (errno == EINVAL || std::isnan(v)) return false;
-  *out = v;
-  return true;
 }
 
 void Incrbyfloat(CommandContext& ctx) {

@@ -18,8 +18,6 @@
 // Members without a Redis score (see geo_common.h) are left out of every
 // reply here except ZCARD and ZREM.
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +26,7 @@
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/geo_common.h"
+#include "service/resp/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -108,9 +107,8 @@ void ZRem(CommandContext& ctx) {
 
 // ---- Ranges ----
 
-// A score bound (zslParseRangeItem): "(x" is exclusive; the rest of the
-// argument must be all of a strtod number (an empty one reads as 0, as C's
-// strtod gives it to Redis).
+// A score range (zslParseRange): "(x" is an exclusive bound; the rest of
+// the argument is read by ParseZsetScoreBound.
 struct ScoreRange {
   double min = 0, max = 0;
   bool minex = false, maxex = false;
@@ -118,18 +116,10 @@ struct ScoreRange {
   bool LteMax(double v) const { return maxex ? v < max : v <= max; }
 };
 
-bool ParseScoreBound(const std::string& arg, double* value, bool* ex) {
-  const char* s = arg.c_str();  // Redis reads the argument as a C string.
-  *ex = false;
-  if (s[0] == '(') {
-    *ex = true;
-    ++s;
-  }
-  char* end = nullptr;
-  const double v = std::strtod(s, &end);
-  if (end[0] != '\0' || std::isnan(v)) return false;
-  *value = v;
-  return true;
+bool ParseScoreBound(absl::string_view arg, double* value, bool* ex) {
+  *ex = !arg.empty() && arg[0] == '(';
+  if (*ex) arg.remove_prefix(1);
+  return ParseZsetScoreBound(arg, value);
 }
 
 bool ParseScoreRange(const std::string& min, const std::string& max,
