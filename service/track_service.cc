@@ -13,6 +13,7 @@
 #include "index/latlng.h"
 #include "index/region.h"
 #include "service/cancel_check.h"
+#include "service/clock.h"
 #include "service/point_convert.h"
 
 namespace trackdb::service {
@@ -48,12 +49,6 @@ grpc::Status ToGrpc(const absl::Status& s) {
 
 grpc::Status Invalid(const std::string& message) {
   return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 absl::StatusOr<uint32_t> PageSize(uint32_t requested, const char* field) {

@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "service/clock.h"
 #include "service/resp/common.h"
 #include "service/resp/keyspace.h"
 

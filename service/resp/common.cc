@@ -1,17 +1,10 @@
 #include "service/resp/common.h"
 
-#include <chrono>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 
 namespace trackdb::resp {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
                                absl::string_view name, int64_t now_ms) {

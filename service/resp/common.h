@@ -21,8 +21,6 @@ inline constexpr char kNotIntegerError[] =
 inline constexpr char kNotFloatError[] = "value is not a valid float";
 inline constexpr char kSyntaxError[] = "syntax error";
 
-int64_t NowMs();
-
 enum class KeyType { kNone, kString, kGeo };
 // What the key `name` holds. A string wins if both exist (a race between
 // SET and GEOADD on a new key, documented in the README).

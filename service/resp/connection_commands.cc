@@ -1,5 +1,6 @@
 // Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT.
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/keyspace.h"

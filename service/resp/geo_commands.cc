@@ -10,6 +10,7 @@
 #include "index/geohash.h"
 #include "index/redis_geo_format.h"
 #include "index/redis_geo_search.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/geo_common.h"

@@ -5,6 +5,7 @@
 
 #include "index/geohash.h"
 #include "index/redis_geo_search.h"
+#include "service/clock.h"
 #include "service/resp/common.h"
 #include "service/resp/redis_number.h"
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "service/clock.h"
 #include "service/resp/common.h"
 #include "service/resp/resp_server.h"
 #include "service/resp/resp_test_client.h"

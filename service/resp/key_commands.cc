@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
 #include "service/resp/collection_copy.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "asio.hpp"
+#include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/request_parser.h"

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/glob.h"

@@ -17,6 +17,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/common.h"
 #include "service/resp/key_access.h"
