@@ -4,7 +4,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "service/clock.h"
-#include "service/resp/common.h"
 #include "service/resp/keyspace.h"
 
 namespace trackdb::resp {

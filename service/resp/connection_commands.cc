@@ -2,9 +2,10 @@
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {

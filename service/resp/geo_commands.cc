@@ -1,6 +1,6 @@
 // GEO commands on a key: GEOADD, GEOPOS, GEODIST, GEOHASH. The searches are
 // in geo_search_command.cc and the sorted-set commands in zset_commands.cc;
-// geo_common.h says how a GEO key maps onto a trackdb collection.
+// geo_key.h says how a GEO key maps onto a trackdb collection.
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,8 +12,11 @@
 #include "index/redis_geo_search.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/geo_common.h"
+#include "service/resp/geo_args.h"
+#include "service/resp/geo_key.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {

@@ -31,9 +31,12 @@
 #include "index/redis_geo_search.h"
 #include "index/region.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/geo_common.h"
+#include "service/resp/geo_args.h"
+#include "service/resp/geo_key.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {
@@ -54,57 +57,6 @@ enum Flags {
   kGeoSearch = 1 << 3,     // GEOSEARCH's argument grammar
   kGeoSearchStore = 1 << 4,
 };
-
-// extractDistanceOrReply: <radius> <unit>.
-bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
-                          const std::string& unit, double* radius,
-                          double* to_meters) {
-  double d = 0;
-  if (!ParseRedisDouble(number, &d)) {
-    ctx.reply.Error("need numeric radius");
-    return false;
-  }
-  if (d < 0) {
-    ctx.reply.Error("radius cannot be negative");
-    return false;
-  }
-  std::optional<double> u = index::RedisUnitToMeters(unit);
-  if (!u) {
-    ctx.reply.Error(index::kRedisUnsupportedUnitError);
-    return false;
-  }
-  *radius = d;
-  *to_meters = *u;
-  return true;
-}
-
-// extractBoxOrReply: <width> <height> <unit>.
-bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
-                     const std::string& height_arg, const std::string& unit,
-                     double* width, double* height, double* to_meters) {
-  double w = 0, h = 0;
-  if (!ParseRedisDouble(width_arg, &w)) {
-    ctx.reply.Error("need numeric width");
-    return false;
-  }
-  if (!ParseRedisDouble(height_arg, &h)) {
-    ctx.reply.Error("need numeric height");
-    return false;
-  }
-  if (h < 0 || w < 0) {
-    ctx.reply.Error("height or width cannot be negative");
-    return false;
-  }
-  std::optional<double> u = index::RedisUnitToMeters(unit);
-  if (!u) {
-    ctx.reply.Error(index::kRedisUnsupportedUnitError);
-    return false;
-  }
-  *width = w;
-  *height = h;
-  *to_meters = *u;
-  return true;
-}
 
 // longLatFromMember: the member's decoded position (its cell centre), which
 // is where Redis measures from.

@@ -4,7 +4,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/clock.h"
-#include "service/resp/common.h"
 #include "service/resp/keyspace.h"
 
 namespace trackdb::resp::testing {

@@ -24,12 +24,14 @@
 #include "service/clock.h"
 #include "service/resp/collection_copy.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/glob.h"
-#include "service/resp/key_access.h"
 #include "service/resp/key_scan.h"
+#include "service/resp/key_type.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
+#include "service/resp/string_update.h"
 
 namespace trackdb::resp {
 namespace {

@@ -14,7 +14,6 @@
 #include "asio.hpp"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/request_parser.h"
 
 namespace trackdb::resp {

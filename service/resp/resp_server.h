@@ -13,8 +13,8 @@
 // work grows with the data or that wait (registered with RunsOn::kWorker
 // in their family's file: KEYS, SCAN, GEOSEARCH, ZRANGE, FLUSHDB, DEBUG
 // SLEEP, ...) run on a worker while their connection waits, so the loop's
-// other connections go on being parsed and served. A point command stuck in RocksDB (a write stall) holds its loop;
-// the other loops go on.
+// other connections go on being parsed and served. A point command stuck in
+// RocksDB (a write stall) holds its loop; the other loops go on.
 
 #include <memory>
 #include <string>

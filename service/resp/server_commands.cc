@@ -11,11 +11,13 @@
 #include "absl/strings/str_join.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/glob.h"
 #include "service/resp/key_scan.h"
+#include "service/resp/key_type.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 #include "storage/store_stats.h"
 
 namespace trackdb::resp {

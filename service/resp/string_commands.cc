@@ -5,7 +5,7 @@
 // Each follows Redis 7.0's t_string.c: the same checks in the same order,
 // so that replies, errors included, are byte for byte Redis's. Every
 // command that writes reads and writes inside one UpdateStringsFor call
-// (service/resp/key_access.h), so it is atomic. A GEO key is a zset to
+// (service/resp/string_update.h), so it is atomic. A GEO key is a zset to
 // these commands: SET, MSET and friends replace it (deleting the
 // collection after the string is written; until then the string wins, as
 // TypeOf says), every other command answers WRONGTYPE.
@@ -19,9 +19,11 @@
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/key_access.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
+#include "service/resp/string_update.h"
 
 namespace trackdb::resp {
 namespace {

@@ -15,7 +15,7 @@
 // ZADD and the other writing sorted-set commands are not served: a GEO
 // key's scores are positions, and an arbitrary score is not one.
 //
-// Members without a Redis score (see geo_common.h) are left out of every
+// Members without a Redis score (see geo_key.h) are left out of every
 // reply here except ZCARD and ZREM.
 #include <algorithm>
 #include <optional>
@@ -24,9 +24,11 @@
 
 #include "index/redis_geo_search.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/geo_common.h"
+#include "service/resp/geo_key.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {

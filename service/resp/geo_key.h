@@ -1,8 +1,9 @@
-#ifndef TRACKDB_SERVICE_RESP_GEO_COMMON_H_
-#define TRACKDB_SERVICE_RESP_GEO_COMMON_H_
+#ifndef TRACKDB_SERVICE_RESP_GEO_KEY_H_
+#define TRACKDB_SERVICE_RESP_GEO_KEY_H_
 
-// Shared by the GEO commands (geo_commands.cc, geo_search_command.cc) and the
-// sorted-set commands on GEO keys (zset_commands.cc).
+// A Redis GEO key's members and their sorted-set scores, for the GEO
+// commands (geo_commands.cc, geo_search_command.cc) and the sorted-set
+// commands on GEO keys (zset_commands.cc).
 //
 // A Redis GEO key is a trackdb collection: each member is an entity and its
 // position is the entity's latest point. Redis keeps a member as a sorted-set
@@ -28,16 +29,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "index/latlng.h"
 #include "service/resp/command.h"
 #include "storage/track_store.h"
 
 namespace trackdb::resp {
-
-// Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
-// + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
-// when the command must stop; otherwise returns whether the key exists.
-std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
 
 // A member and its Redis score.
 struct ScoredMember {
@@ -70,20 +65,6 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
 std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
     CommandContext& ctx);
 
-// Removes whatever key `name` holds (a string or a GEO collection), as
-// Redis's dbDelete. Returns whether something was removed.
-absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
-                                  absl::string_view name);
-
-// Replies Redis's "value is not a valid float".
-void ReplyNotFloat(CommandContext& ctx);
-
-// Parses a lon/lat pair as Redis's extractLongLatOrReply: each must be a
-// float, then within Redis's GEO ranges. Replies the error and returns false
-// otherwise.
-bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
-                        const std::string& lat, index::LatLng* out);
-
 }  // namespace trackdb::resp
 
-#endif  // TRACKDB_SERVICE_RESP_GEO_COMMON_H_
+#endif  // TRACKDB_SERVICE_RESP_GEO_KEY_H_

@@ -1,0 +1,32 @@
+#ifndef TRACKDB_SERVICE_RESP_GEO_ARGS_H_
+#define TRACKDB_SERVICE_RESP_GEO_ARGS_H_
+
+// The GEO commands' argument parsers: positions, distances and boxes, each
+// named for the Redis function (src/geo.c) it mirrors. Each replies Redis's
+// error and returns false when the arguments are not valid.
+
+#include <string>
+
+#include "index/latlng.h"
+#include "service/resp/command.h"
+
+namespace trackdb::resp {
+
+// extractLongLatOrReply: a lon/lat pair, each a float (ParseRedisDouble),
+// then within Redis's GEO ranges.
+bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
+                        const std::string& lat, index::LatLng* out);
+
+// extractDistanceOrReply: <radius> <unit>; `to_meters` is the unit's size.
+bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
+                          const std::string& unit, double* radius,
+                          double* to_meters);
+
+// extractBoxOrReply: <width> <height> <unit>.
+bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
+                     const std::string& height_arg, const std::string& unit,
+                     double* width, double* height, double* to_meters);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_GEO_ARGS_H_
