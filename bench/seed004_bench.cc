@@ -1,10 +1,9 @@
 // Seed 004's table, reproduced on seed 004's workload: every point is for an
 // entity that already has a latest position, so each costs 3 Puts + 1
 // Delete across the points, latest and geo column families, written through
-// TrackStore::AddPoints (--per_call points per WriteBatch). Writer threads run
-// for
-// --seconds under each configuration; a sampler records throughput and L0
-// files every --sample_ms for the plot.
+// TrackStore::AddPoints (--per_call points per WriteBatch). Writer threads
+// run for --seconds under each configuration; a sampler records throughput
+// and L0 files every --sample_ms for the plot.
 //
 //   bazel run --config=bench //bench:seed004_bench
 //   bazel run --config=bench //bench:seed004_bench -- --mode=import_reopen
@@ -14,7 +13,7 @@
 //
 // --mode=import_reopen: bulk-load mode on, --import_points new points in
 // batches of 1000, bulk-load mode off (full compaction), close, and time the
-// reopen (issue 5's "< 1 s after a 10M-point import").
+// reopen, which should take under 1 s after a 10M-point import.
 
 #include <algorithm>
 #include <atomic>

@@ -452,8 +452,9 @@ void Time(CommandContext& ctx) {
   ctx.reply.Bulk(absl::StrCat(us % 1000000));
 }
 
-// DEBUG SLEEP <seconds>: holds this connection's loop thread, as a slow
-// command would (used to show that other connections keep being served).
+// DEBUG SLEEP <seconds>: takes as long as a slow command would. DEBUG runs
+// on the worker pool, so the connection's loop goes on serving its other
+// connections meanwhile (the slow-command test checks this).
 void Debug(CommandContext& ctx) {
   double seconds = 0;
   if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
