@@ -92,121 +92,129 @@ class TypedCall final : public Call {
   std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> reader;
 };
 
-void Worker(int id, Clock::time_point end, Result* out) {
-  grpc::ChannelArguments args;
-  args.SetInt("trackdb.connection", id);  // a distinct arg: its own connection
-  auto channel = grpc::CreateCustomChannel(
-      absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials(), args);
-  auto stub = v1::TrackService::NewStub(channel);
-  const std::string mode = absl::GetFlag(FLAGS_mode);
-  const std::string collection = absl::GetFlag(FLAGS_collection);
-  const int entities = absl::GetFlag(FLAGS_entities);
-  std::mt19937_64 rng(id * 104729 + 17);
-  std::uniform_int_distribution<int> pick(0, entities - 1);
-  std::uniform_real_distribution<double> d(-0.13, 0.13);
+// A worker's random choices: entities, and offsets of a search's centre.
+struct WorkerRandom {
+  explicit WorkerRandom(int id, int entities)
+      : rng(id * 104729 + 17), pick(0, entities - 1) {}
+  std::mt19937_64 rng;
+  std::uniform_int_distribution<int> pick;
+  std::uniform_real_distribution<double> jitter{-0.13, 0.13};
+};
 
-  if (mode == "stream") {
-    // One long stream per connection; latency = one message's Write.
-    grpc::ClientContext ctx;
-    v1::StreamPointsResponse resp;
-    auto writer = stub->StreamPoints(&ctx, &resp);
-    v1::StreamPointsRequest req;
-    req.set_collection(collection);
-    while (Clock::now() < end) {
-      req.clear_points();
-      for (int i = 0; i < 100; ++i)
-        RandomPoint(rng, pick(rng), req.add_points());
-      const auto t0 = Clock::now();
-      if (!writer->Write(req)) {
-        ++out->errors;
-        break;
-      }
-      out->latencies_us.push_back(
-          std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-      out->points += 100;
+// --mode=stream: one long stream per connection; latency = one message's
+// Write.
+void RunStream(v1::TrackService::Stub* stub, const std::string& collection,
+               WorkerRandom& random, Clock::time_point end, Result* out) {
+  grpc::ClientContext ctx;
+  v1::StreamPointsResponse resp;
+  auto writer = stub->StreamPoints(&ctx, &resp);
+  v1::StreamPointsRequest req;
+  req.set_collection(collection);
+  while (Clock::now() < end) {
+    req.clear_points();
+    for (int i = 0; i < 100; ++i)
+      RandomPoint(random.rng, random.pick(random.rng), req.add_points());
+    const auto t0 = Clock::now();
+    if (!writer->Write(req)) {
+      ++out->errors;
+      break;
     }
-    writer->WritesDone();
-    if (!writer->Finish().ok()) ++out->errors;
-    return;
+    out->latencies_us.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    out->points += 100;
   }
+  writer->WritesDone();
+  if (!writer->Finish().ok()) ++out->errors;
+}
 
-  // Unary calls: asynchronous, on this connection's own completion queue,
-  // keeping --depth calls in flight. This thread polls the queue itself, so
-  // a completed call costs the client no thread handoff (a blocking stub
-  // costs one wake-up per call, about as much CPU as trackd's side).
+// Starts one unary call of `mode` with random arguments on `cq`.
+std::unique_ptr<Call> StartCall(const std::string& mode,
+                                const std::string& collection,
+                                WorkerRandom& random,
+                                v1::TrackService::Stub* stub,
+                                grpc::CompletionQueue* cq) {
+  if (mode == "add_point") {
+    auto c = std::make_unique<
+        TypedCall<v1::AddPointRequest, v1::AddPointResponse>>();
+    c->req.set_collection(collection);
+    RandomPoint(random.rng, random.pick(random.rng), c->req.mutable_point());
+    c->points = [](const v1::AddPointResponse&) { return int64_t{1}; };
+    c->Start(&v1::TrackService::Stub::PrepareAsyncAddPoint, stub, cq);
+    return c;
+  }
+  if (mode == "add_points") {
+    auto c = std::make_unique<
+        TypedCall<v1::AddPointsRequest, v1::AddPointsResponse>>();
+    c->req.set_collection(collection);
+    for (int i = 0; i < 100; ++i)
+      RandomPoint(random.rng, random.pick(random.rng), c->req.add_points());
+    c->points = [](const v1::AddPointsResponse&) { return int64_t{100}; };
+    c->Start(&v1::TrackService::Stub::PrepareAsyncAddPoints, stub, cq);
+    return c;
+  }
+  if (mode == "radius") {
+    auto c = std::make_unique<
+        TypedCall<v1::SearchRadiusRequest, v1::SearchResponse>>();
+    c->req.set_collection(collection);
+    c->req.mutable_center()->set_latitude(39.9 + random.jitter(random.rng));
+    c->req.mutable_center()->set_longitude(116.4 + random.jitter(random.rng));
+    c->req.set_radius_m(200);
+    c->req.mutable_filter()->set_ids_and_positions_only(true);
+    c->req.mutable_filter()->set_page_size(1000);
+    c->points = [](const v1::SearchResponse& r) {
+      return int64_t{r.hits_size()};
+    };
+    c->Start(&v1::TrackService::Stub::PrepareAsyncSearchRadius, stub, cq);
+    return c;
+  }
+  if (mode == "get_latest") {
+    // The cheapest real call: one id's latest point, a block-cache hit.
+    // Its rate is this machine's ceiling for unary calls of any kind.
+    auto c = std::make_unique<
+        TypedCall<v1::GetLatestRequest, v1::GetLatestResponse>>();
+    c->req.set_collection(collection);
+    c->req.add_entity_ids(absl::StrCat("v", random.pick(random.rng)));
+    c->points = [](const v1::GetLatestResponse& r) {
+      return int64_t{r.points_size()};
+    };
+    c->Start(&v1::TrackService::Stub::PrepareAsyncGetLatest, stub, cq);
+    return c;
+  }
+  if (mode == "bounds") {
+    // 500 m x 500 m: 0.0045 degrees of latitude, 0.00587 of longitude.
+    auto c = std::make_unique<
+        TypedCall<v1::SearchBoundsRequest, v1::SearchResponse>>();
+    const double lat = 39.9 + random.jitter(random.rng),
+                 lon = 116.4 + random.jitter(random.rng);
+    c->req.set_collection(collection);
+    c->req.mutable_south_west()->set_latitude(lat - 0.00225);
+    c->req.mutable_south_west()->set_longitude(lon - 0.002935);
+    c->req.mutable_north_east()->set_latitude(lat + 0.00225);
+    c->req.mutable_north_east()->set_longitude(lon + 0.002935);
+    c->req.mutable_filter()->set_ids_and_positions_only(true);
+    c->req.mutable_filter()->set_page_size(1000);
+    c->points = [](const v1::SearchResponse& r) {
+      return int64_t{r.hits_size()};
+    };
+    c->Start(&v1::TrackService::Stub::PrepareAsyncSearchBounds, stub, cq);
+    return c;
+  }
+  std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
+  std::exit(2);
+}
+
+// Unary calls: asynchronous, on this connection's own completion queue,
+// keeping --depth calls in flight until `end`. This thread polls the queue
+// itself, so a completed call costs the client no thread handoff (a
+// blocking stub costs one wake-up per call, about as much CPU as trackd's
+// side).
+void RunUnaryCalls(v1::TrackService::Stub* stub, const std::string& mode,
+                   const std::string& collection, WorkerRandom& random,
+                   Clock::time_point end, Result* out) {
   grpc::CompletionQueue cq;
-  auto start_call = [&]() -> std::unique_ptr<Call> {
-    if (mode == "add_point") {
-      auto c = std::make_unique<
-          TypedCall<v1::AddPointRequest, v1::AddPointResponse>>();
-      c->req.set_collection(collection);
-      RandomPoint(rng, pick(rng), c->req.mutable_point());
-      c->points = [](const v1::AddPointResponse&) { return int64_t{1}; };
-      c->Start(&v1::TrackService::Stub::PrepareAsyncAddPoint, stub.get(), &cq);
-      return c;
-    }
-    if (mode == "add_points") {
-      auto c = std::make_unique<
-          TypedCall<v1::AddPointsRequest, v1::AddPointsResponse>>();
-      c->req.set_collection(collection);
-      for (int i = 0; i < 100; ++i)
-        RandomPoint(rng, pick(rng), c->req.add_points());
-      c->points = [](const v1::AddPointsResponse&) { return int64_t{100}; };
-      c->Start(&v1::TrackService::Stub::PrepareAsyncAddPoints, stub.get(), &cq);
-      return c;
-    }
-    if (mode == "radius") {
-      auto c = std::make_unique<
-          TypedCall<v1::SearchRadiusRequest, v1::SearchResponse>>();
-      c->req.set_collection(collection);
-      c->req.mutable_center()->set_latitude(39.9 + d(rng));
-      c->req.mutable_center()->set_longitude(116.4 + d(rng));
-      c->req.set_radius_m(200);
-      c->req.mutable_filter()->set_ids_and_positions_only(true);
-      c->req.mutable_filter()->set_page_size(1000);
-      c->points = [](const v1::SearchResponse& r) {
-        return int64_t{r.hits_size()};
-      };
-      c->Start(&v1::TrackService::Stub::PrepareAsyncSearchRadius, stub.get(),
-               &cq);
-      return c;
-    }
-    if (mode == "get_latest") {
-      // The cheapest real call: one id's latest point, a block-cache hit.
-      // Its rate is this machine's ceiling for unary calls of any kind.
-      auto c = std::make_unique<
-          TypedCall<v1::GetLatestRequest, v1::GetLatestResponse>>();
-      c->req.set_collection(collection);
-      c->req.add_entity_ids(absl::StrCat("v", pick(rng)));
-      c->points = [](const v1::GetLatestResponse& r) {
-        return int64_t{r.points_size()};
-      };
-      c->Start(&v1::TrackService::Stub::PrepareAsyncGetLatest, stub.get(), &cq);
-      return c;
-    }
-    if (mode == "bounds") {
-      // 500 m x 500 m: 0.0045 degrees of latitude, 0.00587 of longitude.
-      auto c = std::make_unique<
-          TypedCall<v1::SearchBoundsRequest, v1::SearchResponse>>();
-      const double lat = 39.9 + d(rng), lon = 116.4 + d(rng);
-      c->req.set_collection(collection);
-      c->req.mutable_south_west()->set_latitude(lat - 0.00225);
-      c->req.mutable_south_west()->set_longitude(lon - 0.002935);
-      c->req.mutable_north_east()->set_latitude(lat + 0.00225);
-      c->req.mutable_north_east()->set_longitude(lon + 0.002935);
-      c->req.mutable_filter()->set_ids_and_positions_only(true);
-      c->req.mutable_filter()->set_page_size(1000);
-      c->points = [](const v1::SearchResponse& r) {
-        return int64_t{r.hits_size()};
-      };
-      c->Start(&v1::TrackService::Stub::PrepareAsyncSearchBounds, stub.get(),
-               &cq);
-      return c;
-    }
-    std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
-    std::exit(2);
+  auto start_call = [&] {
+    return StartCall(mode, collection, random, stub, &cq);
   };
-
   const int depth = std::max(1, absl::GetFlag(FLAGS_depth));
   int in_flight = 0;
   for (; in_flight < depth; ++in_flight) start_call().release();
@@ -234,6 +242,21 @@ void Worker(int id, Clock::time_point end, Result* out) {
   cq.Shutdown();
   while (cq.Next(&tag, &ok)) {
   }
+}
+
+void Worker(int id, Clock::time_point end, Result* out) {
+  grpc::ChannelArguments args;
+  args.SetInt("trackdb.connection", id);  // a distinct arg: its own connection
+  auto channel = grpc::CreateCustomChannel(
+      absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials(), args);
+  auto stub = v1::TrackService::NewStub(channel);
+  const std::string mode = absl::GetFlag(FLAGS_mode);
+  const std::string collection = absl::GetFlag(FLAGS_collection);
+  WorkerRandom random(id, absl::GetFlag(FLAGS_entities));
+  if (mode == "stream") {
+    return RunStream(stub.get(), collection, random, end, out);
+  }
+  RunUnaryCalls(stub.get(), mode, collection, random, end, out);
 }
 
 int Preload() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bulk import (issue 5): generates POINTS points of ENTITIES vehicles as a
+# Bulk import: generates POINTS points of ENTITIES vehicles as a
 # T-Drive CSV (//bench:import_gen), then, back to back on this machine:
 #   1. offline: trackdb_import --data_dir into a fresh data dir, shipped
 #      config; reopen time as the tool measures it, and as the time trackd

@@ -8,7 +8,7 @@
 // it plucks the call's completion queue, and gRPC 1.51 rounds that poll's
 // zero timeout up to the next millisecond, so a call can sleep on a futex
 // for up to 1 ms. Asked once per search hit, it made a 182-hit radius search
-// cost 3.5 ms of trackd CPU and kernel time (bench/README.md, issue 3).
+// cost 3.5 ms of trackd CPU and kernel time (bench/README.md, "gRPC load").
 // CancelCheck compares the clock with the deadline every kClockEvery items
 // and asks `is_cancelled` (IsCancelled()) every kPollEvery items: a search
 // that runs past its deadline stops within kClockEvery more hits; one whose

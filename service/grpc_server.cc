@@ -1,14 +1,30 @@
 #include "service/grpc_server.h"
 
 #include "absl/strings/str_cat.h"
+#include "grpc/health/v1/health.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 
 namespace trackdb::service {
+namespace {
+
+// Puts grpc/health/v1/health.proto in the generated descriptor pool, where
+// server reflection looks up every service it lists. gRPC's default health
+// service (libgrpc++ 1.51 in Debian) encodes its messages without
+// protobuf's generated code, so without this reflection would list
+// grpc.health.v1.Health but fail to describe it ("Symbol not found"), and
+// grpcurl could not call it. Naming the descriptor also keeps the linker
+// from dropping the generated code.
+void RegisterHealthDescriptor() {
+  grpc::health::v1::HealthCheckRequest::descriptor();
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store) {
   grpc::EnableDefaultHealthCheckService(true);
+  RegisterHealthDescriptor();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
   std::unique_ptr<GrpcServer> server(new GrpcServer());

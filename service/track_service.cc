@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
@@ -14,6 +15,7 @@
 #include "index/region.h"
 #include "model/validate.h"
 #include "service/cancel_check.h"
+#include "service/clock.h"
 #include "service/point_convert.h"
 
 namespace trackdb::service {
@@ -49,12 +51,6 @@ grpc::Status ToGrpc(const absl::Status& s) {
 
 grpc::Status Invalid(const std::string& message) {
   return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 absl::StatusOr<uint32_t> PageSize(uint32_t requested, const char* field) {
@@ -109,6 +105,98 @@ bool ParseToken(const std::string& token, double* distance,
   }
   *entity = absl::HexStringToBytes(parts[1]);
   return true;
+}
+
+using AcceptHit = std::function<void(const model::TrackPoint&)>;
+
+// Every point in `region` that the filter's entity ids allow, each passed
+// to `accept`: for a short list of entities their latest points, read
+// directly; otherwise a region scan, which stops when the call is
+// cancelled or past its deadline.
+grpc::Status CollectHits(storage::TrackStore& store,
+                         grpc::ServerContext* context,
+                         const std::string& collection,
+                         const index::Region& region,
+                         const v1::SearchFilter& filter,
+                         const AcceptHit& accept) {
+  if (!filter.entity_ids().empty()) {
+    const std::vector<std::string> ids(filter.entity_ids().begin(),
+                                       filter.entity_ids().end());
+    auto latest = store.GetLatest(collection, ids);
+    if (!latest.ok()) return ToGrpc(latest.status());
+    absl::flat_hash_set<std::string> seen;
+    for (const auto& p : *latest) {
+      if (p && region.Contains({p->lat, p->lon}) &&
+          seen.insert(p->entity).second) {
+        accept(*p);
+      }
+    }
+    return grpc::Status::OK;
+  }
+  CancelCheck check(context);
+  bool stopped = false;
+  storage::ScanOptions options;
+  // active_since_ms needs loc_time, which a positions-only scan keeps.
+  options.positions_only = filter.ids_and_positions_only();
+  absl::Status s = store.ScanRegion(
+      collection, region,
+      [&](const model::TrackPoint& p) {
+        if (!check.Continue()) {
+          stopped = true;
+          return false;
+        }
+        accept(p);
+        return true;
+      },
+      options);
+  if (stopped) return check.status();
+  if (!s.ok()) return ToGrpc(s);
+  return grpc::Status::OK;
+}
+
+// Where a page starts: after the hit its token names, if it has one.
+struct PageStart {
+  bool has_token = false;
+  double after_distance = -1;
+  std::string after_entity;
+};
+
+// The first `page_size` hits from `start` on, nearest first (ties by
+// entity id), into `response` with the next page's token if more remain.
+// Drops what earlier pages returned, then orders just this page.
+void WritePage(Hits& hits, const PageStart& start, uint32_t page_size,
+               bool with_distance, bool positions_only,
+               v1::SearchResponse* response) {
+  std::vector<Hits::Key>& keys = hits.keys;
+  if (start.has_token) {
+    keys.erase(std::remove_if(keys.begin(), keys.end(),
+                              [&](const Hits::Key& k) {
+                                return !hits.After(k, start.after_distance,
+                                                   start.after_entity);
+                              }),
+               keys.end());
+  }
+  const size_t page = std::min<size_t>(keys.size(), page_size);
+  auto before = [&hits](const Hits::Key& a, const Hits::Key& b) {
+    return hits.Before(a, b);
+  };
+  if (page == keys.size()) {
+    std::sort(keys.begin(), keys.end(), before);
+  } else {
+    std::partial_sort(keys.begin(), keys.begin() + page, keys.end(), before);
+  }
+  response->mutable_hits()->Reserve(static_cast<int>(page));
+  for (size_t i = 0; i < page; ++i) {
+    v1::SearchHit* out = response->add_hits();
+    ToProtoPoint(hits.points[keys[i].index], positions_only,
+                 out->mutable_point());
+    if (with_distance) out->set_distance_m(keys[i].distance_m);
+  }
+  if (page < keys.size()) {
+    const Hits::Key& last = keys[page - 1];
+    response->set_next_page_token(
+        TokenOf(last.distance_m, hits.points[last.index].entity));
+  }
 }
 
 }  // namespace
@@ -337,11 +425,10 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
                                       v1::SearchResponse* response) {
   auto page_size = PageSize(filter.page_size(), "filter.page_size");
   if (!page_size.ok()) return ToGrpc(page_size.status());
-  double after_distance = -1;
-  std::string after_entity;
-  const bool has_token = !filter.page_token().empty();
-  if (has_token &&
-      !ParseToken(filter.page_token(), &after_distance, &after_entity)) {
+  PageStart start;
+  start.has_token = !filter.page_token().empty();
+  if (start.has_token && !ParseToken(filter.page_token(), &start.after_distance,
+                                     &start.after_entity)) {
     return Invalid("filter.page_token is not one this search returned");
   }
   for (int i = 0; i < filter.entity_ids_size(); ++i) {
@@ -353,7 +440,6 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
   }
 
   Hits hits;
-  const bool positions_only = filter.ids_and_positions_only();
   auto accept = [&](const model::TrackPoint& p) {
     if (filter.has_active_since_ms() &&
         p.loc_time_ms < filter.active_since_ms()) {
@@ -364,72 +450,13 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
          static_cast<uint32_t>(hits.points.size())});
     hits.points.push_back(p);
   };
-
-  if (!filter.entity_ids().empty()) {
-    // A short list of entities: read their latest points directly.
-    const std::vector<std::string> ids(filter.entity_ids().begin(),
-                                       filter.entity_ids().end());
-    auto latest = store_->GetLatest(collection, ids);
-    if (!latest.ok()) return ToGrpc(latest.status());
-    absl::flat_hash_set<std::string> seen;
-    for (const auto& p : *latest) {
-      if (p && region.Contains({p->lat, p->lon}) &&
-          seen.insert(p->entity).second) {
-        accept(*p);
-      }
-    }
-  } else {
-    CancelCheck check(context);
-    bool stopped = false;
-    storage::ScanOptions options;
-    // active_since_ms needs loc_time, which a positions-only scan keeps.
-    options.positions_only = positions_only;
-    absl::Status s = store_->ScanRegion(
-        collection, region,
-        [&](const model::TrackPoint& p) {
-          if (!check.Continue()) {
-            stopped = true;
-            return false;
-          }
-          accept(p);
-          return true;
-        },
-        options);
-    if (stopped) return check.status();
-    if (!s.ok()) return ToGrpc(s);
+  if (grpc::Status s =
+          CollectHits(*store_, context, collection, region, filter, accept);
+      !s.ok()) {
+    return s;
   }
-
-  // Drop what earlier pages returned, then order just the first page.
-  std::vector<Hits::Key>& keys = hits.keys;
-  if (has_token) {
-    keys.erase(std::remove_if(keys.begin(), keys.end(),
-                              [&](const Hits::Key& k) {
-                                return !hits.After(k, after_distance,
-                                                   after_entity);
-                              }),
-               keys.end());
-  }
-  const size_t page = std::min<size_t>(keys.size(), *page_size);
-  auto before = [&hits](const Hits::Key& a, const Hits::Key& b) {
-    return hits.Before(a, b);
-  };
-  if (page == keys.size()) {
-    std::sort(keys.begin(), keys.end(), before);
-  } else {
-    std::partial_sort(keys.begin(), keys.begin() + page, keys.end(), before);
-  }
-  response->mutable_hits()->Reserve(static_cast<int>(page));
-  for (size_t i = 0; i < page; ++i) {
-    v1::SearchHit* out = response->add_hits();
-    ToProtoPoint(hits.points[keys[i].index], positions_only,
-                 out->mutable_point());
-    if (circle) out->set_distance_m(keys[i].distance_m);
-  }
-  if (page < keys.size()) {
-    const Hits::Key& last = keys[page - 1];
-    response->set_next_page_token(
-        TokenOf(last.distance_m, hits.points[last.index].entity));
-  }
+  WritePage(hits, start, *page_size, circle != nullptr,
+            filter.ids_and_positions_only(), response);
   return grpc::Status::OK;
 }
 

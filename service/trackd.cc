@@ -2,8 +2,8 @@
 // logs the effective options, and runs until SIGTERM or SIGINT, then closes
 // the store cleanly and exits 0.
 //
-// Front doors: gRPC (service/grpc_server.h). The Redis protocol arrives
-// with issue 4.
+// Front doors: gRPC (service/grpc_server.h) and the Redis protocol
+// (service/resp/resp_server.h), over one store.
 
 #include <malloc.h>
 #include <signal.h>

@@ -1,10 +1,9 @@
 #include "service/resp/command.h"
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "service/resp/common.h"
+#include "service/clock.h"
 #include "service/resp/keyspace.h"
 
 namespace trackdb::resp {
@@ -22,7 +21,7 @@ ServerState::ServerState(storage::TrackStore* store,
                          const v1::TrackdbConfig& config)
     : store_(store),
       config_(config),
-      commands_(std::make_unique<CommandTable>()),
+      commands_(NewCommandTable()),
       start_ms_(NowMs()) {
   settings_.requirepass = config.server().requirepass();
   if (config.server().has_resp_max_clients()) {
@@ -32,11 +31,6 @@ ServerState::ServerState(storage::TrackStore* store,
     settings_.proto_max_bulk_len =
         static_cast<int64_t>(config.server().resp_max_bulk_len());
   }
-  RegisterConnectionCommands(commands_.get());
-  RegisterServerCommands(commands_.get());
-  RegisterKeyCommands(commands_.get());
-  RegisterStringCommands(commands_.get());
-  RegisterGeoCommands(commands_.get());
 }
 
 void ServerState::PublishClient(const ClientState& c) {
@@ -91,9 +85,10 @@ void CommandTable::Add(CommandSpec spec) {
 
 void CommandTable::Add(const char* name, int arity, CommandHandler handler,
                        std::vector<std::string> flags, int first_key,
-                       int last_key, int key_step) {
+                       int last_key, int key_step, RunsOn runs_on) {
   CommandSpec spec{name,      arity,    std::move(flags),
                    first_key, last_key, key_step};
+  spec.runs_on = runs_on;
   spec.handler = std::move(handler);
   Add(std::move(spec));
 }
@@ -101,6 +96,38 @@ void CommandTable::Add(const char* name, int arity, CommandHandler handler,
 const CommandSpec* CommandTable::Find(absl::string_view name) const {
   auto it = commands_.find(absl::AsciiStrToLower(name));
   return it == commands_.end() ? nullptr : &it->second;
+}
+
+bool CommandTable::RunsOnWorker(absl::string_view name) const {
+  const CommandSpec* spec = Find(name);
+  return spec != nullptr && spec->runs_on == RunsOn::kWorker;
+}
+
+namespace {
+
+std::map<std::string, CommandFamilyRegistrar>& Families() {
+  static auto* const families =
+      new std::map<std::string, CommandFamilyRegistrar>();
+  return *families;
+}
+
+}  // namespace
+
+bool RegisterCommandFamily(const char* family, CommandFamilyRegistrar add) {
+  Families()[family] = add;
+  return true;
+}
+
+std::vector<std::string> CommandFamilyNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, add] : Families()) names.push_back(name);
+  return names;
+}
+
+std::unique_ptr<CommandTable> NewCommandTable() {
+  auto table = std::make_unique<CommandTable>();
+  for (const auto& [name, add] : Families()) add(table.get());
+  return table;
 }
 
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name) {
@@ -149,19 +176,6 @@ void Dispatch(ServerState& server, ClientState& client,
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   spec->handler(ctx);
-}
-
-bool RunsOnWorker(const std::vector<std::string>& argv) {
-  static const auto* const kLong = new absl::flat_hash_set<std::string>{
-      // Whole keyspace or database.
-      "keys", "scan", "dbsize", "flushdb", "flushall", "info", "debug",
-      // A GEO key's members: searches, ranges, copies.
-      "geosearch", "geosearchstore", "georadius", "georadius_ro",
-      "georadiusbymember", "georadiusbymember_ro", "zrange", "zrevrange",
-      "zrangebyscore", "zrevrangebyscore", "zrangebylex", "zrevrangebylex",
-      "zcount", "zrank", "zrevrank", "rename", "renamenx"};
-  if (argv.empty() || argv[0].size() > 20) return false;
-  return kLong->contains(absl::AsciiStrToLower(argv[0]));
 }
 
 }  // namespace trackdb::resp

@@ -4,8 +4,11 @@
 // The Redis command table and what a command runs with: the server's shared
 // state, the calling client's state, its arguments and its reply. Commands
 // are plain functions grouped by family (connection_commands.cc,
-// server_commands.cc, key_commands.cc, string_commands.cc,
-// geo_commands.cc), each registering itself in the table.
+// server_commands.cc, key_commands.cc, string_commands.cc, geo_commands.cc,
+// geo_search_command.cc, zset_commands.cc). Each family's file registers
+// its commands, with everything the server needs to know about each (arity,
+// flags, key positions, and whether it runs on the worker pool), in one
+// TRACKDB_RESP_COMMAND_FAMILY block; the table is the only list of them.
 //
 // Dispatch checks what Redis checks before running a command, in Redis's
 // order and with its words: unknown command, arity, authentication.
@@ -120,6 +123,13 @@ struct CommandContext {
 
 using CommandHandler = std::function<void(CommandContext&)>;
 
+// Where the server runs a command. Point commands run on their connection's
+// event loop, as in Redis; commands whose work grows with the data (scans,
+// GEO searches, range reads, copies, flushes) or that wait (DEBUG SLEEP) run
+// on the worker pool, so that the loop's other connections go on being
+// served (resp_server.h).
+enum class RunsOn { kLoop, kWorker };
+
 struct CommandSpec {
   std::string name;  // lower case
   // Redis's arity: n > 0 exactly n arguments (the name included); n < 0 at
@@ -128,6 +138,7 @@ struct CommandSpec {
   std::vector<std::string> flags;  // COMMAND INFO's flags, e.g. "write"
   int first_key = 0, last_key = 0, key_step = 0;
   bool allowed_before_auth = false;
+  RunsOn runs_on = RunsOn::kLoop;  // a subcommand runs where its command does
   CommandHandler handler;
   // Subcommands (CONFIG GET, CLIENT LIST, ...), by lower-case name.
   std::map<std::string, CommandSpec> subcommands;
@@ -138,33 +149,55 @@ class CommandTable {
   void Add(CommandSpec spec);
   // A command without subcommands. COMMAND INFO reports its keys as argv
   // positions first_key..last_key (-1: the last argument) every key_step;
-  // 0, 0, 0 for a command without keys. The defaults: one key, argv[1].
+  // 0, 0, 0 for a command without keys. The defaults: one key, argv[1],
+  // run on the event loop.
   void Add(const char* name, int arity, CommandHandler handler,
            std::vector<std::string> flags, int first_key = 1, int last_key = 1,
-           int key_step = 1);
+           int key_step = 1, RunsOn runs_on = RunsOn::kLoop);
   const CommandSpec* Find(absl::string_view name) const;  // any case
+  // Whether the command named `name` (any case) runs on the worker pool;
+  // false for an unknown command, which Dispatch answers on the loop.
+  bool RunsOnWorker(absl::string_view name) const;
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
 
  private:
   std::map<std::string, CommandSpec> commands_;
 };
 
+// A family's registration: adds its commands to a table.
+using CommandFamilyRegistrar = void (*)(CommandTable* table);
+
+// Records a family for every table NewCommandTable builds; called by
+// TRACKDB_RESP_COMMAND_FAMILY before main. Returns true.
+bool RegisterCommandFamily(const char* family, CommandFamilyRegistrar add);
+
+// The names of the registered families, sorted.
+std::vector<std::string> CommandFamilyNames();
+
+// A table holding every registered family's commands.
+std::unique_ptr<CommandTable> NewCommandTable();
+
+// Registers a command family: in the family's .cc file, inside namespace
+// trackdb::resp,
+//
+//   TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
+//     table->Add("zcard", 2, ZCard, {"readonly", "fast"});
+//     table->Add("zrange", -4, ZRange, {"readonly"}, 1, 1, 1,
+//                RunsOn::kWorker);
+//   }
+//
+// The block runs once for each table built. The registration happens
+// during static initialization, so the library holding the families must
+// be linked whole (alwayslink in service/resp/BUILD).
+#define TRACKDB_RESP_COMMAND_FAMILY(family, table)                       \
+  static void AddCommandsOf_##family(CommandTable* table);               \
+  [[maybe_unused]] static const bool kCommandFamilyRegistered_##family = \
+      RegisterCommandFamily(#family, &AddCommandsOf_##family);           \
+  static void AddCommandsOf_##family(CommandTable* table)
+
 // Runs one command, replying to it (errors included).
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply);
-
-// Whether the server runs `argv` on its worker pool rather than on the
-// connection's event loop: commands whose work grows with the data (scans,
-// GEO searches, range reads, copies, flushes) or that wait (DEBUG SLEEP).
-// Point commands run on the loop, as in Redis.
-bool RunsOnWorker(const std::vector<std::string>& argv);
-
-// Each command family registers itself.
-void RegisterConnectionCommands(CommandTable* table);
-void RegisterServerCommands(CommandTable* table);
-void RegisterKeyCommands(CommandTable* table);
-void RegisterStringCommands(CommandTable* table);
-void RegisterGeoCommands(CommandTable* table);
 
 // Replies Redis's "wrong number of arguments" for the running command.
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name);

@@ -1,8 +1,11 @@
 // Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT.
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {
@@ -204,7 +207,7 @@ CommandSpec ClientCommand() {
 
 }  // namespace
 
-void RegisterConnectionCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(connection, table) {
   auto add = [&](const char* name, int arity, CommandHandler h,
                  std::vector<std::string> flags, bool before_auth = false) {
     CommandSpec s{name, arity, std::move(flags)};

@@ -1,6 +1,6 @@
 // GEO commands on a key: GEOADD, GEOPOS, GEODIST, GEOHASH. The searches are
 // in geo_search_command.cc and the sorted-set commands in zset_commands.cc;
-// geo_common.h says how a GEO key maps onto a trackdb collection.
+// geo_key.h says how a GEO key maps onto a trackdb collection.
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,12 +10,74 @@
 #include "index/geohash.h"
 #include "index/redis_geo_format.h"
 #include "index/redis_geo_search.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/geo_common.h"
+#include "service/resp/geo_args.h"
+#include "service/resp/geo_key.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {
+
+struct GeoAddElement {
+  index::LatLng position;
+  uint64_t score;
+  const std::string* member;
+};
+
+// GEOADD's arguments after the key.
+struct GeoAddRequest {
+  bool nx = false, xx = false, ch = false;
+  std::vector<GeoAddElement> elements;
+};
+
+// The options, then every lon lat member triple, in Redis's order. False
+// once it has replied an error.
+bool ParseGeoAddOrReply(CommandContext& ctx, GeoAddRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  size_t first = 2;
+  for (; first < argv.size(); ++first) {
+    if (EqualsIgnoreCase(argv[first], "nx")) {
+      req->nx = true;
+    } else if (EqualsIgnoreCase(argv[first], "xx")) {
+      req->xx = true;
+    } else if (EqualsIgnoreCase(argv[first], "ch")) {
+      req->ch = true;
+    } else {
+      break;
+    }
+  }
+  const size_t rest = argv.size() - first;
+  // Redis's GEOADD refuses a partial triple or NX with XX; ZADD, which it
+  // calls, refuses zero elements. All three are "syntax error".
+  if (rest % 3 != 0 || (req->nx && req->xx) || rest == 0) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  req->elements.reserve(rest / 3);
+  for (size_t i = first; i < argv.size(); i += 3) {
+    index::LatLng p;
+    if (!ParseLonLatOrReply(ctx, argv[i], argv[i + 1], &p)) return false;
+    std::optional<uint64_t> score = index::RedisGeoMemberScore(p);
+    if (!score) {  // Not reached: ParseLonLatOrReply checked the ranges.
+      ctx.reply.Error("invalid longitude,latitude pair");
+      return false;
+    }
+    req->elements.push_back({p, *score, &argv[i + 2]});
+  }
+  return true;
+}
+
+// trackdb's limits on a GEO key's name and its members' names.
+bool CheckGeoAddSizesOrReply(CommandContext& ctx, const GeoAddRequest& req) {
+  if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return false;
+  for (const GeoAddElement& e : req.elements) {
+    if (!ValidGeoMemberOrReply(ctx, *e.member)) return false;
+  }
+  return true;
+}
 
 // GEOADD key [NX|XX] [CH] lon lat member [lon lat member ...]
 //
@@ -35,50 +97,15 @@ namespace {
 // the reply counts it as unchanged.
 void GeoAdd(CommandContext& ctx) {
   const std::vector<std::string>& argv = ctx.argv;
-  bool nx = false, xx = false, ch = false;
-  size_t first = 2;
-  for (; first < argv.size(); ++first) {
-    if (EqualsIgnoreCase(argv[first], "nx")) {
-      nx = true;
-    } else if (EqualsIgnoreCase(argv[first], "xx")) {
-      xx = true;
-    } else if (EqualsIgnoreCase(argv[first], "ch")) {
-      ch = true;
-    } else {
-      break;
-    }
-  }
-  const size_t rest = argv.size() - first;
-  // Redis's GEOADD refuses a partial triple or NX with XX; ZADD, which it
-  // calls, refuses zero elements. All three are "syntax error".
-  if (rest % 3 != 0 || (nx && xx) || rest == 0) {
-    return ctx.reply.Error(kSyntaxError);
-  }
-
-  struct Element {
-    index::LatLng position;
-    uint64_t score;
-    const std::string* member;
-  };
-  std::vector<Element> elements;
-  elements.reserve(rest / 3);
-  for (size_t i = first; i < argv.size(); i += 3) {
-    index::LatLng p;
-    if (!ParseLonLatOrReply(ctx, argv[i], argv[i + 1], &p)) return;
-    std::optional<uint64_t> score = index::RedisGeoMemberScore(p);
-    if (!score) {  // Not reached: ParseLonLatOrReply checked the ranges.
-      return ctx.reply.Error("invalid longitude,latitude pair");
-    }
-    elements.push_back({p, *score, &argv[i + 2]});
-  }
+  GeoAddRequest req;
+  if (!ParseGeoAddOrReply(ctx, &req)) return;
+  const bool nx = req.nx, xx = req.xx, ch = req.ch;
+  const std::vector<GeoAddElement>& elements = req.elements;
 
   const std::string name = ctx.Name(argv[1]);
   std::optional<bool> exists = GeoKeyExists(ctx, name);
   if (!exists) return;
-  if (!ValidGeoKeyOrReply(ctx, argv[1])) return;
-  for (const Element& e : elements) {
-    if (!ValidGeoMemberOrReply(ctx, *e.member)) return;
-  }
+  if (!CheckGeoAddSizesOrReply(ctx, req)) return;
 
   // One point per distinct member: its winning occurrence.
   absl::flat_hash_map<absl::string_view, size_t> slot_of;
@@ -192,13 +219,11 @@ void GeoHash(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterGeoCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(geo, table) {
   table->Add("geoadd", -5, GeoAdd, {"write", "denyoom"});
   table->Add("geopos", -2, GeoPos, {"readonly"});
   table->Add("geodist", -4, GeoDist, {"readonly"});
   table->Add("geohash", -2, GeoHash, {"readonly"});
-  RegisterGeoSearchCommands(table);
-  RegisterZsetCommands(table);
 }
 
 }  // namespace trackdb::resp

@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/track_point.h"
-#include "service/resp/common.h"
+#include "service/clock.h"
 #include "service/resp/resp_server.h"
 #include "service/resp/resp_test_client.h"
 #include "service/test_server.h"

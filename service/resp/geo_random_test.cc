@@ -123,6 +123,27 @@ std::vector<std::pair<double, double>> Populate(Differential& d, Workload& w) {
   return added;
 }
 
+// Random reply options: option groups in random order (COUNT keeps its
+// number; ANY may go anywhere).
+std::vector<std::string> RandomOptions(Workload& w) {
+  std::vector<std::vector<std::string>> groups;
+  if (w.Chance(0.5)) groups.push_back({"WITHDIST"});
+  if (w.Chance(0.4)) groups.push_back({"WITHCOORD"});
+  if (w.Chance(0.3)) groups.push_back({"WITHHASH"});
+  const int sort = w.Int(0, 2);
+  if (sort == 1) groups.push_back({"ASC"});
+  if (sort == 2) groups.push_back({"DESC"});
+  if (w.Chance(0.4)) {
+    groups.push_back({"COUNT", absl::StrCat(w.Chance(0.2) ? 1 : w.Int(1, 60))});
+    if (w.Chance(0.4)) groups.push_back({"ANY"});
+  }
+  std::shuffle(groups.begin(), groups.end(), std::mt19937(w.Int(0, 1 << 30)));
+  std::vector<std::string> options;
+  for (const auto& g : groups)
+    options.insert(options.end(), g.begin(), g.end());
+  return options;
+}
+
 std::vector<std::string> RandomQuery(
     Workload& w, const std::vector<std::pair<double, double>>& positions) {
   const int unit = w.Int(0, 3);
@@ -158,23 +179,7 @@ std::vector<std::string> RandomQuery(
                 -kLatLimit,
                 std::min(kLatLimit, centre.second + w.Uniform(-0.01, 0.01)));
 
-  // Option groups in random order (COUNT keeps its number; ANY may go
-  // anywhere).
-  std::vector<std::vector<std::string>> groups;
-  if (w.Chance(0.5)) groups.push_back({"WITHDIST"});
-  if (w.Chance(0.4)) groups.push_back({"WITHCOORD"});
-  if (w.Chance(0.3)) groups.push_back({"WITHHASH"});
-  const int sort = w.Int(0, 2);
-  if (sort == 1) groups.push_back({"ASC"});
-  if (sort == 2) groups.push_back({"DESC"});
-  if (w.Chance(0.4)) {
-    groups.push_back({"COUNT", absl::StrCat(w.Chance(0.2) ? 1 : w.Int(1, 60))});
-    if (w.Chance(0.4)) groups.push_back({"ANY"});
-  }
-  std::shuffle(groups.begin(), groups.end(), std::mt19937(w.Int(0, 1 << 30)));
-  std::vector<std::string> options;
-  for (const auto& g : groups)
-    options.insert(options.end(), g.begin(), g.end());
+  std::vector<std::string> options = RandomOptions(w);
 
   std::vector<std::string> cmd;
   const int form = w.Int(0, 9);

@@ -32,8 +32,12 @@
 #include "index/region.h"
 #include "model/validate.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/geo_common.h"
+#include "service/resp/geo_args.h"
+#include "service/resp/geo_key.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {
@@ -54,64 +58,6 @@ enum Flags {
   kGeoSearch = 1 << 3,     // GEOSEARCH's argument grammar
   kGeoSearchStore = 1 << 4,
 };
-
-// extractDistanceOrReply: <radius> <unit>.
-bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
-                          const std::string& unit, double* radius,
-                          double* to_meters) {
-  double d = 0;
-  if (!ParseRedisDouble(number, &d)) {
-    ctx.reply.Error("need numeric radius");
-    return false;
-  }
-  if (d < 0) {
-    ctx.reply.Error("radius cannot be negative");
-    return false;
-  }
-  std::optional<double> u = index::RedisUnitToMeters(unit);
-  if (!u) {
-    ctx.reply.Error(index::kRedisUnsupportedUnitError);
-    return false;
-  }
-  // The domain's radius limit, as every door applies it.
-  if (absl::Status s = model::ValidateRadius(
-          d * *u, "radius", model::LimitsFrom(ctx.server.config().limits()));
-      !s.ok()) {
-    ctx.reply.Error(std::string(s.message()));
-    return false;
-  }
-  *radius = d;
-  *to_meters = *u;
-  return true;
-}
-
-// extractBoxOrReply: <width> <height> <unit>.
-bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
-                     const std::string& height_arg, const std::string& unit,
-                     double* width, double* height, double* to_meters) {
-  double w = 0, h = 0;
-  if (!ParseRedisDouble(width_arg, &w)) {
-    ctx.reply.Error("need numeric width");
-    return false;
-  }
-  if (!ParseRedisDouble(height_arg, &h)) {
-    ctx.reply.Error("need numeric height");
-    return false;
-  }
-  if (h < 0 || w < 0) {
-    ctx.reply.Error("height or width cannot be negative");
-    return false;
-  }
-  std::optional<double> u = index::RedisUnitToMeters(unit);
-  if (!u) {
-    ctx.reply.Error(index::kRedisUnsupportedUnitError);
-    return false;
-  }
-  *width = w;
-  *height = h;
-  *to_meters = *u;
-  return true;
-}
 
 // longLatFromMember: the member's decoded position (its cell centre), which
 // is where Redis measures from.
@@ -162,190 +108,246 @@ absl::Status ReplaceWithPoints(storage::TrackStore& store,
   return store.AddPoints(name, points);
 }
 
-void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
-  const std::vector<std::string>& argv = ctx.argv;
-  const std::string src = ctx.Name(argv[src_index]);
-  std::optional<bool> found = GeoKeyExists(ctx, src);
-  if (!found) return;
-  const bool exists = *found;
-
-  const std::string* store_key = nullptr;
-  bool storedist = false;
+// A search as its arguments ask for it (georadiusGeneric's locals).
+struct SearchRequest {
+  std::string src;      // the source key's storage name
+  bool exists = false;  // whether the source key exists
   index::RedisGeoShape shape;
-  size_t base_args = 0;
-  if (flags & kRadiusCoords) {
-    base_args = 6;
-    shape.kind = index::RedisGeoShape::Kind::kRadius;
-    if (!ParseLonLatOrReply(ctx, argv[2], argv[3], &shape.centre)) return;
-    if (!ParseDistanceOrReply(ctx, argv[4], argv[5], &shape.radius,
-                              &shape.unit_to_meters)) {
-      return;
-    }
-  } else if ((flags & kRadiusMember) && !exists) {
-    // Redis goes on parsing the options to pick the reply.
-    base_args = 5;
-  } else if (flags & kRadiusMember) {
-    base_args = 5;
-    shape.kind = index::RedisGeoShape::Kind::kRadius;
-    if (!MemberCentreOrReply(ctx, src, argv[2], &shape.centre)) return;
-    if (!ParseDistanceOrReply(ctx, argv[3], argv[4], &shape.radius,
-                              &shape.unit_to_meters)) {
-      return;
-    }
-  } else {
-    base_args = 2;
-    if (flags & kGeoSearchStore) {
-      base_args = 3;
-      store_key = &argv[1];
-    }
-  }
-
+  const std::string* store_key = nullptr;  // STORE / GEOSEARCHSTORE's key
+  bool storedist = false;
   bool withdist = false, withhash = false, withcoord = false;
   bool frommember = false, fromloc = false, byradius = false, bybox = false;
   bool any = false;
   int64_t count = 0;
   index::RedisGeoSort sort = index::RedisGeoSort::kNone;
-  const size_t remaining =
-      argv.size() > base_args ? argv.size() - base_args : 0;
-  for (size_t i = 0; i < remaining; ++i) {
-    const std::string& arg = argv[base_args + i];
-    auto is = [&](const char* word) { return EqualsIgnoreCase(arg, word); };
-    if (is("withdist")) {
-      withdist = true;
-    } else if (is("withhash")) {
-      withhash = true;
-    } else if (is("withcoord")) {
-      withcoord = true;
-    } else if (is("any")) {
-      any = true;
-    } else if (is("asc")) {
-      sort = index::RedisGeoSort::kAsc;
-    } else if (is("desc")) {
-      sort = index::RedisGeoSort::kDesc;
-    } else if (is("count") && i + 1 < remaining) {
-      if (!ParseInt64(argv[base_args + i + 1], &count)) {
-        return ctx.reply.Error(kNotIntegerError);
-      }
-      if (count <= 0) return ctx.reply.Error("COUNT must be > 0");
-      ++i;
-    } else if ((is("store") || is("storedist")) && i + 1 < remaining &&
-               !(flags & kNoStore) && !(flags & kGeoSearch)) {
-      store_key = &argv[base_args + i + 1];
-      storedist = is("storedist");
-      ++i;
-    } else if (is("storedist") && (flags & kGeoSearch) &&
-               (flags & kGeoSearchStore)) {
-      storedist = true;
-    } else if (is("frommember") && i + 1 < remaining && (flags & kGeoSearch) &&
-               !fromloc) {
-      // Without a source key Redis parses on and replies when done.
-      if (exists && !MemberCentreOrReply(ctx, src, argv[base_args + i + 1],
-                                         &shape.centre)) {
-        return;
-      }
-      frommember = true;
-      ++i;
-    } else if (is("fromlonlat") && i + 2 < remaining && (flags & kGeoSearch) &&
-               !frommember) {
-      if (!ParseLonLatOrReply(ctx, argv[base_args + i + 1],
-                              argv[base_args + i + 2], &shape.centre)) {
-        return;
-      }
-      fromloc = true;
-      i += 2;
-    } else if (is("byradius") && i + 2 < remaining && (flags & kGeoSearch) &&
-               !bybox) {
-      if (!ParseDistanceOrReply(ctx, argv[base_args + i + 1],
-                                argv[base_args + i + 2], &shape.radius,
-                                &shape.unit_to_meters)) {
-        return;
-      }
-      shape.kind = index::RedisGeoShape::Kind::kRadius;
-      byradius = true;
-      i += 2;
-    } else if (is("bybox") && i + 3 < remaining && (flags & kGeoSearch) &&
-               !byradius) {
-      if (!ParseBoxOrReply(ctx, argv[base_args + i + 1],
-                           argv[base_args + i + 2], argv[base_args + i + 3],
-                           &shape.width, &shape.height,
-                           &shape.unit_to_meters)) {
-        return;
-      }
-      shape.kind = index::RedisGeoShape::Kind::kBox;
-      bybox = true;
-      i += 3;
-    } else {
-      return ctx.reply.Error(kSyntaxError);
+};
+
+// The arguments before the options: GEORADIUS's centre and radius,
+// GEORADIUSBYMEMBER's member and radius (parsed only when the key exists,
+// as Redis goes on parsing the options to pick the reply), GEOSEARCHSTORE's
+// destination. Sets `*options_at` to the first option's index; false once
+// it has replied an error.
+bool ParseLeadingArgsOrReply(CommandContext& ctx, int flags, SearchRequest* req,
+                             size_t* options_at) {
+  const std::vector<std::string>& argv = ctx.argv;
+  if (flags & kRadiusCoords) {
+    *options_at = 6;
+    req->shape.kind = index::RedisGeoShape::Kind::kRadius;
+    return ParseLonLatOrReply(ctx, argv[2], argv[3], &req->shape.centre) &&
+           ParseDistanceOrReply(ctx, argv[4], argv[5], &req->shape.radius,
+                                &req->shape.unit_to_meters);
+  }
+  if (flags & kRadiusMember) {
+    *options_at = 5;
+    if (!req->exists) return true;
+    req->shape.kind = index::RedisGeoShape::Kind::kRadius;
+    return MemberCentreOrReply(ctx, req->src, argv[2], &req->shape.centre) &&
+           ParseDistanceOrReply(ctx, argv[3], argv[4], &req->shape.radius,
+                                &req->shape.unit_to_meters);
+  }
+  *options_at = 2;
+  if (flags & kGeoSearchStore) {
+    *options_at = 3;
+    req->store_key = &argv[1];
+  }
+  return true;
+}
+
+// A parsed option's outcome: how many arguments it took, none if the word
+// is not an option this function knows, or an error it has replied.
+enum class OptionParse { kUnknown, kError, kTook1, kTook2, kTook3, kTook4 };
+
+// GEOSEARCH's FROMMEMBER, FROMLONLAT, BYRADIUS and BYBOX at argv[i].
+OptionParse ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
+                                  SearchRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const size_t left = argv.size() - i - 1;  // arguments after this one
+  auto is = [&](const char* word) { return EqualsIgnoreCase(argv[i], word); };
+  if (!(flags & kGeoSearch)) return OptionParse::kUnknown;
+  if (is("frommember") && left >= 1 && !req->fromloc) {
+    // Without a source key Redis parses on and replies when done.
+    if (req->exists &&
+        !MemberCentreOrReply(ctx, req->src, argv[i + 1], &req->shape.centre)) {
+      return OptionParse::kError;
+    }
+    req->frommember = true;
+    return OptionParse::kTook2;
+  }
+  if (is("fromlonlat") && left >= 2 && !req->frommember) {
+    if (!ParseLonLatOrReply(ctx, argv[i + 1], argv[i + 2],
+                            &req->shape.centre)) {
+      return OptionParse::kError;
+    }
+    req->fromloc = true;
+    return OptionParse::kTook3;
+  }
+  if (is("byradius") && left >= 2 && !req->bybox) {
+    if (!ParseDistanceOrReply(ctx, argv[i + 1], argv[i + 2], &req->shape.radius,
+                              &req->shape.unit_to_meters)) {
+      return OptionParse::kError;
+    }
+    req->shape.kind = index::RedisGeoShape::Kind::kRadius;
+    req->byradius = true;
+    return OptionParse::kTook3;
+  }
+  if (is("bybox") && left >= 3 && !req->byradius) {
+    if (!ParseBoxOrReply(ctx, argv[i + 1], argv[i + 2], argv[i + 3],
+                         &req->shape.width, &req->shape.height,
+                         &req->shape.unit_to_meters)) {
+      return OptionParse::kError;
+    }
+    req->shape.kind = index::RedisGeoShape::Kind::kBox;
+    req->bybox = true;
+    return OptionParse::kTook4;
+  }
+  return OptionParse::kUnknown;
+}
+
+// The reply options (WITH*, ANY, ASC, DESC, COUNT) and STORE / STOREDIST
+// at argv[i].
+OptionParse ParseReplyOption(CommandContext& ctx, int flags, size_t i,
+                             SearchRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const size_t left = argv.size() - i - 1;
+  auto is = [&](const char* word) { return EqualsIgnoreCase(argv[i], word); };
+  if (is("withdist")) {
+    req->withdist = true;
+  } else if (is("withhash")) {
+    req->withhash = true;
+  } else if (is("withcoord")) {
+    req->withcoord = true;
+  } else if (is("any")) {
+    req->any = true;
+  } else if (is("asc")) {
+    req->sort = index::RedisGeoSort::kAsc;
+  } else if (is("desc")) {
+    req->sort = index::RedisGeoSort::kDesc;
+  } else if (is("count") && left >= 1) {
+    if (!ParseInt64(argv[i + 1], &req->count)) {
+      ctx.reply.Error(kNotIntegerError);
+      return OptionParse::kError;
+    }
+    if (req->count <= 0) {
+      ctx.reply.Error("COUNT must be > 0");
+      return OptionParse::kError;
+    }
+    return OptionParse::kTook2;
+  } else if ((is("store") || is("storedist")) && left >= 1 &&
+             !(flags & kNoStore) && !(flags & kGeoSearch)) {
+    req->store_key = &argv[i + 1];
+    req->storedist = is("storedist");
+    return OptionParse::kTook2;
+  } else if (is("storedist") && (flags & kGeoSearch) &&
+             (flags & kGeoSearchStore)) {
+    req->storedist = true;
+  } else {
+    return OptionParse::kUnknown;
+  }
+  return OptionParse::kTook1;
+}
+
+// Every option from argv[options_at] on, in Redis's order: the first error
+// Redis would report is the one replied. False once it has replied.
+bool ParseOptionsOrReply(CommandContext& ctx, int flags, size_t options_at,
+                         SearchRequest* req) {
+  for (size_t i = options_at; i < ctx.argv.size();) {
+    OptionParse parsed = ParseReplyOption(ctx, flags, i, req);
+    if (parsed == OptionParse::kUnknown) {
+      parsed = ParseSearchAreaOption(ctx, flags, i, req);
+    }
+    switch (parsed) {
+      case OptionParse::kUnknown:
+        ctx.reply.Error(kSyntaxError);
+        return false;
+      case OptionParse::kError:
+        return false;
+      case OptionParse::kTook1:
+        i += 1;
+        break;
+      case OptionParse::kTook2:
+        i += 2;
+        break;
+      case OptionParse::kTook3:
+        i += 3;
+        break;
+      case OptionParse::kTook4:
+        i += 4;
+        break;
     }
   }
+  return true;
+}
 
-  if (store_key != nullptr && (withdist || withhash || withcoord)) {
-    return ctx.reply.Error(absl::StrCat(
+// The checks Redis makes once every option is parsed, then trackdb's
+// refusal of STOREDIST and its limit on a GEO key's name. Sets `dest` to
+// the destination's storage name when storing.
+bool ValidateRequestOrReply(CommandContext& ctx, int flags,
+                            const SearchRequest& req, std::string* dest) {
+  const std::vector<std::string>& argv = ctx.argv;
+  if (req.store_key != nullptr &&
+      (req.withdist || req.withhash || req.withcoord)) {
+    ctx.reply.Error(absl::StrCat(
         (flags & kGeoSearchStore) ? "GEOSEARCHSTORE"
                                   : "STORE option in GEORADIUS",
         " is not compatible with WITHDIST, WITHHASH and WITHCOORD options"));
+    return false;
   }
-  if ((flags & kGeoSearch) && !(frommember || fromloc)) {
-    return ctx.reply.Error(absl::StrCat(
+  if ((flags & kGeoSearch) && !(req.frommember || req.fromloc)) {
+    ctx.reply.Error(absl::StrCat(
         "exactly one of FROMMEMBER or FROMLONLAT can be specified for ",
         argv[0]));
+    return false;
   }
-  if ((flags & kGeoSearch) && !(byradius || bybox)) {
-    return ctx.reply.Error(absl::StrCat(
+  if ((flags & kGeoSearch) && !(req.byradius || req.bybox)) {
+    ctx.reply.Error(absl::StrCat(
         "exactly one of BYRADIUS and BYBOX can be specified for ", argv[0]));
+    return false;
   }
-  if (any && count == 0) {
-    return ctx.reply.Error("the ANY argument requires COUNT argument");
+  if (req.any && req.count == 0) {
+    ctx.reply.Error("the ANY argument requires COUNT argument");
+    return false;
   }
-  if (store_key != nullptr && storedist) {
-    return ctx.reply.Error(kStoreDistError);
+  if (req.store_key == nullptr) return true;
+  if (req.storedist) {
+    ctx.reply.Error(kStoreDistError);
+    return false;
   }
+  *dest = ctx.Name(*req.store_key);
+  return ValidGeoKeyOrReply(ctx, *req.store_key);
+}
 
-  std::string dest;
-  if (store_key != nullptr) {
-    dest = ctx.Name(*store_key);
-    if (!ValidGeoKeyOrReply(ctx, *store_key)) return;
+// STORE: replaces `dest` with the results at their source positions.
+void StoreResults(CommandContext& ctx, const std::string& dest,
+                  const Candidates& candidates,
+                  const std::vector<index::RedisGeoResult>& results) {
+  std::vector<model::TrackPoint> points;
+  points.reserve(results.size());
+  for (const index::RedisGeoResult& r : results) {
+    points.push_back(candidates.points.at(r.member));
   }
-  if (!exists) {
-    if (store_key == nullptr) return ctx.reply.Array(0);
+  if (points.empty()) {
     if (!ctx.Check(DeleteAnyKey(ctx.store(), dest).status())) return;
-    return ctx.reply.Integer(0);
-  }
-
-  Candidates candidates;
-  if (!ctx.Check(FindCandidates(ctx.store(), src, shape, store_key != nullptr,
-                                &candidates))) {
+  } else if (!ctx.Check(ReplaceWithPoints(ctx.store(), dest, points))) {
     return;
   }
-  const std::vector<index::RedisGeoResult> results = index::RedisGeoSearch(
-      shape, candidates.list, index::RedisGeoReplyOptions{sort, count, any});
+  return ctx.reply.Integer(static_cast<int64_t>(results.size()));
+}
 
-  if (store_key != nullptr) {
-    std::vector<model::TrackPoint> points;
-    points.reserve(results.size());
-    for (const index::RedisGeoResult& r : results) {
-      points.push_back(candidates.points.at(r.member));
-    }
-    if (points.empty()) {
-      if (!ctx.Check(DeleteAnyKey(ctx.store(), dest).status())) return;
-    } else if (!ctx.Check(ReplaceWithPoints(ctx.store(), dest, points))) {
-      return;
-    }
-    return ctx.reply.Integer(static_cast<int64_t>(results.size()));
-  }
-
+// The results, each with what WITHDIST, WITHHASH and WITHCOORD ask for.
+void ReplyResults(CommandContext& ctx, const SearchRequest& req,
+                  const std::vector<index::RedisGeoResult>& results) {
   const size_t options =
-      (withdist ? 1 : 0) + (withhash ? 1 : 0) + (withcoord ? 1 : 0);
+      (req.withdist ? 1 : 0) + (req.withhash ? 1 : 0) + (req.withcoord ? 1 : 0);
   ctx.reply.Array(results.size());
   for (const index::RedisGeoResult& r : results) {
     if (options > 0) ctx.reply.Array(options + 1);
     ctx.reply.Bulk(r.member);
-    if (withdist) {
+    if (req.withdist) {
       ctx.reply.Bulk(
-          index::RedisFormatDistance(r.distance_m, shape.unit_to_meters));
+          index::RedisFormatDistance(r.distance_m, req.shape.unit_to_meters));
     }
-    if (withhash) ctx.reply.Integer(static_cast<int64_t>(r.score));
-    if (withcoord) {
+    if (req.withhash) ctx.reply.Integer(static_cast<int64_t>(r.score));
+    if (req.withcoord) {
       const index::LatLng p = index::RedisGeoScoreToLatLng(r.score);
       ctx.reply.Array(2);
       ctx.reply.DoubleText(index::RedisFormatCoordinate(p.lon));
@@ -354,36 +356,73 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   }
 }
 
+// georadiusGeneric: parse (leading arguments, options, checks), then find
+// the candidates, rank them as Redis would, and reply or store.
+void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
+  SearchRequest req;
+  req.src = ctx.Name(ctx.argv[src_index]);
+  std::optional<bool> found = GeoKeyExists(ctx, req.src);
+  if (!found) return;
+  req.exists = *found;
+  size_t options_at = 0;
+  std::string dest;
+  if (!ParseLeadingArgsOrReply(ctx, flags, &req, &options_at) ||
+      !ParseOptionsOrReply(ctx, flags, options_at, &req) ||
+      !ValidateRequestOrReply(ctx, flags, req, &dest)) {
+    return;
+  }
+  const bool store = req.store_key != nullptr;
+  if (!req.exists) {
+    if (!store) return ctx.reply.Array(0);
+    if (!ctx.Check(DeleteAnyKey(ctx.store(), dest).status())) return;
+    return ctx.reply.Integer(0);
+  }
+
+  Candidates candidates;
+  if (!ctx.Check(FindCandidates(ctx.store(), req.src, req.shape, store,
+                                &candidates))) {
+    return;
+  }
+  const std::vector<index::RedisGeoResult> results = index::RedisGeoSearch(
+      req.shape, candidates.list,
+      index::RedisGeoReplyOptions{req.sort, req.count, req.any});
+  if (store) return StoreResults(ctx, dest, candidates, results);
+  ReplyResults(ctx, req, results);
+}
+
 }  // namespace
 
-void RegisterGeoSearchCommands(CommandTable* table) {
-  table->Add("geosearch", -7,
-             [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kGeoSearch); },
-             {"readonly"});
+TRACKDB_RESP_COMMAND_FAMILY(geo_search, table) {
+  table->Add(
+      "geosearch", -7,
+      [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kGeoSearch); },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "geosearchstore", -8,
       [](CommandContext& ctx) {
         GeoRadiusGeneric(ctx, 2, kGeoSearch | kGeoSearchStore);
       },
-      {"write", "denyoom"}, 1, 2);
+      {"write", "denyoom"}, 1, 2, 1, RunsOn::kWorker);
   table->Add(
       "georadius", -6,
       [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kRadiusCoords); },
-      {"write", "denyoom", "movablekeys"});
+      {"write", "denyoom", "movablekeys"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "georadiusbymember", -5,
       [](CommandContext& ctx) { GeoRadiusGeneric(ctx, 1, kRadiusMember); },
-      {"write", "denyoom", "movablekeys"});
-  table->Add("georadius_ro", -6,
-             [](CommandContext& ctx) {
-               GeoRadiusGeneric(ctx, 1, kRadiusCoords | kNoStore);
-             },
-             {"readonly"});
-  table->Add("georadiusbymember_ro", -5,
-             [](CommandContext& ctx) {
-               GeoRadiusGeneric(ctx, 1, kRadiusMember | kNoStore);
-             },
-             {"readonly"});
+      {"write", "denyoom", "movablekeys"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "georadius_ro", -6,
+      [](CommandContext& ctx) {
+        GeoRadiusGeneric(ctx, 1, kRadiusCoords | kNoStore);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "georadiusbymember_ro", -5,
+      [](CommandContext& ctx) {
+        GeoRadiusGeneric(ctx, 1, kRadiusMember | kNoStore);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp

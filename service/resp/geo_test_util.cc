@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/resp/common.h"
+#include "service/clock.h"
 #include "service/resp/keyspace.h"
 
 namespace trackdb::resp::testing {

@@ -1,6 +1,7 @@
 #include "service/resp/glob.h"
 
 #include <cctype>
+#include <utility>
 
 namespace trackdb::resp {
 namespace {
@@ -8,6 +9,52 @@ namespace {
 char Fold(char c, bool nocase) {
   return nocase ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
                 : c;
+}
+
+// A character class "[...]" at *p, as Redis's stringmatchlen reads it:
+// whether `c` is in it. Leaves *p on the class's closing ']' (on its last
+// character if it has none), which the caller steps past.
+bool MatchCharClass(const char** pattern, size_t* pattern_len, char c,
+                    bool nocase) {
+  const char* p = *pattern;
+  size_t plen = *pattern_len;
+  ++p;
+  --plen;
+  const bool negate = plen > 0 && p[0] == '^';
+  if (negate) {
+    ++p;
+    --plen;
+  }
+  bool matched = false;
+  while (true) {
+    if (plen == 0) {
+      // Unterminated class: Redis steps back onto the last char.
+      --p;
+      ++plen;
+      break;
+    }
+    if (p[0] == '\\' && plen >= 2) {
+      ++p;
+      --plen;
+      if (Fold(p[0], nocase) == Fold(c, nocase)) matched = true;
+    } else if (p[0] == ']') {
+      break;
+    } else if (plen >= 3 && p[1] == '-') {
+      char start = Fold(p[0], nocase), end = Fold(p[2], nocase);
+      const char folded = Fold(c, nocase);
+      if (start > end) std::swap(start, end);
+      p += 2;
+      plen -= 2;
+      if (folded >= start && folded <= end) matched = true;
+    } else if (Fold(p[0], nocase) == Fold(c, nocase)) {
+      matched = true;
+    }
+    ++p;
+    --plen;
+  }
+  *pattern = p;
+  *pattern_len = plen;
+  return negate ? !matched : matched;
 }
 
 bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
@@ -31,47 +78,11 @@ bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
         ++s;
         --slen;
         break;
-      case '[': {
-        ++p;
-        --plen;
-        const bool negate = plen > 0 && p[0] == '^';
-        if (negate) {
-          ++p;
-          --plen;
-        }
-        bool matched = false;
-        while (true) {
-          if (plen == 0) {
-            // Unterminated class: Redis steps back onto the last char.
-            --p;
-            ++plen;
-            break;
-          }
-          if (p[0] == '\\' && plen >= 2) {
-            ++p;
-            --plen;
-            if (Fold(p[0], nocase) == Fold(s[0], nocase)) matched = true;
-          } else if (p[0] == ']') {
-            break;
-          } else if (plen >= 3 && p[1] == '-') {
-            char start = Fold(p[0], nocase), end = Fold(p[2], nocase);
-            const char c = Fold(s[0], nocase);
-            if (start > end) std::swap(start, end);
-            p += 2;
-            plen -= 2;
-            if (c >= start && c <= end) matched = true;
-          } else if (Fold(p[0], nocase) == Fold(s[0], nocase)) {
-            matched = true;
-          }
-          ++p;
-          --plen;
-        }
-        if (negate) matched = !matched;
-        if (!matched) return false;
+      case '[':
+        if (!MatchCharClass(&p, &plen, s[0], nocase)) return false;
         ++s;
         --slen;
         break;
-      }
       case '\\':
         if (plen >= 2) {
           ++p;

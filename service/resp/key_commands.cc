@@ -21,13 +21,17 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
 #include "service/resp/collection_copy.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/glob.h"
-#include "service/resp/key_access.h"
 #include "service/resp/key_scan.h"
+#include "service/resp/key_type.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
+#include "service/resp/string_update.h"
 
 namespace trackdb::resp {
 namespace {
@@ -454,16 +458,17 @@ void Persist(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterKeyCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(key, table) {
   table->Add("del", -2, Del, {"write"}, 1, -1, 1);
   table->Add("unlink", -2, Del, {"write", "fast"}, 1, -1, 1);
   table->Add("exists", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
   table->Add("touch", -2, Exists, {"readonly", "fast"}, 1, -1, 1);
   table->Add("type", 2, Type, {"readonly", "fast"});
-  table->Add("keys", 2, Keys, {"readonly"}, 0, 0, 0);
-  table->Add("scan", -2, Scan, {"readonly"}, 0, 0, 0);
-  table->Add("rename", 3, Rename, {"write"}, 1, 2, 1);
-  table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1);
+  table->Add("keys", 2, Keys, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("scan", -2, Scan, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("rename", 3, Rename, {"write"}, 1, 2, 1, RunsOn::kWorker);
+  table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1,
+             RunsOn::kWorker);
   table->Add("expire", -3, Expire, {"write", "fast"});
   table->Add("pexpire", -3, Pexpire, {"write", "fast"});
   table->Add("expireat", -3, Expireat, {"write", "fast"});

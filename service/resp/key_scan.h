@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "service/resp/common.h"
+#include "service/resp/key_type.h"
 
 namespace trackdb::resp {
 

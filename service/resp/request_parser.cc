@@ -31,6 +31,25 @@ bool IsSpace(char c) {
          c == '\f';
 }
 
+// The character a backslash escape inside "double quotes" stands for:
+// \n, \r, \t, \b, \a, and any other character for itself.
+char Unescape(char c) {
+  switch (c) {
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 't':
+      return '\t';
+    case 'b':
+      return '\b';
+    case 'a':
+      return '\a';
+    default:
+      return c;
+  }
+}
+
 }  // namespace
 
 bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
@@ -52,28 +71,7 @@ bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
           p += 3;
         } else if (line[p] == '\\' && p + 1 < n) {
           ++p;
-          char c;
-          switch (line[p]) {
-            case 'n':
-              c = '\n';
-              break;
-            case 'r':
-              c = '\r';
-              break;
-            case 't':
-              c = '\t';
-              break;
-            case 'b':
-              c = '\b';
-              break;
-            case 'a':
-              c = '\a';
-              break;
-            default:
-              c = line[p];
-              break;
-          }
-          current.push_back(c);
+          current.push_back(Unescape(line[p]));
         } else if (line[p] == '"') {
           // A closing quote must be followed by a space or the end.
           if (p + 1 < n && !IsSpace(line[p + 1])) return false;
@@ -169,72 +167,84 @@ RequestParser::Result RequestParser::NextInline(const ParserLimits& limits,
   return Result::kCommand;
 }
 
+std::optional<RequestParser::Result> RequestParser::ReadMultibulkCount(
+    const ParserLimits& limits, std::vector<std::string>* argv,
+    std::string* error) {
+  const size_t cr = buffer_.find('\r', pos_);
+  if (cr == std::string::npos) {
+    if (buffered() > limits.max_inline_len) {
+      *error = "Protocol error: too big mbulk count string";
+      return Result::kError;
+    }
+    return Result::kNeedMore;
+  }
+  if (cr + 1 >= buffer_.size()) return Result::kNeedMore;  // want "\n"
+  int64_t count = 0;
+  if (!ParseLength(absl::string_view(buffer_).substr(pos_ + 1, cr - pos_ - 1),
+                   &count) ||
+      count > limits.max_multibulk_len) {
+    *error = "Protocol error: invalid multibulk length";
+    return Result::kError;
+  }
+  if (!limits.authenticated && count > 10) {
+    *error = "Protocol error: unauthenticated multibulk length";
+    return Result::kError;
+  }
+  pos_ = cr + 2;
+  if (count <= 0) {
+    argv->clear();
+    return Result::kCommand;  // empty: skipped by Next
+  }
+  multibulk_left_ = count;
+  partial_.clear();
+  partial_.reserve(static_cast<size_t>(std::min<int64_t>(count, 1024)));
+  bulk_len_ = -1;
+  return std::nullopt;
+}
+
+std::optional<RequestParser::Result> RequestParser::ReadBulkLength(
+    const ParserLimits& limits, std::string* error) {
+  const size_t cr = buffer_.find('\r', pos_);
+  if (cr == std::string::npos) {
+    if (buffered() > limits.max_inline_len) {
+      *error = "Protocol error: too big bulk count string";
+      return Result::kError;
+    }
+    return Result::kNeedMore;
+  }
+  if (cr + 1 >= buffer_.size()) return Result::kNeedMore;
+  if (buffer_[pos_] != '$') {
+    *error = std::string("Protocol error: expected '$', got '") +
+             buffer_[pos_] + "'";
+    return Result::kError;
+  }
+  int64_t len = 0;
+  if (!ParseLength(absl::string_view(buffer_).substr(pos_ + 1, cr - pos_ - 1),
+                   &len) ||
+      len < 0 || len > limits.max_bulk_len) {
+    *error = "Protocol error: invalid bulk length";
+    return Result::kError;
+  }
+  if (!limits.authenticated && len > 16384) {
+    *error = "Protocol error: unauthenticated bulk length";
+    return Result::kError;
+  }
+  pos_ = cr + 2;
+  bulk_len_ = len;
+  return std::nullopt;
+}
+
 RequestParser::Result RequestParser::NextMultibulk(
     const ParserLimits& limits, std::vector<std::string>* argv,
     std::string* error) {
   if (multibulk_left_ == 0) {
-    // "*<count>\r\n"
-    const size_t cr = buffer_.find('\r', pos_);
-    if (cr == std::string::npos) {
-      if (buffered() > limits.max_inline_len) {
-        *error = "Protocol error: too big mbulk count string";
-        return Result::kError;
-      }
-      return Result::kNeedMore;
+    if (std::optional<Result> r = ReadMultibulkCount(limits, argv, error)) {
+      return *r;
     }
-    if (cr + 1 >= buffer_.size()) return Result::kNeedMore;  // want "\n"
-    int64_t count = 0;
-    if (!ParseLength(absl::string_view(buffer_).substr(pos_ + 1, cr - pos_ - 1),
-                     &count) ||
-        count > limits.max_multibulk_len) {
-      *error = "Protocol error: invalid multibulk length";
-      return Result::kError;
-    }
-    if (!limits.authenticated && count > 10) {
-      *error = "Protocol error: unauthenticated multibulk length";
-      return Result::kError;
-    }
-    pos_ = cr + 2;
-    if (count <= 0) {
-      argv->clear();
-      return Result::kCommand;  // empty: skipped by Next
-    }
-    multibulk_left_ = count;
-    partial_.clear();
-    partial_.reserve(static_cast<size_t>(std::min<int64_t>(count, 1024)));
-    bulk_len_ = -1;
   }
   while (multibulk_left_ > 0) {
     if (bulk_len_ < 0) {
-      // "$<len>\r\n"
-      const size_t cr = buffer_.find('\r', pos_);
-      if (cr == std::string::npos) {
-        if (buffered() > limits.max_inline_len) {
-          *error = "Protocol error: too big bulk count string";
-          return Result::kError;
-        }
-        return Result::kNeedMore;
-      }
-      if (cr + 1 >= buffer_.size()) return Result::kNeedMore;
-      if (buffer_[pos_] != '$') {
-        *error = std::string("Protocol error: expected '$', got '") +
-                 buffer_[pos_] + "'";
-        return Result::kError;
-      }
-      int64_t len = 0;
-      if (!ParseLength(
-              absl::string_view(buffer_).substr(pos_ + 1, cr - pos_ - 1),
-              &len) ||
-          len < 0 || len > limits.max_bulk_len) {
-        *error = "Protocol error: invalid bulk length";
-        return Result::kError;
-      }
-      if (!limits.authenticated && len > 16384) {
-        *error = "Protocol error: unauthenticated bulk length";
-        return Result::kError;
-      }
-      pos_ = cr + 2;
-      bulk_len_ = len;
+      if (std::optional<Result> r = ReadBulkLength(limits, error)) return *r;
     }
     // The bulk and its "\r\n".
     if (buffered() < static_cast<size_t>(bulk_len_) + 2) {

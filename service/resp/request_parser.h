@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,14 @@ class RequestParser {
                     std::string* error);
   Result NextMultibulk(const ParserLimits& limits,
                        std::vector<std::string>* argv, std::string* error);
+  // NextMultibulk's header lines, "*<count>\r\n" and "$<len>\r\n": each
+  // consumes its line and returns nullopt to go on, or returns what Next
+  // returns (more input needed, an error, or an empty request).
+  std::optional<Result> ReadMultibulkCount(const ParserLimits& limits,
+                                           std::vector<std::string>* argv,
+                                           std::string* error);
+  std::optional<Result> ReadBulkLength(const ParserLimits& limits,
+                                       std::string* error);
   void Compact();
 
   std::string buffer_;

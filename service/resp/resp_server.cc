@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "asio.hpp"
+#include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/request_parser.h"
 
 namespace trackdb::resp {
@@ -207,7 +207,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       client_.last_command_ms = NowMs();
       ran = true;
-      if (RunsOnWorker(argv)) return RunOnWorker(std::move(argv));
+      if (state.commands().RunsOnWorker(argv[0])) {
+        return RunOnWorker(std::move(argv));
+      }
       Dispatch(state, client_, argv, reply);
       reply.set_protocol(client_.protocol);  // HELLO may have changed it
     }

@@ -10,11 +10,11 @@
 //
 // Point commands (GET, SET, GEOADD, ZSCORE, ...) run on the loop, as in
 // Redis: their RocksDB work is a few lookups or one batch. Commands whose
-// work grows with the data or that wait (resp::RunsOnWorker: KEYS, SCAN,
-// GEOSEARCH, ZRANGE, FLUSHDB, DEBUG SLEEP, ...) run on a worker while their
-// connection waits, so the loop's other connections go on being parsed and
-// served. A point command stuck in RocksDB (a write stall) holds its loop;
-// the other loops go on.
+// work grows with the data or that wait (registered with RunsOn::kWorker
+// in their family's file: KEYS, SCAN, GEOSEARCH, ZRANGE, FLUSHDB, DEBUG
+// SLEEP, ...) run on a worker while their connection waits, so the loop's
+// other connections go on being parsed and served. A point command stuck in
+// RocksDB (a write stall) holds its loop; the other loops go on.
 
 #include <memory>
 #include <string>

@@ -9,11 +9,15 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
 #include "service/resp/glob.h"
 #include "service/resp/key_scan.h"
+#include "service/resp/key_type.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 #include "storage/store_stats.h"
 
 namespace trackdb::resp {
@@ -448,12 +452,13 @@ void Time(CommandContext& ctx) {
   ctx.reply.Bulk(absl::StrCat(us % 1000000));
 }
 
-// DEBUG SLEEP <seconds>: holds this connection's loop thread, as a slow
-// command would (used to show that other connections keep being served).
+// DEBUG SLEEP <seconds>: takes as long as a slow command would. DEBUG runs
+// on the worker pool, so the connection's loop goes on serving its other
+// connections meanwhile (the slow-command test checks this).
 void Debug(CommandContext& ctx) {
   double seconds = 0;
   if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
-      ParseDouble(ctx.argv[2], &seconds) && seconds >= 0) {
+      ParseRedisDouble(ctx.argv[2], &seconds) && seconds >= 0) {
     std::this_thread::sleep_for(std::chrono::microseconds(
         static_cast<int64_t>(std::min(seconds, 60.0) * 1e6)));
     return ctx.reply.Ok();
@@ -463,15 +468,16 @@ void Debug(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterServerCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(server, table) {
   table->Add("command", -1, Command, {"loading", "stale"}, 0, 0, 0);
-  table->Add("info", -1, Info, {"loading", "stale"}, 0, 0, 0);
-  table->Add("dbsize", 1, Dbsize, {"readonly", "fast"}, 0, 0, 0);
-  table->Add("flushdb", -1, Flushdb, {"write"}, 0, 0, 0);
-  table->Add("flushall", -1, Flushall, {"write"}, 0, 0, 0);
+  table->Add("info", -1, Info, {"loading", "stale"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("dbsize", 1, Dbsize, {"readonly", "fast"}, 0, 0, 0,
+             RunsOn::kWorker);
+  table->Add("flushdb", -1, Flushdb, {"write"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("flushall", -1, Flushall, {"write"}, 0, 0, 0, RunsOn::kWorker);
   table->Add("time", 1, Time, {"loading", "stale", "fast"}, 0, 0, 0);
   table->Add("debug", -2, Debug, {"admin", "noscript", "loading", "stale"}, 0,
-             0, 0);
+             0, 0, RunsOn::kWorker);
   table->Add(ConfigCommand());
   table->Add(FlushNoOp("function"));
   table->Add(FlushNoOp("script"));

@@ -5,23 +5,25 @@
 // Each follows Redis 7.0's t_string.c: the same checks in the same order,
 // so that replies, errors included, are byte for byte Redis's. Every
 // command that writes reads and writes inside one UpdateStringsFor call
-// (service/resp/key_access.h), so it is atomic. A GEO key is a zset to
+// (service/resp/string_update.h), so it is atomic. A GEO key is a zset to
 // these commands: SET, MSET and friends replace it (deleting the
 // collection after the string is written; until then the string wins, as
 // TypeOf says), every other command answers WRONGTYPE.
-#include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/key_access.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
+#include "service/resp/string_update.h"
 
 namespace trackdb::resp {
 namespace {
@@ -463,25 +465,6 @@ void Decrby(CommandContext& ctx) {
   IncrDecr(ctx, -by);
 }
 
-// Redis's string2ld: strtold over the whole argument; no leading space,
-// no NaN, and no overflow to +-HUGE_VAL or underflow to zero.
-bool ParseRedisLongDouble(absl::string_view s, long double* out) {
-  if (s.empty() || s.size() >= 5 * 1024) return false;
-  const std::string copy(s);
-  if (std::isspace(static_cast<unsigned char>(copy[0]))) return false;
-  char* end = nullptr;
-  errno = 0;
-  const long double v = std::strtold(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size()) return false;
-  if (errno == ERANGE &&
-      (v == HUGE_VALL || v == -HUGE_VALL || std::fpclassify(v) == FP_ZERO)) {
-    return false;
-  }
-  if (errno == EINVAL || std::isnan(v)) return false;
-  *out = v;
-  return true;
-}
-
 void Incrbyfloat(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
   DeferredReply answer;
@@ -592,7 +575,7 @@ void Setrange(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterStringCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(string, table) {
   table->Add("get", 2, Get, {"readonly", "fast"});
   table->Add("strlen", 2, Strlen, {"readonly", "fast"});
   table->Add("getrange", 4, Getrange, {"readonly"});

@@ -15,19 +15,20 @@
 // ZADD and the other writing sorted-set commands are not served: a GEO
 // key's scores are positions, and an arbitrary score is not one.
 //
-// Members without a Redis score (see geo_common.h) are left out of every
+// Members without a Redis score (see geo_key.h) are left out of every
 // reply here except ZCARD and ZREM.
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "index/redis_geo_search.h"
 #include "service/resp/command.h"
-#include "service/resp/common.h"
-#include "service/resp/geo_common.h"
+#include "service/resp/geo_key.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {
@@ -108,9 +109,8 @@ void ZRem(CommandContext& ctx) {
 
 // ---- Ranges ----
 
-// A score bound (zslParseRangeItem): "(x" is exclusive; the rest of the
-// argument must be all of a strtod number (an empty one reads as 0, as C's
-// strtod gives it to Redis).
+// A score range (zslParseRange): "(x" is an exclusive bound; the rest of
+// the argument is read by ParseZsetScoreBound.
 struct ScoreRange {
   double min = 0, max = 0;
   bool minex = false, maxex = false;
@@ -118,18 +118,10 @@ struct ScoreRange {
   bool LteMax(double v) const { return maxex ? v < max : v <= max; }
 };
 
-bool ParseScoreBound(const std::string& arg, double* value, bool* ex) {
-  const char* s = arg.c_str();  // Redis reads the argument as a C string.
-  *ex = false;
-  if (s[0] == '(') {
-    *ex = true;
-    ++s;
-  }
-  char* end = nullptr;
-  const double v = std::strtod(s, &end);
-  if (end[0] != '\0' || std::isnan(v)) return false;
-  *value = v;
-  return true;
+bool ParseScoreBound(absl::string_view arg, double* value, bool* ex) {
+  *ex = !arg.empty() && arg[0] == '(';
+  if (*ex) arg.remove_prefix(1);
+  return ParseZsetScoreBound(arg, value);
 }
 
 bool ParseScoreRange(const std::string& min, const std::string& max,
@@ -206,159 +198,223 @@ void EmitRange(Reply& reply, const std::vector<const ScoredMember*>& picked,
   for (const ScoredMember* m : picked) EmitMember(reply, *m, withscores);
 }
 
+// A ZRANGE as its arguments ask for it (zrangeGenericCommand's locals).
+struct RangeRequest {
+  RangeType type = RangeType::kAuto;
+  Direction direction = Direction::kAuto;
+  bool reverse = false;
+  bool withscores = false;
+  int64_t offset = 0, limit = -1;  // LIMIT; a negative limit: no limit
+  int64_t start = 0, end = 0;      // by rank
+  ScoreRange scores;               // by score
+  LexRange lex;                    // by lex
+};
+
+// The options after key min max (WITHSCORES, LIMIT, REV, BYLEX, BYSCORE,
+// the last three only for ZRANGE itself), then the checks Redis makes on
+// their combination. False once it has replied an error.
+bool ParseRangeOptionsOrReply(CommandContext& ctx, RangeRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  for (size_t j = 4; j < argv.size(); ++j) {
+    const size_t leftargs = argv.size() - j - 1;
+    if (EqualsIgnoreCase(argv[j], "withscores")) {
+      req->withscores = true;
+    } else if (EqualsIgnoreCase(argv[j], "limit") && leftargs >= 2) {
+      if (!ParseInt64(argv[j + 1], &req->offset) ||
+          !ParseInt64(argv[j + 2], &req->limit)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      j += 2;
+    } else if (req->direction == Direction::kAuto &&
+               EqualsIgnoreCase(argv[j], "rev")) {
+      req->direction = Direction::kReverse;
+    } else if (req->type == RangeType::kAuto &&
+               EqualsIgnoreCase(argv[j], "bylex")) {
+      req->type = RangeType::kLex;
+    } else if (req->type == RangeType::kAuto &&
+               EqualsIgnoreCase(argv[j], "byscore")) {
+      req->type = RangeType::kScore;
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  if (req->direction == Direction::kAuto) req->direction = Direction::kForward;
+  if (req->type == RangeType::kAuto) req->type = RangeType::kRank;
+  req->reverse = req->direction == Direction::kReverse;
+  if (req->limit != -1 && req->type == RangeType::kRank) {
+    ctx.reply.Error(
+        "syntax error, LIMIT is only supported in combination with either "
+        "BYSCORE or BYLEX");
+    return false;
+  }
+  if (req->withscores && req->type == RangeType::kLex) {
+    ctx.reply.Error(
+        "syntax error, WITHSCORES not supported in combination with BYLEX");
+    return false;
+  }
+  return true;
+}
+
+// min and max, as ranks, scores or lex bounds; a reverse score or lex range
+// names max first. False once it has replied an error.
+bool ParseRangeBoundsOrReply(CommandContext& ctx, RangeRequest* req) {
+  size_t minidx = 2, maxidx = 3;
+  if (req->reverse && req->type != RangeType::kRank) std::swap(minidx, maxidx);
+  const std::string& min = ctx.argv[minidx];
+  const std::string& max = ctx.argv[maxidx];
+  switch (req->type) {
+    case RangeType::kRank:
+      if (!ParseInt64(min, &req->start) || !ParseInt64(max, &req->end)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      return true;
+    case RangeType::kScore:
+      if (!ParseScoreRange(min, max, &req->scores)) {
+        ctx.reply.Error("min or max is not a float");
+        return false;
+      }
+      return true;
+    default:
+      if (!ParseLexBound(min, &req->lex.min) ||
+          !ParseLexBound(max, &req->lex.max)) {
+        ctx.reply.Error("min or max not valid string range item");
+        return false;
+      }
+      return true;
+  }
+}
+
+// The members in sorted-set order, walked in a range's direction.
+class RangeWalk {
+ public:
+  RangeWalk(const std::vector<ScoredMember>& all, bool reverse)
+      : all_(all), reverse_(reverse) {}
+  int64_t size() const { return static_cast<int64_t>(all_.size()); }
+  // The i-th member in the range's direction.
+  const ScoredMember& at(int64_t i) const {
+    return reverse_ ? all_[size() - 1 - i] : all_[i];
+  }
+
+ private:
+  const std::vector<ScoredMember>& all_;
+  const bool reverse_;
+};
+
+// genericZrangebyrankCommand.
+std::vector<const ScoredMember*> PickByRank(const RangeWalk& walk,
+                                            int64_t start, int64_t end) {
+  const int64_t llen = walk.size();
+  std::vector<const ScoredMember*> picked;
+  if (start < 0) start = llen + start;
+  if (end < 0) end = llen + end;
+  if (start < 0) start = 0;
+  if (!(start > end || start >= llen)) {
+    if (end >= llen) end = llen - 1;
+    for (int64_t i = start; i <= end; ++i) picked.push_back(&walk.at(i));
+  }
+  return picked;
+}
+
+// By score or by lex: find the first member in range walking in the
+// range's direction (`near` holds past the near end, `far` within the far
+// end: zslFirstInRange / zslLastInRange), skip `offset` members unchecked,
+// then pick while in range, at most `limit` (negative: no limit).
+template <typename NearEnd, typename FarEnd>
+std::vector<const ScoredMember*> PickInRange(const RangeWalk& walk,
+                                             int64_t offset, int64_t limit,
+                                             const NearEnd& near,
+                                             const FarEnd& far) {
+  const int64_t llen = walk.size();
+  std::vector<const ScoredMember*> picked;
+  int64_t i = 0;
+  while (i < llen && !near(walk.at(i))) ++i;
+  if (i < llen && !far(walk.at(i))) i = llen;
+  if (offset < 0) i = llen;  // Redis's `while (ln && offset--)` runs out
+  i += std::max<int64_t>(offset, 0);
+  for (int64_t left = limit; i < llen && left != 0; ++i, --left) {
+    if (!far(walk.at(i))) break;
+    picked.push_back(&walk.at(i));
+  }
+  return picked;
+}
+
+std::vector<const ScoredMember*> PickByScore(const RangeWalk& walk,
+                                             const RangeRequest& req) {
+  if (req.offset > 0 && req.offset >= walk.size()) return {};
+  const ScoreRange& r = req.scores;
+  auto score = [](const ScoredMember& m) {
+    return static_cast<double>(m.score);
+  };
+  auto near = [&](const ScoredMember& m) {
+    return req.reverse ? r.LteMax(score(m)) : r.GteMin(score(m));
+  };
+  auto far = [&](const ScoredMember& m) {
+    return req.reverse ? r.GteMin(score(m)) : r.LteMax(score(m));
+  };
+  return PickInRange(walk, req.offset, req.limit, near, far);
+}
+
+// Redis defines lex ranges only for members of equal scores; for a GEO
+// key's varied scores it walks the members in score order as its listpack
+// encoding (<= 128 members) does, which trackdb follows
+// (zzlFirstInLexRange / zzlLastInLexRange). A skiplist-encoded Redis set
+// may answer differently for such ranges.
+std::vector<const ScoredMember*> PickByLex(const RangeWalk& walk,
+                                           const std::vector<ScoredMember>& all,
+                                           const RangeRequest& req) {
+  const LexRange& lex = req.lex;
+  const int64_t llen = walk.size();
+  const int cmp = CompareLex(lex.min, lex.max);
+  if (llen == 0 || cmp > 0 || (cmp == 0 && (lex.min.ex || lex.max.ex))) {
+    return {};
+  }
+  if (!lex.GteMin(all[llen - 1].member) || !lex.LteMax(all[0].member)) {
+    return {};
+  }
+  auto near = [&](const ScoredMember& m) {
+    return req.reverse ? lex.LteMax(m.member) : lex.GteMin(m.member);
+  };
+  auto far = [&](const ScoredMember& m) {
+    return req.reverse ? lex.GteMin(m.member) : lex.LteMax(m.member);
+  };
+  return PickInRange(walk, req.offset, req.limit, near, far);
+}
+
 // zrangeGenericCommand: ZRANGE key min max [BYSCORE|BYLEX] [REV]
 // [LIMIT offset count] [WITHSCORES], and the older forms with a fixed range
 // type and direction.
 void ZRangeGeneric(CommandContext& ctx, RangeType type, Direction direction) {
-  const std::vector<std::string>& argv = ctx.argv;
-  size_t minidx = 2, maxidx = 3;
-  bool withscores = false;
-  int64_t offset = 0, limit = -1;
-  for (size_t j = 4; j < argv.size(); ++j) {
-    const size_t leftargs = argv.size() - j - 1;
-    if (EqualsIgnoreCase(argv[j], "withscores")) {
-      withscores = true;
-    } else if (EqualsIgnoreCase(argv[j], "limit") && leftargs >= 2) {
-      if (!ParseInt64(argv[j + 1], &offset) ||
-          !ParseInt64(argv[j + 2], &limit)) {
-        return ctx.reply.Error(kNotIntegerError);
-      }
-      j += 2;
-    } else if (direction == Direction::kAuto &&
-               EqualsIgnoreCase(argv[j], "rev")) {
-      direction = Direction::kReverse;
-    } else if (type == RangeType::kAuto && EqualsIgnoreCase(argv[j], "bylex")) {
-      type = RangeType::kLex;
-    } else if (type == RangeType::kAuto &&
-               EqualsIgnoreCase(argv[j], "byscore")) {
-      type = RangeType::kScore;
-    } else {
-      return ctx.reply.Error(kSyntaxError);
-    }
+  RangeRequest req;
+  req.type = type;
+  req.direction = direction;
+  if (!ParseRangeOptionsOrReply(ctx, &req) ||
+      !ParseRangeBoundsOrReply(ctx, &req)) {
+    return;
   }
-  if (direction == Direction::kAuto) direction = Direction::kForward;
-  if (type == RangeType::kAuto) type = RangeType::kRank;
-  const bool reverse = direction == Direction::kReverse;
-
-  if (limit != -1 && type == RangeType::kRank) {
-    return ctx.reply.Error(
-        "syntax error, LIMIT is only supported in combination with either "
-        "BYSCORE or BYLEX");
-  }
-  if (withscores && type == RangeType::kLex) {
-    return ctx.reply.Error(
-        "syntax error, WITHSCORES not supported in combination with BYLEX");
-  }
-  if (reverse && type != RangeType::kRank) std::swap(minidx, maxidx);
-
-  int64_t start = 0, end = 0;
-  ScoreRange scores;
-  LexRange lex;
-  switch (type) {
-    case RangeType::kRank:
-      if (!ParseInt64(argv[minidx], &start) ||
-          !ParseInt64(argv[maxidx], &end)) {
-        return ctx.reply.Error(kNotIntegerError);
-      }
-      break;
-    case RangeType::kScore:
-      if (!ParseScoreRange(argv[minidx], argv[maxidx], &scores)) {
-        return ctx.reply.Error("min or max is not a float");
-      }
-      break;
-    default:
-      if (!ParseLexBound(argv[minidx], &lex.min) ||
-          !ParseLexBound(argv[maxidx], &lex.max)) {
-        return ctx.reply.Error("min or max not valid string range item");
-      }
-      break;
-  }
-
-  const std::string name = ctx.Name(argv[1]);
+  const std::string name = ctx.Name(ctx.argv[1]);
   std::optional<bool> exists = GeoKeyExists(ctx, name);
   if (!exists) return;
   if (!*exists) return ctx.reply.Array(0);
   absl::StatusOr<std::vector<ScoredMember>> loaded =
       LoadSortedMembers(ctx.store(), name);
   if (!ctx.Check(loaded.status())) return;
-  const std::vector<ScoredMember>& all = *loaded;
-  const int64_t llen = static_cast<int64_t>(all.size());
-  // The i-th member in the range's direction.
-  auto at = [&](int64_t i) -> const ScoredMember& {
-    return reverse ? all[llen - 1 - i] : all[i];
-  };
+  const RangeWalk walk(*loaded, req.reverse);
   std::vector<const ScoredMember*> picked;
-
-  if (type == RangeType::kRank) {
-    // genericZrangebyrankCommand.
-    if (start < 0) start = llen + start;
-    if (end < 0) end = llen + end;
-    if (start < 0) start = 0;
-    if (!(start > end || start >= llen)) {
-      if (end >= llen) end = llen - 1;
-      for (int64_t i = start; i <= end; ++i) picked.push_back(&at(i));
-    }
-    return EmitRange(ctx.reply, picked, withscores);
+  switch (req.type) {
+    case RangeType::kRank:
+      picked = PickByRank(walk, req.start, req.end);
+      break;
+    case RangeType::kScore:
+      picked = PickByScore(walk, req);
+      break;
+    default:
+      picked = PickByLex(walk, *loaded, req);
+      break;
   }
-
-  // By score or by lex: find the first member in range walking in the
-  // range's direction, skip `offset` members unchecked, then emit while in
-  // range, at most `limit` (negative: no limit).
-  if (type == RangeType::kScore) {
-    if (!(offset > 0 && offset >= llen)) {
-      int64_t i = 0;
-      // The first member past the near end, then whether it is within the
-      // far end (zslFirstInRange / zslLastInRange).
-      while (i < llen && !(reverse ? scores.LteMax(at(i).score)
-                                   : scores.GteMin(at(i).score))) {
-        ++i;
-      }
-      if (i < llen && !(reverse ? scores.GteMin(at(i).score)
-                                : scores.LteMax(at(i).score))) {
-        i = llen;
-      }
-      if (offset < 0) i = llen;  // Redis's `while (ln && offset--)` runs out
-      i += std::max<int64_t>(offset, 0);
-      for (int64_t left = limit; i < llen && left != 0; ++i, --left) {
-        const double s = static_cast<double>(at(i).score);
-        if (!(reverse ? scores.GteMin(s) : scores.LteMax(s))) break;
-        picked.push_back(&at(i));
-      }
-    }
-    return EmitRange(ctx.reply, picked, withscores);
-  }
-
-  // By lex. Redis defines lex ranges only for members of equal scores; for a
-  // GEO key's varied scores it walks the members in score order as its
-  // listpack encoding (<= 128 members) does, which trackdb follows
-  // (zzlFirstInLexRange / zzlLastInLexRange). A skiplist-encoded Redis set
-  // may answer differently for such ranges.
-  const int cmp = CompareLex(lex.min, lex.max);
-  bool nonempty =
-      llen > 0 && !(cmp > 0 || (cmp == 0 && (lex.min.ex || lex.max.ex)));
-  if (nonempty) {
-    nonempty = lex.GteMin(all[llen - 1].member) && lex.LteMax(all[0].member);
-  }
-  if (nonempty) {
-    int64_t i = 0;
-    while (i < llen &&
-           !(reverse ? lex.LteMax(at(i).member) : lex.GteMin(at(i).member))) {
-      ++i;
-    }
-    if (i < llen &&
-        !(reverse ? lex.GteMin(at(i).member) : lex.LteMax(at(i).member))) {
-      i = llen;
-    }
-    if (offset < 0) i = llen;
-    i += std::max<int64_t>(offset, 0);
-    for (int64_t left = limit; i < llen && left != 0; ++i, --left) {
-      if (!(reverse ? lex.GteMin(at(i).member) : lex.LteMax(at(i).member))) {
-        break;
-      }
-      picked.push_back(&at(i));
-    }
-  }
-  EmitRange(ctx.reply, picked, withscores);
+  EmitRange(ctx.reply, picked, req.withscores);
 }
 
 void ZCount(CommandContext& ctx) {
@@ -386,47 +442,55 @@ void ZCount(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterZsetCommands(CommandTable* table) {
+TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
   table->Add("zcard", 2, ZCard, {"readonly", "fast"});
   table->Add("zscore", 3, ZScore, {"readonly", "fast"});
   table->Add("zmscore", -3, ZMScore, {"readonly", "fast"});
-  table->Add("zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
-             {"readonly", "fast"});
-  table->Add("zrevrank", 3,
-             [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
-             {"readonly", "fast"});
-  table->Add("zcount", 4, ZCount, {"readonly", "fast"});
+  table->Add(
+      "zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
+      {"readonly", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
+      {"readonly", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("zcount", 4, ZCount, {"readonly", "fast"}, 1, 1, 1,
+             RunsOn::kWorker);
   table->Add("zrem", -3, ZRem, {"write", "fast"});
-  table->Add("zrange", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
-             },
-             {"readonly"});
-  table->Add("zrevrange", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
-             },
-             {"readonly"});
-  table->Add("zrangebyscore", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
-             },
-             {"readonly"});
-  table->Add("zrevrangebyscore", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
-             },
-             {"readonly"});
-  table->Add("zrangebylex", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
-             },
-             {"readonly"});
-  table->Add("zrevrangebylex", -4,
-             [](CommandContext& ctx) {
-               ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
-             },
-             {"readonly"});
+  table->Add(
+      "zrange", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrange", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrangebyscore", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrangebyscore", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrangebylex", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zrevrangebylex", -4,
+      [](CommandContext& ctx) {
+        ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
+      },
+      {"readonly"}, 1, 1, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp

@@ -1,8 +1,9 @@
-#ifndef TRACKDB_SERVICE_RESP_GEO_COMMON_H_
-#define TRACKDB_SERVICE_RESP_GEO_COMMON_H_
+#ifndef TRACKDB_SERVICE_RESP_GEO_KEY_H_
+#define TRACKDB_SERVICE_RESP_GEO_KEY_H_
 
-// Shared by the GEO commands (geo_commands.cc, geo_search_command.cc) and the
-// sorted-set commands on GEO keys (zset_commands.cc).
+// A Redis GEO key's members and their sorted-set scores, for the GEO
+// commands (geo_commands.cc, geo_search_command.cc) and the sorted-set
+// commands on GEO keys (zset_commands.cc).
 //
 // A Redis GEO key is a trackdb collection: each member is an entity and its
 // position is the entity's latest point. Redis keeps a member as a sorted-set
@@ -29,21 +30,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "index/latlng.h"
 #include "service/resp/command.h"
 #include "storage/track_store.h"
 
 namespace trackdb::resp {
-
-// Redis's getDoubleFromObject (string2d): the whole argument is a strtod
-// number, no leading space, not NaN, not out of range (an overflow to
-// +-HUGE_VAL or an underflow to 0 is refused); "inf" is accepted.
-bool ParseRedisDouble(absl::string_view s, double* out);
-
-// Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
-// + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
-// when the command must stop; otherwise returns whether the key exists.
-std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
 
 // A member and its Redis score.
 struct ScoredMember {
@@ -76,30 +66,6 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
 std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
     CommandContext& ctx);
 
-// Removes whatever key `name` holds (a string or a GEO collection), as
-// Redis's dbDelete. Returns whether something was removed.
-absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
-                                  absl::string_view name);
-
-// Replies Redis's "value is not a valid float".
-void ReplyNotFloat(CommandContext& ctx);
-
-// The domain's verdict (model/validate.h) on a GEO key as the client wrote
-// it, and on a member: replies "-ERR GEO key is ... bytes; at most ..." (or
-// "GEO member ...") and returns false when it refuses.
-bool ValidGeoKeyOrReply(CommandContext& ctx, absl::string_view key);
-bool ValidGeoMemberOrReply(CommandContext& ctx, absl::string_view member);
-
-// Parses a lon/lat pair as Redis's extractLongLatOrReply: each must be a
-// float, then within Redis's GEO ranges. Replies the error and returns false
-// otherwise.
-bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
-                        const std::string& lat, index::LatLng* out);
-
-// Registered by RegisterGeoCommands.
-void RegisterGeoSearchCommands(CommandTable* table);
-void RegisterZsetCommands(CommandTable* table);
-
 }  // namespace trackdb::resp
 
-#endif  // TRACKDB_SERVICE_RESP_GEO_COMMON_H_
+#endif  // TRACKDB_SERVICE_RESP_GEO_KEY_H_

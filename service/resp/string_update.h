@@ -1,15 +1,14 @@
-#ifndef TRACKDB_SERVICE_RESP_KEY_ACCESS_H_
-#define TRACKDB_SERVICE_RESP_KEY_ACCESS_H_
+#ifndef TRACKDB_SERVICE_RESP_STRING_UPDATE_H_
+#define TRACKDB_SERVICE_RESP_STRING_UPDATE_H_
 
-// What the key and string command families share: Redis's way of reading
-// option words, the GEO-key test, atomic read-modify-writes of strings, and
-// the expire-time error.
+// Atomic read-modify-writes of string keys, for the key and string command
+// families.
 //
 // Every command that changes a string reads and writes it inside ONE
 // TrackStore::UpdateStrings call (UpdateStringsFor below), so a command is
 // atomic against every other string command, as in Redis. A key whose
 // string is absent may still be a GEO key (a collection); commands find out
-// with IsGeoKey while they hold the string's lock.
+// with IsGeoKey (key_type.h) while they hold the string's lock.
 
 #include <cstdint>
 #include <functional>
@@ -27,16 +26,6 @@ namespace trackdb::resp {
 
 using storage::StringValue;
 using StringSlots = std::vector<std::optional<StringValue>>;
-
-// An argument as Redis's C code sees it when comparing option words: up to
-// its first NUL byte (Redis compares with strcasecmp and opt[i] tests).
-absl::string_view CWord(absl::string_view arg);
-// strcasecmp(arg, word) == 0, as Redis tests option words.
-bool IsWord(absl::string_view arg, absl::string_view word);
-
-// Whether the storage name `name` holds a GEO key (a non-empty collection).
-absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
-                              absl::string_view name);
 
 // Runs `decide` inside one TrackStore::UpdateStrings over `names`: it gets
 // their current values and may change them; returning true writes the
@@ -80,9 +69,6 @@ absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,
                                           absl::string_view name,
                                           DeferredReply& answer);
 
-// Redis's addReplyErrorExpireTime: "invalid expire time in '<cmd>' command".
-void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command);
-
 }  // namespace trackdb::resp
 
-#endif  // TRACKDB_SERVICE_RESP_KEY_ACCESS_H_
+#endif  // TRACKDB_SERVICE_RESP_STRING_UPDATE_H_

@@ -1,26 +1,9 @@
-#include "service/resp/key_access.h"
+#include "service/resp/string_update.h"
 
-#include "absl/strings/match.h"
-#include "absl/strings/str_cat.h"
-#include "service/resp/common.h"
+#include "service/resp/key_type.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
-
-absl::string_view CWord(absl::string_view arg) {
-  const size_t nul = arg.find('\0');
-  return nul == absl::string_view::npos ? arg : arg.substr(0, nul);
-}
-
-bool IsWord(absl::string_view arg, absl::string_view word) {
-  return absl::EqualsIgnoreCase(CWord(arg), word);
-}
-
-absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
-                              absl::string_view name) {
-  absl::StatusOr<int64_t> size = store.CollectionSize(name);
-  if (!size.ok()) return size.status();
-  return *size > 0;
-}
 
 bool UpdateStringsFor(CommandContext& ctx, absl::Span<const std::string> names,
                       int64_t now_ms, const DecideFn& decide) {
@@ -54,11 +37,6 @@ void DeferredReply::Send(Reply& reply) const {
     case kNone:
       return reply.Error("internal error: command decided no reply");
   }
-}
-
-void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command) {
-  ctx.reply.Error(
-      absl::StrCat("invalid expire time in '", command, "' command"));
 }
 
 absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,

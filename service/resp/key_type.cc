@@ -1,0 +1,66 @@
+#include "service/resp/key_type.h"
+
+#include <vector>
+
+#include "service/clock.h"
+#include "service/resp/reply_errors.h"
+
+namespace trackdb::resp {
+
+absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
+                               absl::string_view name, int64_t now_ms) {
+  auto s = store.GetString(name, now_ms);
+  if (!s.ok()) return s.status();
+  if (s->has_value()) return KeyType::kString;
+  auto n = store.CollectionSize(name);
+  if (!n.ok()) return n.status();
+  return *n > 0 ? KeyType::kGeo : KeyType::kNone;
+}
+
+const char* TypeName(KeyType t) {
+  switch (t) {
+    case KeyType::kString:
+      return "string";
+    case KeyType::kGeo:
+      return "zset";
+    default:
+      return "none";
+  }
+}
+
+absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
+                              absl::string_view name) {
+  absl::StatusOr<int64_t> size = store.CollectionSize(name);
+  if (!size.ok()) return size.status();
+  return *size > 0;
+}
+
+std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
+  absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, NowMs());
+  if (!ctx.Check(type.status())) return std::nullopt;
+  if (*type == KeyType::kString) {
+    ctx.reply.Error(kWrongTypeError);
+    return std::nullopt;
+  }
+  return *type == KeyType::kGeo;
+}
+
+absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
+                                  absl::string_view name) {
+  bool removed = false;
+  const std::string names[] = {std::string(name)};
+  absl::Status s = store.UpdateStrings(
+      names, NowMs(), [&](std::vector<std::optional<storage::StringValue>>* v) {
+        if ((*v)[0].has_value()) {
+          removed = true;
+          (*v)[0].reset();
+        }
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  absl::StatusOr<int64_t> entities = store.DeleteCollection(name);
+  if (!entities.ok()) return entities.status();
+  return removed || *entities > 0;
+}
+
+}  // namespace trackdb::resp

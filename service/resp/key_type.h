@@ -1,0 +1,43 @@
+#ifndef TRACKDB_SERVICE_RESP_KEY_TYPE_H_
+#define TRACKDB_SERVICE_RESP_KEY_TYPE_H_
+
+// What a Redis key holds in trackdb, and the type checks and removal that
+// commands apply to any key. A key is a string (the kv column family, with
+// an optional expiry), a GEO key (a non-empty collection, which Redis calls
+// a zset; geo_key.h), or nothing.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "service/resp/command.h"
+#include "storage/track_store.h"
+
+namespace trackdb::resp {
+
+enum class KeyType { kNone, kString, kGeo };
+// What the key `name` holds. A string wins if both exist (a race between
+// SET and GEOADD on a new key, documented in the README).
+absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
+                               absl::string_view name, int64_t now_ms);
+const char* TypeName(KeyType t);  // Redis's TYPE words: string, zset, none
+
+// Whether the storage name `name` holds a GEO key (a non-empty collection).
+absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
+                              absl::string_view name);
+
+// Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
+// + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
+// when the command must stop; otherwise returns whether the key exists.
+std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
+
+// Removes whatever key `name` holds (a string or a GEO collection), as
+// Redis's dbDelete. Returns whether something was removed.
+absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
+                                  absl::string_view name);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_KEY_TYPE_H_

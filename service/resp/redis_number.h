@@ -1,0 +1,40 @@
+#ifndef TRACKDB_SERVICE_RESP_REDIS_NUMBER_H_
+#define TRACKDB_SERVICE_RESP_REDIS_NUMBER_H_
+
+// Redis's number arguments: which strings Redis 7.0 accepts as an integer
+// or a float, and how it prints a long double. One parser for floats; its
+// entry points differ only where Redis's own functions do, each named for
+// the Redis function it mirrors.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace trackdb::resp {
+
+// Redis's string2ll: strict decimal, no spaces or '+', fits int64.
+bool ParseInt64(absl::string_view s, int64_t* out);
+
+// Redis's string2d (getDoubleFromObject): the whole argument is a strtod
+// number (decimal, hex "0x10", "inf", "infinity"); no leading space, not
+// NaN, no overflow to +-inf and no underflow to 0 (a denormal is fine).
+bool ParseRedisDouble(absl::string_view s, double* out);
+
+// Redis's string2ld (getLongDoubleFromObject, INCRBYFLOAT): as
+// ParseRedisDouble, in long double precision, and shorter than 5 KiB.
+bool ParseRedisLongDouble(absl::string_view s, long double* out);
+
+// A sorted-set score bound's number, as Redis's zslParseRange reads it
+// after the optional '(': strtod over the argument as a C string, so it
+// stops at a NUL byte, skips leading spaces, reads "" as 0 and an overflow
+// as +-inf; only trailing bytes and NaN are refused.
+bool ParseZsetScoreBound(absl::string_view s, double* out);
+
+// Redis's ld2string in human mode (INCRBYFLOAT): "%.17Lf" with trailing
+// zeros (and a trailing '.') removed.
+std::string FormatLongDouble(long double v);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_REDIS_NUMBER_H_

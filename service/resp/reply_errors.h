@@ -1,0 +1,23 @@
+#ifndef TRACKDB_SERVICE_RESP_REPLY_ERRORS_H_
+#define TRACKDB_SERVICE_RESP_REPLY_ERRORS_H_
+
+// The error replies that several command families send, in Redis's words.
+
+#include "absl/strings/string_view.h"
+#include "service/resp/command.h"
+
+namespace trackdb::resp {
+
+inline constexpr char kWrongTypeError[] =
+    "-WRONGTYPE Operation against a key holding the wrong kind of value";
+inline constexpr char kNotIntegerError[] =
+    "value is not an integer or out of range";
+inline constexpr char kNotFloatError[] = "value is not a valid float";
+inline constexpr char kSyntaxError[] = "syntax error";
+
+// Redis's addReplyErrorExpireTime: "invalid expire time in '<cmd>' command".
+void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_REPLY_ERRORS_H_
