@@ -253,6 +253,7 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
   const std::string dst = ctx.Name(ctx.argv[2]);
   const bool same = ctx.argv[1] == ctx.argv[2];
   bool src_geo = false, dst_geo = false;
+  bool renamed = false;  // the string moved: a GEO destination is replaced
   DeferredReply answer;
   const bool ran = UpdateStringsFor(
       ctx, {src, dst}, NowMs(),
@@ -281,12 +282,14 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
         }
         d = std::move(s);
         s.reset();
+        renamed = true;
         nx ? answer.Integer(1) : answer.Ok();
         return true;
       });
   if (!ran) return;
   if (src_geo) return RenameGeo(ctx, src, dst, same, nx);
-  if (dst_geo && !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
+  if (renamed && dst_geo &&
+      !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
     return;
   }
   answer.Send(ctx.reply);

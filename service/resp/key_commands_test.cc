@@ -429,6 +429,29 @@ TEST(KeyCommandsTest, RenameGeoKeysCopiesTheCollection) {
   EXPECT_SAME_REPLY(d, {"DBSIZE"});
 }
 
+// RENAMENX that NX refuses leaves both keys as they were, whatever each
+// holds (it once deleted a GEO destination while answering 0).
+TEST(KeyCommandsTest, RefusedRenamenxChangesNothing) {
+  Differential d;
+  AddGeo(d, "g");
+  EXPECT_SAME_REPLY(d, {"SET", "s", "v"});
+  EXPECT_SAME_REPLY(d, {"RENAMENX", "s", "g"});
+  EXPECT_SAME_REPLY(d, {"TYPE", "g"});
+  EXPECT_SAME_REPLY(d, {"ZCARD", "g"});
+  EXPECT_SAME_REPLY(d, {"GET", "s"});
+  AddGeo(d, "g2");
+  EXPECT_SAME_REPLY(d, {"RENAMENX", "g", "g2"});
+  EXPECT_SAME_REPLY(d, {"ZCARD", "g"});
+  EXPECT_SAME_REPLY(d, {"ZCARD", "g2"});
+  EXPECT_SAME_REPLY(d, {"SET", "s2", "w"});
+  EXPECT_SAME_REPLY(d, {"RENAMENX", "s", "s2"});
+  EXPECT_SAME_REPLY(d, {"MGET", "s", "s2"});
+  EXPECT_SAME_REPLY(d, {"RENAMENX", "g", "s"});
+  EXPECT_SAME_REPLY(d, {"TYPE", "g"});
+  EXPECT_SAME_REPLY(d, {"GET", "s"});
+  EXPECT_SAME_REPLY(d, {"DBSIZE"});
+}
+
 TEST(KeyCommandsTest, ExpireOptionsAndErrors) {
   Differential d;
   EXPECT_SAME_REPLY(d, {"EXPIRE", "nokey", "100"});
