@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/test_server.h"
+#include "storage/store_test_util.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
 
 namespace trackdb::service {
@@ -79,11 +80,7 @@ TEST_F(AdminServiceTest, BulkLoadOnIsDiagnosedAndOffCompacts) {
   }
   for (int round = 0; round < 3; ++round) {
     AddPoints(100, round);
-    rocksdb::FlushOptions flush;
-    ASSERT_TRUE(server_.store()
-                    .db()
-                    ->Flush(flush, server_.store().column_families())
-                    .ok());
+    ASSERT_TRUE(storage::testing::FlushAll(server_.store()).ok());
   }
   {
     grpc::ClientContext context;

@@ -45,6 +45,10 @@
 
 namespace trackdb::storage {
 
+// The column families, by what they hold (TrackStore::handle addresses them
+// by this, never by position).
+enum class ColumnFamily { kDefault, kPoints, kLatest, kGeo, kKv };
+
 inline constexpr char kPointsCf[] = "points";
 inline constexpr char kLatestCf[] = "latest";
 inline constexpr char kGeoCf[] = "geo";

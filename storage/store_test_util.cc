@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "index/covering.h"
@@ -35,6 +36,53 @@ std::unique_ptr<TrackStore> OpenStore(const std::string& dir,
   auto store = TrackStore::Open(dir, config);
   EXPECT_TRUE(store.ok()) << store.status();
   return store.ok() ? *std::move(store) : nullptr;
+}
+
+RawEntries ReadRaw(TrackStore& store, ColumnFamily cf,
+                   absl::string_view prefix) {
+  RawEntries out;
+  std::unique_ptr<rocksdb::Iterator> it(
+      store.db()->NewIterator(rocksdb::ReadOptions(), store.handle(cf)));
+  for (it->Seek(rocksdb::Slice(prefix.data(), prefix.size()));
+       it->Valid() && SliceView(it->key()).substr(0, prefix.size()) == prefix;
+       it->Next()) {
+    out.emplace_back(it->key().ToString(), it->value().ToString());
+  }
+  EXPECT_TRUE(it->status().ok()) << it->status().ToString();
+  return out;
+}
+
+absl::Status FlushAll(TrackStore& store) {
+  return FromRocks(
+      store.db()->Flush(rocksdb::FlushOptions(), store.column_families()),
+      "flushing");
+}
+
+absl::Status FlushAndCompact(TrackStore& store, ColumnFamily cf) {
+  rocksdb::ColumnFamilyHandle* handle = store.handle(cf);
+  if (absl::Status s = FromRocks(
+          store.db()->Flush(rocksdb::FlushOptions(), handle), "flushing");
+      !s.ok()) {
+    return s;
+  }
+  rocksdb::CompactRangeOptions options;
+  options.bottommost_level_compaction =
+      rocksdb::BottommostLevelCompaction::kForce;
+  return FromRocks(store.db()->CompactRange(options, handle, nullptr, nullptr),
+                   "compacting");
+}
+
+absl::StatusOr<int> FilesAtLevel0(TrackStore& store, ColumnFamily cf) {
+  std::string files;
+  if (!store.db()->GetProperty(store.handle(cf), "rocksdb.num-files-at-level0",
+                               &files)) {
+    return absl::InternalError("no rocksdb.num-files-at-level0 property");
+  }
+  int n = 0;
+  if (!absl::SimpleAtoi(files, &n)) {
+    return absl::InternalError(absl::StrCat("bad L0 file count: ", files));
+  }
+  return n;
 }
 
 model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon) {

@@ -6,8 +6,11 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage::testing {
@@ -26,6 +29,19 @@ model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon);
 // line per violation; empty means all hold.
 std::vector<std::string> InvariantViolations(TrackStore& store,
                                              const std::string& collection);
+
+// Every key and value of `cf` that starts with `prefix`, in key order, read
+// from the DB itself (not through the store's API).
+using RawEntries = std::vector<std::pair<std::string, std::string>>;
+RawEntries ReadRaw(TrackStore& store, ColumnFamily cf,
+                   absl::string_view prefix = "");
+// Flushes every column family's memtable.
+absl::Status FlushAll(TrackStore& store);
+// Flushes `cf` and compacts all of it into the bottom level, so that
+// compaction filters have run over every entry.
+absl::Status FlushAndCompact(TrackStore& store, ColumnFamily cf);
+// SST files in level 0 of `cf`.
+absl::StatusOr<int> FilesAtLevel0(TrackStore& store, ColumnFamily cf);
 
 // Checks I5: every string cache entry equals the name's value as stored in
 // the kv column family. One line per violation; empty means it holds.

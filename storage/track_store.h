@@ -217,10 +217,17 @@ class TrackStore {
   const StoreOptions& options() const { return options_; }
   // For stats and tests; writes must go through the methods above.
   rocksdb::DB* db() { return db_.get(); }
-  rocksdb::ColumnFamilyHandle* points() { return handles_[1]; }
-  rocksdb::ColumnFamilyHandle* latest() { return handles_[2]; }
-  rocksdb::ColumnFamilyHandle* geo() { return handles_[3]; }
-  rocksdb::ColumnFamilyHandle* kv() { return handles_[4]; }
+  rocksdb::ColumnFamilyHandle* handle(ColumnFamily cf) {
+    return handles_[static_cast<size_t>(cf)];
+  }
+  rocksdb::ColumnFamilyHandle* points() {
+    return handle(ColumnFamily::kPoints);
+  }
+  rocksdb::ColumnFamilyHandle* latest() {
+    return handle(ColumnFamily::kLatest);
+  }
+  rocksdb::ColumnFamilyHandle* geo() { return handle(ColumnFamily::kGeo); }
+  rocksdb::ColumnFamilyHandle* kv() { return handle(ColumnFamily::kKv); }
 
   // --- Operations (bulk_load.cc) ---
 

@@ -15,9 +15,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/track_point.h"
-#include "rocksdb/db.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
+#include "storage/store_test_util.h"
 #include "storage/track_store.h"
 
 namespace trackdb::resp {
@@ -628,21 +628,17 @@ TEST(KeyCommandsTest, CompactionDropsExpiredStrings) {
   storage::TrackStore& store = server.store();
   auto raw_keys = [&] {
     std::vector<std::string> keys;
-    std::unique_ptr<rocksdb::Iterator> it(
-        store.db()->NewIterator(rocksdb::ReadOptions(), store.kv()));
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      keys.push_back(it->key().ToString());
+    for (const auto& [key, value] :
+         storage::testing::ReadRaw(store, storage::ColumnFamily::kKv)) {
+      keys.push_back(key);
     }
     return keys;
   };
   // Reads hide the expired value; it is still stored until compaction.
   EXPECT_THAT(raw_keys(), ::testing::ElementsAre("forever", "long", "short"));
-  ASSERT_TRUE(store.db()->Flush(rocksdb::FlushOptions(), store.kv()).ok());
-  rocksdb::CompactRangeOptions options;
-  options.bottommost_level_compaction =
-      rocksdb::BottommostLevelCompaction::kForce;
   ASSERT_TRUE(
-      store.db()->CompactRange(options, store.kv(), nullptr, nullptr).ok());
+      storage::testing::FlushAndCompact(store, storage::ColumnFamily::kKv)
+          .ok());
   EXPECT_THAT(raw_keys(), ::testing::ElementsAre("forever", "long"));
   EXPECT_EQ(c.Call({"GET", "long"}), "$1\r\nv\r\n");
 }

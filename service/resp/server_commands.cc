@@ -142,14 +142,6 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
   return counts;
 }
 
-std::string RocksProperty(storage::TrackStore& store, const char* property,
-                          rocksdb::ColumnFamilyHandle* cf = nullptr) {
-  std::string value;
-  if (cf == nullptr) cf = store.db()->DefaultColumnFamily();
-  if (!store.db()->GetProperty(cf, property, &value)) return "0";
-  return value;
-}
-
 std::string InfoText(CommandContext& ctx, const std::string& section) {
   auto want = [&](const char* name) {
     return section.empty() || section == "all" || section == "everything" ||
@@ -176,14 +168,12 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
   if (want("memory")) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    absl::StrAppend(
-        &text, "# Memory\r\nused_memory_peak_rss:",
-        static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
-        "rocksdb_memtables_bytes:",
-        RocksProperty(ctx.store(), "rocksdb.cur-size-all-mem-tables"), "\r\n",
-        "rocksdb_block_cache_bytes:",
-        RocksProperty(ctx.store(), "rocksdb.block-cache-usage"), "\r\n",
-        "\r\n");
+    const storage::StoreStats stats = storage::ReadStoreStats(ctx.store());
+    absl::StrAppend(&text, "# Memory\r\nused_memory_peak_rss:",
+                    static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
+                    "rocksdb_memtables_bytes:", stats.memtable_bytes, "\r\n",
+                    "rocksdb_block_cache_bytes:", stats.block_cache_usage_bytes,
+                    "\r\n", "\r\n");
   }
   if (want("stats")) {
     absl::StrAppend(

@@ -164,15 +164,10 @@ std::vector<Dump> DumpCollection(storage::TrackStore& store,
                                  const std::string& collection = "fleet") {
   const std::string prefix = storage::CollectionPrefix(collection);
   std::vector<Dump> out;
-  for (auto* cf : {store.points(), store.latest(), store.geo()}) {
-    Dump d;
-    std::unique_ptr<rocksdb::Iterator> it(
-        store.db()->NewIterator(rocksdb::ReadOptions(), cf));
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-         it->Next()) {
-      d.emplace_back(it->key().ToString(), it->value().ToString());
-    }
-    out.push_back(std::move(d));
+  for (storage::ColumnFamily cf :
+       {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest,
+        storage::ColumnFamily::kGeo}) {
+    out.push_back(storage::testing::ReadRaw(store, cf, prefix));
   }
   return out;
 }
@@ -350,11 +345,10 @@ TEST_F(ImporterTest, OfflineFinishesWithACompactedStoreAndTimesTheReopen) {
   const std::vector<std::string> summary = (*sink)->Summary();
   EXPECT_THAT(summary.back(), HasSubstr("reopen after the import"));
   auto store = storage::testing::OpenStore(data);
-  for (auto* cf : {store->points(), store->latest(), store->geo()}) {
-    std::string files;
-    ASSERT_TRUE(
-        store->db()->GetProperty(cf, "rocksdb.num-files-at-level0", &files));
-    EXPECT_EQ(files, "0");
+  for (storage::ColumnFamily cf :
+       {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest,
+        storage::ColumnFamily::kGeo}) {
+    EXPECT_EQ(storage::testing::FilesAtLevel0(*store, cf).value_or(-1), 0);
   }
 }
 
