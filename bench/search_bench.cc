@@ -37,6 +37,7 @@
 #include "benchmark/benchmark.h"
 #include "index/region.h"
 #include "rocksdb/perf_context.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/track_store.h"
 
@@ -95,10 +96,11 @@ absl::Status Load(const Dataset& d) {
 // Flushes every memtable and waits for compactions to finish, so queries
 // see the settled LSM tree trackd has once its preload is digested.
 void Settle() {
-  rocksdb::DB* db = g_store->db();
+  rocksdb::DB* db = g_store->engine().db.get();
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  for (auto* cf : {g_store->points(), g_store->latest(), g_store->geo()}) {
+  for (auto* cf : {g_store->engine().points(), g_store->engine().latest(),
+                   g_store->engine().geo()}) {
     db->Flush(flush, cf).PermitUncheckedError();
   }
   for (int quiet = 0; quiet < 3;) {
@@ -189,7 +191,7 @@ void WarmBlockCache(const char* collection) {
   rocksdb::ReadOptions read;
   read.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(
-      g_store->db()->NewIterator(read, g_store->geo()));
+      g_store->engine().db->NewIterator(read, g_store->engine().geo()));
   int64_t n = 0;
   for (it->Seek(prefix); it->Valid(); it->Next()) ++n;
   std::printf("warmed the block cache with %lld geo entries\n",
@@ -260,13 +262,15 @@ int main(int argc, char** argv) {
     rocksdb::CompactRangeOptions compact;
     compact.bottommost_level_compaction =
         rocksdb::BottommostLevelCompaction::kForce;
-    trackdb::g_store->db()
-        ->CompactRange(compact, trackdb::g_store->geo(), nullptr, nullptr)
+    trackdb::g_store->engine()
+        .db
+        ->CompactRange(compact, trackdb::g_store->engine().geo(), nullptr,
+                       nullptr)
         .PermitUncheckedError();
   }
   std::string levels;
-  trackdb::g_store->db()->GetProperty(trackdb::g_store->geo(),
-                                      "rocksdb.levelstats", &levels);
+  trackdb::g_store->engine().db->GetProperty(trackdb::g_store->engine().geo(),
+                                             "rocksdb.levelstats", &levels);
   std::fprintf(stderr, "geo column family:\n%s", levels.c_str());
   int rc = 0;
   if (const int n = absl::GetFlag(FLAGS_callgrind_queries); n > 0) {

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
+#include "storage/engine.h"
 #include "storage/options.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
@@ -28,7 +29,7 @@ int L0Files(rocksdb::DB* db,
 
 absl::StatusOr<TrackStore::BulkLoadChange> TrackStore::SetBulkLoad(bool on) {
   absl::MutexLock lock(&bulk_load_mu_);
-  if (!db_) return absl::FailedPreconditionError("the store is closed");
+  if (!engine_->db) return absl::FailedPreconditionError("the store is closed");
   BulkLoadChange change;
   change.was_on = bulk_load_.load();
   change.on = on;
@@ -40,16 +41,16 @@ absl::StatusOr<TrackStore::BulkLoadChange> TrackStore::SetBulkLoad(bool on) {
   // Off: one full compaction first (still without automatic compactions
   // competing for the L0 files), so that L0 is empty and every key is in the
   // bottom level; then the steady options.
-  change.l0_files_before = L0Files(db_.get(), handles_);
+  change.l0_files_before = L0Files(engine_->db.get(), engine_->handles);
   const auto start = std::chrono::steady_clock::now();
   rocksdb::CompactRangeOptions compact;
   compact.exclusive_manual_compaction = false;
-  for (size_t i = 0; i < handles_.size(); ++i) {
-    rocksdb::Status s =
-        db_->CompactRange(compact, handles_[i], nullptr, nullptr);
+  for (size_t i = 0; i < engine_->handles.size(); ++i) {
+    rocksdb::Status s = engine_->db->CompactRange(compact, engine_->handles[i],
+                                                  nullptr, nullptr);
     if (!s.ok()) {
       return FromRocks(s, absl::StrCat("compacting column family ",
-                                       options_.column_families[i].name,
+                                       engine_->options.column_families[i].name,
                                        " after bulk load"));
     }
   }
@@ -58,21 +59,22 @@ absl::StatusOr<TrackStore::BulkLoadChange> TrackStore::SetBulkLoad(bool on) {
           .count();
   if (absl::Status s = ApplyCfOptions(false); !s.ok()) return s;
   bulk_load_.store(false);
-  change.l0_files_after = L0Files(db_.get(), handles_);
+  change.l0_files_after = L0Files(engine_->db.get(), engine_->handles);
   return change;
 }
 
 absl::Status TrackStore::ApplyCfOptions(bool bulk_load) {
-  for (size_t i = 0; i < handles_.size(); ++i) {
+  for (size_t i = 0; i < engine_->handles.size(); ++i) {
     const auto settings =
-        bulk_load ? BulkLoadCfOptions()
-                  : SteadyCfOptions(options_.column_families[i].options);
-    rocksdb::Status s = db_->SetOptions(handles_[i], settings);
+        bulk_load
+            ? BulkLoadCfOptions()
+            : SteadyCfOptions(engine_->options.column_families[i].options);
+    rocksdb::Status s = engine_->db->SetOptions(engine_->handles[i], settings);
     if (!s.ok()) {
       return FromRocks(
           s, absl::StrCat("setting bulk-load ", bulk_load ? "on" : "off",
                           " options on column family ",
-                          options_.column_families[i].name));
+                          engine_->options.column_families[i].name));
     }
   }
   return absl::OkStatus();

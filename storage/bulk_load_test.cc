@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "storage/engine.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 
@@ -15,7 +16,8 @@ using testing::Point;
 
 int L0Files(TrackStore& store, rocksdb::ColumnFamilyHandle* cf) {
   std::string v;
-  EXPECT_TRUE(store.db()->GetProperty(cf, "rocksdb.num-files-at-level0", &v));
+  EXPECT_TRUE(
+      store.engine().db->GetProperty(cf, "rocksdb.num-files-at-level0", &v));
   return std::stoi(v);
 }
 
@@ -29,7 +31,7 @@ void WriteAndFlush(TrackStore& store, int round) {
   ASSERT_TRUE(store.AddPoints("fleet", batch).ok());
   rocksdb::FlushOptions flush;
   flush.allow_write_stall = true;
-  ASSERT_TRUE(store.db()->Flush(flush, store.column_families()).ok());
+  ASSERT_TRUE(store.engine().db->Flush(flush, store.engine().handles).ok());
 }
 
 TEST(BulkLoadTest, OnStopsCompactionOffRestoresAndCompacts) {
@@ -39,14 +41,14 @@ TEST(BulkLoadTest, OnStopsCompactionOffRestoresAndCompacts) {
   ASSERT_TRUE(on.ok()) << on.status();
   EXPECT_FALSE(on->was_on);
   EXPECT_TRUE(store->bulk_load());
-  for (rocksdb::ColumnFamilyHandle* cf : store->column_families()) {
-    const rocksdb::ColumnFamilyOptions o = store->db()->GetOptions(cf);
+  for (rocksdb::ColumnFamilyHandle* cf : store->engine().handles) {
+    const rocksdb::ColumnFamilyOptions o = store->engine().db->GetOptions(cf);
     EXPECT_TRUE(o.disable_auto_compactions) << cf->GetName();
     EXPECT_EQ(o.level0_stop_writes_trigger, 1 << 30);
   }
   // Beyond the normal compaction trigger (4): nothing compacts.
   for (int round = 0; round < 6; ++round) WriteAndFlush(*store, round);
-  EXPECT_EQ(L0Files(*store, store->points()), 6);
+  EXPECT_EQ(L0Files(*store, store->engine().points()), 6);
 
   auto off = store->SetBulkLoad(false);
   ASSERT_TRUE(off.ok()) << off.status();
@@ -55,9 +57,9 @@ TEST(BulkLoadTest, OnStopsCompactionOffRestoresAndCompacts) {
   EXPECT_GE(off->l0_files_before, 18);  // points, latest, geo
   EXPECT_EQ(off->l0_files_after, 0);
   EXPECT_GE(off->compaction_seconds, 0);
-  EXPECT_EQ(L0Files(*store, store->points()), 0);
-  for (rocksdb::ColumnFamilyHandle* cf : store->column_families()) {
-    const rocksdb::ColumnFamilyOptions o = store->db()->GetOptions(cf);
+  EXPECT_EQ(L0Files(*store, store->engine().points()), 0);
+  for (rocksdb::ColumnFamilyHandle* cf : store->engine().handles) {
+    const rocksdb::ColumnFamilyOptions o = store->engine().db->GetOptions(cf);
     EXPECT_FALSE(o.disable_auto_compactions) << cf->GetName();
     EXPECT_EQ(o.level0_file_num_compaction_trigger, 4);
     EXPECT_EQ(o.level0_stop_writes_trigger, 64);
@@ -79,8 +81,10 @@ TEST(BulkLoadTest, ConfiguredOnOpensInBulkLoadModeAndReopensAfterOff) {
     auto store = TrackStore::Open(dir, config);
     ASSERT_TRUE(store.ok()) << store.status();
     EXPECT_TRUE((*store)->bulk_load());
-    EXPECT_TRUE(
-        (*store)->db()->GetOptions((*store)->geo()).disable_auto_compactions);
+    EXPECT_TRUE((*store)
+                    ->engine()
+                    .db->GetOptions((*store)->engine().geo())
+                    .disable_auto_compactions);
     for (int round = 0; round < 5; ++round) WriteAndFlush(**store, round);
     ASSERT_TRUE((*store)->SetBulkLoad(false).ok());
     ASSERT_TRUE((*store)->Close().ok());
@@ -89,7 +93,7 @@ TEST(BulkLoadTest, ConfiguredOnOpensInBulkLoadModeAndReopensAfterOff) {
   auto store = TrackStore::Open(dir, config);
   ASSERT_TRUE(store.ok()) << store.status();
   EXPECT_FALSE((*store)->bulk_load());
-  EXPECT_EQ(L0Files(**store, (*store)->points()), 0);
+  EXPECT_EQ(L0Files(**store, (*store)->engine().points()), 0);
   auto latest = (*store)->GetLatest("fleet", "car3");
   ASSERT_TRUE(latest.ok() && latest->has_value());
   EXPECT_EQ((*latest)->loc_time_ms, 1004);

@@ -2,6 +2,7 @@
 #include "absl/strings/str_cat.h"
 #include "rocksdb/write_batch.h"
 #include "storage/counter_merge.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -17,8 +18,8 @@ absl::StatusOr<int64_t> TrackStore::CollectionSize(
     absl::string_view collection) {
   std::string value;
   rocksdb::Status s =
-      db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(),
-               RegistryKey(collection), &value);
+      engine_->db->Get(rocksdb::ReadOptions(), engine_->metadata(),
+                       RegistryKey(collection), &value);
   if (s.IsNotFound()) return 0;
   if (!s.ok()) return FromRocks(s, "reading the collection registry");
   const std::optional<int64_t> size = DecodeCounter(value);
@@ -37,7 +38,7 @@ absl::Status TrackStore::ScanCollections(
   rocksdb::Slice upper(end);
   read.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(
-      db_->NewIterator(read, db_->DefaultColumnFamily()));
+      engine_->db->NewIterator(read, engine_->metadata()));
   for (it->Seek(begin); it->Valid(); it->Next()) {
     const std::optional<absl::string_view> collection =
         ParseRegistryKey(SliceView(it->key()));
@@ -59,7 +60,8 @@ absl::Status TrackStore::ScanLatest(
   rocksdb::ReadOptions read;
   rocksdb::Slice upper(end);
   read.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, latest()));
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine_->db->NewIterator(read, engine_->latest()));
   model::TrackPoint p;
   for (it->Seek(begin); it->Valid(); it->Next()) {
     p = model::TrackPoint();
@@ -83,12 +85,14 @@ absl::StatusOr<int64_t> TrackStore::DeleteCollection(
   const std::string begin = CollectionPrefix(collection);
   const std::string end = PrefixEnd(begin);
   rocksdb::WriteBatch batch;
-  for (rocksdb::ColumnFamilyHandle* cf : {points(), latest(), geo()}) {
+  for (rocksdb::ColumnFamilyHandle* cf :
+       {engine_->points(), engine_->latest(), engine_->geo()}) {
     batch.DeleteRange(cf, begin, end);
   }
-  batch.Delete(db_->DefaultColumnFamily(), RegistryKey(collection));
-  if (absl::Status s = FromRocks(db_->Write(options_.write, &batch),
-                                 "deleting a collection");
+  batch.Delete(engine_->metadata(), RegistryKey(collection));
+  if (absl::Status s =
+          FromRocks(engine_->db->Write(engine_->options.write, &batch),
+                    "deleting a collection");
       !s.ok()) {
     return s;
   }
@@ -99,13 +103,13 @@ absl::Status TrackStore::BuildRegistry() {
   // Count each collection's latest entries: every latest key starts with its
   // collection prefix, so a run of equal prefixes is one collection.
   std::unique_ptr<rocksdb::Iterator> it(
-      db_->NewIterator(rocksdb::ReadOptions(), latest()));
+      engine_->db->NewIterator(rocksdb::ReadOptions(), engine_->latest()));
   rocksdb::WriteBatch batch;
   std::string collection;
   int64_t count = 0;
   auto emit = [&] {
     if (count > 0) {
-      batch.Put(db_->DefaultColumnFamily(), RegistryKey(collection),
+      batch.Put(engine_->metadata(), RegistryKey(collection),
                 EncodeCounter(count));
     }
   };
@@ -125,8 +129,8 @@ absl::Status TrackStore::BuildRegistry() {
   }
   emit();
   if (!it->status().ok()) return FromRocks(it->status(), "scanning latest");
-  batch.Put(db_->DefaultColumnFamily(), kSchemaVersionKey, kSchemaVersion);
-  return FromRocks(db_->Write(options_.write, &batch),
+  batch.Put(engine_->metadata(), kSchemaVersionKey, kSchemaVersion);
+  return FromRocks(engine_->db->Write(engine_->options.write, &batch),
                    "writing the collection registry");
 }
 

@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/write_batch.h"
 #include "storage/counter_merge.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -92,9 +93,10 @@ TEST(CollectionsTest, RegistryCountReadsMergeFewOperands) {
   rocksdb::GetMergeOperandsOptions options;
   options.expected_max_number_of_operands = 1001;
   int count = 0;
-  ASSERT_TRUE(store->db()
+  ASSERT_TRUE(store->engine()
+                  .db
                   ->GetMergeOperands(rocksdb::ReadOptions(),
-                                     store->db()->DefaultColumnFamily(),
+                                     store->engine().db->DefaultColumnFamily(),
                                      RegistryKey("fleet"), operands.data(),
                                      &options, &count)
                   .ok());
@@ -152,11 +154,12 @@ TEST(CollectionsTest, OpeningAVersion1StoreBuildsTheRegistry) {
     // Make it look like version 1: no registry.
     rocksdb::WriteBatch batch;
     for (const char* c : {"a", "", "b"}) {
-      batch.Delete(store->db()->DefaultColumnFamily(), RegistryKey(c));
+      batch.Delete(store->engine().db->DefaultColumnFamily(), RegistryKey(c));
     }
-    batch.Put(store->db()->DefaultColumnFamily(), kSchemaVersionKey,
+    batch.Put(store->engine().db->DefaultColumnFamily(), kSchemaVersionKey,
               kSchemaVersionWithoutRegistry);
-    ASSERT_TRUE(store->db()->Write(rocksdb::WriteOptions(), &batch).ok());
+    ASSERT_TRUE(
+        store->engine().db->Write(rocksdb::WriteOptions(), &batch).ok());
     EXPECT_EQ(*store->CollectionSize("a"), 0);
   }
   auto store = OpenStore(dir);
@@ -164,8 +167,8 @@ TEST(CollectionsTest, OpeningAVersion1StoreBuildsTheRegistry) {
   EXPECT_THAT(Collections(*store),
               ElementsAre(Pair("", 1), Pair("a", 2), Pair("b", 1)));
   std::string version;
-  ASSERT_TRUE(store->db()
-                  ->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version)
+  ASSERT_TRUE(store->engine()
+                  .db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version)
                   .ok());
   EXPECT_EQ(version, kSchemaVersion);
 }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -244,7 +245,8 @@ TEST(DoctorRealStoreTest, Seed004L0TriggersHit) {
   flush.allow_write_stall = true;
   for (int round = 0; round < 3; ++round) {
     Write(*store, 200, 200);
-    ASSERT_TRUE(store->db()->Flush(flush, store->points()).ok());
+    ASSERT_TRUE(
+        store->engine().db->Flush(flush, store->engine().points()).ok());
   }
   const StoreStats stats = ReadStoreStats(*store);
   EXPECT_TRUE(stats.cf(kPointsCf)->stopped_now);
@@ -266,8 +268,8 @@ TEST(DoctorRealStoreTest, BulkLoadLeftOnUntilSwitchedOff) {
   ASSERT_TRUE(store->SetBulkLoad(true).ok());
   for (int round = 0; round < 3; ++round) {
     Write(*store, 200, 200);
-    ASSERT_TRUE(store->db()
-                    ->Flush(rocksdb::FlushOptions(), store->column_families())
+    ASSERT_TRUE(store->engine()
+                    .db->Flush(rocksdb::FlushOptions(), store->engine().handles)
                     .ok());
   }
   // 3 flushes of points, latest and geo, and the schema version's file.
@@ -294,10 +296,11 @@ TEST(DoctorRealStoreTest, ReadOnlyOpenSeesBulkLoadLeftOnAndSmallL0Files) {
     ASSERT_TRUE((*store)->SetBulkLoad(true).ok());
     for (int round = 0; round < 5; ++round) {
       Write(**store, 200, 200);
-      ASSERT_TRUE((*store)
-                      ->db()
-                      ->Flush(rocksdb::FlushOptions(), (*store)->points())
-                      .ok());
+      ASSERT_TRUE(
+          (*store)
+              ->engine()
+              .db->Flush(rocksdb::FlushOptions(), (*store)->engine().points())
+              .ok());
     }
     ASSERT_TRUE((*store)->Close().ok());
   }

@@ -2,8 +2,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb/write_batch.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
+#include "storage/string_cache.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -52,10 +54,11 @@ absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::LoadStrings(
   std::vector<rocksdb::PinnableSlice> values(n);
   std::vector<rocksdb::Status> statuses(n);
   if (n == 1) {
-    statuses[0] = db_->Get(rocksdb::ReadOptions(), kv(), keys[0], &values[0]);
+    statuses[0] = engine_->db->Get(rocksdb::ReadOptions(), engine_->kv(),
+                                   keys[0], &values[0]);
   } else {
-    db_->MultiGet(rocksdb::ReadOptions(), kv(), n, keys.data(), values.data(),
-                  statuses.data());
+    engine_->db->MultiGet(rocksdb::ReadOptions(), engine_->kv(), n, keys.data(),
+                          values.data(), statuses.data());
   }
   for (size_t j = 0; j < n; ++j) {
     const std::string& name = names[missing[j]];
@@ -134,12 +137,12 @@ absl::Status TrackStore::WriteStrings(absl::Span<const StringChange> changes) {
   rocksdb::WriteBatch batch;
   for (const auto& [name, after] : changes) {
     if (*after) {
-      batch.Put(kv(), ToSlice(name), EncodeStringValue(**after));
+      batch.Put(engine_->kv(), ToSlice(name), EncodeStringValue(**after));
     } else {
-      batch.Delete(kv(), ToSlice(name));
+      batch.Delete(engine_->kv(), ToSlice(name));
     }
   }
-  const rocksdb::Status s = db_->Write(options_.write, &batch);
+  const rocksdb::Status s = engine_->db->Write(engine_->options.write, &batch);
   // I5, still holding the stripes. After a failed write the DB's state is
   // not known here: forget the names rather than guess.
   for (const auto& [name, after] : changes) {
@@ -169,7 +172,7 @@ absl::Status TrackStore::ScanStrings(
     absl::string_view start, int64_t now_ms,
     const std::function<bool(absl::string_view, const StringValue&)>& visit) {
   std::unique_ptr<rocksdb::Iterator> it(
-      db_->NewIterator(rocksdb::ReadOptions(), kv()));
+      engine_->db->NewIterator(rocksdb::ReadOptions(), engine_->kv()));
   for (it->Seek(ToSlice(start)); it->Valid(); it->Next()) {
     const absl::string_view name = SliceView(it->key());
     const std::optional<StringValue> v =

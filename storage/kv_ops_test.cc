@@ -7,8 +7,10 @@
 #include "gtest/gtest.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/perf_level.h"
+#include "storage/engine.h"
 #include "storage/kv_codec.h"
 #include "storage/store_test_util.h"
+#include "storage/string_cache.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -80,13 +82,14 @@ TEST(KvOpsTest, CompactionDropsExpiredStrings) {
   ASSERT_TRUE(Set(*store, "gone", "x", 1).ok());
   ASSERT_TRUE(Set(*store, "kept", "y", 0).ok());
   ASSERT_TRUE(Set(*store, "later", "z", INT64_MAX).ok());
-  ASSERT_TRUE(store->db()
-                  ->CompactRange(rocksdb::CompactRangeOptions(), store->kv(),
-                                 nullptr, nullptr)
+  ASSERT_TRUE(store->engine()
+                  .db
+                  ->CompactRange(rocksdb::CompactRangeOptions(),
+                                 store->engine().kv(), nullptr, nullptr)
                   .ok());
   std::vector<std::string> raw;
-  std::unique_ptr<rocksdb::Iterator> it(
-      store->db()->NewIterator(rocksdb::ReadOptions(), store->kv()));
+  std::unique_ptr<rocksdb::Iterator> it(store->engine().db->NewIterator(
+      rocksdb::ReadOptions(), store->engine().kv()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     raw.push_back(it->key().ToString());
   }
@@ -273,11 +276,13 @@ TEST(KvOpsTest, PutStringWritesBlindlyAndSkipsAnUnchangedCachedValue) {
   EXPECT_EQ(Known(store->PutString("old", StringValue{"w", 0}, kNow)), false);
   EXPECT_THAT(*store->GetString("old", kNow), Optional(StringValue{"w", 0}));
   EXPECT_EQ(Known(store->PutString("new", StringValue{"x", 0}, kNow)), false);
-  const rocksdb::SequenceNumber seq = store->db()->GetLatestSequenceNumber();
+  const rocksdb::SequenceNumber seq =
+      store->engine().db->GetLatestSequenceNumber();
   EXPECT_EQ(Known(store->PutString("new", StringValue{"x", 0}, kNow)), true);
-  EXPECT_EQ(store->db()->GetLatestSequenceNumber(), seq);  // not rewritten
+  EXPECT_EQ(store->engine().db->GetLatestSequenceNumber(),
+            seq);  // not rewritten
   EXPECT_EQ(Known(store->PutString("new", StringValue{"y", 0}, kNow)), true);
-  EXPECT_GT(store->db()->GetLatestSequenceNumber(), seq);
+  EXPECT_GT(store->engine().db->GetLatestSequenceNumber(), seq);
   EXPECT_THAT(*store->GetString("new", kNow), Optional(StringValue{"y", 0}));
   EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
 }

@@ -1,6 +1,7 @@
 // Spatial queries over the geo column family.
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -52,7 +53,8 @@ absl::Status TrackStore::ScanRegion(
   rocksdb::ReadOptions read;
   read.iterate_upper_bound = &upper;
   SetCell(&end, ranges.front().last + 1);
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, geo()));
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine_->db->NewIterator(read, engine_->geo()));
   model::TrackPoint point;
   for (const index::CellRange& range : ranges) {
     ++stats->ranges;

@@ -17,6 +17,7 @@
 #include "model/validate.h"
 #include "rocksdb/sst_file_writer.h"
 #include "storage/counter_merge.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -159,8 +160,9 @@ SstImport::~SstImport() {
 absl::StatusOr<std::unique_ptr<SstImport>> SstImport::Start(
     TrackStore* store, absl::string_view collection, SstImportOptions options) {
   static std::atomic<int> counter{0};
-  const std::string base =
-      options.temp_dir.empty() ? store->db()->GetName() : options.temp_dir;
+  const std::string base = options.temp_dir.empty()
+                               ? store->engine().db->GetName()
+                               : options.temp_dir;
   const std::string mine = absl::StrCat("import-tmp-", getpid(), "-");
   std::error_code error;
   if (options.temp_dir.empty()) {
@@ -208,11 +210,11 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   const absl::Time sort_start = absl::Now();
   const StoreOptions& store_options = store_->options();
   // Column family indexes as StoreOptions orders them (storage/options.h).
-  SstSink points(store_options, 1, store_->points(), temp_dir_,
+  SstSink points(store_options, 1, store_->engine().points(), temp_dir_,
                  options_.sst_file_bytes);
-  SstSink latest(store_options, 2, store_->latest(), temp_dir_,
+  SstSink latest(store_options, 2, store_->engine().latest(), temp_dir_,
                  options_.sst_file_bytes);
-  SstSink geo(store_options, 3, store_->geo(), temp_dir_,
+  SstSink geo(store_options, 3, store_->engine().geo(), temp_dir_,
               options_.sst_file_bytes);
   // The next two sorters hold one record per entity.
   ExternalSorter newest(ExternalSortOptions{
@@ -273,7 +275,8 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   {
     auto stream = newest.Finish();
     if (!stream.ok()) return stream.status();
-    LatestJoin stored(store_->db(), store_->latest(), collection_prefix_);
+    LatestJoin stored(store_->engine().db.get(), store_->engine().latest(),
+                      collection_prefix_);
     std::string geo_key, geo_value;
     uint64_t done = 0;
     SortedStream& s = **stream;
@@ -356,7 +359,7 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   // The collection's registry count (I4): nothing else writes the store
   // meanwhile, so the new total is exact, and it lands in the same atomic
   // ingestion as the entities it counts.
-  SstSink registry(store_options, 0, store_->db()->DefaultColumnFamily(),
+  SstSink registry(store_options, 0, store_->engine().db->DefaultColumnFamily(),
                    temp_dir_, 0);
   if (new_entities > 0) {
     absl::StatusOr<int64_t> prior = store_->CollectionSize(collection_);
@@ -386,7 +389,7 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   if (args.empty()) return stats_;
   report("ingesting", 0, 0);
   const absl::Time ingest_start = absl::Now();
-  if (absl::Status s = FromRocks(store_->db()->IngestExternalFiles(args),
+  if (absl::Status s = FromRocks(store_->engine().db->IngestExternalFiles(args),
                                  "ingesting SST files");
       !s.ok()) {
     return s;
@@ -401,10 +404,11 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   rocksdb::CompactRangeOptions compact;
   compact.exclusive_manual_compaction = false;
   for (rocksdb::ColumnFamilyHandle* cf :
-       {store_->points(), store_->latest(), store_->geo()}) {
+       {store_->engine().points(), store_->engine().latest(),
+        store_->engine().geo()}) {
     if (absl::Status s = FromRocks(
-            store_->db()->CompactRange(compact, cf, &begin_slice,
-                                       end.empty() ? nullptr : &end_slice),
+            store_->engine().db->CompactRange(
+                compact, cf, &begin_slice, end.empty() ? nullptr : &end_slice),
             "compacting after the import");
         !s.ok()) {
       return s;

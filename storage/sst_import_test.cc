@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 
@@ -26,7 +27,7 @@ using Dump = std::vector<std::pair<std::string, std::string>>;
 Dump DumpCf(TrackStore& store, rocksdb::ColumnFamilyHandle* cf) {
   Dump out;
   std::unique_ptr<rocksdb::Iterator> it(
-      store.db()->NewIterator(rocksdb::ReadOptions(), cf));
+      store.engine().db->NewIterator(rocksdb::ReadOptions(), cf));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     out.emplace_back(it->key().ToString(), it->value().ToString());
   }
@@ -35,15 +36,16 @@ Dump DumpCf(TrackStore& store, rocksdb::ColumnFamilyHandle* cf) {
 
 // Every key and value of points, latest and geo.
 std::vector<Dump> DumpAll(TrackStore& store) {
-  return {DumpCf(store, store.points()), DumpCf(store, store.latest()),
-          DumpCf(store, store.geo())};
+  return {DumpCf(store, store.engine().points()),
+          DumpCf(store, store.engine().latest()),
+          DumpCf(store, store.engine().geo())};
 }
 
 uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,
                      const std::string& name) {
   std::string text;
   uint64_t v = 0;
-  EXPECT_TRUE(store.db()->GetProperty(cf, name, &text)) << name;
+  EXPECT_TRUE(store.engine().db->GetProperty(cf, name, &text)) << name;
   EXPECT_TRUE(absl::SimpleAtoi(text, &v)) << name << ": " << text;
   return v;
 }
@@ -198,17 +200,20 @@ TEST_F(SstImportTest, FinishesCompactedWithNothingInLevel0) {
   // Flushed data in the DB, so that the ingested files overlap it and land
   // in level 0 before the compaction.
   AddToBoth(MovingPoints(30, 20, 1700000000000, 4));
-  ASSERT_TRUE(
-      store_->db()->Flush(rocksdb::FlushOptions(), store_->points()).ok());
+  ASSERT_TRUE(store_->engine()
+                  .db->Flush(rocksdb::FlushOptions(), store_->engine().points())
+                  .ok());
   auto stats = Import(*store_, MovingPoints(30, 20, 1700000010000, 5));
   ASSERT_TRUE(stats.ok()) << stats.status();
-  for (auto* cf : {store_->points(), store_->latest(), store_->geo()}) {
+  for (auto* cf : {store_->engine().points(), store_->engine().latest(),
+                   store_->engine().geo()}) {
     EXPECT_EQ(IntProperty(*store_, cf, "rocksdb.num-files-at-level0"), 0u);
     EXPECT_EQ(IntProperty(*store_, cf, "rocksdb.num-immutable-mem-table"), 0u);
   }
   // The geo deletions were compacted away: geo holds live entries only.
-  EXPECT_EQ(IntProperty(*store_, store_->geo(), "rocksdb.estimate-num-keys"),
-            30u);
+  EXPECT_EQ(
+      IntProperty(*store_, store_->engine().geo(), "rocksdb.estimate-num-keys"),
+      30u);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
@@ -239,7 +244,7 @@ TEST_F(SstImportTest, InvalidPointIsRefusedAndNothingIsWritten) {
             absl::StatusCode::kInvalidArgument);
   // Abandoned without Finish: the store is as it was.
   import->reset();
-  EXPECT_TRUE(DumpCf(*store_, store_->points()).empty());
+  EXPECT_TRUE(DumpCf(*store_, store_->engine().points()).empty());
 }
 
 TEST_F(SstImportTest, TempDirIsRemoved) {
@@ -253,7 +258,7 @@ TEST_F(SstImportTest, TempDirIsRemoved) {
 }
 
 TEST_F(SstImportTest, TempDirOfAnImportThatDiedIsRemoved) {
-  const std::string dir = store_->db()->GetName();
+  const std::string dir = store_->engine().db->GetName();
   // What a killed trackdb_import (another pid) leaves in the data dir.
   std::filesystem::create_directories(dir + "/import-tmp-999999999-0");
   std::ofstream(dir + "/import-tmp-999999999-0/points-0.run") << "x";
@@ -268,7 +273,7 @@ TEST_F(SstImportTest, EmptyImportWritesNothing) {
   auto stats = Import(*store_, {});
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->sst_files, 0);
-  EXPECT_TRUE(DumpCf(*store_, store_->points()).empty());
+  EXPECT_TRUE(DumpCf(*store_, store_->engine().points()).empty());
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/write_buffer_manager.h"
+#include "storage/engine.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
 
@@ -93,7 +94,8 @@ double StoreStats::stop_seconds() const {
 
 StoreStats ReadStoreStats(TrackStore& store) {
   return ReadStoreStats(
-      store.db(), store.column_families(), store.options(), store.bulk_load(),
+      store.engine().db.get(), store.engine().handles, store.options(),
+      store.bulk_load(),
       store.options().events
           ? std::chrono::duration<double>(StoreEvents::Clock::now() -
                                           store.options().events->created())

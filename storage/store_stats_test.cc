@@ -7,6 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -40,8 +41,9 @@ void WritePoints(TrackStore& store, int n, int64_t t0) {
 TEST(StoreStatsTest, ReadsWritesFlushesCacheAndOptions) {
   auto store = OpenStore(NewDataDir());
   WritePoints(*store, 2000, 1000);
-  ASSERT_TRUE(
-      store->db()->Flush(rocksdb::FlushOptions(), store->points()).ok());
+  ASSERT_TRUE(store->engine()
+                  .db->Flush(rocksdb::FlushOptions(), store->engine().points())
+                  .ok());
   for (int i = 0; i < 50; ++i) {
     ASSERT_TRUE(store->GetLatest("fleet", absl::StrCat("car", i)).ok());
   }

@@ -10,9 +10,11 @@
 #include "gtest/gtest.h"
 #include "index/covering.h"
 #include "storage/counter_merge.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
+#include "storage/string_cache.h"
 
 namespace trackdb::storage::testing {
 
@@ -41,8 +43,8 @@ std::unique_ptr<TrackStore> OpenStore(const std::string& dir,
 RawEntries ReadRaw(TrackStore& store, ColumnFamily cf,
                    absl::string_view prefix) {
   RawEntries out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      store.db()->NewIterator(rocksdb::ReadOptions(), store.handle(cf)));
+  std::unique_ptr<rocksdb::Iterator> it(store.engine().db->NewIterator(
+      rocksdb::ReadOptions(), store.engine().cf(cf)));
   for (it->Seek(rocksdb::Slice(prefix.data(), prefix.size()));
        it->Valid() && SliceView(it->key()).substr(0, prefix.size()) == prefix;
        it->Next()) {
@@ -54,28 +56,30 @@ RawEntries ReadRaw(TrackStore& store, ColumnFamily cf,
 
 absl::Status FlushAll(TrackStore& store) {
   return FromRocks(
-      store.db()->Flush(rocksdb::FlushOptions(), store.column_families()),
+      store.engine().db->Flush(rocksdb::FlushOptions(), store.engine().handles),
       "flushing");
 }
 
 absl::Status FlushAndCompact(TrackStore& store, ColumnFamily cf) {
-  rocksdb::ColumnFamilyHandle* handle = store.handle(cf);
-  if (absl::Status s = FromRocks(
-          store.db()->Flush(rocksdb::FlushOptions(), handle), "flushing");
+  rocksdb::ColumnFamilyHandle* handle = store.engine().cf(cf);
+  if (absl::Status s =
+          FromRocks(store.engine().db->Flush(rocksdb::FlushOptions(), handle),
+                    "flushing");
       !s.ok()) {
     return s;
   }
   rocksdb::CompactRangeOptions options;
   options.bottommost_level_compaction =
       rocksdb::BottommostLevelCompaction::kForce;
-  return FromRocks(store.db()->CompactRange(options, handle, nullptr, nullptr),
-                   "compacting");
+  return FromRocks(
+      store.engine().db->CompactRange(options, handle, nullptr, nullptr),
+      "compacting");
 }
 
 absl::StatusOr<int> FilesAtLevel0(TrackStore& store, ColumnFamily cf) {
   std::string files;
-  if (!store.db()->GetProperty(store.handle(cf), "rocksdb.num-files-at-level0",
-                               &files)) {
+  if (!store.engine().db->GetProperty(store.engine().cf(cf),
+                                      "rocksdb.num-files-at-level0", &files)) {
     return absl::InternalError("no rocksdb.num-files-at-level0 property");
   }
   int n = 0;
@@ -98,21 +102,22 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
                                              const std::string& collection) {
   std::vector<std::string> bad;
   const std::string prefix = CollectionPrefix(collection);
-  rocksdb::DB* db = store.db();
+  rocksdb::DB* db = store.engine().db.get();
   const rocksdb::Snapshot* snapshot = db->GetSnapshot();
   rocksdb::ReadOptions read;
   read.snapshot = snapshot;
 
   // latest: entity -> value
   std::map<std::string, std::string> latest;
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(read, store.latest()));
+  std::unique_ptr<rocksdb::Iterator> it(
+      db->NewIterator(read, store.engine().latest()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     latest[it->key().ToString().substr(prefix.size())] = it->value().ToString();
   }
   // geo: entity -> (cell, value), counting duplicates
   std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> geo;
-  it.reset(db->NewIterator(read, store.geo()));
+  it.reset(db->NewIterator(read, store.engine().geo()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     auto parts = ParseGeoKey(SliceView(it->key()), prefix);
@@ -134,7 +139,8 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
     }
     // I1: latest is the history's newest point, byte for byte.
     rocksdb::ReadOptions hist = read;
-    std::unique_ptr<rocksdb::Iterator> h(db->NewIterator(hist, store.points()));
+    std::unique_ptr<rocksdb::Iterator> h(
+        db->NewIterator(hist, store.engine().points()));
     const std::string entity_prefix = EntityPointsPrefix(collection, entity);
     h->SeekForPrev(entity_prefix + std::string(9, '\xff'));
     if (!h->Valid() || !h->key().starts_with(entity_prefix)) {
@@ -149,7 +155,7 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
     }
   }
   // Every entity with history has a latest point.
-  it.reset(db->NewIterator(read, store.points()));
+  it.reset(db->NewIterator(read, store.engine().points()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
     absl::string_view rest = SliceView(it->key()).substr(prefix.size());
     uint32_t len = 0;
@@ -184,8 +190,8 @@ std::vector<std::string> StringCacheViolations(TrackStore& store) {
   store.string_cache().ForEach(
       [&](absl::string_view name, const StringValue& cached) {
         std::string raw;
-        rocksdb::Status s = store.db()->Get(rocksdb::ReadOptions(), store.kv(),
-                                            ToSlice(name), &raw);
+        rocksdb::Status s = store.engine().db->Get(
+            rocksdb::ReadOptions(), store.engine().kv(), ToSlice(name), &raw);
         if (s.IsNotFound()) {
           bad.push_back(absl::StrCat("cached '", name, "' is not in kv"));
           return;

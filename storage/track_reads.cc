@@ -3,6 +3,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -24,8 +25,9 @@ absl::StatusOr<model::TrackPoint> DecodeWithEntity(absl::string_view value,
 absl::StatusOr<std::optional<model::TrackPoint>> TrackStore::GetLatest(
     absl::string_view collection, absl::string_view entity) {
   rocksdb::PinnableSlice value;
-  rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), latest(),
-                               LatestKey(collection, entity), &value);
+  rocksdb::Status s =
+      engine_->db->Get(rocksdb::ReadOptions(), engine_->latest(),
+                       LatestKey(collection, entity), &value);
   if (s.IsNotFound()) return std::nullopt;
   if (!s.ok()) return FromRocks(s, "reading latest");
   auto p = DecodeWithEntity(SliceView(value), entity);
@@ -47,8 +49,8 @@ TrackStore::GetLatest(absl::string_view collection,
   }
   std::vector<rocksdb::PinnableSlice> values(n);
   std::vector<rocksdb::Status> statuses(n);
-  db_->MultiGet(rocksdb::ReadOptions(), latest(), n, keys.data(), values.data(),
-                statuses.data());
+  engine_->db->MultiGet(rocksdb::ReadOptions(), engine_->latest(), n,
+                        keys.data(), values.data(), statuses.data());
   std::vector<std::optional<model::TrackPoint>> out(n);
   for (size_t i = 0; i < n; ++i) {
     if (statuses[i].IsNotFound()) continue;
@@ -88,7 +90,8 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
   rocksdb::ReadOptions read;
   read.iterate_lower_bound = &lower_slice;
   read.iterate_upper_bound = &upper_slice;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, points()));
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine_->db->NewIterator(read, engine_->points()));
 
   const std::string from_key = PointKey(q.collection, q.entity, from_ms);
   if (q.descending) {

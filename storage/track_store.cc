@@ -4,11 +4,12 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
+#include "storage/string_cache.h"
 
 namespace trackdb::storage {
-namespace {}  // namespace
 
 absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     const std::string& data_dir, const v1::StorageConfig& config) {
@@ -22,15 +23,15 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
         "cannot create data dir ", data_dir, ": ", error.message()));
   }
   std::unique_ptr<TrackStore> store(new TrackStore());
-  store->options_ = *std::move(options);
+  store->engine_->options = *std::move(options);
   store->string_cache_ = std::make_unique<StringCache>(
-      store->options_.block_cache,
-      store->options_.config.string_cache_max_value_bytes());
+      store->engine_->options.block_cache,
+      store->engine_->options.config.string_cache_max_value_bytes());
 
   rocksdb::DB* db = nullptr;
-  rocksdb::Status s =
-      rocksdb::DB::Open(store->options_.db, data_dir,
-                        store->options_.column_families, &store->handles_, &db);
+  rocksdb::Status s = rocksdb::DB::Open(store->engine_->options.db, data_dir,
+                                        store->engine_->options.column_families,
+                                        &store->engine_->handles, &db);
   if (!s.ok()) {
     if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -39,7 +40,7 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     }
     return FromRocks(s, absl::StrCat("opening RocksDB in ", data_dir));
   }
-  store->db_.reset(db);
+  store->engine_->db.reset(db);
 
   std::string version;
   s = db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version);
@@ -55,17 +56,21 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
         absl::StrCat("data dir ", data_dir, " has schema version ", version,
                      "; this trackd reads version ", kSchemaVersion));
   }
-  if (store->options_.config.bulk_load()) {
+  if (store->engine_->options.config.bulk_load()) {
     auto bulk = store->SetBulkLoad(true);
     if (!bulk.ok()) return bulk.status();
   }
   return store;
 }
 
+TrackStore::TrackStore() : engine_(std::make_unique<Engine>()) {}
+
 TrackStore::~TrackStore() { Close().IgnoreError(); }
 
+const StoreOptions& TrackStore::options() const { return engine_->options; }
+
 absl::Status TrackStore::Close() {
-  if (!db_) return absl::OkStatus();
+  if (!engine_->db) return absl::OkStatus();
   absl::Status result;
   // Flush every memtable: without a WAL they are the only copy, and with
   // one, a reopen would otherwise replay up to db_write_buffer_size of log
@@ -73,17 +78,18 @@ absl::Status TrackStore::Close() {
   rocksdb::FlushOptions flush;
   flush.wait = true;
   flush.allow_write_stall = true;
-  result.Update(FromRocks(db_->Flush(flush, handles_), "flushing memtables"));
-  if (!options_.write.disableWAL) {
-    result.Update(FromRocks(db_->SyncWAL(), "syncing the WAL"));
+  result.Update(FromRocks(engine_->db->Flush(flush, engine_->handles),
+                          "flushing memtables"));
+  if (!engine_->options.write.disableWAL) {
+    result.Update(FromRocks(engine_->db->SyncWAL(), "syncing the WAL"));
   }
-  for (rocksdb::ColumnFamilyHandle* h : handles_) {
-    result.Update(FromRocks(db_->DestroyColumnFamilyHandle(h),
+  for (rocksdb::ColumnFamilyHandle* h : engine_->handles) {
+    result.Update(FromRocks(engine_->db->DestroyColumnFamilyHandle(h),
                             "closing a column family"));
   }
-  handles_.clear();
-  result.Update(FromRocks(db_->Close(), "closing RocksDB"));
-  db_.reset();
+  engine_->handles.clear();
+  result.Update(FromRocks(engine_->db->Close(), "closing RocksDB"));
+  engine_->db.reset();
   return result;
 }
 

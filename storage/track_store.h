@@ -49,15 +49,16 @@
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "model/track_point.h"
-#include "rocksdb/db.h"
 #include "storage/entity_locks.h"
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
-#include "storage/options.h"
-#include "storage/string_cache.h"
 #include "trackdb/v1/config.pb.h"
 
 namespace trackdb::storage {
+
+struct Engine;
+struct StoreOptions;
+class StringCache;
 
 struct TrackQuery {
   std::string collection;
@@ -214,27 +215,13 @@ class TrackStore {
   // Hits and misses of GetString(s) and UpdateStrings; I5 checks.
   StringCache& string_cache() { return *string_cache_; }
 
-  const StoreOptions& options() const { return options_; }
-  // For stats and tests; writes must go through the methods above.
-  rocksdb::DB* db() { return db_.get(); }
-  rocksdb::ColumnFamilyHandle* handle(ColumnFamily cf) {
-    return handles_[static_cast<size_t>(cf)];
-  }
-  rocksdb::ColumnFamilyHandle* points() {
-    return handle(ColumnFamily::kPoints);
-  }
-  rocksdb::ColumnFamilyHandle* latest() {
-    return handle(ColumnFamily::kLatest);
-  }
-  rocksdb::ColumnFamilyHandle* geo() { return handle(ColumnFamily::kGeo); }
-  rocksdb::ColumnFamilyHandle* kv() { return handle(ColumnFamily::kKv); }
+  // The options the store was opened with (storage/options.h).
+  const StoreOptions& options() const;
+  // The RocksDB objects, for storage's own code only: Engine is defined in
+  // storage/engine.h, which nothing outside storage/ can include.
+  Engine& engine() { return *engine_; }
 
   // --- Operations (bulk_load.cc) ---
-
-  // All column family handles, in options().column_families order.
-  const std::vector<rocksdb::ColumnFamilyHandle*>& column_families() const {
-    return handles_;
-  }
 
   struct BulkLoadChange {
     bool was_on = false;
@@ -257,7 +244,7 @@ class TrackStore {
   bool bulk_load() const { return bulk_load_.load(); }
 
  private:
-  TrackStore() = default;
+  TrackStore();
   absl::Status BuildRegistry();  // schema version 1 -> 2
   absl::Mutex& CollectionLock(absl::string_view collection);
   // The stored values of `names`, expired ones included, from the string
@@ -274,9 +261,7 @@ class TrackStore {
   };
   absl::Status WriteStrings(absl::Span<const StringChange> changes);
 
-  StoreOptions options_;
-  std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // as options_ orders
+  std::unique_ptr<Engine> engine_;
   EntityLocks locks_;
   std::array<absl::Mutex, 64> collection_locks_;
   std::unique_ptr<StringCache> string_cache_;

@@ -8,6 +8,7 @@
 #include "model/validate.h"
 #include "rocksdb/write_batch.h"
 #include "storage/counter_merge.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -70,8 +71,8 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   for (const EntityUpdate& u : updates) keys.emplace_back(u.latest_key);
   std::vector<rocksdb::PinnableSlice> values(n);
   std::vector<rocksdb::Status> statuses(n);
-  db_->MultiGet(rocksdb::ReadOptions(), latest(), n, keys.data(), values.data(),
-                statuses.data());
+  engine_->db->MultiGet(rocksdb::ReadOptions(), engine_->latest(), n,
+                        keys.data(), values.data(), statuses.data());
   for (size_t i = 0; i < n; ++i) {
     if (statuses[i].IsNotFound()) continue;
     if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
@@ -104,7 +105,7 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     const model::TrackPoint& p = points[i];
     if (skip[point_slot[i]]) continue;
     encoded[i] = EncodePointValue(p);
-    batch.Put(this->points(), PointKey(collection, p.entity, p.loc_time_ms),
+    batch.Put(engine_->points(), PointKey(collection, p.entity, p.loc_time_ms),
               encoded[i]);
     EntityUpdate& u = updates[point_slot[i]];
     // ">=": a repeated loc_time overwrites, in latest as in history.
@@ -122,26 +123,27 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     result.entities[slot].latest_moved = true;
     if (!u.stored) ++result.new_entities;
     const model::TrackPoint& p = points[u.newest];
-    batch.Put(latest(), u.latest_key, encoded[u.newest]);
+    batch.Put(engine_->latest(), u.latest_key, encoded[u.newest]);
     const uint64_t cell = index::CellIdOf({p.lat, p.lon});
     if (u.stored) {
       const uint64_t old_cell = index::CellIdOf({u.stored->lat, u.stored->lon});
       // Same cell: the Put below overwrites the entry in place.
       if (old_cell != cell) {
-        batch.Delete(geo(), GeoKey(collection, old_cell, u.entity));
+        batch.Delete(engine_->geo(), GeoKey(collection, old_cell, u.entity));
       }
     }
     // Always Put: the geo value carries the whole latest point so that a
     // spatial query reads one column family.
-    batch.Put(geo(), GeoKey(collection, cell, u.entity), encoded[u.newest]);
+    batch.Put(engine_->geo(), GeoKey(collection, cell, u.entity),
+              encoded[u.newest]);
   }
   if (result.new_entities > 0) {
-    batch.Merge(db_->DefaultColumnFamily(), RegistryKey(collection),
+    batch.Merge(engine_->metadata(), RegistryKey(collection),
                 EncodeCounter(result.new_entities));
   }
   if (batch.Count() == 0) return result;
-  if (absl::Status s =
-          FromRocks(db_->Write(options_.write, &batch), "writing points");
+  if (absl::Status s = FromRocks(
+          engine_->db->Write(engine_->options.write, &batch), "writing points");
       !s.ok()) {
     return s;
   }
@@ -156,8 +158,8 @@ absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
 
   const std::string latest_key = LatestKey(collection, entity);
   rocksdb::PinnableSlice value;
-  rocksdb::Status s =
-      db_->Get(rocksdb::ReadOptions(), latest(), latest_key, &value);
+  rocksdb::Status s = engine_->db->Get(rocksdb::ReadOptions(),
+                                       engine_->latest(), latest_key, &value);
   if (!s.ok() && !s.IsNotFound()) return FromRocks(s, "reading latest");
   const bool existed = s.ok();
 
@@ -166,21 +168,23 @@ absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
   // prefix plus nine 0xff bytes is past all of them.
   const std::string begin = EntityPointsPrefix(collection, entity);
   const std::string end = begin + std::string(9, '\xff');
-  batch.DeleteRange(points(), begin, end);
+  batch.DeleteRange(engine_->points(), begin, end);
   if (existed) {
     const std::optional<PointPosition> pos = DecodePosition(SliceView(value));
     if (!pos) {
       return absl::DataLossError(
           absl::StrCat("corrupt latest value for entity '", entity, "'"));
     }
-    batch.Delete(latest(), latest_key);
-    batch.Delete(geo(), GeoKey(collection,
-                               index::CellIdOf({pos->lat, pos->lon}), entity));
-    batch.Merge(db_->DefaultColumnFamily(), RegistryKey(collection),
+    batch.Delete(engine_->latest(), latest_key);
+    batch.Delete(
+        engine_->geo(),
+        GeoKey(collection, index::CellIdOf({pos->lat, pos->lon}), entity));
+    batch.Merge(engine_->metadata(), RegistryKey(collection),
                 EncodeCounter(-1));
   }
   if (absl::Status w =
-          FromRocks(db_->Write(options_.write, &batch), "deleting entity");
+          FromRocks(engine_->db->Write(engine_->options.write, &batch),
+                    "deleting entity");
       !w.ok()) {
     return w;
   }

@@ -4,6 +4,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/covering.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -36,8 +37,8 @@ class WritePathTest : public ::testing::Test {
 
   int GeoEntries() {
     int n = 0;
-    std::unique_ptr<rocksdb::Iterator> it(
-        store_->db()->NewIterator(rocksdb::ReadOptions(), store_->geo()));
+    std::unique_ptr<rocksdb::Iterator> it(store_->engine().db->NewIterator(
+        rocksdb::ReadOptions(), store_->engine().geo()));
     for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
     return n;
   }
@@ -225,8 +226,9 @@ TEST_F(WritePathTest, AnOlderPointDoesNotMoveTheLatest) {
 
 TEST_F(WritePathTest, InvariantCheckerCatchesAStrayGeoEntry) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
-  ASSERT_TRUE(store_->db()
-                  ->Put(rocksdb::WriteOptions(), store_->geo(),
+  ASSERT_TRUE(store_->engine()
+                  .db
+                  ->Put(rocksdb::WriteOptions(), store_->engine().geo(),
                         GeoKey("fleet", index::CellIdOf({0, 0}), "car"), "x")
                   .ok());
   EXPECT_THAT(InvariantViolations(*store_, "fleet"),

@@ -1,0 +1,43 @@
+#ifndef TRACKDB_STORAGE_ENGINE_H_
+#define TRACKDB_STORAGE_ENGINE_H_
+
+// The RocksDB objects behind a TrackStore: storage's own code (the write
+// funnel, reads, import, stats, the doctor and storage's tests) reaches
+// them here; nothing outside storage/ sees this header (its target is
+// visible to storage only), so no rocksdb type crosses storage's API.
+
+#include <memory>
+#include <vector>
+
+#include "rocksdb/db.h"
+#include "storage/keys.h"
+#include "storage/options.h"
+
+namespace trackdb::storage {
+
+struct Engine {
+  StoreOptions options;
+  std::unique_ptr<rocksdb::DB> db;
+  // One per column family, in options.column_families order, which is the
+  // order of ColumnFamily (storage/keys.h; BuildStoreOptions keeps them so).
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+
+  rocksdb::ColumnFamilyHandle* cf(ColumnFamily family) const {
+    return handles[static_cast<size_t>(family)];
+  }
+  rocksdb::ColumnFamilyHandle* metadata() const {
+    return cf(ColumnFamily::kDefault);
+  }
+  rocksdb::ColumnFamilyHandle* points() const {
+    return cf(ColumnFamily::kPoints);
+  }
+  rocksdb::ColumnFamilyHandle* latest() const {
+    return cf(ColumnFamily::kLatest);
+  }
+  rocksdb::ColumnFamilyHandle* geo() const { return cf(ColumnFamily::kGeo); }
+  rocksdb::ColumnFamilyHandle* kv() const { return cf(ColumnFamily::kKv); }
+};
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_ENGINE_H_
