@@ -1,12 +1,12 @@
 // Whole collections: their registry (I4), listing, and removal.
 #include "absl/strings/str_cat.h"
-#include "rocksdb/write_batch.h"
 #include "storage/counter_merge.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
+#include "storage/write_funnel.h"
 
 namespace trackdb::storage {
 
@@ -80,20 +80,9 @@ absl::StatusOr<int64_t> TrackStore::DeleteCollection(
   absl::WriterMutexLock lock(&CollectionLock(collection));
   absl::StatusOr<int64_t> size = CollectionSize(collection);
   if (!size.ok()) return size.status();
-  // Every key of the collection in points, latest and geo starts with its
-  // prefix, so one range per column family covers it.
-  const std::string begin = CollectionPrefix(collection);
-  const std::string end = PrefixEnd(begin);
-  rocksdb::WriteBatch batch;
-  for (rocksdb::ColumnFamilyHandle* cf :
-       {engine_->points(), engine_->latest(), engine_->geo()}) {
-    batch.DeleteRange(cf, begin, end);
-  }
-  batch.Delete(engine_->metadata(), RegistryKey(collection));
-  if (absl::Status s =
-          FromRocks(engine_->db->Write(engine_->options.write, &batch),
-                    "deleting a collection");
-      !s.ok()) {
+  WriteBatchBuilder batch(*engine_);
+  batch.DeleteCollection(collection);
+  if (absl::Status s = batch.Commit("deleting a collection"); !s.ok()) {
     return s;
   }
   return *size;
@@ -104,13 +93,15 @@ absl::Status TrackStore::BuildRegistry() {
   // collection prefix, so a run of equal prefixes is one collection.
   std::unique_ptr<rocksdb::Iterator> it(
       engine_->db->NewIterator(rocksdb::ReadOptions(), engine_->latest()));
-  rocksdb::WriteBatch batch;
+  WriteBatchBuilder batch(*engine_);
   std::string collection;
   int64_t count = 0;
   auto emit = [&] {
     if (count > 0) {
-      batch.Put(engine_->metadata(), RegistryKey(collection),
-                EncodeCounter(count));
+      batch
+          .Put(ColumnFamily::kDefault, RegistryKey(collection),
+               EncodeCounter(count))
+          .IgnoreError();
     }
   };
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
@@ -129,9 +120,12 @@ absl::Status TrackStore::BuildRegistry() {
   }
   emit();
   if (!it->status().ok()) return FromRocks(it->status(), "scanning latest");
-  batch.Put(engine_->metadata(), kSchemaVersionKey, kSchemaVersion);
-  return FromRocks(engine_->db->Write(engine_->options.write, &batch),
-                   "writing the collection registry");
+  if (absl::Status s =
+          batch.Put(ColumnFamily::kDefault, kSchemaVersionKey, kSchemaVersion);
+      !s.ok()) {
+    return s;
+  }
+  return batch.Commit("writing the collection registry");
 }
 
 }  // namespace trackdb::storage

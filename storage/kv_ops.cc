@@ -1,12 +1,12 @@
 // Strings with expiry: the Redis key path's values (the `kv` column family).
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "rocksdb/write_batch.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
 #include "storage/string_cache.h"
 #include "storage/track_store.h"
+#include "storage/write_funnel.h"
 
 namespace trackdb::storage {
 namespace {
@@ -134,15 +134,20 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
 
 absl::Status TrackStore::WriteStrings(absl::Span<const StringChange> changes) {
   if (changes.empty()) return absl::OkStatus();
-  rocksdb::WriteBatch batch;
+  WriteBatchBuilder batch(*engine_);
+  return WriteStrings(changes, batch, "writing strings");
+}
+
+absl::Status TrackStore::WriteStrings(absl::Span<const StringChange> changes,
+                                      WriteBatchBuilder& batch,
+                                      absl::string_view what) {
+  absl::Status s;
   for (const auto& [name, after] : changes) {
-    if (*after) {
-      batch.Put(engine_->kv(), ToSlice(name), EncodeStringValue(**after));
-    } else {
-      batch.Delete(engine_->kv(), ToSlice(name));
-    }
+    s = *after ? batch.Put(ColumnFamily::kKv, name, EncodeStringValue(**after))
+               : batch.Delete(ColumnFamily::kKv, name);
+    if (!s.ok()) break;
   }
-  const rocksdb::Status s = engine_->db->Write(engine_->options.write, &batch);
+  if (s.ok()) s = batch.Commit(what);
   // I5, still holding the stripes. After a failed write the DB's state is
   // not known here: forget the names rather than guess.
   for (const auto& [name, after] : changes) {
@@ -152,7 +157,7 @@ absl::Status TrackStore::WriteStrings(absl::Span<const StringChange> changes) {
       string_cache_->Erase(name);
     }
   }
-  return FromRocks(s, "writing strings");
+  return s;
 }
 
 absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,

@@ -21,36 +21,25 @@
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
+#include "storage/write_funnel.h"
 
 namespace trackdb::storage {
 namespace {
-
-// geo records in the sorter carry what to write.
-constexpr char kGeoPut = 'P';
-constexpr char kGeoDelete = 'D';
-
-double SecondsSince(absl::Time start) {
-  return absl::ToDoubleSeconds(absl::Now() - start);
+const rocksdb::ColumnFamilyDescriptor& CfOptions(const Engine& engine,
+                                                 ColumnFamily cf) {
+  return engine.options.column_families[static_cast<size_t>(cf)];
 }
-
-// The same rules as the write path (write_path.cc), so that an import
-// refuses what AddPoints refuses.
-// The entity part (varint length and bytes) of a points key without its
-// collection prefix: everything but the 8 time bytes.
-absl::string_view EntityPart(absl::string_view points_suffix) {
-  return points_suffix.substr(0, points_suffix.size() - 8);
-}
+}  // namespace
 
 // Writes one column family's sorted records into SST files cut at about
 // `file_bytes`.
 class SstSink {
  public:
-  SstSink(const StoreOptions& store, size_t cf_index,
-          rocksdb::ColumnFamilyHandle* handle, std::string dir,
+  SstSink(const Engine& engine, ColumnFamily cf, std::string dir,
           uint64_t file_bytes)
-      : options_(store.db, store.column_families[cf_index].options),
-        handle_(handle),
-        name_(std::move(dir) + "/" + store.column_families[cf_index].name),
+      : options_(engine.options.db, CfOptions(engine, cf).options),
+        handle_(engine.cf(cf)),
+        name_(std::move(dir) + "/" + CfOptions(engine, cf).name),
         file_bytes_(file_bytes != 0 ? file_bytes
                                     : options_.target_file_size_base) {}
 
@@ -103,6 +92,22 @@ class SstSink {
   uint64_t bytes_ = 0;
 };
 
+namespace {
+
+// geo records in the sorter carry what to write.
+constexpr char kGeoPut = 'P';
+constexpr char kGeoDelete = 'D';
+
+double SecondsSince(absl::Time start) {
+  return absl::ToDoubleSeconds(absl::Now() - start);
+}
+
+// The entity part (varint length and bytes) of a points key without its
+// collection prefix: everything but the 8 time bytes.
+absl::string_view EntityPart(absl::string_view points_suffix) {
+  return points_suffix.substr(0, points_suffix.size() - 8);
+}
+
 // Finds stored latest values of one collection for entities asked in key
 // order: steps forward a few times, seeks when the next key is far.
 class LatestJoin {
@@ -136,6 +141,40 @@ class LatestJoin {
   std::string upper_;
   rocksdb::Slice upper_slice_;
   std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+// The write funnel's changes of step 3 (storage/write_funnel.h): `latest`
+// arrives in key order and goes straight to its SST files; geo entries
+// arrive in entity order and are sorted first, tagged Put or Delete.
+class ImportSink : public ChangeSink {
+ public:
+  ImportSink(SstSink& latest, ExternalSorter& geo, size_t prefix_bytes)
+      : latest_(latest), geo_(geo), prefix_bytes_(prefix_bytes) {}
+
+  absl::Status Put(ColumnFamily cf, absl::string_view key,
+                   absl::string_view value) override {
+    if (cf == ColumnFamily::kLatest) {
+      return latest_.Put(ToSlice(key), ToSlice(value));
+    }
+    if (cf != ColumnFamily::kGeo) return Unexpected();
+    tagged_.assign(1, kGeoPut);
+    tagged_.append(value.data(), value.size());
+    return geo_.Add(key.substr(prefix_bytes_), tagged_);
+  }
+  absl::Status Delete(ColumnFamily cf, absl::string_view key) override {
+    if (cf != ColumnFamily::kGeo) return Unexpected();
+    tagged_.assign(1, kGeoDelete);
+    return geo_.Add(key.substr(prefix_bytes_), tagged_);
+  }
+
+ private:
+  static absl::Status Unexpected() {
+    return absl::InternalError("the import writes only latest and geo here");
+  }
+  SstSink& latest_;
+  ExternalSorter& geo_;
+  size_t prefix_bytes_;
+  std::string tagged_;
 };
 
 }  // namespace
@@ -203,179 +242,179 @@ absl::Status SstImport::Add(const model::TrackPoint& point) {
 absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   if (finished_) return absl::FailedPreconditionError("SstImport is finished");
   finished_ = true;
-  auto report = [&progress](absl::string_view phase, uint64_t done,
-                            uint64_t total) {
-    if (progress) progress(phase, done, total);
-  };
+  progress_ = progress;
   const absl::Time sort_start = absl::Now();
-  const StoreOptions& store_options = store_->options();
-  // Column family indexes as StoreOptions orders them (storage/options.h).
-  SstSink points(store_options, 1, store_->engine().points(), temp_dir_,
+  const Engine& engine = store_->engine();
+  SstSink points(engine, ColumnFamily::kPoints, temp_dir_,
                  options_.sst_file_bytes);
-  SstSink latest(store_options, 2, store_->engine().latest(), temp_dir_,
+  SstSink latest(engine, ColumnFamily::kLatest, temp_dir_,
                  options_.sst_file_bytes);
-  SstSink geo(store_options, 3, store_->engine().geo(), temp_dir_,
-              options_.sst_file_bytes);
+  SstSink geo(engine, ColumnFamily::kGeo, temp_dir_, options_.sst_file_bytes);
+  SstSink registry(engine, ColumnFamily::kDefault, temp_dir_, 0);
   // The next two sorters hold one record per entity.
   ExternalSorter newest(ExternalSortOptions{
       temp_dir_, options_.sort_memory_bytes / 2, std::string(kLatestCf)});
   ExternalSorter geo_sorter(ExternalSortOptions{
       temp_dir_, options_.sort_memory_bytes / 2, std::string(kGeoCf)});
-  std::string key = collection_prefix_;
-
-  // Step 2: history, and each entity's newest point.
-  report("sorting", 0, 0);
-  {
-    auto stream = points_->Finish();
-    if (!stream.ok()) return stream.status();
-    stats_.spilled_runs = points_->spilled_runs();
-    std::string entity_part;  // of the current entity
-    std::string last_value;   // its newest point so far
-    auto flush_entity = [&]() -> absl::Status {
-      if (entity_part.empty()) return absl::OkStatus();
-      ++stats_.entities;
-      absl::string_view in = entity_part;
-      uint32_t len = 0;
-      ReadVarint32(&in, &len);
-      return newest.Add(in, last_value);  // the latest key's suffix: entity
-    };
-    SortedStream& s = **stream;
-    while (s.Next()) {
-      const absl::string_view suffix = s.key();
-      const absl::string_view entity = EntityPart(suffix);
-      const bool new_entity = entity != entity_part;
-      if (new_entity) {
-        if (absl::Status f = flush_entity(); !f.ok()) return f;
-        entity_part.assign(entity.data(), entity.size());
-      }
-      // Files are cut between entities, so that an entity's history is in
-      // one file, unless it alone outgrows several.
-      if (absl::Status c = points.MaybeCut(new_entity ? 1 : 4); !c.ok()) {
-        return c;
-      }
-      key.resize(collection_prefix_.size());
-      key.append(suffix.data(), suffix.size());
-      if (absl::Status w = points.Put(key, ToSlice(s.value())); !w.ok()) {
-        return w;
-      }
-      last_value.assign(s.value().data(), s.value().size());
-      if (++stats_.points_written % 65536 == 0) {
-        report("writing points", stats_.points_written, stats_.points_added);
-      }
-    }
-    if (!s.status().ok()) return s.status();
-    if (absl::Status f = flush_entity(); !f.ok()) return f;
-    if (absl::Status c = points.Cut(); !c.ok()) return c;
-    report("writing points", stats_.points_written, stats_.points_added);
-  }
-  points_.reset();  // frees the sort buffer and spill files
-
-  // Step 3: latest and geo, joined with what the store holds.
   int64_t new_entities = 0;
-  {
-    auto stream = newest.Finish();
-    if (!stream.ok()) return stream.status();
-    LatestJoin stored(store_->engine().db.get(), store_->engine().latest(),
-                      collection_prefix_);
-    std::string geo_key, geo_value;
-    uint64_t done = 0;
-    SortedStream& s = **stream;
-    while (s.Next()) {
-      const absl::string_view entity = s.key();
-      key.resize(collection_prefix_.size());
-      key.append(entity.data(), entity.size());
-      auto found = stored.Find(key);
-      if (!found.ok()) return found.status();
-      std::optional<PointPosition> old;
-      if (found->has_value()) {
-        old = DecodePosition(SliceView(**found));
-        if (!old) {
-          return absl::DataLossError(
-              absl::StrCat("corrupt latest value for entity '", entity, "'"));
-        }
-      }
-      const std::optional<PointPosition> now = DecodePosition(s.value());
-      if (!old) ++new_entities;
-      if (old && old->loc_time_ms > now->loc_time_ms) {
-        ++stats_.latest_kept;  // stored is newer: history only
-        continue;
-      }
-      ++stats_.latest_updated;
-      if (absl::Status w = latest.Put(key, ToSlice(s.value())); !w.ok()) {
-        return w;
-      }
-      const uint64_t cell = index::CellIdOf({now->lat, now->lon});
-      geo_key = GeoKey(collection_, cell, entity);
-      geo_value.assign(1, kGeoPut);
-      geo_value.append(s.value().data(), s.value().size());
-      if (absl::Status a = geo_sorter.Add(
-              absl::string_view(geo_key).substr(collection_prefix_.size()),
-              geo_value);
-          !a.ok()) {
-        return a;
-      }
-      if (old) {
-        const uint64_t old_cell = index::CellIdOf({old->lat, old->lon});
-        if (old_cell != cell) {
-          ++stats_.geo_deleted;
-          geo_key = GeoKey(collection_, old_cell, entity);
-          geo_value.assign(1, kGeoDelete);
-          if (absl::Status a = geo_sorter.Add(
-                  absl::string_view(geo_key).substr(collection_prefix_.size()),
-                  geo_value);
-              !a.ok()) {
-            return a;
-          }
-        }
-      }
-      if (++done % 65536 == 0) {
-        report("writing latest", done, stats_.entities);
-      }
-      if (absl::Status c = latest.MaybeCut(); !c.ok()) return c;
-    }
-    if (!s.status().ok()) return s.status();
-    if (absl::Status c = latest.Cut(); !c.ok()) return c;
-    report("writing latest", stats_.entities, stats_.entities);
+  absl::Status s = WriteHistory(points, newest);
+  points_.reset();  // frees the sort buffer and spill files
+  if (s.ok()) s = WriteLatest(newest, latest, geo_sorter, &new_entities);
+  if (s.ok()) s = WriteGeo(geo_sorter, geo);
+  if (s.ok()) s = WriteRegistry(registry, new_entities);
+  if (!s.ok()) return s;
+  stats_.sort_seconds = SecondsSince(sort_start);
+  bool ingested = false;
+  if (s = Ingest({&points, &latest, &geo, &registry}, &ingested);
+      !s.ok() || !ingested) {
+    return s.ok() ? absl::StatusOr<SstImportStats>(stats_) : s;
   }
-  {
-    auto stream = geo_sorter.Finish();
-    if (!stream.ok()) return stream.status();
-    uint64_t done = 0;
-    SortedStream& s = **stream;
-    while (s.Next()) {
-      key.resize(collection_prefix_.size());
-      key.append(s.key().data(), s.key().size());
-      absl::string_view value = s.value();
-      const bool put = value[0] == kGeoPut;
-      value.remove_prefix(1);
-      absl::Status w = put ? geo.Put(key, ToSlice(value)) : geo.Delete(key);
-      if (!w.ok()) return w;
-      if (absl::Status c = geo.MaybeCut(); !c.ok()) return c;
-      if (++done % 65536 == 0) report("writing geo", done, 0);
+  if (s = Compact(); !s.ok()) return s;
+  return stats_;
+}
+
+void SstImport::Report(absl::string_view phase, uint64_t done,
+                       uint64_t total) const {
+  if (progress_) progress_(phase, done, total);
+}
+
+// Step 2: history, and each entity's newest point into `newest`.
+absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
+  Report("sorting", 0, 0);
+  auto stream = points_->Finish();
+  if (!stream.ok()) return stream.status();
+  stats_.spilled_runs = points_->spilled_runs();
+  std::string key = collection_prefix_;
+  std::string entity_part;  // of the current entity
+  std::string last_value;   // its newest point so far
+  auto flush_entity = [&]() -> absl::Status {
+    if (entity_part.empty()) return absl::OkStatus();
+    ++stats_.entities;
+    absl::string_view in = entity_part;
+    uint32_t len = 0;
+    ReadVarint32(&in, &len);
+    return newest.Add(in, last_value);  // the latest key's suffix: entity
+  };
+  SortedStream& s = **stream;
+  while (s.Next()) {
+    const absl::string_view suffix = s.key();
+    const absl::string_view entity = EntityPart(suffix);
+    const bool new_entity = entity != entity_part;
+    if (new_entity) {
+      if (absl::Status f = flush_entity(); !f.ok()) return f;
+      entity_part.assign(entity.data(), entity.size());
     }
-    if (!s.status().ok()) return s.status();
-    if (absl::Status c = geo.Cut(); !c.ok()) return c;
+    // Files are cut between entities, so that an entity's history is in
+    // one file, unless it alone outgrows several.
+    if (absl::Status c = points.MaybeCut(new_entity ? 1 : 4); !c.ok()) {
+      return c;
+    }
+    key.resize(collection_prefix_.size());
+    key.append(suffix.data(), suffix.size());
+    if (absl::Status w = points.Put(key, ToSlice(s.value())); !w.ok()) {
+      return w;
+    }
+    last_value.assign(s.value().data(), s.value().size());
+    if (++stats_.points_written % 65536 == 0) {
+      Report("writing points", stats_.points_written, stats_.points_added);
+    }
   }
-  // The collection's registry count (I4): nothing else writes the store
-  // meanwhile, so the new total is exact, and it lands in the same atomic
-  // ingestion as the entities it counts.
-  SstSink registry(store_options, 0, store_->engine().db->DefaultColumnFamily(),
-                   temp_dir_, 0);
-  if (new_entities > 0) {
-    absl::StatusOr<int64_t> prior = store_->CollectionSize(collection_);
-    if (!prior.ok()) return prior.status();
-    if (absl::Status w = registry.Put(RegistryKey(collection_),
-                                      EncodeCounter(*prior + new_entities));
+  if (!s.status().ok()) return s.status();
+  if (absl::Status f = flush_entity(); !f.ok()) return f;
+  Report("writing points", stats_.points_written, stats_.points_added);
+  return points.Cut();
+}
+
+// Step 3: each entity's newest imported point against its stored latest,
+// through the write funnel's move rule.
+absl::Status SstImport::WriteLatest(ExternalSorter& newest, SstSink& latest,
+                                    ExternalSorter& geo_sorter,
+                                    int64_t* new_entities) {
+  auto stream = newest.Finish();
+  if (!stream.ok()) return stream.status();
+  LatestJoin stored(store_->engine().db.get(), store_->engine().latest(),
+                    collection_prefix_);
+  ImportSink sink(latest, geo_sorter, collection_prefix_.size());
+  std::string key = collection_prefix_;
+  uint64_t done = 0;
+  SortedStream& s = **stream;
+  while (s.Next()) {
+    const absl::string_view entity = s.key();
+    key.resize(collection_prefix_.size());
+    key.append(entity.data(), entity.size());
+    auto found = stored.Find(key);
+    if (!found.ok()) return found.status();
+    std::optional<PointPosition> old;
+    if (found->has_value()) {
+      old = DecodePosition(SliceView(**found));
+      if (!old) {
+        return absl::DataLossError(
+            absl::StrCat("corrupt latest value for entity '", entity, "'"));
+      }
+    }
+    const LatestMove move = PlanLatestMove(old, *DecodePosition(s.value()));
+    if (!move.replaces) {
+      ++stats_.latest_kept;  // stored is newer: history only
+      continue;
+    }
+    ++stats_.latest_updated;
+    if (move.new_entity) ++*new_entities;
+    if (move.vacated_cell) ++stats_.geo_deleted;
+    if (absl::Status w =
+            WriteLatestMove(sink, collection_, entity, move, s.value());
         !w.ok()) {
       return w;
     }
-    if (absl::Status c = registry.Cut(); !c.ok()) return c;
+    if (++done % 65536 == 0) Report("writing latest", done, stats_.entities);
+    if (absl::Status c = latest.MaybeCut(); !c.ok()) return c;
   }
-  stats_.sort_seconds = SecondsSince(sort_start);
+  if (!s.status().ok()) return s.status();
+  Report("writing latest", stats_.entities, stats_.entities);
+  return latest.Cut();
+}
 
-  // Step 4: all four column families in one atomic ingestion.
+// The geo changes of step 3, in key order.
+absl::Status SstImport::WriteGeo(ExternalSorter& geo_sorter, SstSink& geo) {
+  auto stream = geo_sorter.Finish();
+  if (!stream.ok()) return stream.status();
+  std::string key = collection_prefix_;
+  uint64_t done = 0;
+  SortedStream& s = **stream;
+  while (s.Next()) {
+    key.resize(collection_prefix_.size());
+    key.append(s.key().data(), s.key().size());
+    absl::string_view value = s.value();
+    const bool put = value[0] == kGeoPut;
+    value.remove_prefix(1);
+    absl::Status w = put ? geo.Put(key, ToSlice(value)) : geo.Delete(key);
+    if (!w.ok()) return w;
+    if (absl::Status c = geo.MaybeCut(); !c.ok()) return c;
+    if (++done % 65536 == 0) Report("writing geo", done, 0);
+  }
+  if (!s.status().ok()) return s.status();
+  return geo.Cut();
+}
+
+// The collection's registry count (I4): nothing else writes the store
+// meanwhile, so the new total is exact, and it lands in the same atomic
+// ingestion as the entities it counts.
+absl::Status SstImport::WriteRegistry(SstSink& registry, int64_t new_entities) {
+  if (new_entities == 0) return absl::OkStatus();
+  absl::StatusOr<int64_t> prior = store_->CollectionSize(collection_);
+  if (!prior.ok()) return prior.status();
+  if (absl::Status w = registry.Put(RegistryKey(collection_),
+                                    EncodeCounter(*prior + new_entities));
+      !w.ok()) {
+    return w;
+  }
+  return registry.Cut();
+}
+
+// Step 4: every column family's files in one atomic ingestion.
+absl::Status SstImport::Ingest(std::initializer_list<const SstSink*> sinks,
+                               bool* ingested) {
   std::vector<rocksdb::IngestExternalFileArg> args;
-  for (const SstSink* sink : {&points, &latest, &geo, &registry}) {
+  for (const SstSink* sink : sinks) {
     stats_.sst_files += static_cast<int>(sink->files().size());
     stats_.sst_bytes += sink->bytes();
     if (sink->files().empty()) continue;
@@ -386,8 +425,9 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
     arg.options.write_global_seqno = false;
     args.push_back(std::move(arg));
   }
-  if (args.empty()) return stats_;
-  report("ingesting", 0, 0);
+  *ingested = !args.empty();
+  if (args.empty()) return absl::OkStatus();
+  Report("ingesting", 0, 0);
   const absl::Time ingest_start = absl::Now();
   if (absl::Status s = FromRocks(store_->engine().db->IngestExternalFiles(args),
                                  "ingesting SST files");
@@ -395,27 +435,30 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
     return s;
   }
   stats_.ingest_seconds = SecondsSince(ingest_start);
+  return absl::OkStatus();
+}
 
-  // Step 5: compact the collection's range of each column family.
-  report("compacting", 0, 0);
+// Step 5: compact the collection's range of each column family.
+absl::Status SstImport::Compact() {
+  Report("compacting", 0, 0);
   const absl::Time compact_start = absl::Now();
   const std::string end = PrefixEnd(collection_prefix_);
   const rocksdb::Slice begin_slice(collection_prefix_), end_slice(end);
   rocksdb::CompactRangeOptions compact;
   compact.exclusive_manual_compaction = false;
+  const Engine& engine = store_->engine();
   for (rocksdb::ColumnFamilyHandle* cf :
-       {store_->engine().points(), store_->engine().latest(),
-        store_->engine().geo()}) {
+       {engine.points(), engine.latest(), engine.geo()}) {
     if (absl::Status s = FromRocks(
-            store_->engine().db->CompactRange(
-                compact, cf, &begin_slice, end.empty() ? nullptr : &end_slice),
+            engine.db->CompactRange(compact, cf, &begin_slice,
+                                    end.empty() ? nullptr : &end_slice),
             "compacting after the import");
         !s.ok()) {
       return s;
     }
   }
   stats_.compact_seconds = SecondsSince(compact_start);
-  return stats_;
+  return absl::OkStatus();
 }
 
 }  // namespace trackdb::storage

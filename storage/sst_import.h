@@ -11,7 +11,9 @@
 //      entity's points arrive together, time-ordered, so its last one is its
 //      newest imported point.
 //   3. Each entity's newest imported point is joined with its stored latest
-//      point, in key order: if the stored one is newer it stays (the import
+//      point, in key order, and goes through the write funnel's move rule
+//      (storage/write_funnel.h PlanLatestMove, WriteLatestMove), as an
+//      online write would: if the stored one is newer it stays (the import
 //      is history only for that entity); otherwise the imported point becomes
 //      `latest`, gets a `geo` Put at its cell, and the stored point's geo
 //      entry gets a Delete when its cell differs.
@@ -34,6 +36,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -44,6 +47,8 @@
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
+
+class SstSink;  // sst_import.cc
 
 struct SstImportOptions {
   // Spill and SST files go in a fresh directory under this one (default:
@@ -95,6 +100,16 @@ class SstImport {
   SstImport(TrackStore* store, std::string collection, std::string temp_dir,
             SstImportOptions options);
 
+  void Report(absl::string_view phase, uint64_t done, uint64_t total) const;
+  absl::Status WriteHistory(SstSink& points, ExternalSorter& newest);
+  absl::Status WriteLatest(ExternalSorter& newest, SstSink& latest,
+                           ExternalSorter& geo_sorter, int64_t* new_entities);
+  absl::Status WriteGeo(ExternalSorter& geo_sorter, SstSink& geo);
+  absl::Status WriteRegistry(SstSink& registry, int64_t new_entities);
+  absl::Status Ingest(std::initializer_list<const SstSink*> sinks,
+                      bool* ingested);
+  absl::Status Compact();
+
   TrackStore* store_;
   std::string collection_;
   std::string collection_prefix_;
@@ -104,6 +119,7 @@ class SstImport {
   std::string key_, value_;  // scratch
   SstImportStats stats_;
   bool finished_ = false;
+  Progress progress_;
 };
 
 }  // namespace trackdb::storage

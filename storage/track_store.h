@@ -4,36 +4,9 @@
 // TrackStore: the only code that touches RocksDB. One DB, column families
 // and key encodings as in storage/keys.h.
 //
-// Invariants, per (collection, entity), after every call returns:
-//   I1  `latest` holds the entity's point with the greatest loc_time (of
-//       equal times, the one written last), or nothing if it has no points.
-//   I2  `geo` holds exactly one entry for an entity with a latest point, at
-//       the cell of that point, with the same value; none otherwise.
-//   I3  `points` holds every point written, one per loc_time (a repeated
-//       loc_time overwrites).
-// They hold because every mutation of an entity goes through AddPoints or
-// DeleteEntity, which hold the entity's stripe lock (storage/entity_locks.h)
-// across read-decide-write and apply all of a call's changes in ONE
-// WriteBatch: it lands whole or not at all. The one other writer is the
-// offline bulk import (storage/sst_import.h): it keeps I1-I4 on a store
-// that nothing else writes meanwhile, ingesting all its changes at once.
-//
-//   I4  The registry entry of a collection (storage/keys.h RegistryKey)
-//       counts the entities that have a latest point; it is absent or 0 for
-//       a collection with none. The same batches maintain it, and
-//       DeleteCollection holds the collection's lock exclusively while every
-//       other writer of the collection holds it shared.
-//
-// Strings (the Redis key path, kv_ops.cc) live in their own column family;
-// read-modify-write calls hold the names' stripes the same way.
-//
-//   I5  A string cache entry (storage/string_cache.h) for a name holds the
-//       name's value in `kv`. Every change to `kv` is an UpdateStrings,
-//       which updates or erases the entries of what it wrote before it lets
-//       go of the names' stripes; a read fills entries only while holding
-//       them, so it cannot put back a value that a write has replaced.
-//       (Compaction drops expired values the cache may still hold: they
-//       read as absent either way.)
+// Every mutation goes through the write funnel (storage/write_funnel.h),
+// which states the invariants I1-I5 the methods below keep and lists each
+// method's mutation; the reads below see them hold.
 
 #include <array>
 #include <atomic>
@@ -57,6 +30,7 @@
 namespace trackdb::storage {
 
 struct Engine;
+class WriteBatchBuilder;
 struct StoreOptions;
 class StringCache;
 
@@ -186,6 +160,45 @@ class TrackStore {
   // batch. Returns how many entities it had.
   absl::StatusOr<int64_t> DeleteCollection(absl::string_view collection);
 
+  // --- Whole names (name_ops.cc) ---
+  // A name may hold a string (kv) and a collection; the front doors keep at
+  // most one (Redis: a key has one type). Each call below is one batch, so
+  // a reader or a crash sees all of it or none, and holds the names'
+  // collection locks exclusively and their string stripes meanwhile.
+
+  // What a name held.
+  struct NameContents {
+    bool string = false;   // an unexpired string
+    int64_t entities = 0;  // its collection's size (0: none)
+    bool exists() const { return string || entities > 0; }
+  };
+  // Removes every name's string and collection. Returns what each held.
+  absl::StatusOr<std::vector<NameContents>> DeleteNames(
+      absl::Span<const std::string> names, int64_t now_ms);
+
+  struct CopyNameOptions {
+    bool remove_source = false;  // rename rather than copy
+    bool replace = false;        // replace what `dst` holds
+  };
+  enum class CopyNameResult { kCopied, kNoSource, kDestinationExists };
+  // Gives `dst` what `src` holds: its string (with its expiry) if it has
+  // one, else its collection with all history; with remove_source, `src`
+  // is removed in the same batch. kDestinationExists, changing nothing,
+  // when `dst` holds something and not options.replace. `src` and `dst`
+  // must differ. RESOURCE_EXHAUSTED, changing nothing, for a collection
+  // whose copy exceeds StoreOptions' max_atomic_copy_bytes.
+  absl::StatusOr<CopyNameResult> CopyName(absl::string_view src,
+                                          absl::string_view dst, int64_t now_ms,
+                                          const CopyNameOptions& options);
+  // Replaces whatever `name` holds with a collection of `points` (none:
+  // `name` ends empty). INVALID_ARGUMENT, changing nothing, as AddPoints.
+  absl::Status ReplaceWithPoints(absl::string_view name,
+                                 absl::Span<const model::TrackPoint> points);
+  // Sets each name's string, removing its collection if it has one (a
+  // string replacing a GEO key). The last value of a repeated name wins.
+  absl::Status ReplaceWithStrings(absl::Span<const std::string> names,
+                                  absl::Span<const StringValue> values);
+
   // --- Strings with expiry (kv_ops.cc) ---
   // `now_ms` decides what has expired: expired values read as absent.
 
@@ -247,18 +260,24 @@ class TrackStore {
   TrackStore();
   absl::Status BuildRegistry();  // schema version 1 -> 2
   absl::Mutex& CollectionLock(absl::string_view collection);
+  // Each distinct collection lock of `names`, in a fixed order (so that two
+  // callers cannot deadlock), to be held exclusively.
+  std::vector<absl::Mutex*> CollectionLocks(
+      absl::Span<const std::string> names);
   // The stored values of `names`, expired ones included, from the string
   // cache or else `kv`, caching what it reads: the caller holds the names'
   // stripes (I5).
   absl::StatusOr<std::vector<std::optional<StringValue>>> LoadStrings(
       absl::Span<const std::string> names);
-  // Writes each name's new value (nullopt deletes) in one batch and
-  // updates the string cache to match: the caller holds the names' stripes
-  // (I5).
+  // Writes each name's new value (nullopt deletes), with whatever `batch`
+  // already holds, in one batch, and updates the string cache to match:
+  // the caller holds the names' stripes (I5).
   struct StringChange {
     absl::string_view name;
     const std::optional<StringValue>* after;
   };
+  absl::Status WriteStrings(absl::Span<const StringChange> changes,
+                            WriteBatchBuilder& batch, absl::string_view what);
   absl::Status WriteStrings(absl::Span<const StringChange> changes);
 
   std::unique_ptr<Engine> engine_;

@@ -1,31 +1,124 @@
-// The one write path: every mutation of points, latest and geo is here.
-#include <cmath>
+// Points and entities: AddPoints and DeleteEntity, built by the write funnel
+// (storage/write_funnel.h states the invariants they keep).
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "index/covering.h"
-#include "index/latlng.h"
 #include "model/validate.h"
-#include "rocksdb/write_batch.h"
-#include "storage/counter_merge.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
+#include "storage/write_funnel.h"
 
 namespace trackdb::storage {
 namespace {
 
-// What the call knows about one entity it writes.
-struct EntityUpdate {
-  absl::string_view entity;
-  std::string latest_key;
-  std::optional<PointPosition> stored;  // its latest before this call
-  int newest = -1;                      // index into points of its new latest
-};
+absl::Status CorruptLatest(absl::string_view entity) {
+  return absl::DataLossError(
+      absl::StrCat("corrupt latest value for entity '", entity, "'"));
+}
+
+// Fills each entity's stored latest position, in one MultiGet.
+absl::Status ReadStoredLatest(Engine& engine, absl::string_view collection,
+                              PointsPlan* plan) {
+  const size_t n = plan->entities.size();
+  std::vector<std::string> key_bytes;
+  key_bytes.reserve(n);
+  std::vector<rocksdb::Slice> keys;
+  keys.reserve(n);
+  for (const PointsPlan::Entity& e : plan->entities) {
+    key_bytes.push_back(LatestKey(collection, e.name));
+    keys.emplace_back(key_bytes.back());
+  }
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> statuses(n);
+  engine.db->MultiGet(rocksdb::ReadOptions(), engine.latest(), n, keys.data(),
+                      values.data(), statuses.data());
+  for (size_t i = 0; i < n; ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
+    plan->entities[i].stored = DecodePosition(SliceView(values[i]));
+    if (!plan->entities[i].stored) {
+      return CorruptLatest(plan->entities[i].name);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// GEOADD's NX and XX, in storage's terms: which entities may be written.
+void ApplyOnly(AddPointsOptions::Only only, PointsPlan* plan) {
+  for (PointsPlan::Entity& e : plan->entities) {
+    e.skip = (only == AddPointsOptions::Only::kNewEntities && e.stored) ||
+             (only == AddPointsOptions::Only::kExistingEntities && !e.stored);
+  }
+}
 
 }  // namespace
+
+PointsPlan PlanPoints(absl::Span<const model::TrackPoint> points) {
+  PointsPlan plan;
+  absl::flat_hash_map<absl::string_view, size_t> index_of;
+  plan.entity_of.resize(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    auto [it, inserted] =
+        index_of.try_emplace(points[i].entity, plan.entities.size());
+    if (inserted) plan.entities.push_back({points[i].entity});
+    plan.entity_of[i] = it->second;
+  }
+  return plan;
+}
+
+absl::Status AppendPoints(WriteBatchBuilder& batch,
+                          absl::string_view collection,
+                          absl::Span<const model::TrackPoint> points,
+                          const PointsPlan& plan, AddPointsResult* result) {
+  const size_t n = plan.entities.size();
+  result->entities.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const PointsPlan::Entity& e = plan.entities[i];
+    EntityOutcome& out = result->entities[i];
+    out.entity = std::string(e.name);
+    if (e.stored) out.prior = index::LatLng{e.stored->lat, e.stored->lon};
+    out.written = !e.skip;
+  }
+  // History for every point; pick each entity's newest (the move rule
+  // between points of the call, then against the stored latest).
+  std::vector<int> newest(n, -1);
+  std::vector<std::string> encoded(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    const model::TrackPoint& p = points[i];
+    const size_t e = plan.entity_of[i];
+    if (plan.entities[e].skip) continue;
+    encoded[i] = EncodePointValue(p);
+    if (absl::Status s = batch.Put(
+            ColumnFamily::kPoints,
+            PointKey(collection, p.entity, p.loc_time_ms), encoded[i]);
+        !s.ok()) {
+      return s;
+    }
+    const bool newer =
+        newest[e] >= 0 ? p.loc_time_ms >= points[newest[e]].loc_time_ms
+                       : ReplacesLatest(plan.entities[e].stored, p.loc_time_ms);
+    if (newer) newest[e] = static_cast<int>(i);
+  }
+  for (size_t e = 0; e < n; ++e) {
+    if (newest[e] < 0) continue;  // only older points: history only
+    const model::TrackPoint& p = points[newest[e]];
+    const LatestMove move = PlanLatestMove(
+        plan.entities[e].stored, PointPosition{p.loc_time_ms, p.lat, p.lon});
+    result->entities[e].latest_moved = true;
+    if (move.new_entity) ++result->new_entities;
+    if (absl::Status s = WriteLatestMove(batch, collection, p.entity, move,
+                                         encoded[newest[e]]);
+        !s.ok()) {
+      return s;
+    }
+  }
+  batch.CountEntities(collection, result->new_entities);
+  return absl::OkStatus();
+}
 
 absl::Status TrackStore::AddPoints(absl::string_view collection,
                                    absl::Span<const model::TrackPoint> points) {
@@ -44,109 +137,25 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   }
   AddPointsResult result;
   if (points.empty()) return result;
-
-  // One update slot per distinct entity, and its lock stripe.
-  absl::flat_hash_map<absl::string_view, size_t> slot_of;
-  std::vector<EntityUpdate> updates;
+  PointsPlan plan = PlanPoints(points);
   std::vector<size_t> stripes;
-  std::vector<size_t> point_slot(points.size());
-  for (size_t i = 0; i < points.size(); ++i) {
-    auto [it, inserted] = slot_of.try_emplace(points[i].entity, updates.size());
-    if (inserted) {
-      updates.push_back({points[i].entity,
-                         LatestKey(collection, points[i].entity), std::nullopt,
-                         -1});
-      stripes.push_back(EntityLocks::StripeOf(collection, points[i].entity));
-    }
-    point_slot[i] = it->second;
+  stripes.reserve(plan.entities.size());
+  for (const PointsPlan::Entity& e : plan.entities) {
+    stripes.push_back(EntityLocks::StripeOf(collection, e.name));
   }
 
   absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
   EntityLocks::Held held = locks_.Lock(std::move(stripes));
-
-  // Read every entity's current latest point in one MultiGet.
-  const size_t n = updates.size();
-  std::vector<rocksdb::Slice> keys;
-  keys.reserve(n);
-  for (const EntityUpdate& u : updates) keys.emplace_back(u.latest_key);
-  std::vector<rocksdb::PinnableSlice> values(n);
-  std::vector<rocksdb::Status> statuses(n);
-  engine_->db->MultiGet(rocksdb::ReadOptions(), engine_->latest(), n,
-                        keys.data(), values.data(), statuses.data());
-  for (size_t i = 0; i < n; ++i) {
-    if (statuses[i].IsNotFound()) continue;
-    if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
-    updates[i].stored = DecodePosition(SliceView(values[i]));
-    if (!updates[i].stored) {
-      return absl::DataLossError(absl::StrCat(
-          "corrupt latest value for entity '", updates[i].entity, "'"));
-    }
+  if (absl::Status s = ReadStoredLatest(*engine_, collection, &plan); !s.ok()) {
+    return s;
   }
-
-  // Which entities this call may write.
-  std::vector<bool> skip(n, false);
-  result.entities.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const EntityUpdate& u = updates[i];
-    EntityOutcome& out = result.entities[i];
-    out.entity = std::string(u.entity);
-    if (u.stored) out.prior = index::LatLng{u.stored->lat, u.stored->lon};
-    skip[i] =
-        (options.only == AddPointsOptions::Only::kNewEntities && u.stored) ||
-        (options.only == AddPointsOptions::Only::kExistingEntities &&
-         !u.stored);
-    out.written = !skip[i];
-  }
-
-  // History for every point; pick each entity's newest.
-  rocksdb::WriteBatch batch;
-  std::vector<std::string> encoded(points.size());
-  for (size_t i = 0; i < points.size(); ++i) {
-    const model::TrackPoint& p = points[i];
-    if (skip[point_slot[i]]) continue;
-    encoded[i] = EncodePointValue(p);
-    batch.Put(engine_->points(), PointKey(collection, p.entity, p.loc_time_ms),
-              encoded[i]);
-    EntityUpdate& u = updates[point_slot[i]];
-    // ">=": a repeated loc_time overwrites, in latest as in history.
-    if (u.newest >= 0) {
-      if (p.loc_time_ms >= points[u.newest].loc_time_ms) u.newest = i;
-    } else if (!u.stored || p.loc_time_ms >= u.stored->loc_time_ms) {
-      u.newest = i;
-    }
-  }
-
-  // Move latest and the geo entry of every entity that got a newer point.
-  for (size_t slot = 0; slot < n; ++slot) {
-    const EntityUpdate& u = updates[slot];
-    if (u.newest < 0) continue;  // only older points: history only
-    result.entities[slot].latest_moved = true;
-    if (!u.stored) ++result.new_entities;
-    const model::TrackPoint& p = points[u.newest];
-    batch.Put(engine_->latest(), u.latest_key, encoded[u.newest]);
-    const uint64_t cell = index::CellIdOf({p.lat, p.lon});
-    if (u.stored) {
-      const uint64_t old_cell = index::CellIdOf({u.stored->lat, u.stored->lon});
-      // Same cell: the Put below overwrites the entry in place.
-      if (old_cell != cell) {
-        batch.Delete(engine_->geo(), GeoKey(collection, old_cell, u.entity));
-      }
-    }
-    // Always Put: the geo value carries the whole latest point so that a
-    // spatial query reads one column family.
-    batch.Put(engine_->geo(), GeoKey(collection, cell, u.entity),
-              encoded[u.newest]);
-  }
-  if (result.new_entities > 0) {
-    batch.Merge(engine_->metadata(), RegistryKey(collection),
-                EncodeCounter(result.new_entities));
-  }
-  if (batch.Count() == 0) return result;
-  if (absl::Status s = FromRocks(
-          engine_->db->Write(engine_->options.write, &batch), "writing points");
+  ApplyOnly(options.only, &plan);
+  WriteBatchBuilder batch(*engine_);
+  if (absl::Status s = AppendPoints(batch, collection, points, plan, &result);
       !s.ok()) {
     return s;
   }
+  if (absl::Status s = batch.Commit("writing points"); !s.ok()) return s;
   return result;
 }
 
@@ -156,39 +165,20 @@ absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
   EntityLocks::Held held =
       locks_.Lock({EntityLocks::StripeOf(collection, entity)});
 
-  const std::string latest_key = LatestKey(collection, entity);
   rocksdb::PinnableSlice value;
-  rocksdb::Status s = engine_->db->Get(rocksdb::ReadOptions(),
-                                       engine_->latest(), latest_key, &value);
+  rocksdb::Status s =
+      engine_->db->Get(rocksdb::ReadOptions(), engine_->latest(),
+                       ToSlice(LatestKey(collection, entity)), &value);
   if (!s.ok() && !s.IsNotFound()) return FromRocks(s, "reading latest");
-  const bool existed = s.ok();
-
-  rocksdb::WriteBatch batch;
-  // Every points key of the entity is the prefix plus 8 time bytes, so the
-  // prefix plus nine 0xff bytes is past all of them.
-  const std::string begin = EntityPointsPrefix(collection, entity);
-  const std::string end = begin + std::string(9, '\xff');
-  batch.DeleteRange(engine_->points(), begin, end);
-  if (existed) {
-    const std::optional<PointPosition> pos = DecodePosition(SliceView(value));
-    if (!pos) {
-      return absl::DataLossError(
-          absl::StrCat("corrupt latest value for entity '", entity, "'"));
-    }
-    batch.Delete(engine_->latest(), latest_key);
-    batch.Delete(
-        engine_->geo(),
-        GeoKey(collection, index::CellIdOf({pos->lat, pos->lon}), entity));
-    batch.Merge(engine_->metadata(), RegistryKey(collection),
-                EncodeCounter(-1));
+  std::optional<PointPosition> latest;
+  if (s.ok()) {
+    latest = DecodePosition(SliceView(value));
+    if (!latest) return CorruptLatest(entity);
   }
-  if (absl::Status w =
-          FromRocks(engine_->db->Write(engine_->options.write, &batch),
-                    "deleting entity");
-      !w.ok()) {
-    return w;
-  }
-  return existed;
+  WriteBatchBuilder batch(*engine_);
+  batch.DeleteEntity(collection, entity, latest);
+  if (absl::Status w = batch.Commit("deleting entity"); !w.ok()) return w;
+  return latest.has_value();
 }
 
 }  // namespace trackdb::storage

@@ -1,0 +1,194 @@
+// Whole names: a string and a collection under one name, removed, copied,
+// renamed or replaced in one batch (storage/write_funnel.h).
+#include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "model/validate.h"
+#include "storage/engine.h"
+#include "storage/string_cache.h"
+#include "storage/track_store.h"
+#include "storage/write_funnel.h"
+
+namespace trackdb::storage {
+namespace {
+
+// Strings share the entity stripes under the empty collection name, as in
+// kv_ops.cc.
+std::vector<size_t> StringStripes(absl::Span<const std::string> names) {
+  std::vector<size_t> stripes;
+  for (const std::string& name : names) {
+    stripes.push_back(EntityLocks::StripeOf("", name));
+  }
+  return stripes;
+}
+
+// Holds collection locks exclusively, in the order given.
+class ExclusiveLocks {
+ public:
+  explicit ExclusiveLocks(std::vector<absl::Mutex*> locks)
+      : locks_(std::move(locks)) {
+    for (absl::Mutex* m : locks_) m->Lock();
+  }
+  ~ExclusiveLocks() {
+    for (auto it = locks_.rbegin(); it != locks_.rend(); ++it) (*it)->Unlock();
+  }
+  ExclusiveLocks(const ExclusiveLocks&) = delete;
+  ExclusiveLocks& operator=(const ExclusiveLocks&) = delete;
+
+ private:
+  std::vector<absl::Mutex*> locks_;
+};
+
+}  // namespace
+
+std::vector<absl::Mutex*> TrackStore::CollectionLocks(
+    absl::Span<const std::string> names) {
+  std::vector<absl::Mutex*> locks;
+  for (const std::string& name : names) locks.push_back(&CollectionLock(name));
+  std::sort(locks.begin(), locks.end(), std::less<absl::Mutex*>());
+  locks.erase(std::unique(locks.begin(), locks.end()), locks.end());
+  return locks;
+}
+
+absl::StatusOr<std::vector<TrackStore::NameContents>> TrackStore::DeleteNames(
+    absl::Span<const std::string> names, int64_t now_ms) {
+  ExclusiveLocks collections(CollectionLocks(names));
+  EntityLocks::Held held = locks_.Lock(StringStripes(names));
+  absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
+      LoadStrings(names);
+  if (!strings.ok()) return strings.status();
+  std::vector<NameContents> out(names.size());
+  WriteBatchBuilder batch(*engine_);
+  std::vector<StringChange> changes;
+  const std::optional<StringValue> absent;
+  absl::flat_hash_map<absl::string_view, bool> seen;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const bool first = seen.try_emplace(names[i], true).second;
+    if (!first) continue;  // a repeated name was removed by its first
+    const std::optional<StringValue>& s = (*strings)[i];
+    out[i].string = s.has_value() && !s->expired_at(now_ms);
+    if (s.has_value()) changes.push_back({names[i], &absent});
+    absl::StatusOr<int64_t> size = CollectionSize(names[i]);
+    if (!size.ok()) return size.status();
+    out[i].entities = *size;
+    if (*size > 0) batch.DeleteCollection(names[i]);
+  }
+  if (absl::Status s = WriteStrings(changes, batch, "deleting names");
+      !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
+absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
+    absl::string_view src, absl::string_view dst, int64_t now_ms,
+    const CopyNameOptions& options) {
+  if (src == dst) {
+    return absl::InvalidArgumentError("source and destination are the same");
+  }
+  const std::string names[] = {std::string(src), std::string(dst)};
+  ExclusiveLocks collections(CollectionLocks(names));
+  EntityLocks::Held held = locks_.Lock(StringStripes(names));
+  absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
+      LoadStrings(names);
+  if (!strings.ok()) return strings.status();
+  std::optional<StringValue> src_string = (*strings)[0];
+  if (src_string && src_string->expired_at(now_ms)) src_string.reset();
+  const bool dst_string =
+      (*strings)[1].has_value() && !(*strings)[1]->expired_at(now_ms);
+  absl::StatusOr<int64_t> src_size = CollectionSize(src);
+  if (!src_size.ok()) return src_size.status();
+  absl::StatusOr<int64_t> dst_size = CollectionSize(dst);
+  if (!dst_size.ok()) return dst_size.status();
+  if (!src_string && *src_size == 0) return CopyNameResult::kNoSource;
+  if ((dst_string || *dst_size > 0) && !options.replace) {
+    return CopyNameResult::kDestinationExists;
+  }
+
+  WriteBatchBuilder batch(*engine_);
+  if (*dst_size > 0) batch.DeleteCollection(dst);
+  // A string wins over a collection of the same name (the doors' TYPE).
+  const std::optional<StringValue> absent;
+  std::vector<StringChange> changes;
+  if (src_string) {
+    changes.push_back({names[1], &src_string});
+  } else {
+    if ((*strings)[1].has_value()) changes.push_back({names[1], &absent});
+    const size_t max_bytes = engine_->options.config.max_atomic_copy_mb() << 20;
+    if (absl::Status s = batch.CopyCollection(src, dst, *src_size, max_bytes);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (options.remove_source) {
+    if ((*strings)[0].has_value()) changes.push_back({names[0], &absent});
+    if (*src_size > 0) batch.DeleteCollection(src);
+  }
+  if (absl::Status s = WriteStrings(changes, batch, "copying a name");
+      !s.ok()) {
+    return s;
+  }
+  return CopyNameResult::kCopied;
+}
+
+absl::Status TrackStore::ReplaceWithPoints(
+    absl::string_view name, absl::Span<const model::TrackPoint> points) {
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (absl::Status s = model::ValidateStoredPoint(
+            points[i], absl::StrCat("points[", i, "]"));
+        !s.ok()) {
+      return s;
+    }
+  }
+  const std::string names[] = {std::string(name)};
+  ExclusiveLocks collections(CollectionLocks(names));
+  EntityLocks::Held held = locks_.Lock(StringStripes(names));
+  absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
+      LoadStrings(names);
+  if (!strings.ok()) return strings.status();
+  absl::StatusOr<int64_t> size = CollectionSize(name);
+  if (!size.ok()) return size.status();
+
+  WriteBatchBuilder batch(*engine_);
+  if (*size > 0) batch.DeleteCollection(name);
+  // The collection is empty from here on in the batch: every entity is new.
+  AddPointsResult result;
+  if (absl::Status s =
+          AppendPoints(batch, name, points, PlanPoints(points), &result);
+      !s.ok()) {
+    return s;
+  }
+  const std::optional<StringValue> absent;
+  std::vector<StringChange> changes;
+  if ((*strings)[0].has_value()) changes.push_back({names[0], &absent});
+  return WriteStrings(changes, batch, "replacing a name with points");
+}
+
+absl::Status TrackStore::ReplaceWithStrings(
+    absl::Span<const std::string> names, absl::Span<const StringValue> values) {
+  if (names.size() != values.size()) {
+    return absl::InvalidArgumentError("one value per name");
+  }
+  ExclusiveLocks collections(CollectionLocks(names));
+  EntityLocks::Held held = locks_.Lock(StringStripes(names));
+  // The last value of a name wins, as in UpdateStrings.
+  absl::flat_hash_map<absl::string_view, size_t> last;
+  for (size_t i = 0; i < names.size(); ++i) last[names[i]] = i;
+  std::vector<std::optional<StringValue>> after(names.size());
+  std::vector<StringChange> changes;
+  WriteBatchBuilder batch(*engine_);
+  for (const auto& [name, i] : last) {
+    after[i] = values[i];
+    changes.push_back({name, &after[i]});
+    absl::StatusOr<int64_t> size = CollectionSize(name);
+    if (!size.ok()) return size.status();
+    if (*size > 0) batch.DeleteCollection(name);
+  }
+  return WriteStrings(changes, batch, "replacing names with strings");
+}
+
+}  // namespace trackdb::storage

@@ -1,0 +1,151 @@
+#include "storage/write_funnel.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "index/covering.h"
+#include "storage/counter_merge.h"
+#include "storage/rocks_util.h"
+
+namespace trackdb::storage {
+
+bool ReplacesLatest(const std::optional<PointPosition>& stored,
+                    int64_t incoming_ms) {
+  return !stored || incoming_ms >= stored->loc_time_ms;
+}
+
+LatestMove PlanLatestMove(const std::optional<PointPosition>& stored,
+                          const PointPosition& incoming) {
+  LatestMove move;
+  move.replaces = ReplacesLatest(stored, incoming.loc_time_ms);
+  if (!move.replaces) return move;
+  move.new_entity = !stored;
+  move.cell = index::CellIdOf({incoming.lat, incoming.lon});
+  if (stored) {
+    const uint64_t old_cell = index::CellIdOf({stored->lat, stored->lon});
+    // Same cell: the Put at the new cell overwrites the entry in place.
+    if (old_cell != move.cell) move.vacated_cell = old_cell;
+  }
+  return move;
+}
+
+absl::Status WriteLatestMove(ChangeSink& sink, absl::string_view collection,
+                             absl::string_view entity, const LatestMove& move,
+                             absl::string_view encoded_point) {
+  if (absl::Status s = sink.Put(ColumnFamily::kLatest,
+                                LatestKey(collection, entity), encoded_point);
+      !s.ok()) {
+    return s;
+  }
+  if (move.vacated_cell) {
+    if (absl::Status s = sink.Delete(
+            ColumnFamily::kGeo, GeoKey(collection, *move.vacated_cell, entity));
+        !s.ok()) {
+      return s;
+    }
+  }
+  // Always Put: the geo value carries the whole latest point so that a
+  // spatial query reads one column family.
+  return sink.Put(ColumnFamily::kGeo, GeoKey(collection, move.cell, entity),
+                  encoded_point);
+}
+
+absl::Status WriteBatchBuilder::Put(ColumnFamily cf, absl::string_view key,
+                                    absl::string_view value) {
+  return FromRocks(batch_.Put(engine_.cf(cf), ToSlice(key), ToSlice(value)),
+                   "adding to a write batch");
+}
+
+absl::Status WriteBatchBuilder::Delete(ColumnFamily cf, absl::string_view key) {
+  return FromRocks(batch_.Delete(engine_.cf(cf), ToSlice(key)),
+                   "adding to a write batch");
+}
+
+void WriteBatchBuilder::DeleteRange(ColumnFamily cf, absl::string_view begin,
+                                    absl::string_view end) {
+  batch_.DeleteRange(engine_.cf(cf), ToSlice(begin), ToSlice(end))
+      .PermitUncheckedError();
+}
+
+void WriteBatchBuilder::CountEntities(absl::string_view collection,
+                                      int64_t delta) {
+  if (delta == 0) return;
+  batch_
+      .Merge(engine_.metadata(), RegistryKey(collection), EncodeCounter(delta))
+      .PermitUncheckedError();
+}
+
+void WriteBatchBuilder::DeleteEntity(
+    absl::string_view collection, absl::string_view entity,
+    const std::optional<PointPosition>& latest) {
+  // Every points key of the entity is the prefix plus 8 time bytes, so the
+  // prefix plus nine 0xff bytes is past all of them.
+  const std::string begin = EntityPointsPrefix(collection, entity);
+  DeleteRange(ColumnFamily::kPoints, begin, begin + std::string(9, '\xff'));
+  if (!latest) return;
+  Delete(ColumnFamily::kLatest, LatestKey(collection, entity)).IgnoreError();
+  Delete(
+      ColumnFamily::kGeo,
+      GeoKey(collection, index::CellIdOf({latest->lat, latest->lon}), entity))
+      .IgnoreError();
+  CountEntities(collection, -1);
+}
+
+void WriteBatchBuilder::DeleteCollection(absl::string_view collection) {
+  // Every key of the collection in points, latest and geo starts with its
+  // prefix, so one range per column family covers it.
+  const std::string begin = CollectionPrefix(collection);
+  const std::string end = PrefixEnd(begin);
+  for (ColumnFamily cf :
+       {ColumnFamily::kPoints, ColumnFamily::kLatest, ColumnFamily::kGeo}) {
+    DeleteRange(cf, begin, end);
+  }
+  Delete(ColumnFamily::kDefault, RegistryKey(collection)).IgnoreError();
+}
+
+absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
+                                               absl::string_view dst,
+                                               int64_t src_size,
+                                               size_t max_bytes) {
+  const std::string src_prefix = CollectionPrefix(src);
+  const std::string end = PrefixEnd(src_prefix);
+  const std::string dst_prefix = CollectionPrefix(dst);
+  std::string key;
+  for (ColumnFamily cf :
+       {ColumnFamily::kPoints, ColumnFamily::kLatest, ColumnFamily::kGeo}) {
+    rocksdb::ReadOptions read;
+    rocksdb::Slice upper(end);
+    if (!end.empty()) read.iterate_upper_bound = &upper;
+    read.fill_cache = false;
+    std::unique_ptr<rocksdb::Iterator> it(
+        engine_.db->NewIterator(read, engine_.cf(cf)));
+    for (it->Seek(src_prefix); it->Valid(); it->Next()) {
+      // The suffix after the collection prefix is the same in every
+      // collection (storage/keys.h).
+      key.assign(dst_prefix);
+      key.append(it->key().data() + src_prefix.size(),
+                 it->key().size() - src_prefix.size());
+      if (absl::Status s = Put(cf, key, SliceView(it->value())); !s.ok()) {
+        return s;
+      }
+      if (bytes() > max_bytes) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("collection '", src, "' is over ", max_bytes,
+                         " bytes, more than one atomic copy may hold"));
+      }
+    }
+    if (!it->status().ok()) return FromRocks(it->status(), "copying");
+  }
+  if (src_size > 0) {
+    return Put(ColumnFamily::kDefault, RegistryKey(dst),
+               EncodeCounter(src_size));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
+  if (batch_.Count() == 0) return absl::OkStatus();
+  return FromRocks(engine_.db->Write(engine_.options.write, &batch_), what);
+}
+
+}  // namespace trackdb::storage

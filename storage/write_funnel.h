@@ -1,0 +1,166 @@
+#ifndef TRACKDB_STORAGE_WRITE_FUNNEL_H_
+#define TRACKDB_STORAGE_WRITE_FUNNEL_H_
+
+// The write funnel: every change to the store's keys is built here, by one
+// WriteBatchBuilder (online writes) or, for the offline import, through the
+// same ChangeSink interface into SST files. Nothing else writes a key.
+//
+// Invariants, per (collection, entity), after every mutation lands:
+//   I1  `latest` holds the entity's point with the greatest loc_time (of
+//       equal times, the one written last), or nothing if it has no points.
+//   I2  `geo` holds exactly one entry for an entity with a latest point, at
+//       the cell of that point, with the same value; none otherwise.
+//   I3  `points` holds every point written, one per loc_time (a repeated
+//       loc_time overwrites).
+//   I4  The registry entry of a collection (storage/keys.h RegistryKey)
+//       counts the entities that have a latest point; it is absent or 0 for
+//       a collection with none.
+//   I5  A string cache entry (storage/string_cache.h) for a name holds the
+//       name's value in `kv`. (Compaction drops expired values the cache
+//       may still hold: they read as absent either way.)
+//
+// Why they hold:
+//   - I1 and I2 follow from one rule, PlanLatestMove below, used by the
+//     online path and the import alike: a point replaces the stored latest
+//     when its loc_time is >= the stored one's; then `latest` is rewritten
+//     and the geo entry moves (Delete at the old cell when the cell
+//     changes, Put at the new one), all in the same batch as the history.
+//   - Each call's changes go in ONE WriteBatch: it lands whole or not at
+//     all, so a crash at any moment leaves the state before or after.
+//   - Callers hold the locks that make their read-decide-write atomic: an
+//     entity's stripe (storage/entity_locks.h) for points, the collection's
+//     lock shared for entity writes and exclusively for whole-collection
+//     changes (so I4's count is exact), and a name's stripe for strings:
+//     a string write updates or erases the cache entries of what it wrote
+//     before it lets go of the stripes, and a read fills entries only while
+//     holding them, so it cannot put back a value a write has replaced (I5).
+//
+// Every mutation, by entry point (TrackStore, storage/track_store.h):
+//   AddPoints           write_path.cc   history, latest moves, registry +n
+//   DeleteEntity        write_path.cc   one entity's keys, registry -1
+//   DeleteCollection    collections.cc  a collection's ranges and registry
+//   UpdateStrings,
+//   PutString           kv_ops.cc       strings (Put / Delete in `kv`)
+//   DeleteNames,
+//   CopyName,
+//   ReplaceWithPoints,
+//   ReplaceWithStrings  name_ops.cc     whole names (a string and/or a
+//                                       collection) replaced, copied or
+//                                       renamed in one batch
+//   SetBulkLoad         bulk_load.cc    options only, no keys
+//   Open (schema 1->2)  collections.cc  the registry built from `latest`
+//   SstImport           sst_import.cc   offline: SST files through the same
+//                                       PlanLatestMove, one ingestion
+// Expiry writes nothing: expired strings read as absent and compaction
+// drops them (storage/kv_expiry.h).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "model/track_point.h"
+#include "rocksdb/write_batch.h"
+#include "storage/engine.h"
+#include "storage/keys.h"
+#include "storage/point_codec.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+
+// The move rule (I1, I2), written once.
+struct LatestMove {
+  bool replaces = false;    // the incoming point becomes the entity's latest
+  bool new_entity = false;  // it had no latest point (I4 +1)
+  uint64_t cell = 0;        // the incoming point's geo cell
+  std::optional<uint64_t> vacated_cell;  // old geo entry to delete
+};
+// Whether a point at `incoming_ms` replaces `stored` as the latest: it does
+// when there is none or its loc_time is >= the stored one's (a repeated
+// loc_time overwrites, in latest as in history).
+bool ReplacesLatest(const std::optional<PointPosition>& stored,
+                    int64_t incoming_ms);
+LatestMove PlanLatestMove(const std::optional<PointPosition>& stored,
+                          const PointPosition& incoming);
+
+// Where changes go: a WriteBatch online, SST files in the import.
+class ChangeSink {
+ public:
+  virtual ~ChangeSink() = default;
+  virtual absl::Status Put(ColumnFamily cf, absl::string_view key,
+                           absl::string_view value) = 0;
+  virtual absl::Status Delete(ColumnFamily cf, absl::string_view key) = 0;
+};
+
+// The keys of a planned move (move.replaces must be true): `latest` and the
+// geo entry at move.cell get `encoded_point`; the vacated geo entry goes.
+absl::Status WriteLatestMove(ChangeSink& sink, absl::string_view collection,
+                             absl::string_view entity, const LatestMove& move,
+                             absl::string_view encoded_point);
+
+// One batch of changes, committed atomically.
+class WriteBatchBuilder : public ChangeSink {
+ public:
+  explicit WriteBatchBuilder(Engine& engine) : engine_(engine) {}
+
+  absl::Status Put(ColumnFamily cf, absl::string_view key,
+                   absl::string_view value) override;
+  absl::Status Delete(ColumnFamily cf, absl::string_view key) override;
+  void DeleteRange(ColumnFamily cf, absl::string_view begin,
+                   absl::string_view end);
+
+  // I4: adds `delta` to the collection's entity count (a merge: no read).
+  void CountEntities(absl::string_view collection, int64_t delta);
+  // One entity's history, latest point and geo entry (`latest` is its
+  // stored position, if any), and its count.
+  void DeleteEntity(absl::string_view collection, absl::string_view entity,
+                    const std::optional<PointPosition>& latest);
+  // Every key of a collection in points, latest and geo, and its registry
+  // entry. The caller holds the collection exclusively.
+  void DeleteCollection(absl::string_view collection);
+  // Copies every key of collection `src` (history, latest, geo) to `dst`,
+  // and sets dst's count to `src_size`. `dst` must be empty or deleted
+  // earlier in this batch. RESOURCE_EXHAUSTED, leaving the batch unusable,
+  // once the batch outgrows `max_bytes`. Reads from the DB as it stands:
+  // the caller holds both collections exclusively.
+  absl::Status CopyCollection(absl::string_view src, absl::string_view dst,
+                              int64_t src_size, size_t max_bytes);
+
+  size_t count() const { return batch_.Count(); }
+  size_t bytes() const { return batch_.GetDataSize(); }
+  // Writes the batch (nothing if empty); `what` names the operation in
+  // errors.
+  absl::Status Commit(absl::string_view what);
+
+ private:
+  Engine& engine_;
+  rocksdb::WriteBatch batch_;
+};
+
+// A points write to one collection, planned per distinct entity in order of
+// first appearance (write_path.cc).
+struct PointsPlan {
+  struct Entity {
+    absl::string_view name;
+    std::optional<PointPosition> stored;  // its latest before the write
+    bool skip = false;                    // AddPointsOptions left it out
+  };
+  std::vector<Entity> entities;
+  std::vector<size_t> entity_of;  // per point: its index in `entities`
+};
+// Groups `points` by entity; `stored` and `skip` left for the caller.
+PointsPlan PlanPoints(absl::Span<const model::TrackPoint> points);
+// Appends the history of every point not skipped, the latest move of each
+// entity that gets a point at least as new as its stored one (PlanLatestMove)
+// and the count of new entities; says so per entity in `result`.
+absl::Status AppendPoints(WriteBatchBuilder& batch,
+                          absl::string_view collection,
+                          absl::Span<const model::TrackPoint> points,
+                          const PointsPlan& plan, AddPointsResult* result);
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_WRITE_FUNNEL_H_
