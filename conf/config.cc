@@ -129,7 +129,9 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   if (!s->has_string_cache_max_value_bytes()) {
     s->set_string_cache_max_value_bytes(16384);
   }
-  if (!s->has_max_atomic_copy_mb()) s->set_max_atomic_copy_mb(256);
+  if (!s->has_max_atomic_copy_mb()) {
+    s->set_max_atomic_copy_mb(model::kDefaultMaxAtomicCopyMb);
+  }
   if (!s->has_max_write_buffer_number()) s->set_max_write_buffer_number(4);
   if (!s->has_max_background_jobs()) s->set_max_background_jobs(4);
   if (!s->has_level0_file_num_compaction_trigger()) {

@@ -34,6 +34,10 @@ inline constexpr double kMaxLongitude = 180;
 inline constexpr uint32_t kDefaultPageSize = 100;
 inline constexpr uint32_t kMaxPageSize = 1000;
 
+// A copy or rename of a collection is one write batch, held in memory: the
+// default bound on its size, in MiB (storage.max_atomic_copy_mb).
+inline constexpr uint64_t kDefaultMaxAtomicCopyMb = 256;
+
 // The configurable limits, with their defaults.
 struct Limits {
   // Points in one AddPoints call or one StreamPoints message.

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "model/limits.h"
 #include "model/validate.h"
 #include "storage/engine.h"
 #include "storage/string_cache.h"
