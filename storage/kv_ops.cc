@@ -164,13 +164,27 @@ absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,
                                            const StringValue& value,
                                            int64_t now_ms) {
   const std::string names[] = {std::string(name)};
-  EntityLocks::Held held = locks_.Lock(StripesOf(names));
-  const std::optional<StringValue> cached =
-      Live(string_cache_->Lookup(name), now_ms);
-  if (cached == value) return true;
-  const std::optional<StringValue> after = value;
-  if (absl::Status s = WriteStrings({{name, &after}}); !s.ok()) return s;
-  return cached.has_value();
+  {
+    EntityLocks::Held held = locks_.Lock(StripesOf(names));
+    const std::optional<StringValue> cached =
+        Live(string_cache_->Lookup(name), now_ms);
+    if (cached == value) return true;
+    const std::optional<StringValue> after = value;
+    // A live cached string means no collection of that name: write now.
+    // Otherwise look (the one read a write of an uncached name costs).
+    absl::StatusOr<int64_t> entities =
+        cached ? absl::StatusOr<int64_t>(0) : CollectionSize(name);
+    if (!entities.ok()) return entities.status();
+    if (*entities == 0) {
+      if (absl::Status s = WriteStrings({{name, &after}}); !s.ok()) return s;
+      return cached.has_value();
+    }
+  }
+  // A collection of that name goes in the same batch as the string, under
+  // the whole-name locks (taken collection first, so the stripe is let go).
+  const StringValue values[] = {value};
+  if (absl::Status s = ReplaceWithStrings(names, values); !s.ok()) return s;
+  return false;
 }
 
 absl::Status TrackStore::ScanStrings(

@@ -216,8 +216,9 @@ class TrackStore {
                              int64_t now_ms, const StringUpdate& update);
   // Sets `name` to `value` whatever it held, without reading the old value
   // (Redis's plain SET): an UpdateStrings that needs no decision. A value
-  // equal to the cached one is not rewritten. Returns whether the cache
-  // showed a live value before (false: absent, or not cached).
+  // equal to the cached one is not rewritten; a collection of that name is
+  // removed in the same batch (ReplaceWithStrings). Returns whether the
+  // cache showed a live value before (false: absent, or not cached).
   absl::StatusOr<bool> PutString(absl::string_view name,
                                  const StringValue& value, int64_t now_ms);
   // Every unexpired string with a name >= `start`, in name order.

@@ -41,7 +41,8 @@ TEST(CommandTableTest, WorkerCommands) {
            "geosearch", "geosearchstore", "georadius", "georadius_ro",
            "georadiusbymember", "georadiusbymember_ro", "zrange", "zrevrange",
            "zrangebyscore", "zrevrangebyscore", "zrangebylex", "zrevrangebylex",
-           "zcount", "zrank", "zrevrank", "rename", "renamenx"}));
+           "zcount", "zrank", "zrevrank", "rename", "renamenx", "copy",
+           "move"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {

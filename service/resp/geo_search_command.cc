@@ -99,15 +99,6 @@ absl::Status FindCandidates(storage::TrackStore& store, const std::string& name,
   return store.ScanRegion(name, *circle, visit, options);
 }
 
-absl::Status ReplaceWithPoints(storage::TrackStore& store,
-                               const std::string& name,
-                               const std::vector<model::TrackPoint>& points) {
-  if (absl::StatusOr<bool> d = DeleteAnyKey(store, name); !d.ok()) {
-    return d.status();
-  }
-  return store.AddPoints(name, points);
-}
-
 // A search as its arguments ask for it (georadiusGeneric's locals).
 struct SearchRequest {
   std::string src;      // the source key's storage name
@@ -325,11 +316,8 @@ void StoreResults(CommandContext& ctx, const std::string& dest,
   for (const index::RedisGeoResult& r : results) {
     points.push_back(candidates.points.at(r.member));
   }
-  if (points.empty()) {
-    if (!ctx.Check(DeleteAnyKey(ctx.store(), dest).status())) return;
-  } else if (!ctx.Check(ReplaceWithPoints(ctx.store(), dest, points))) {
-    return;
-  }
+  // One batch: whatever `dest` held goes, the results arrive.
+  if (!ctx.Check(ctx.store().ReplaceWithPoints(dest, points))) return;
   return ctx.reply.Integer(static_cast<int64_t>(results.size()));
 }
 

@@ -22,7 +22,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
-#include "service/resp/collection_copy.h"
 #include "service/resp/command.h"
 #include "service/resp/glob.h"
 #include "service/resp/key_scan.h"
@@ -46,34 +45,16 @@ std::vector<std::string> NamesOf(CommandContext& ctx, size_t first) {
 
 // ---- DEL, UNLINK, EXISTS, TOUCH, TYPE ----
 
-// Deletes every named key (a repeated key counts once): their strings in
-// one batch, then each GEO key's collection.
+// Deletes every named key (a repeated key counts once), strings and
+// collections, in one batch. A name can hold both after a SET raced a
+// GEOADD (README): both go, and the key counts once.
 void Del(CommandContext& ctx) {
-  const std::vector<std::string> names = NamesOf(ctx, 1);
+  absl::StatusOr<std::vector<storage::TrackStore::NameContents>> removed =
+      ctx.store().DeleteNames(NamesOf(ctx, 1), NowMs());
+  if (!ctx.Check(removed.status())) return;
   int64_t deleted = 0;
-  absl::flat_hash_set<std::string> seen;  // names that had a string
-  const bool ran = UpdateStringsFor(
-      ctx, names, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
-        deleted = 0;
-        seen.clear();
-        for (size_t i = 0; i < names.size(); ++i) {
-          if (values[i] && seen.insert(names[i]).second) ++deleted;
-          values[i].reset();
-        }
-        return deleted > 0;
-      });
-  if (!ran) return;
-  // A name can hold both a string and a collection after a SET raced a
-  // GEOADD (README); DEL removes both and counts the key once.
-  absl::flat_hash_set<std::string> checked;
-  for (const std::string& name : names) {
-    if (!checked.insert(name).second) continue;
-    absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
-    if (!ctx.Check(geo.status())) return;
-    if (!*geo) continue;
-    absl::StatusOr<int64_t> had = ctx.store().DeleteCollection(name);
-    if (!ctx.Check(had.status())) return;
-    if (*had > 0 && !seen.contains(name)) ++deleted;
+  for (const storage::TrackStore::NameContents& c : *removed) {
+    if (c.exists()) ++deleted;
   }
   ctx.reply.Integer(deleted);
 }
@@ -215,88 +196,106 @@ void Scan(CommandContext& ctx) {
   for (const std::string& k : keys) ctx.reply.Bulk(k);
 }
 
-// ---- RENAME, RENAMENX ----
+// ---- RENAME, RENAMENX, COPY, MOVE ----
+// Each is one storage CopyName: the key's string (with its expiry) or its
+// collection (with all history) lands whole at the destination, with
+// whatever the destination held removed, in one batch.
 
-// RENAME of a GEO key: replaces whatever `dst` held with a copy of the
-// collection (service/resp/collection_copy.h), then deletes `src`.
-void RenameGeo(CommandContext& ctx, const std::string& src,
-               const std::string& dst, bool same, bool nx) {
-  if (same) return nx ? ctx.reply.Integer(0) : ctx.reply.Ok();
-  const int64_t now = NowMs();
-  auto dst_string = ctx.store().GetString(dst, now);
-  if (!ctx.Check(dst_string.status())) return;
-  absl::StatusOr<bool> dst_geo = IsGeoKey(ctx.store(), dst);
-  if (!ctx.Check(dst_geo.status())) return;
-  if (nx && (dst_string->has_value() || *dst_geo)) {
-    return ctx.reply.Integer(0);
-  }
-  if (dst_string->has_value()) {
-    const bool ran = UpdateStringsFor(
-        ctx, {dst}, now, [](StringSlots& values) -> absl::StatusOr<bool> {
-          values[0].reset();
-          return true;
-        });
-    if (!ran) return;
-  }
-  if (*dst_geo && !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
-    return;
-  }
-  if (!ctx.Check(CopyCollection(ctx.store(), src, dst))) return;
-  if (!ctx.Check(ctx.store().DeleteCollection(src).status())) return;
-  nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
-}
-
-// Redis's renameGenericCommand. A string moves with its expiry in one
-// batch; a GEO destination's collection is deleted after.
+// Redis's renameGenericCommand.
 void RenameGeneric(CommandContext& ctx, bool nx) {
   const std::string src = ctx.Name(ctx.argv[1]);
   const std::string dst = ctx.Name(ctx.argv[2]);
-  const bool same = ctx.argv[1] == ctx.argv[2];
-  bool src_geo = false, dst_geo = false;
-  bool renamed = false;  // the string moved: a GEO destination is replaced
-  DeferredReply answer;
-  const bool ran = UpdateStringsFor(
-      ctx, {src, dst}, NowMs(),
-      [&](StringSlots& values) -> absl::StatusOr<bool> {
-        std::optional<StringValue>& s = values[0];
-        std::optional<StringValue>& d = values[1];
-        if (!s) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), src);
-          if (!geo.ok()) return geo.status();
-          src_geo = *geo;
-          if (!src_geo) answer.Error("no such key");
-          return false;
-        }
-        if (same) {
-          nx ? answer.Integer(0) : answer.Ok();
-          return false;
-        }
-        if (!d) {
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), dst);
-          if (!geo.ok()) return geo.status();
-          dst_geo = *geo;
-        }
-        if (nx && (d || dst_geo)) {
-          answer.Integer(0);
-          return false;
-        }
-        d = std::move(s);
-        s.reset();
-        renamed = true;
-        nx ? answer.Integer(1) : answer.Ok();
-        return true;
-      });
-  if (!ran) return;
-  if (src_geo) return RenameGeo(ctx, src, dst, same, nx);
-  if (renamed && dst_geo &&
-      !ctx.Check(ctx.store().DeleteCollection(dst).status())) {
-    return;
+  if (src == dst) {
+    absl::StatusOr<KeyType> type = TypeOf(ctx.store(), src, NowMs());
+    if (!ctx.Check(type.status())) return;
+    if (*type == KeyType::kNone) return ctx.reply.Error("no such key");
+    return nx ? ctx.reply.Integer(0) : ctx.reply.Ok();
   }
-  answer.Send(ctx.reply);
+  storage::TrackStore::CopyNameOptions options;
+  options.remove_source = true;
+  options.replace = !nx;
+  absl::StatusOr<storage::TrackStore::CopyNameResult> result =
+      ctx.store().CopyName(src, dst, NowMs(), options);
+  if (!ctx.Check(result.status())) return;
+  switch (*result) {
+    case storage::TrackStore::CopyNameResult::kNoSource:
+      return ctx.reply.Error("no such key");
+    case storage::TrackStore::CopyNameResult::kDestinationExists:
+      return ctx.reply.Integer(0);
+    case storage::TrackStore::CopyNameResult::kCopied:
+      return nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
+  }
 }
 
 void Rename(CommandContext& ctx) { RenameGeneric(ctx, false); }
 void Renamenx(CommandContext& ctx) { RenameGeneric(ctx, true); }
+
+// A database index argument, as Redis's getIntFromObjectOrReply and
+// selectDb check it; nullopt after replying an error.
+std::optional<int> ParseDbOrReply(CommandContext& ctx, const std::string& arg) {
+  int64_t db = 0;
+  if (!ParseInt64(arg, &db)) {
+    ctx.reply.Error(kNotIntegerError);
+    return std::nullopt;
+  }
+  if (db < INT_MIN || db > INT_MAX) {
+    ctx.reply.Error(
+        "value is out of range, value must between -2147483648 and "
+        "2147483647");
+    return std::nullopt;
+  }
+  if (db < 0 || db >= kDatabases) {
+    ctx.reply.Error("DB index is out of range");
+    return std::nullopt;
+  }
+  return static_cast<int>(db);
+}
+
+// Copies (COPY) or moves (MOVE) `key` to `dst_key` in database `dst_db`:
+// 1 if done, 0 if there is no source or the destination exists.
+void CopyOrMove(CommandContext& ctx, const std::string& key, int dst_db,
+                const std::string& dst_key, bool move, bool replace) {
+  storage::TrackStore::CopyNameOptions options;
+  options.remove_source = move;
+  options.replace = replace;
+  absl::StatusOr<storage::TrackStore::CopyNameResult> result =
+      ctx.store().CopyName(ctx.Name(key), KeyName(dst_db, dst_key), NowMs(),
+                           options);
+  if (!ctx.Check(result.status())) return;
+  ctx.reply.Integer(
+      *result == storage::TrackStore::CopyNameResult::kCopied ? 1 : 0);
+}
+
+// Redis's copyCommand: COPY source destination [DB index] [REPLACE].
+void Copy(CommandContext& ctx) {
+  int dst_db = ctx.client.db;
+  bool replace = false;
+  for (size_t j = 3; j < ctx.argv.size(); ++j) {
+    const bool has_value = j + 1 < ctx.argv.size();
+    if (IsWord(ctx.argv[j], "replace")) {
+      replace = true;
+    } else if (IsWord(ctx.argv[j], "db") && has_value) {
+      std::optional<int> db = ParseDbOrReply(ctx, ctx.argv[++j]);
+      if (!db) return;
+      dst_db = *db;
+    } else {
+      return ctx.reply.Error(kSyntaxError);
+    }
+  }
+  if (dst_db == ctx.client.db && ctx.argv[1] == ctx.argv[2]) {
+    return ctx.reply.Error(kSameObjectError);
+  }
+  CopyOrMove(ctx, ctx.argv[1], dst_db, ctx.argv[2], /*move=*/false, replace);
+}
+
+// Redis's moveCommand: MOVE key db.
+void Move(CommandContext& ctx) {
+  std::optional<int> db = ParseDbOrReply(ctx, ctx.argv[2]);
+  if (!db) return;
+  if (*db == ctx.client.db) return ctx.reply.Error(kSameObjectError);
+  CopyOrMove(ctx, ctx.argv[1], *db, ctx.argv[1], /*move=*/true,
+             /*replace=*/false);
+}
 
 // ---- EXPIRE family, TTL family, PERSIST ----
 
@@ -472,6 +471,8 @@ TRACKDB_RESP_COMMAND_FAMILY(key, table) {
   table->Add("rename", 3, Rename, {"write"}, 1, 2, 1, RunsOn::kWorker);
   table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1,
              RunsOn::kWorker);
+  table->Add("copy", -3, Copy, {"write", "denyoom"}, 1, 2, 1, RunsOn::kWorker);
+  table->Add("move", 3, Move, {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
   table->Add("expire", -3, Expire, {"write", "fast"});
   table->Add("pexpire", -3, Pexpire, {"write", "fast"});
   table->Add("expireat", -3, Expireat, {"write", "fast"});

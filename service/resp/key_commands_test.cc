@@ -452,6 +452,134 @@ TEST(KeyCommandsTest, RefusedRenamenxChangesNothing) {
   EXPECT_SAME_REPLY(d, {"DBSIZE"});
 }
 
+// Makes `key` hold `kind` in the current database of both servers:
+// "none", "string", "ttl" (a string with an expiry) or "geo".
+void MakeKey(Differential& d, const std::string& key, const std::string& kind,
+             int db) {
+  if (kind == "string") {
+    EXPECT_SAME_REPLY(d, {"SET", key, "v-" + key});
+  } else if (kind == "ttl") {
+    EXPECT_SAME_REPLY(d, {"SET", key, "t-" + key, "EXAT", "4102444800"});
+  } else if (kind == "geo") {
+    AddGeo(d, key, db);
+  }
+}
+
+// What a key holds, as both servers answer it.
+void ExpectSameKey(Differential& d, const std::string& key) {
+  EXPECT_SAME_REPLY(d, {"TYPE", key});
+  EXPECT_SAME_REPLY(d, {"EXPIRETIME", key});
+  const std::string type = d.redis().Call({"TYPE", key});
+  if (type == "+string\r\n") EXPECT_SAME_REPLY(d, {"GET", key});
+  if (type == "+zset\r\n") {
+    EXPECT_SAME_REPLY(d, {"ZCARD", key});
+    EXPECT_SAME_REPLY(d, {"GEOPOS", key, "m"});
+  }
+}
+
+// RENAME, RENAMENX, COPY (with and without REPLACE) and MOVE of every kind
+// of key onto every kind of key: the same replies, and the same keys after.
+TEST(KeyCommandsTest, RenameCopyMoveOntoEveryKindOfKey) {
+  Differential d;
+  const std::vector<std::string> kinds = {"none", "string", "ttl", "geo"};
+  const std::vector<std::vector<std::string>> commands = {
+      {"RENAME"}, {"RENAMENX"}, {"COPY"}, {"COPY", "REPLACE"}, {"MOVE"}};
+  int n = 0;
+  for (const auto& command : commands) {
+    for (const std::string& src_kind : kinds) {
+      for (const std::string& dst_kind : kinds) {
+        const std::string src = absl::StrCat("src", n);
+        const std::string dst = absl::StrCat("dst", n++);
+        const bool move = command[0] == "MOVE";
+        SCOPED_TRACE(
+            absl::StrCat(command[0], " ", src_kind, " onto ", dst_kind));
+        MakeKey(d, src, src_kind, 0);
+        if (move) EXPECT_SAME_REPLY(d, {"SELECT", "1"});
+        MakeKey(d, move ? src : dst, dst_kind, move ? 1 : 0);
+        if (move) EXPECT_SAME_REPLY(d, {"SELECT", "0"});
+        std::vector<std::string> cmd = {command[0], src,
+                                        move ? std::string("1") : dst};
+        cmd.insert(cmd.end(), command.begin() + 1, command.end());
+        EXPECT_SAME_REPLY(d, cmd);
+        ExpectSameKey(d, src);
+        ExpectSameKey(d, dst);
+        if (move) {
+          EXPECT_SAME_REPLY(d, {"SELECT", "1"});
+          ExpectSameKey(d, src);
+          EXPECT_SAME_REPLY(d, {"SELECT", "0"});
+        }
+      }
+    }
+  }
+  EXPECT_SAME_REPLY(d, {"DBSIZE"});
+}
+
+TEST(KeyCommandsTest, CopyAndMoveErrors) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"SET", "k", "v"});
+  AddGeo(d, "g");
+  const std::vector<std::vector<std::string>> cmds = {
+      {"COPY", "k", "k"},
+      {"COPY", "g", "g"},
+      {"COPY", "k", "k", "DB", "0"},
+      {"COPY", "k", "k", "DB", "1"},
+      {"COPY", "k", "x", "DB", "16"},
+      {"COPY", "k", "x", "DB", "-1"},
+      {"COPY", "k", "x", "DB", "abc"},
+      {"COPY", "k", "x", "DB", "99999999999"},
+      {"COPY", "k", "x", "DB"},
+      {"COPY", "k", "x", "NOPE"},
+      {"COPY", "k"},
+      {"COPY", "g", "g2", "DB", "2", "REPLACE"},
+      {"MOVE", "k", "0"},
+      {"MOVE", "k", "16"},
+      {"MOVE", "k", "x"},
+      {"MOVE", "nokey", "3"},
+      {"MOVE", "g", "2"},
+      {"MOVE", "k"},
+      {"EXISTS", "k", "g", "x"},
+      {"SELECT", "2"},
+      {"TYPE", "g"},
+      {"TYPE", "g2"},
+      {"ZCARD", "g2"},
+      {"DBSIZE"},
+  };
+  for (const auto& cmd : cmds) EXPECT_SAME_REPLY(d, cmd);
+}
+
+// SET, SET with options and MSET over a GEO key replace it, and DEL and
+// GEOSEARCHSTORE replace or remove any key, each as one write.
+TEST(KeyCommandsTest, StringsAndStoresReplaceGeoKeys) {
+  Differential d;
+  AddGeo(d, "g1");
+  AddGeo(d, "g2");
+  AddGeo(d, "g3");
+  AddGeo(d, "g4");
+  const std::vector<std::vector<std::string>> cmds = {
+      {"SET", "g1", "a"},
+      {"TYPE", "g1"},
+      {"SET", "g2", "b", "GET"},
+      {"SET", "g2", "b", "EX", "100", "NX"},
+      {"SET", "g2", "b", "PXAT", "4102444800000", "XX"},
+      {"TYPE", "g2"},
+      {"EXPIRETIME", "g2"},
+      {"MSET", "g3", "c", "s", "d"},
+      {"MGET", "g3", "s"},
+      {"MSETNX", "g4", "e"},
+      {"TYPE", "g4"},
+      {"GEOSEARCHSTORE", "s", "g4", "FROMLONLAT", "13.36", "38.11", "BYRADIUS",
+       "100", "km"},
+      {"TYPE", "s"},
+      {"ZCARD", "s"},
+      {"GEOSEARCHSTORE", "s", "g4", "FROMLONLAT", "0", "0", "BYRADIUS", "1",
+       "m"},
+      {"TYPE", "s"},
+      {"DEL", "g4", "g1", "g4", "nokey"},
+      {"DBSIZE"},
+  };
+  for (const auto& cmd : cmds) EXPECT_SAME_REPLY(d, cmd);
+}
+
 TEST(KeyCommandsTest, ExpireOptionsAndErrors) {
   Differential d;
   EXPECT_SAME_REPLY(d, {"EXPIRE", "nokey", "100"});

@@ -47,20 +47,11 @@ std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
 
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
                                   absl::string_view name) {
-  bool removed = false;
   const std::string names[] = {std::string(name)};
-  absl::Status s = store.UpdateStrings(
-      names, NowMs(), [&](std::vector<std::optional<storage::StringValue>>* v) {
-        if ((*v)[0].has_value()) {
-          removed = true;
-          (*v)[0].reset();
-        }
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
-  absl::StatusOr<int64_t> entities = store.DeleteCollection(name);
-  if (!entities.ok()) return entities.status();
-  return removed || *entities > 0;
+  absl::StatusOr<std::vector<storage::TrackStore::NameContents>> removed =
+      store.DeleteNames(names, NowMs());
+  if (!removed.ok()) return removed.status();
+  return (*removed)[0].exists();
 }
 
 }  // namespace trackdb::resp

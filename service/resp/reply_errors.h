@@ -14,6 +14,8 @@ inline constexpr char kNotIntegerError[] =
     "value is not an integer or out of range";
 inline constexpr char kNotFloatError[] = "value is not a valid float";
 inline constexpr char kSyntaxError[] = "syntax error";
+inline constexpr char kSameObjectError[] =
+    "source and destination objects are the same";
 
 // Redis's addReplyErrorExpireTime: "invalid expire time in '<cmd>' command".
 void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command);

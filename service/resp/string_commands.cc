@@ -131,15 +131,6 @@ void ReplyAbsent(CommandContext& ctx, const std::string& name, F absent) {
   absent();
 }
 
-// Deletes the collection a string replaced; false after replying an error.
-bool DropReplacedGeo(CommandContext& ctx,
-                     const std::vector<std::string>& names) {
-  for (const std::string& name : names) {
-    if (!ctx.Check(ctx.store().DeleteCollection(name).status())) return false;
-  }
-  return true;
-}
-
 // ---- GET, STRLEN, GETRANGE, MGET ----
 
 void Get(CommandContext& ctx) {
@@ -221,15 +212,10 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
     absl::StatusOr<bool> was_string =
         ctx.store().PutString(name, storage::StringValue{value, 0}, now);
     if (!ctx.Check(was_string.status())) return;
-    if (!*was_string) {
-      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
-      if (!ctx.Check(geo.status())) return;
-      if (*geo && !DropReplacedGeo(ctx, {name})) return;
-    }
     return ok.Send(ctx.reply);
   }
   DeferredReply answer;
-  bool replaced_geo = false;
+  std::optional<StringValue> replacing_geo;
   const bool ran = UpdateStringsFor(
       ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
         std::optional<StringValue>& cur = values[0];
@@ -261,11 +247,17 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
         }
         cur = ValueExpiringAt(value, expire_at, now);
         answer = Has(flags, kGet) ? old : ok;
-        replaced_geo = geo;
-        return true;
+        // Over a GEO key: written below with the collection's removal.
+        if (geo) replacing_geo = cur;
+        return !geo;
       });
   if (!ran) return;
-  if (replaced_geo && !DropReplacedGeo(ctx, {name})) return;
+  if (replacing_geo) {
+    const std::string names[] = {name};
+    if (!ctx.Check(ctx.store().ReplaceWithStrings(names, {*replacing_geo}))) {
+      return;
+    }
+  }
   answer.Send(ctx.reply);
 }
 
@@ -346,11 +338,18 @@ void MsetGeneric(CommandContext& ctx, bool nx) {
         for (size_t i = 0; i < names.size(); ++i) {
           values[i] = StringValue{ctx.argv[2 * i + 2], 0};
         }
-        return true;
+        // Over GEO keys: all written below with the collections' removal.
+        return replaced.empty();
       });
   if (!ran) return;
   if (nx) return ctx.reply.Integer(busy ? 0 : 1);
-  if (!DropReplacedGeo(ctx, replaced)) return;
+  if (!replaced.empty()) {
+    std::vector<StringValue> values;
+    for (size_t i = 2; i < ctx.argv.size(); i += 2) {
+      values.push_back(StringValue{ctx.argv[i], 0});
+    }
+    if (!ctx.Check(ctx.store().ReplaceWithStrings(names, values))) return;
+  }
   ctx.reply.Ok();
 }
 
