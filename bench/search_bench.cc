@@ -19,8 +19,9 @@
 //   --reuse          use the store already in DIR instead of reloading it
 //   --keep           leave the store in DIR at exit (for --reuse)
 //   --callgrind_queries=N  instead of benchmarks: run N warm-up queries on
-//       city_1m, then N more inside MeasuredQueries(); for
-//       bench/search_callgrind.sh, which counts instructions per query.
+//       city_1m, then N more inside MeasuredQueries(), for callgrind to
+//       count instructions per query (the command: bench/README.md,
+//       "Search cost at the storage level").
 // Results: bench/README.md.
 
 #include <atomic>

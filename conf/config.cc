@@ -63,6 +63,109 @@ absl::Status Invalid(absl::string_view field, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(field, " ", why));
 }
 
+absl::Status ValidateServer(const v1::ServerConfig& server) {
+  if (server.grpc_port() > 65535) {
+    return Invalid("server.grpc_port",
+                   absl::StrCat("must be 0..65535, got ", server.grpc_port()));
+  }
+  if (server.resp_max_bulk_len() == 0) {
+    return Invalid("server.resp_max_bulk_len", "must be at least 1");
+  }
+  if (server.resp_port() > 65535) {
+    return Invalid("server.resp_port",
+                   absl::StrCat("must be 0..65535, got ", server.resp_port()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateLimits(const v1::LimitsConfig& l) {
+  if (l.max_batch_points() < 1) {
+    return Invalid("limits.max_batch_points", "must be at least 1");
+  }
+  if (!(l.max_radius_m() > 0)) {
+    return Invalid("limits.max_radius_m", "must be a positive number");
+  }
+  if (l.max_polygon_vertices() < 3) {
+    return Invalid("limits.max_polygon_vertices", "must be at least 3");
+  }
+  if (l.max_future_ms() < 0) {
+    return Invalid("limits.max_future_ms", "must not be negative");
+  }
+  return absl::OkStatus();
+}
+
+// Each storage knob on its own: known enum values, sizes and counts.
+absl::Status ValidateStorageKnobs(const v1::StorageConfig& s) {
+  if (!v1::Durability_IsValid(s.durability())) {
+    return Invalid("storage.durability", "has an unknown value");
+  }
+  if (!v1::Compression_IsValid(s.compression())) {
+    return Invalid("storage.compression", "has an unknown value");
+  }
+  if (s.write_buffer_size_mb() == 0) {
+    return Invalid("storage.write_buffer_size_mb", "must be at least 1");
+  }
+  if (s.write_buffer_size_mb() > (64 << 10)) {
+    return Invalid("storage.write_buffer_size_mb",
+                   absl::StrCat("must be at most 65536 (64 GiB), got ",
+                                s.write_buffer_size_mb()));
+  }
+  if (s.max_write_buffer_number() < 1) {
+    return Invalid("storage.max_write_buffer_number", "must be at least 1");
+  }
+  if (s.max_background_jobs() < 1) {
+    return Invalid("storage.max_background_jobs", "must be at least 1");
+  }
+  if (s.level0_file_num_compaction_trigger() < 1) {
+    return Invalid("storage.level0_file_num_compaction_trigger",
+                   "must be at least 1");
+  }
+  return absl::OkStatus();
+}
+
+// The L0 triggers in order: compaction starts before writes slow down, and
+// they slow down before they stop.
+absl::Status ValidateL0Triggers(const v1::StorageConfig& s) {
+  if (s.level0_slowdown_writes_trigger() <
+      s.level0_file_num_compaction_trigger()) {
+    return Invalid(
+        "storage.level0_slowdown_writes_trigger",
+        absl::StrCat(
+            "(", s.level0_slowdown_writes_trigger(),
+            ") must be >= storage.level0_file_num_compaction_trigger (",
+            s.level0_file_num_compaction_trigger(), ")"));
+  }
+  if (s.level0_stop_writes_trigger() < s.level0_slowdown_writes_trigger()) {
+    return Invalid(
+        "storage.level0_stop_writes_trigger",
+        absl::StrCat("(", s.level0_stop_writes_trigger(),
+                     ") must be >= storage.level0_slowdown_writes_trigger (",
+                     s.level0_slowdown_writes_trigger(), ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateMemory(const v1::StorageConfig& s) {
+  if (s.memory_budget_mb() < kMinMemoryBudgetMb) {
+    return Invalid("storage.memory_budget_mb",
+                   absl::StrCat("must be at least ", kMinMemoryBudgetMb,
+                                " MiB, got ", s.memory_budget_mb()));
+  }
+  if (s.db_write_buffer_size_mb() != 0 &&
+      s.db_write_buffer_size_mb() < s.write_buffer_size_mb()) {
+    // Seed 000's trap: a total memtable budget below one memtable flushes
+    // tiny files all the time and throttles every write.
+    return Invalid(
+        "storage.db_write_buffer_size_mb",
+        absl::StrCat("(", s.db_write_buffer_size_mb(),
+                     " MiB) is smaller than one memtable, "
+                     "storage.write_buffer_size_mb (",
+                     s.write_buffer_size_mb(),
+                     " MiB): every memtable would flush before it fills"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
@@ -151,91 +254,14 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
 
 absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   const v1::TrackdbConfig c = WithDefaults(config);
-  if (c.server().grpc_port() > 65535) {
-    return Invalid("server.grpc_port", absl::StrCat("must be 0..65535, got ",
-                                                    c.server().grpc_port()));
+  absl::Status status = ValidateServer(c.server());
+  if (status.ok()) status = ValidateLimits(c.limits());
+  if (status.ok()) status = ValidateStorageKnobs(c.storage());
+  if (status.ok() && !c.storage().bulk_load()) {
+    status = ValidateL0Triggers(c.storage());
   }
-  if (c.server().resp_max_bulk_len() == 0) {
-    return Invalid("server.resp_max_bulk_len", "must be at least 1");
-  }
-  if (c.server().resp_port() > 65535) {
-    return Invalid("server.resp_port", absl::StrCat("must be 0..65535, got ",
-                                                    c.server().resp_port()));
-  }
-  const v1::LimitsConfig& l = c.limits();
-  if (l.max_batch_points() < 1) {
-    return Invalid("limits.max_batch_points", "must be at least 1");
-  }
-  if (!(l.max_radius_m() > 0)) {
-    return Invalid("limits.max_radius_m", "must be a positive number");
-  }
-  if (l.max_polygon_vertices() < 3) {
-    return Invalid("limits.max_polygon_vertices", "must be at least 3");
-  }
-  if (l.max_future_ms() < 0) {
-    return Invalid("limits.max_future_ms", "must not be negative");
-  }
-  const v1::StorageConfig& s = c.storage();
-  if (!v1::Durability_IsValid(s.durability())) {
-    return Invalid("storage.durability", "has an unknown value");
-  }
-  if (!v1::Compression_IsValid(s.compression())) {
-    return Invalid("storage.compression", "has an unknown value");
-  }
-  if (s.write_buffer_size_mb() == 0) {
-    return Invalid("storage.write_buffer_size_mb", "must be at least 1");
-  }
-  if (s.write_buffer_size_mb() > (64 << 10)) {
-    return Invalid("storage.write_buffer_size_mb",
-                   absl::StrCat("must be at most 65536 (64 GiB), got ",
-                                s.write_buffer_size_mb()));
-  }
-  if (s.max_write_buffer_number() < 1) {
-    return Invalid("storage.max_write_buffer_number", "must be at least 1");
-  }
-  if (s.max_background_jobs() < 1) {
-    return Invalid("storage.max_background_jobs", "must be at least 1");
-  }
-  if (s.level0_file_num_compaction_trigger() < 1) {
-    return Invalid("storage.level0_file_num_compaction_trigger",
-                   "must be at least 1");
-  }
-  if (!s.bulk_load()) {
-    if (s.level0_slowdown_writes_trigger() <
-        s.level0_file_num_compaction_trigger()) {
-      return Invalid(
-          "storage.level0_slowdown_writes_trigger",
-          absl::StrCat(
-              "(", s.level0_slowdown_writes_trigger(),
-              ") must be >= storage.level0_file_num_compaction_trigger (",
-              s.level0_file_num_compaction_trigger(), ")"));
-    }
-    if (s.level0_stop_writes_trigger() < s.level0_slowdown_writes_trigger()) {
-      return Invalid(
-          "storage.level0_stop_writes_trigger",
-          absl::StrCat("(", s.level0_stop_writes_trigger(),
-                       ") must be >= storage.level0_slowdown_writes_trigger (",
-                       s.level0_slowdown_writes_trigger(), ")"));
-    }
-  }
-  if (s.memory_budget_mb() < kMinMemoryBudgetMb) {
-    return Invalid("storage.memory_budget_mb",
-                   absl::StrCat("must be at least ", kMinMemoryBudgetMb,
-                                " MiB, got ", s.memory_budget_mb()));
-  }
-  if (s.db_write_buffer_size_mb() != 0 &&
-      s.db_write_buffer_size_mb() < s.write_buffer_size_mb()) {
-    // Seed 000's trap: a total memtable budget below one memtable flushes
-    // tiny files all the time and throttles every write.
-    return Invalid(
-        "storage.db_write_buffer_size_mb",
-        absl::StrCat("(", s.db_write_buffer_size_mb(),
-                     " MiB) is smaller than one memtable, "
-                     "storage.write_buffer_size_mb (",
-                     s.write_buffer_size_mb(),
-                     " MiB): every memtable would flush before it fills"));
-  }
-  return absl::OkStatus();
+  if (status.ok()) status = ValidateMemory(c.storage());
+  return status;
 }
 
 std::vector<std::string> ConfigWarnings(const v1::StorageConfig& storage) {

@@ -46,21 +46,22 @@ std::string MiB(uint64_t bytes) {
   return absl::StrFormat("%.0fMiB", static_cast<double>(bytes) / kMiB);
 }
 
-}  // namespace
-
-absl::StatusOr<StoreOptions> BuildStoreOptions(
-    const v1::StorageConfig& config) {
-  const v1::StorageConfig c = conf::WithStorageDefaults(config);
-  StoreOptions out;
-
-  rocksdb::DBOptions& db = out.db;
+// trackdb's tuned DB-wide options and the typed knobs.
+rocksdb::DBOptions TunedDbOptions(const v1::StorageConfig& c) {
+  rocksdb::DBOptions db;
   db.create_if_missing = true;
   db.create_missing_column_families = true;
   db.max_background_jobs = static_cast<int>(c.max_background_jobs());
   db.db_write_buffer_size = c.db_write_buffer_size_mb() * kMiB;
   db.bytes_per_sync = 1 * kMiB;
   db.keep_log_file_num = 10;
+  return db;
+}
 
+// The column family options every column family starts from: the typed
+// knobs, before the raw option string and each family's own additions.
+absl::StatusOr<rocksdb::ColumnFamilyOptions> TunedCfOptions(
+    const v1::StorageConfig& c) {
   rocksdb::ColumnFamilyOptions cf;
   cf.write_buffer_size = c.write_buffer_size_mb() * kMiB;
   cf.max_write_buffer_number = static_cast<int>(c.max_write_buffer_number());
@@ -74,29 +75,42 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
   auto compression = ToRocksCompression(c.compression());
   if (!compression.ok()) return compression.status();
   cf.compression = *compression;
+  return cf;
+}
 
+// INVALID_ARGUMENT naming the config field whose option string RocksDB
+// rejected, so that the operator knows which line of the config to fix.
+absl::Status BadOptionString(absl::string_view field,
+                             const rocksdb::Status& s) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("storage.", field, ": ", s.ToString()));
+}
+
+// The raw option strings, last so that they win over everything above.
+absl::Status ApplyOptionStrings(const v1::StorageConfig& c,
+                                rocksdb::DBOptions& db,
+                                rocksdb::ColumnFamilyOptions& cf) {
   rocksdb::ConfigOptions parse;
   parse.ignore_unknown_options = false;
   parse.input_strings_escaped = false;
   if (!c.rocksdb_db_options().empty()) {
     rocksdb::Status s =
         rocksdb::GetDBOptionsFromString(parse, db, c.rocksdb_db_options(), &db);
-    if (!s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("storage.rocksdb_db_options: ", s.ToString()));
-    }
+    if (!s.ok()) return BadOptionString("rocksdb_db_options", s);
   }
   if (!c.rocksdb_cf_options().empty()) {
     rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(
         parse, cf, c.rocksdb_cf_options(), &cf);
-    if (!s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("storage.rocksdb_cf_options: ", s.ToString()));
-    }
+    if (!s.ok()) return BadOptionString("rocksdb_cf_options", s);
   }
+  return absl::OkStatus();
+}
 
-  // One block cache for all column families, holding index and filter
-  // blocks too so that it bounds them, and charged with the memtables.
+// One block cache for all column families, holding index and filter
+// blocks too so that it bounds them, and charged with the memtables.
+std::shared_ptr<rocksdb::Cache> ShareOneCache(
+    const v1::StorageConfig& c, const rocksdb::ColumnFamilyOptions& cf,
+    rocksdb::DBOptions& db) {
   const uint64_t memtable_budget = db.db_write_buffer_size;
   std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(
       c.block_cache_size_mb() * kMiB + memtable_budget,
@@ -111,9 +125,12 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
     db.write_buffer_manager = std::make_shared<rocksdb::WriteBufferManager>(
         memtable_budget, cache, allow_stall);
   }
-  out.block_cache = cache;
-  out.config = c;
+  return cache;
+}
 
+// What storage/store_stats.h reads: statistics, events and disk writes.
+void AttachObservers(StoreOptions& out) {
+  rocksdb::DBOptions& db = out.db;
   db.statistics = rocksdb::CreateDBStatistics();
   out.events = std::make_shared<StoreEvents>();
   db.listeners.push_back(out.events);
@@ -121,67 +138,100 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
   out.env = rocksdb::NewCompositeEnv(
       NewCountingFileSystem(rocksdb::FileSystem::Default(), out.io));
   db.env = out.env.get();
+}
+
+rocksdb::BlockBasedTableOptions TableOptions(
+    std::shared_ptr<rocksdb::Cache> cache) {
   rocksdb::BlockBasedTableOptions table;
-  table.block_cache = cache;
+  table.block_cache = std::move(cache);
   table.block_size = 16 * 1024;
   table.cache_index_and_filter_blocks = true;
   table.pin_l0_filter_and_index_blocks_in_cache = true;
   table.format_version = 5;
+  return table;
+}
+
+rocksdb::ColumnFamilyOptions WithTable(
+    rocksdb::ColumnFamilyOptions o, const rocksdb::BlockBasedTableOptions& t) {
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  return o;
+}
+
+// latest and geo are rewritten on every move: every move leaves a
+// tombstone (geo) or a dead version (latest). Compact SST files dense in
+// deletions early, so scans do not wade through them.
+rocksdb::ColumnFamilyOptions Overwritten(rocksdb::ColumnFamilyOptions o) {
+  o.table_properties_collector_factories.push_back(
+      rocksdb::NewCompactOnDeletionCollectorFactory(
+          /*sliding_window_size=*/128 * 1024, /*deletion_trigger=*/32 * 1024,
+          /*deletion_ratio=*/0.25));
+  return o;
+}
+
+// default holds the collection registry's counters: a merge per write
+// batch that changes a collection's size. Unbounded, a key's operands pile
+// up in the memtable (this CF takes few bytes, so it flushes rarely) and
+// every read of the count merges them all: after a 1M-member GEOADD
+// preload, 10k operands per read, half of GEOSEARCH's time. Folding them
+// into a value every kMaxCounterOperands keeps a read to a few. (RocksDB
+// inserts batches with merges into the memtable one at a time, so the
+// fold sees every earlier operand.)
+rocksdb::ColumnFamilyOptions Counters(rocksdb::ColumnFamilyOptions o) {
+  o.merge_operator = NewCounterMergeOperator();
+  o.max_successive_merges = kMaxCounterOperands;
+  return o;
+}
+
+// kv: expired strings are dropped by compaction, and every file is
+// compacted at least daily so that they do not linger in cold files.
+rocksdb::ColumnFamilyOptions Expiring(rocksdb::ColumnFamilyOptions o) {
+  o.compaction_filter_factory = NewExpiredStringFilterFactory();
+  o.periodic_compaction_seconds = 24 * 60 * 60;
+  return o;
+}
+
+// Looked-up keys are often absent (a new entity, a SET of a new key):
+// a bloom filter over each memtable's keys answers that without walking
+// its skiplist (14% of trackd's CPU under SETs of new keys without it).
+rocksdb::ColumnFamilyOptions LookedUp(rocksdb::ColumnFamilyOptions o) {
+  o.memtable_prefix_bloom_size_ratio = 0.02;
+  o.memtable_whole_key_filtering = true;
+  return o;
+}
+
+// Each column family: `cf` with the table options and additions its use
+// needs. Scanned column families need no bloom filter; looked-up ones do.
+std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
+    const rocksdb::ColumnFamilyOptions& cf,
+    const rocksdb::BlockBasedTableOptions& table) {
   rocksdb::BlockBasedTableOptions point_lookup_table = table;
   point_lookup_table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-
-  auto with_table = [&cf](const rocksdb::BlockBasedTableOptions& t) {
-    rocksdb::ColumnFamilyOptions o = cf;
-    o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-    return o;
-  };
-  // latest and geo are rewritten on every move: every move leaves a
-  // tombstone (geo) or a dead version (latest). Compact SST files dense in
-  // deletions early, so scans do not wade through them.
-  auto overwritten = [](rocksdb::ColumnFamilyOptions o) {
-    o.table_properties_collector_factories.push_back(
-        rocksdb::NewCompactOnDeletionCollectorFactory(
-            /*sliding_window_size=*/128 * 1024, /*deletion_trigger=*/32 * 1024,
-            /*deletion_ratio=*/0.25));
-    return o;
-  };
-  // default holds the collection registry's counters: a merge per write
-  // batch that changes a collection's size. Unbounded, a key's operands pile
-  // up in the memtable (this CF takes few bytes, so it flushes rarely) and
-  // every read of the count merges them all: after a 1M-member GEOADD
-  // preload, 10k operands per read, half of GEOSEARCH's time. Folding them
-  // into a value every kMaxCounterOperands keeps a read to a few. (RocksDB
-  // inserts batches with merges into the memtable one at a time, so the
-  // fold sees every earlier operand.)
-  auto counters = [](rocksdb::ColumnFamilyOptions o) {
-    o.merge_operator = NewCounterMergeOperator();
-    o.max_successive_merges = kMaxCounterOperands;
-    return o;
-  };
-  // kv: expired strings are dropped by compaction, and every file is
-  // compacted at least daily so that they do not linger in cold files.
-  auto expiring = [](rocksdb::ColumnFamilyOptions o) {
-    o.compaction_filter_factory = NewExpiredStringFilterFactory();
-    o.periodic_compaction_seconds = 24 * 60 * 60;
-    return o;
-  };
-  // Looked-up keys are often absent (a new entity, a SET of a new key):
-  // a bloom filter over each memtable's keys answers that without walking
-  // its skiplist (14% of trackd's CPU under SETs of new keys without it).
-  auto looked_up = [](rocksdb::ColumnFamilyOptions o) {
-    o.memtable_prefix_bloom_size_ratio = 0.02;
-    o.memtable_whole_key_filtering = true;
-    return o;
-  };
-  // Scanned column families need no bloom filter; looked-up ones do.
-  out.column_families = {
+  return {
       {rocksdb::kDefaultColumnFamilyName,
-       counters(with_table(point_lookup_table))},
-      {kPointsCf, with_table(table)},
-      {kLatestCf, looked_up(overwritten(with_table(point_lookup_table)))},
-      {kGeoCf, overwritten(with_table(table))},
-      {kKvCf, looked_up(expiring(with_table(point_lookup_table)))},
+       Counters(WithTable(cf, point_lookup_table))},
+      {kPointsCf, WithTable(cf, table)},
+      {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
+      {kGeoCf, Overwritten(WithTable(cf, table))},
+      {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
   };
+}
+
+}  // namespace
+
+absl::StatusOr<StoreOptions> BuildStoreOptions(
+    const v1::StorageConfig& config) {
+  StoreOptions out;
+  out.config = conf::WithStorageDefaults(config);
+  const v1::StorageConfig& c = out.config;
+
+  out.db = TunedDbOptions(c);
+  absl::StatusOr<rocksdb::ColumnFamilyOptions> cf = TunedCfOptions(c);
+  if (!cf.ok()) return cf.status();
+  if (absl::Status s = ApplyOptionStrings(c, out.db, *cf); !s.ok()) return s;
+
+  out.block_cache = ShareOneCache(c, *cf, out.db);
+  AttachObservers(out);
+  out.column_families = ColumnFamilies(*cf, TableOptions(out.block_cache));
 
   out.write.disableWAL = c.durability() == v1::DURABILITY_WAL_OFF;
   out.write.sync = c.durability() == v1::DURABILITY_WAL_SYNC;

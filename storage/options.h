@@ -41,7 +41,8 @@ struct StoreOptions {
   // default, points, latest, geo, kv (storage/keys.h), in that order. These
   // are the steady-state options even when config.bulk_load() is set:
   // TrackStore::Open then switches bulk-load mode on after opening
-  // (storage/bulk_load.h), and switching it off restores these.
+  // (TrackStore::SetBulkLoad, storage/bulk_load.cc), and switching it off
+  // restores these.
   std::vector<rocksdb::ColumnFamilyDescriptor> column_families;
   rocksdb::WriteOptions write;
 

@@ -130,9 +130,10 @@ TEST_F(SpatialScanTest, FindsEntitiesWhoseIdsStartWith0xff) {
   EXPECT_EQ(seen, std::vector<std::string>{id});
 }
 
-// The cost evidence of issue 3: a scan reads exactly the collection's live
-// entries inside the covering's ranges (hits plus the covering's extras),
-// whatever else the collection or the store holds.
+// What a search costs: a scan reads exactly the collection's live entries
+// inside the covering's ranges (hits plus the covering's extras), whatever
+// else the collection or the store holds, so the cost follows the hits and
+// not the store's size.
 TEST_F(SpatialScanTest, ReadsOnlyTheEntriesInsideTheCovering) {
   // "fleet": 2000 entities in a 2 km square, then all moved once (leaving
   // tombstones behind). "big": 20000 entities over the same square and a

@@ -56,9 +56,107 @@ std::string Fixed(double v, int digits) {
   return absl::StrFormat("%.*f", digits, v);
 }
 
-}  // namespace
+// The DB-wide numbers: memory, statistics tickers, disk writes and write
+// stalls.
+void ReadDbStats(rocksdb::DB* db, const StoreOptions& options,
+                 StoreStats& out) {
+  const rocksdb::DBOptions db_options = db->GetDBOptions();
+  out.max_background_jobs = db_options.max_background_jobs;
+  out.memtable_budget_bytes =
+      db_options.write_buffer_manager
+          ? db_options.write_buffer_manager->buffer_size()
+          : db_options.db_write_buffer_size;
+  if (options.block_cache) {
+    out.block_cache_capacity_bytes = options.block_cache->GetCapacity();
+    out.block_cache_usage_bytes = options.block_cache->GetUsage();
+    out.block_cache_pinned_bytes = options.block_cache->GetPinnedUsage();
+  }
+  out.process_rss_bytes = ProcessRssBytes();
+  if (rocksdb::Statistics* s = db_options.statistics.get()) {
+    out.block_cache_hits = s->getTickerCount(rocksdb::BLOCK_CACHE_HIT);
+    out.block_cache_misses = s->getTickerCount(rocksdb::BLOCK_CACHE_MISS);
+    out.user_keys_written = s->getTickerCount(rocksdb::NUMBER_KEYS_WRITTEN);
+    out.user_bytes_written = s->getTickerCount(rocksdb::BYTES_WRITTEN);
+    out.stall_micros = s->getTickerCount(rocksdb::STALL_MICROS);
+  }
+  if (options.io) {
+    out.wal_writes = ToDiskWrites(options.io->Get(FileKind::kWal));
+    out.sst_writes = ToDiskWrites(options.io->Get(FileKind::kSst));
+    out.other_writes = ToDiskWrites(options.io->Get(FileKind::kOther));
+  }
+  out.delayed_write_rate =
+      IntProperty(db, nullptr, "rocksdb.actual-delayed-write-rate");
+  out.write_stopped = IntProperty(db, nullptr, "rocksdb.is-write-stopped") != 0;
+}
 
-namespace {
+// RocksDB's own stall counters, "io_stalls.*" of rocksdb.cfstats.
+void ReadStallCounts(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* handle,
+                     CfStats& c) {
+  std::map<std::string, std::string> cfstats;
+  if (db->GetMapProperty(handle, "rocksdb.cfstats", &cfstats)) {
+    c.l0_slowdowns = MapValue(cfstats, "io_stalls.level0_slowdown");
+    c.l0_stops = MapValue(cfstats, "io_stalls.level0_numfiles");
+    c.pending_slowdowns =
+        MapValue(cfstats, "io_stalls.slowdown_for_pending_compaction_bytes");
+    c.pending_stops =
+        MapValue(cfstats, "io_stalls.stop_for_pending_compaction_bytes");
+    c.memtable_slowdowns = MapValue(cfstats, "io_stalls.memtable_slowdown");
+    c.memtable_stops = MapValue(cfstats, "io_stalls.memtable_compaction");
+  }
+}
+
+// What StoreEvents saw of the column family: flushes, compactions, stalls.
+void AddEventTotals(const std::map<std::string, CfEventTotals>& events,
+                    CfStats& c) {
+  if (auto it = events.find(c.name); it != events.end()) {
+    const CfEventTotals& e = it->second;
+    c.flushes = e.flushes;
+    c.flush_bytes = e.flush_bytes;
+    c.flush_raw_bytes = e.flush_raw_bytes;
+    c.compaction_bytes = e.compaction_bytes;
+    c.slowdowns = e.slowdowns;
+    c.stops = e.stops;
+    c.slowdown_seconds = e.slowdown_seconds;
+    c.stop_seconds = e.stop_seconds;
+    c.slowed_now = e.slowed_now;
+    c.stopped_now = e.stopped_now;
+  }
+}
+
+// The effective knobs (after SetOptions) that the doctor judges against.
+void ReadCfOptions(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* handle,
+                   CfStats& c) {
+  const rocksdb::ColumnFamilyOptions o = db->GetOptions(handle);
+  c.write_buffer_size = o.write_buffer_size;
+  c.max_write_buffer_number = o.max_write_buffer_number;
+  c.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
+  c.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
+  c.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
+  c.disable_auto_compactions = o.disable_auto_compactions;
+}
+
+CfStats ReadCfStats(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* handle,
+                    const std::map<std::string, CfEventTotals>& events) {
+  CfStats c;
+  c.name = handle->GetName();
+  std::string text;
+  if (db->GetProperty(handle, "rocksdb.num-files-at-level0", &text)) {
+    c.l0_files = std::atoi(text.c_str());
+  }
+  c.live_sst_bytes = IntProperty(db, handle, "rocksdb.live-sst-files-size");
+  c.pending_compaction_bytes =
+      IntProperty(db, handle, "rocksdb.estimate-pending-compaction-bytes");
+  c.memtable_bytes = IntProperty(db, handle, "rocksdb.cur-size-all-mem-tables");
+  c.immutable_memtables = static_cast<int>(
+      IntProperty(db, handle, "rocksdb.num-immutable-mem-table"));
+  rocksdb::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(handle, &meta);
+  if (!meta.levels.empty()) c.l0_bytes = meta.levels[0].size;
+  ReadStallCounts(db, handle, c);
+  AddEventTotals(events, c);
+  ReadCfOptions(db, handle, c);
+  return c;
+}
 
 // One field summed over every column family.
 template <typename T>
@@ -111,85 +209,12 @@ StoreStats ReadStoreStats(rocksdb::DB* db,
   out.seconds_since_open = seconds_since_open;
   out.bulk_load = bulk_load;
   out.memory_budget_bytes = options.config.memory_budget_mb() << 20;
-  const rocksdb::DBOptions db_options = db->GetDBOptions();
-  out.max_background_jobs = db_options.max_background_jobs;
-  out.memtable_budget_bytes =
-      db_options.write_buffer_manager
-          ? db_options.write_buffer_manager->buffer_size()
-          : db_options.db_write_buffer_size;
-  if (options.block_cache) {
-    out.block_cache_capacity_bytes = options.block_cache->GetCapacity();
-    out.block_cache_usage_bytes = options.block_cache->GetUsage();
-    out.block_cache_pinned_bytes = options.block_cache->GetPinnedUsage();
-  }
-  out.process_rss_bytes = ProcessRssBytes();
-  if (rocksdb::Statistics* s = db_options.statistics.get()) {
-    out.block_cache_hits = s->getTickerCount(rocksdb::BLOCK_CACHE_HIT);
-    out.block_cache_misses = s->getTickerCount(rocksdb::BLOCK_CACHE_MISS);
-    out.user_keys_written = s->getTickerCount(rocksdb::NUMBER_KEYS_WRITTEN);
-    out.user_bytes_written = s->getTickerCount(rocksdb::BYTES_WRITTEN);
-    out.stall_micros = s->getTickerCount(rocksdb::STALL_MICROS);
-  }
-  if (options.io) {
-    out.wal_writes = ToDiskWrites(options.io->Get(FileKind::kWal));
-    out.sst_writes = ToDiskWrites(options.io->Get(FileKind::kSst));
-    out.other_writes = ToDiskWrites(options.io->Get(FileKind::kOther));
-  }
-  out.delayed_write_rate =
-      IntProperty(db, nullptr, "rocksdb.actual-delayed-write-rate");
-  out.write_stopped = IntProperty(db, nullptr, "rocksdb.is-write-stopped") != 0;
+  ReadDbStats(db, options, out);
 
   std::map<std::string, CfEventTotals> events;
   if (options.events) events = options.events->Snapshot();
   for (rocksdb::ColumnFamilyHandle* handle : cfs) {
-    CfStats c;
-    c.name = handle->GetName();
-    std::string text;
-    if (db->GetProperty(handle, "rocksdb.num-files-at-level0", &text)) {
-      c.l0_files = std::atoi(text.c_str());
-    }
-    c.live_sst_bytes = IntProperty(db, handle, "rocksdb.live-sst-files-size");
-    c.pending_compaction_bytes =
-        IntProperty(db, handle, "rocksdb.estimate-pending-compaction-bytes");
-    c.memtable_bytes =
-        IntProperty(db, handle, "rocksdb.cur-size-all-mem-tables");
-    c.immutable_memtables = static_cast<int>(
-        IntProperty(db, handle, "rocksdb.num-immutable-mem-table"));
-    rocksdb::ColumnFamilyMetaData meta;
-    db->GetColumnFamilyMetaData(handle, &meta);
-    if (!meta.levels.empty()) c.l0_bytes = meta.levels[0].size;
-
-    std::map<std::string, std::string> cfstats;
-    if (db->GetMapProperty(handle, "rocksdb.cfstats", &cfstats)) {
-      c.l0_slowdowns = MapValue(cfstats, "io_stalls.level0_slowdown");
-      c.l0_stops = MapValue(cfstats, "io_stalls.level0_numfiles");
-      c.pending_slowdowns =
-          MapValue(cfstats, "io_stalls.slowdown_for_pending_compaction_bytes");
-      c.pending_stops =
-          MapValue(cfstats, "io_stalls.stop_for_pending_compaction_bytes");
-      c.memtable_slowdowns = MapValue(cfstats, "io_stalls.memtable_slowdown");
-      c.memtable_stops = MapValue(cfstats, "io_stalls.memtable_compaction");
-    }
-    if (auto it = events.find(c.name); it != events.end()) {
-      const CfEventTotals& e = it->second;
-      c.flushes = e.flushes;
-      c.flush_bytes = e.flush_bytes;
-      c.flush_raw_bytes = e.flush_raw_bytes;
-      c.compaction_bytes = e.compaction_bytes;
-      c.slowdowns = e.slowdowns;
-      c.stops = e.stops;
-      c.slowdown_seconds = e.slowdown_seconds;
-      c.stop_seconds = e.stop_seconds;
-      c.slowed_now = e.slowed_now;
-      c.stopped_now = e.stopped_now;
-    }
-    const rocksdb::ColumnFamilyOptions o = db->GetOptions(handle);
-    c.write_buffer_size = o.write_buffer_size;
-    c.max_write_buffer_number = o.max_write_buffer_number;
-    c.level0_file_num_compaction_trigger = o.level0_file_num_compaction_trigger;
-    c.level0_slowdown_writes_trigger = o.level0_slowdown_writes_trigger;
-    c.level0_stop_writes_trigger = o.level0_stop_writes_trigger;
-    c.disable_auto_compactions = o.disable_auto_compactions;
+    CfStats c = ReadCfStats(db, handle, events);
     out.memtable_bytes += c.memtable_bytes;
     out.column_families.push_back(std::move(c));
   }

@@ -98,64 +98,91 @@ model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon) {
   return p;
 }
 
-std::vector<std::string> InvariantViolations(TrackStore& store,
-                                             const std::string& collection) {
-  std::vector<std::string> bad;
-  const std::string prefix = CollectionPrefix(collection);
-  rocksdb::DB* db = store.engine().db.get();
-  const rocksdb::Snapshot* snapshot = db->GetSnapshot();
-  rocksdb::ReadOptions read;
-  read.snapshot = snapshot;
+namespace {
 
-  // latest: entity -> value
+// Entity -> its geo entries, (cell, value) each: more than one is a
+// violation, so they are all kept.
+using GeoEntries =
+    std::map<std::string, std::vector<std::pair<uint64_t, std::string>>>;
+
+// Entity -> its latest value.
+std::map<std::string, std::string> ReadLatest(TrackStore& store,
+                                              const rocksdb::ReadOptions& read,
+                                              const std::string& prefix) {
   std::map<std::string, std::string> latest;
   std::unique_ptr<rocksdb::Iterator> it(
-      db->NewIterator(read, store.engine().latest()));
+      store.engine().db->NewIterator(read, store.engine().latest()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     latest[it->key().ToString().substr(prefix.size())] = it->value().ToString();
   }
-  // geo: entity -> (cell, value), counting duplicates
-  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> geo;
-  it.reset(db->NewIterator(read, store.engine().geo()));
+  return latest;
+}
+
+GeoEntries ReadGeo(TrackStore& store, const rocksdb::ReadOptions& read,
+                   const std::string& prefix) {
+  GeoEntries geo;
+  std::unique_ptr<rocksdb::Iterator> it(
+      store.engine().db->NewIterator(read, store.engine().geo()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
        it->Next()) {
     auto parts = ParseGeoKey(SliceView(it->key()), prefix);
     geo[std::string(parts->entity)].push_back(
         {parts->cell, it->value().ToString()});
   }
-  for (const auto& [entity, value] : latest) {
-    auto pos = DecodePosition(value);
-    const auto& entries = geo[entity];
-    if (entries.size() != 1) {
-      bad.push_back(absl::StrCat(entity, ": ", entries.size(), " geo entries"));
-      continue;
-    }
-    if (entries[0].second != value) {
-      bad.push_back(absl::StrCat(entity, ": geo value differs from latest"));
-    }
-    if (entries[0].first != index::CellIdOf({pos->lat, pos->lon})) {
-      bad.push_back(absl::StrCat(entity, ": geo cell is not latest's cell"));
-    }
-    // I1: latest is the history's newest point, byte for byte.
-    rocksdb::ReadOptions hist = read;
-    std::unique_ptr<rocksdb::Iterator> h(
-        db->NewIterator(hist, store.engine().points()));
-    const std::string entity_prefix = EntityPointsPrefix(collection, entity);
-    h->SeekForPrev(entity_prefix + std::string(9, '\xff'));
-    if (!h->Valid() || !h->key().starts_with(entity_prefix)) {
-      bad.push_back(absl::StrCat(entity, ": latest without history"));
-      continue;
-    }
-    if (PointKeyTime(SliceView(h->key())) != pos->loc_time_ms ||
-        h->value().ToString() != value) {
-      bad.push_back(absl::StrCat(entity, ": latest (t=", pos->loc_time_ms,
-                                 ") is not the newest history point (t=",
-                                 PointKeyTime(SliceView(h->key())), ")"));
-    }
+  return geo;
+}
+
+// I2: exactly one geo entry per latest point, at its cell, with its value.
+// False when the entry count is wrong, which makes the rest moot.
+bool CheckGeoOfLatest(
+    const std::string& entity, const std::string& value,
+    const PointPosition& pos,
+    const std::vector<std::pair<uint64_t, std::string>>& entries,
+    std::vector<std::string>& bad) {
+  if (entries.size() != 1) {
+    bad.push_back(absl::StrCat(entity, ": ", entries.size(), " geo entries"));
+    return false;
   }
-  // Every entity with history has a latest point.
-  it.reset(db->NewIterator(read, store.engine().points()));
+  if (entries[0].second != value) {
+    bad.push_back(absl::StrCat(entity, ": geo value differs from latest"));
+  }
+  if (entries[0].first != index::CellIdOf({pos.lat, pos.lon})) {
+    bad.push_back(absl::StrCat(entity, ": geo cell is not latest's cell"));
+  }
+  return true;
+}
+
+// I1: latest is the history's newest point, byte for byte.
+void CheckLatestIsNewest(TrackStore& store, const rocksdb::ReadOptions& read,
+                         const std::string& collection,
+                         const std::string& entity, const std::string& value,
+                         const PointPosition& pos,
+                         std::vector<std::string>& bad) {
+  std::unique_ptr<rocksdb::Iterator> h(
+      store.engine().db->NewIterator(read, store.engine().points()));
+  const std::string entity_prefix = EntityPointsPrefix(collection, entity);
+  h->SeekForPrev(entity_prefix + std::string(9, '\xff'));
+  if (!h->Valid() || !h->key().starts_with(entity_prefix)) {
+    bad.push_back(absl::StrCat(entity, ": latest without history"));
+    return;
+  }
+  if (PointKeyTime(SliceView(h->key())) != pos.loc_time_ms ||
+      h->value().ToString() != value) {
+    bad.push_back(absl::StrCat(entity, ": latest (t=", pos.loc_time_ms,
+                               ") is not the newest history point (t=",
+                               PointKeyTime(SliceView(h->key())), ")"));
+  }
+}
+
+// Every entity with history has a latest point.
+void CheckHistoryHasLatest(TrackStore& store, const rocksdb::ReadOptions& read,
+                           const std::string& collection,
+                           const std::string& prefix,
+                           const std::map<std::string, std::string>& latest,
+                           std::vector<std::string>& bad) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      store.engine().db->NewIterator(read, store.engine().points()));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
     absl::string_view rest = SliceView(it->key()).substr(prefix.size());
     uint32_t len = 0;
@@ -166,21 +193,51 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
     }
     it->Seek(EntityPointsPrefix(collection, entity) + std::string(9, '\xff'));
   }
-  for (const auto& [entity, entries] : geo) {
-    if (!entries.empty() && latest.count(entity) == 0) {
-      bad.push_back(absl::StrCat(entity, ": geo entry without latest"));
-    }
-  }
-  // I4: the registry counts the entities with a latest point.
+}
+
+// I4: the registry counts the entities with a latest point.
+void CheckRegistryCount(TrackStore& store, const rocksdb::ReadOptions& read,
+                        const std::string& collection, size_t latest_points,
+                        std::vector<std::string>& bad) {
+  rocksdb::DB* db = store.engine().db.get();
   std::string count_bytes;
   rocksdb::Status s = db->Get(read, db->DefaultColumnFamily(),
                               RegistryKey(collection), &count_bytes);
   const int64_t registered =
       s.ok() ? DecodeCounter(count_bytes).value_or(-1) : 0;
-  if (registered != static_cast<int64_t>(latest.size())) {
+  if (registered != static_cast<int64_t>(latest_points)) {
     bad.push_back(absl::StrCat("registry counts ", registered, " entities; ",
-                               latest.size(), " have a latest point"));
+                               latest_points, " have a latest point"));
   }
+}
+
+}  // namespace
+
+std::vector<std::string> InvariantViolations(TrackStore& store,
+                                             const std::string& collection) {
+  std::vector<std::string> bad;
+  const std::string prefix = CollectionPrefix(collection);
+  rocksdb::DB* db = store.engine().db.get();
+  const rocksdb::Snapshot* snapshot = db->GetSnapshot();
+  rocksdb::ReadOptions read;
+  read.snapshot = snapshot;
+
+  const std::map<std::string, std::string> latest =
+      ReadLatest(store, read, prefix);
+  GeoEntries geo = ReadGeo(store, read, prefix);
+  for (const auto& [entity, value] : latest) {
+    auto pos = DecodePosition(value);
+    if (CheckGeoOfLatest(entity, value, *pos, geo[entity], bad)) {
+      CheckLatestIsNewest(store, read, collection, entity, value, *pos, bad);
+    }
+  }
+  CheckHistoryHasLatest(store, read, collection, prefix, latest, bad);
+  for (const auto& [entity, entries] : geo) {
+    if (!entries.empty() && latest.count(entity) == 0) {
+      bad.push_back(absl::StrCat(entity, ": geo entry without latest"));
+    }
+  }
+  CheckRegistryCount(store, read, collection, latest.size(), bad);
   db->ReleaseSnapshot(snapshot);
   return bad;
 }

@@ -188,6 +188,7 @@ class CsvReader : public PointReader {
                              layout_.columns.size());
       return false;
     }
+    // `p` may hold the caller's previous point: clear what a row may omit.
     p->entity = layout_.entity;
     p->speed_kmh.reset();
     p->direction_deg.reset();
@@ -196,81 +197,103 @@ class CsvReader : public PointReader {
     p->attributes.clear();
     absl::string_view date, time_of_day;
     for (size_t i = 0; i < fields_.size(); ++i) {
-      const absl::string_view f = fields_[i];
-      const Column role = layout_.columns[i].role;
-      std::optional<double>* optional = nullptr;
-      switch (role) {
-        case Column::kIgnore:
-          continue;
-        case Column::kEntity:
-          p->entity.assign(f.data(), f.size());
-          continue;
-        case Column::kTime:
-        case Column::kTimeMs: {
-          auto t =
-              ParseTimestampMs(f, role == Column::kTime ? time_ : time_ms_);
-          if (!t.ok()) {
-            *reason = absl::StrCat("column ", i + 1, " (", RoleName(role),
-                                   "): ", t.status().message());
-            return false;
-          }
-          p->loc_time_ms = *t;
-          continue;
-        }
-        case Column::kDate:
-          date = f;
-          continue;
-        case Column::kTimeOfDay:
-          time_of_day = f;
-          continue;
-        case Column::kLat:
-        case Column::kLon: {
-          double v;
-          if (!ParseDouble(f, &v)) return Fail(reason, i, f, "is not a number");
-          (role == Column::kLat ? p->lat : p->lon) = v;
-          continue;
-        }
-        case Column::kAttribute:
-          if (!f.empty()) {
-            p->attributes.emplace_back(layout_.columns[i].attribute,
-                                       std::string(f));
-          }
-          continue;
-        case Column::kSpeed:
-          optional = &p->speed_kmh;
-          break;
-        case Column::kDirection:
-          optional = &p->direction_deg;
-          break;
-        case Column::kHeight:
-        case Column::kHeightFeet:
-          optional = &p->height_m;
-          break;
-        case Column::kAccuracy:
-          optional = &p->accuracy_m;
-          break;
-      }
-      if (absl::StripAsciiWhitespace(f).empty()) continue;  // absent
-      double v;
-      if (!ParseDouble(f, &v)) return Fail(reason, i, f, "is not a number");
-      if (role == Column::kHeightFeet) {
-        if (v == kGeoLifeUnknownAltitude) continue;
-        v *= kMetresPerFoot;
-      }
-      *optional = v;
+      if (!ParseField(i, p, &date, &time_of_day, reason)) return false;
     }
-    if (!date.empty() || !time_of_day.empty()) {
-      date_time_.assign(date.data(), date.size());
-      date_time_.push_back(' ');
-      date_time_.append(time_of_day.data(), time_of_day.size());
-      auto t = ParseTimestampMs(date_time_, time_);
-      if (!t.ok()) {
-        *reason = std::string(t.status().message());
-        return false;
-      }
-      p->loc_time_ms = *t;
+    if ((!date.empty() || !time_of_day.empty()) &&
+        !ParseDateAndTime(date, time_of_day, p, reason)) {
+      return false;
     }
     std::sort(p->attributes.begin(), p->attributes.end());
+    return true;
+  }
+
+  // Stores field i in `p` as its column's role says. A date or a time of
+  // day is only kept: ParseDateAndTime joins them once the row is read.
+  bool ParseField(size_t i, model::TrackPoint* p, absl::string_view* date,
+                  absl::string_view* time_of_day, std::string* reason) {
+    const absl::string_view f = fields_[i];
+    const Column role = layout_.columns[i].role;
+    std::optional<double>* optional = nullptr;
+    switch (role) {
+      case Column::kIgnore:
+        return true;
+      case Column::kEntity:
+        p->entity.assign(f.data(), f.size());
+        return true;
+      case Column::kTime:
+      case Column::kTimeMs: {
+        auto t = ParseTimestampMs(f, role == Column::kTime ? time_ : time_ms_);
+        if (!t.ok()) {
+          *reason = absl::StrCat("column ", i + 1, " (", RoleName(role),
+                                 "): ", t.status().message());
+          return false;
+        }
+        p->loc_time_ms = *t;
+        return true;
+      }
+      case Column::kDate:
+        *date = f;
+        return true;
+      case Column::kTimeOfDay:
+        *time_of_day = f;
+        return true;
+      case Column::kLat:
+      case Column::kLon: {
+        double v;
+        if (!ParseDouble(f, &v)) return Fail(reason, i, f, "is not a number");
+        (role == Column::kLat ? p->lat : p->lon) = v;
+        return true;
+      }
+      case Column::kAttribute:
+        if (!f.empty()) {
+          p->attributes.emplace_back(layout_.columns[i].attribute,
+                                     std::string(f));
+        }
+        return true;
+      case Column::kSpeed:
+        optional = &p->speed_kmh;
+        break;
+      case Column::kDirection:
+        optional = &p->direction_deg;
+        break;
+      case Column::kHeight:
+      case Column::kHeightFeet:
+        optional = &p->height_m;
+        break;
+      case Column::kAccuracy:
+        optional = &p->accuracy_m;
+        break;
+    }
+    return ParseOptionalNumber(i, optional, reason);
+  }
+
+  // An empty field leaves the number absent, as does GeoLife's "unknown"
+  // altitude; feet become metres.
+  bool ParseOptionalNumber(size_t i, std::optional<double>* optional,
+                           std::string* reason) {
+    const absl::string_view f = fields_[i];
+    if (absl::StripAsciiWhitespace(f).empty()) return true;
+    double v;
+    if (!ParseDouble(f, &v)) return Fail(reason, i, f, "is not a number");
+    if (layout_.columns[i].role == Column::kHeightFeet) {
+      if (v == kGeoLifeUnknownAltitude) return true;
+      v *= kMetresPerFoot;
+    }
+    *optional = v;
+    return true;
+  }
+
+  bool ParseDateAndTime(absl::string_view date, absl::string_view time_of_day,
+                        model::TrackPoint* p, std::string* reason) {
+    date_time_.assign(date.data(), date.size());
+    date_time_.push_back(' ');
+    date_time_.append(time_of_day.data(), time_of_day.size());
+    auto t = ParseTimestampMs(date_time_, time_);
+    if (!t.ok()) {
+      *reason = std::string(t.status().message());
+      return false;
+    }
+    p->loc_time_ms = *t;
     return true;
   }
 

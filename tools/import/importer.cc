@@ -164,26 +164,79 @@ class SinkFeeder {
   absl::Status error_ ABSL_GUARDED_BY(mu_);
 };
 
+// Every input, opened before any work so that a missing file fails first,
+// and their total size (for the ETA) when all are regular files.
+struct OpenedInputs {
+  std::vector<std::unique_ptr<InputSource>> sources;
+  std::optional<uint64_t> total = 0;
+};
+
+absl::StatusOr<OpenedInputs> OpenInputs(const std::vector<std::string>& paths) {
+  OpenedInputs out;
+  for (const std::string& path : paths) {
+    auto in = InputSource::Open(path);
+    if (!in.ok()) return in.status();
+    if ((*in)->size() && out.total) {
+      *out.total += *(*in)->size();
+    } else {
+      out.total.reset();
+    }
+    out.sources.push_back(*std::move(in));
+  }
+  return out;
+}
+
+// The reader of the input's format, guessed from its name unless given.
+absl::StatusOr<std::unique_ptr<PointReader>> OpenReader(
+    const ImportOptions& options, const std::string& name, InputSource* in) {
+  Format format = options.format;
+  if (format == Format::kAuto) {
+    auto by_name = FormatOfPath(name);
+    if (!by_name.ok()) return by_name.status();
+    format = *by_name;
+  }
+  return NewReader(format, in, options.reader, name);
+}
+
+// A point the server would refuse is a bad row like one that does not
+// parse, so that --skip_bad_rows covers both.
+PointReader::Result ValidatePoint(const model::TrackPoint& point,
+                                  const model::Limits& limits, int64_t now_ms,
+                                  const PointReader& reader, BadRow* bad) {
+  absl::Status valid =
+      service::ValidateTrackPoint(point, "point", limits, now_ms);
+  if (valid.ok()) return PointReader::Result::kPoint;
+  bad->line = reader.row_line();
+  bad->reason = std::string(valid.message());
+  bad->text = reader.row_text();
+  return PointReader::Result::kBadRow;
+}
+
+// Fails the import on a bad row unless told to skip such rows; a skipped
+// one is counted and written to the reject file.
+absl::Status SkipBadRow(const ImportOptions& options, const InputSource& in,
+                        const BadRow& bad, RejectFile& rejects,
+                        ImportSummary& summary) {
+  const std::string where = absl::StrCat(in.name(), ":", bad.line);
+  if (!options.skip_bad_rows) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": ", bad.reason,
+                     " (--skip_bad_rows skips and counts such rows)"));
+  }
+  ++summary.bad_rows;
+  return rejects.Write(where, bad);
+}
+
 }  // namespace
 
 absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
                                          PointSink* sink, Progress* progress) {
   ImportSummary summary;
   const absl::Time start = absl::Now();
-  // Open every input first: a missing file fails before any work, and the
-  // total size (for the ETA) is known when all are regular files.
-  std::vector<std::unique_ptr<InputSource>> sources;
-  std::optional<uint64_t> total = 0;
-  for (const std::string& path : options.inputs) {
-    auto in = InputSource::Open(path);
-    if (!in.ok()) return in.status();
-    if ((*in)->size() && total) {
-      *total += *(*in)->size();
-    } else {
-      total.reset();
-    }
-    sources.push_back(*std::move(in));
-  }
+  absl::StatusOr<OpenedInputs> inputs = OpenInputs(options.inputs);
+  if (!inputs.ok()) return inputs.status();
+  std::vector<std::unique_ptr<InputSource>>& sources = inputs->sources;
+  const std::optional<uint64_t> total = inputs->total;
 
   RejectFile rejects(options);
   SinkFeeder feeder(sink);
@@ -193,13 +246,7 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
   for (size_t f = 0; f < sources.size(); ++f) {
     InputSource* in = sources[f].get();
     const std::string& name = options.inputs[f];
-    Format format = options.format;
-    if (format == Format::kAuto) {
-      auto by_name = FormatOfPath(name);
-      if (!by_name.ok()) return by_name.status();
-      format = *by_name;
-    }
-    auto reader = NewReader(format, in, options.reader, name);
+    auto reader = OpenReader(options, name, in);
     if (!reader.ok()) return reader.status();
     ++summary.files;
     uint64_t count = 0;
@@ -209,31 +256,15 @@ absl::StatusOr<ImportSummary> ReadInputs(const ImportOptions& options,
       if (!result.ok()) return result.status();
       if (*result == PointReader::Result::kEnd) break;
       if (*result == PointReader::Result::kPoint) {
-        absl::Status valid = service::ValidateTrackPoint(
-            *point, "point", limits, options.now_ms);
-        if (valid.ok()) {
-          if (absl::Status s =
-                  feeder.Commit(RowOrigin{&name, (*reader)->row_line()});
-              !s.ok()) {
-            return s;
-          }
-          ++summary.points;
-        } else {
-          bad.line = (*reader)->row_line();
-          bad.reason = std::string(valid.message());
-          bad.text = (*reader)->row_text();
-          *result = PointReader::Result::kBadRow;
-        }
+        *result = ValidatePoint(*point, limits, options.now_ms, **reader, &bad);
       }
-      if (*result == PointReader::Result::kBadRow) {
-        const std::string where = absl::StrCat(in->name(), ":", bad.line);
-        if (!options.skip_bad_rows) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(where, ": ", bad.reason,
-                           " (--skip_bad_rows skips and counts such rows)"));
-        }
-        ++summary.bad_rows;
-        if (absl::Status s = rejects.Write(where, bad); !s.ok()) return s;
+      if (*result == PointReader::Result::kPoint) {
+        absl::Status s = feeder.Commit(RowOrigin{&name, (*reader)->row_line()});
+        if (!s.ok()) return s;
+        ++summary.points;
+      } else {
+        absl::Status s = SkipBadRow(options, *in, bad, rejects, summary);
+        if (!s.ok()) return s;
       }
       if (++count % 4096 == 0 && progress != nullptr) {
         progress->Reading(summary.points, summary.bad_rows,

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -172,111 +173,149 @@ Progress::Style ProgressStyle() {
                                : Progress::Style::kPlain;
 }
 
+// The flags that need neither the config nor the inputs: an error here is
+// a usage error. Inputs, limits and the time come later.
+absl::StatusOr<ImportOptions> ParseImportFlags(
+    const std::vector<std::string>& args) {
+  if (absl::Status s =
+          service::ValidateCollectionField(absl::GetFlag(FLAGS_collection));
+      !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", s.message()));
+  }
+  if (absl::GetFlag(FLAGS_data_dir).empty() ==
+      absl::GetFlag(FLAGS_target).empty()) {
+    return absl::InvalidArgumentError(
+        "give exactly one of --data_dir (offline) and --target (online)");
+  }
+  if (args.empty()) {
+    return absl::InvalidArgumentError(
+        "no inputs (files, directories, or - for stdin)");
+  }
+  ImportOptions options;
+  auto format = ParseFormat(absl::GetFlag(FLAGS_format));
+  if (!format.ok()) return format.status();
+  options.format = *format;
+  auto reader_options = BuildReaderOptions();
+  if (!reader_options.ok()) return reader_options.status();
+  options.reader = *std::move(reader_options);
+  const std::string progress = absl::GetFlag(FLAGS_progress);
+  if (progress != "auto" && progress != "none" && progress != "plain" &&
+      progress != "bar") {
+    return absl::InvalidArgumentError(
+        "--progress must be auto, bar, plain or none");
+  }
+  options.skip_bad_rows = absl::GetFlag(FLAGS_skip_bad_rows);
+  options.reject_file = absl::GetFlag(FLAGS_reject_file);
+  options.max_rejects = absl::GetFlag(FLAGS_max_rejects);
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<PointSink>> OpenOfflineSink(
+    const std::string& data_dir, const v1::StorageConfig& storage,
+    const std::string& collection) {
+  storage::SstImportOptions sst;
+  sst.temp_dir = absl::GetFlag(FLAGS_temp_dir);
+  sst.sort_memory_bytes =
+      static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_sort_memory_mb)))
+      << 20;
+  auto offline = OfflineSink::Open(data_dir, storage, collection, sst);
+  if (!offline.ok()) return offline.status();
+  return std::unique_ptr<PointSink>(*std::move(offline));
+}
+
+// The online flags; an error is a usage error. A batch may not exceed
+// what the server accepts in one call, which the config's limits say.
+absl::StatusOr<OnlineOptions> OnlineFlags(const std::string& collection,
+                                          const v1::LimitsConfig& limits) {
+  OnlineOptions online;
+  online.collection = collection;
+  online.batch_points = absl::GetFlag(FLAGS_batch_points);
+  if (online.batch_points < 1 ||
+      online.batch_points > static_cast<int>(limits.max_batch_points())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--batch_points must be in [1, ", limits.max_batch_points(), "]"));
+  }
+  online.in_flight = absl::GetFlag(FLAGS_in_flight);
+  if (online.in_flight < 1) {
+    return absl::InvalidArgumentError("--in_flight must be >= 1");
+  }
+  return online;
+}
+
+void PrintSummary(const ImportSummary& read, double seconds,
+                  const std::string& collection, const ImportOptions& options,
+                  const PointSink& sink) {
+  std::fprintf(stderr,
+               "trackdb_import: imported %llu points from %d file(s) (%.1f MiB "
+               "read) into collection '%s' in %.2f s: %.0f points/s\n",
+               static_cast<unsigned long long>(read.points), read.files,
+               read.bytes / double{1 << 20}, collection.c_str(), seconds,
+               seconds > 0 ? read.points / seconds : 0.0);
+  if (read.bad_rows > 0) {
+    std::fprintf(stderr,
+                 "trackdb_import: skipped %llu bad rows; the first %llu are "
+                 "in %s\n",
+                 static_cast<unsigned long long>(read.bad_rows),
+                 static_cast<unsigned long long>(read.rejects_written),
+                 options.reject_file.empty() ? "(no reject file)"
+                                             : options.reject_file.c_str());
+  }
+  for (const std::string& line : sink.Summary()) {
+    std::fprintf(stderr, "trackdb_import: %s\n", line.c_str());
+  }
+}
+
+// Reads every input into the sink, finishes it, and reports.
+int Import(const ImportOptions& options, const std::string& collection,
+           PointSink& sink) {
+  const absl::Time start = absl::Now();
+  Progress progress(ProgressStyle(), stderr,
+                    absl::Seconds(absl::GetFlag(FLAGS_progress_interval_s)));
+  auto read = ReadInputs(options, &sink, &progress);
+  if (!read.ok()) {
+    progress.Finish();
+    return Fail(read.status());
+  }
+  absl::Status finished = sink.Finish(&progress);
+  progress.Finish();
+  if (!finished.ok()) return Fail(finished);
+  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  PrintSummary(*read, seconds, collection, options, sink);
+  return 0;
+}
+
 int Run(const std::vector<std::string>& args) {
   // Under `bazel run`, paths are the user's: resolve them where the command
   // was typed.
   if (const char* wd = std::getenv("BUILD_WORKING_DIRECTORY")) {
     if (chdir(wd) != 0) return Fail(absl::InternalError("cannot chdir"));
   }
-  const std::string collection = absl::GetFlag(FLAGS_collection);
-  if (absl::Status s = service::ValidateCollectionField(collection); !s.ok()) {
-    return Usage(absl::StrCat("--", s.message()));
-  }
-  const std::string data_dir = absl::GetFlag(FLAGS_data_dir);
-  const std::string target = absl::GetFlag(FLAGS_target);
-  if (data_dir.empty() == target.empty()) {
-    return Usage(
-        "give exactly one of --data_dir (offline) and --target (online)");
-  }
-  if (args.empty())
-    return Usage("no inputs (files, directories, or - for stdin)");
-  auto format = ParseFormat(absl::GetFlag(FLAGS_format));
-  if (!format.ok()) return Usage(std::string(format.status().message()));
-  auto reader_options = BuildReaderOptions();
-  if (!reader_options.ok()) {
-    return Usage(std::string(reader_options.status().message()));
-  }
-  if (absl::GetFlag(FLAGS_progress) != "auto" &&
-      absl::GetFlag(FLAGS_progress) != "none" &&
-      absl::GetFlag(FLAGS_progress) != "plain" &&
-      absl::GetFlag(FLAGS_progress) != "bar") {
-    return Usage("--progress must be auto, bar, plain or none");
-  }
+  auto options = ParseImportFlags(args);
+  if (!options.ok()) return Usage(std::string(options.status().message()));
   auto config = LoadConfig();
   if (!config.ok()) return Fail(config.status());
-  auto inputs = ExpandInputs(args, *format);
+  auto inputs = ExpandInputs(args, options->format);
   if (!inputs.ok()) return Fail(inputs.status());
+  options->inputs = *std::move(inputs);
+  options->limits = config->limits();
+  options->now_ms = absl::ToUnixMillis(absl::Now());
 
-  ImportOptions options;
-  options.inputs = *std::move(inputs);
-  options.format = *format;
-  options.reader = *std::move(reader_options);
-  options.limits = config->limits();
-  options.now_ms = absl::ToUnixMillis(absl::Now());
-  options.skip_bad_rows = absl::GetFlag(FLAGS_skip_bad_rows);
-  options.reject_file = absl::GetFlag(FLAGS_reject_file);
-  options.max_rejects = absl::GetFlag(FLAGS_max_rejects);
-
+  const std::string collection = absl::GetFlag(FLAGS_collection);
+  const std::string data_dir = absl::GetFlag(FLAGS_data_dir);
   std::unique_ptr<PointSink> sink;
   if (!data_dir.empty()) {
-    storage::SstImportOptions sst;
-    sst.temp_dir = absl::GetFlag(FLAGS_temp_dir);
-    sst.sort_memory_bytes =
-        static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_sort_memory_mb)))
-        << 20;
-    auto offline =
-        OfflineSink::Open(data_dir, config->storage(), collection, sst);
+    auto offline = OpenOfflineSink(data_dir, config->storage(), collection);
     if (!offline.ok()) return Fail(offline.status());
     sink = *std::move(offline);
   } else {
-    OnlineOptions online;
-    online.collection = collection;
-    online.batch_points = absl::GetFlag(FLAGS_batch_points);
-    if (online.batch_points < 1 ||
-        online.batch_points >
-            static_cast<int>(config->limits().max_batch_points())) {
-      return Usage(absl::StrCat("--batch_points must be in [1, ",
-                                config->limits().max_batch_points(), "]"));
-    }
-    online.in_flight = absl::GetFlag(FLAGS_in_flight);
-    if (online.in_flight < 1) return Usage("--in_flight must be >= 1");
+    auto online = OnlineFlags(collection, config->limits());
+    if (!online.ok()) return Usage(std::string(online.status().message()));
     sink = std::make_unique<OnlineSink>(
-        grpc::CreateChannel(target, grpc::InsecureChannelCredentials()),
-        online);
+        grpc::CreateChannel(absl::GetFlag(FLAGS_target),
+                            grpc::InsecureChannelCredentials()),
+        *online);
   }
-
-  const absl::Time start = absl::Now();
-  Progress progress(ProgressStyle(), stderr,
-                    absl::Seconds(absl::GetFlag(FLAGS_progress_interval_s)));
-  auto read = ReadInputs(options, sink.get(), &progress);
-  if (!read.ok()) {
-    progress.Finish();
-    return Fail(read.status());
-  }
-  absl::Status finished = sink->Finish(&progress);
-  progress.Finish();
-  if (!finished.ok()) return Fail(finished);
-  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
-
-  std::fprintf(stderr,
-               "trackdb_import: imported %llu points from %d file(s) (%.1f MiB "
-               "read) into collection '%s' in %.2f s: %.0f points/s\n",
-               static_cast<unsigned long long>(read->points), read->files,
-               read->bytes / double{1 << 20}, collection.c_str(), seconds,
-               seconds > 0 ? read->points / seconds : 0.0);
-  if (read->bad_rows > 0) {
-    std::fprintf(stderr,
-                 "trackdb_import: skipped %llu bad rows; the first %llu are "
-                 "in %s\n",
-                 static_cast<unsigned long long>(read->bad_rows),
-                 static_cast<unsigned long long>(read->rejects_written),
-                 options.reject_file.empty() ? "(no reject file)"
-                                             : options.reject_file.c_str());
-  }
-  for (const std::string& line : sink->Summary()) {
-    std::fprintf(stderr, "trackdb_import: %s\n", line.c_str());
-  }
-  return 0;
+  return Import(*options, collection, *sink);
 }
 
 }  // namespace
