@@ -264,60 +264,6 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   return status;
 }
 
-std::vector<std::string> ConfigWarnings(const v1::StorageConfig& storage) {
-  const v1::StorageConfig s = WithStorageDefaults(storage);
-  std::vector<std::string> warnings;
-  const uint64_t budget = s.memory_budget_mb();
-  const uint64_t memtable = s.write_buffer_size_mb();
-  const uint64_t total = s.db_write_buffer_size_mb();
-  const uint64_t worst =
-      memtable * s.max_write_buffer_number() * kColumnFamilies;
-  if (total == 0) {
-    warnings.push_back(absl::StrCat(
-        "storage.db_write_buffer_size_mb is 0: memtables are outside "
-        "storage.memory_budget_mb (",
-        budget,
-        " MiB) and can reach write_buffer_size_mb x "
-        "max_write_buffer_number x column families = ",
-        memtable, " x ", s.max_write_buffer_number(), " x ", kColumnFamilies,
-        " = ", worst, " MiB"));
-  } else {
-    if (worst > kFarAboveBudget * budget) {
-      warnings.push_back(absl::StrCat(
-          "write_buffer_size_mb x max_write_buffer_number x column families "
-          "= ",
-          memtable, " x ", s.max_write_buffer_number(), " x ", kColumnFamilies,
-          " = ", worst, " MiB, ", worst / budget,
-          "x storage.memory_budget_mb (", budget,
-          " MiB): the memtable total (db_write_buffer_size_mb = ", total,
-          " MiB) will force flushes long before that"));
-    }
-    if (total < memtable * kWrittenColumnFamilies) {
-      warnings.push_back(absl::StrCat(
-          "storage.db_write_buffer_size_mb (", total,
-          " MiB) holds fewer than one full memtable (write_buffer_size_mb = ",
-          memtable, " MiB) for each of the ", kWrittenColumnFamilies,
-          " column families every point writes: memtables will be flushed "
-          "before they fill, as small files (seed 000's trap)"));
-    }
-    if (total + s.block_cache_size_mb() > RocksDbShareMb(budget)) {
-      warnings.push_back(absl::StrCat(
-          "storage.db_write_buffer_size_mb + storage.block_cache_size_mb = ",
-          total, " + ", s.block_cache_size_mb(), " = ",
-          total + s.block_cache_size_mb(), " MiB exceeds RocksDB's share (",
-          RocksDbShareMb(budget), " MiB) of storage.memory_budget_mb (", budget,
-          " MiB; the rest, ", ServerReserveMb(budget),
-          " MiB, is the server's)"));
-    }
-  }
-  if (s.bulk_load()) {
-    warnings.push_back(
-        "storage.bulk_load is on: no automatic compaction, L0 grows without "
-        "bound; turn it off (admin SetBulkLoad) when the import is done");
-  }
-  return warnings;
-}
-
 absl::StatusOr<v1::TrackdbConfig> ParseConfigText(
     absl::string_view text, absl::string_view source_name) {
   v1::TrackdbConfig config;

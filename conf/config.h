@@ -15,10 +15,6 @@
 
 namespace trackdb::conf {
 
-// The column families every store has (storage/keys.h), and how many of
-// them every point writes (points, latest, geo).
-inline constexpr uint64_t kColumnFamilies = 5;
-inline constexpr uint64_t kWrittenColumnFamilies = 3;
 // The smallest storage.memory_budget_mb accepted, and the largest memtable a
 // budget derives (larger budgets get more memtables, not larger ones). 8, not
 // RocksDB's 64: the write path's main cost is skiplist inserts, whose cache
@@ -59,11 +55,6 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage);
 // for values RocksDB would reject or that contradict each other, judged on
 // the effective values (defaults filled in).
 absl::Status ValidateConfig(const v1::TrackdbConfig& config);
-
-// Settings that RocksDB accepts and ValidateConfig lets through but that do
-// not fit together or with storage.memory_budget_mb, one sentence each with
-// the numbers. trackd logs them at start; the doctor repeats them.
-std::vector<std::string> ConfigWarnings(const v1::StorageConfig& storage);
 
 }  // namespace trackdb::conf
 

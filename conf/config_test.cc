@@ -127,48 +127,6 @@ TEST(ConfigTest, TinyBudgetIsRefused) {
               AllOf(HasSubstr("storage.memory_budget_mb"), HasSubstr("4")));
 }
 
-TEST(ConfigTest, DefaultsAndDerivedBudgetsHaveNoWarnings) {
-  EXPECT_THAT(ConfigWarnings(v1::StorageConfig()), IsEmpty());
-  for (uint64_t budget : {16, 64, 256, 4096, 65536}) {
-    v1::StorageConfig s;
-    s.set_memory_budget_mb(budget);
-    EXPECT_THAT(ConfigWarnings(s), IsEmpty()) << budget;
-  }
-}
-
-TEST(ConfigTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
-  // Memtables far above the budget.
-  v1::StorageConfig s;
-  s.set_memory_budget_mb(256);
-  s.set_write_buffer_size_mb(256);
-  s.set_db_write_buffer_size_mb(1024);
-  s.set_max_write_buffer_number(6);
-  EXPECT_THAT(ConfigWarnings(s),
-              Contains(AllOf(HasSubstr("256 x 6 x 5 = 7680 MiB"),
-                             HasSubstr("30x storage.memory_budget_mb (256"))));
-  EXPECT_THAT(ConfigWarnings(s),
-              Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
-                                 "(192 MiB) of storage.memory_budget_mb (256 "
-                                 "MiB; the rest, 64 MiB, is the server's)")));
-
-  // Seed 000's shape: a total that holds barely more than one memtable.
-  v1::StorageConfig pika;
-  pika.set_write_buffer_size_mb(64);
-  pika.set_db_write_buffer_size_mb(100);
-  EXPECT_THAT(ConfigWarnings(pika),
-              Contains(AllOf(HasSubstr("(100 MiB)"), HasSubstr("64 MiB"),
-                             HasSubstr("seed 000"))));
-
-  v1::StorageConfig unbounded;
-  unbounded.set_db_write_buffer_size_mb(0);
-  EXPECT_THAT(ConfigWarnings(unbounded),
-              Contains(HasSubstr("8 x 4 x 5 = 160 MiB")));
-
-  v1::StorageConfig bulk;
-  bulk.set_bulk_load(true);
-  EXPECT_THAT(ConfigWarnings(bulk), Contains(HasSubstr("bulk_load is on")));
-}
-
 TEST(ConfigTest, EmptyConfigIsValidAndGetsDefaults) {
   auto c = ParseConfigText("", "empty");
   ASSERT_TRUE(c.ok());

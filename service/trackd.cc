@@ -69,7 +69,8 @@ int Run() {
     config.mutable_server()->set_resp_port(*port);
   }
   if (absl::Status s = conf::ValidateConfig(config); !s.ok()) return Fail(s);
-  for (const std::string& warning : conf::ConfigWarnings(config.storage())) {
+  for (const std::string& warning :
+       storage::StorageConfigWarnings(config.storage())) {
     Log(absl::StrCat("WARNING: ", warning));
   }
 

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "conf/config.h"
+#include "storage/keys.h"
 
 namespace trackdb::storage {
 namespace {
@@ -58,11 +59,11 @@ void CheckMemtableKnobs(const StoreStats& s, std::vector<Finding>& out) {
                        "): every memtable is flushed long before it fills, "
                        "as many small files (seed 000's trap)"));
     } else if (s.memtable_budget_bytes <
-               largest_memtable * conf::kWrittenColumnFamilies) {
+               largest_memtable * kPointColumnFamilies) {
       Add(out, Finding::kWarning, "memtable_budget_below_memtables",
           absl::StrCat("the total memtable budget (db_write_buffer_size, ",
                        Mib(s.memtable_budget_bytes), ") holds fewer than ",
-                       conf::kWrittenColumnFamilies, " memtables of ",
+                       kPointColumnFamilies, " memtables of ",
                        Mib(largest_memtable),
                        ", one per column family a point writes: memtables "
                        "are flushed before they fill"));

@@ -48,6 +48,9 @@ namespace trackdb::storage {
 // The column families, by what they hold (TrackStore::handle addresses them
 // by this, never by position).
 enum class ColumnFamily { kDefault, kPoints, kLatest, kGeo, kKv };
+inline constexpr uint64_t kColumnFamilyCount = 5;
+// The column families every point writes: points, latest, geo.
+inline constexpr uint64_t kPointColumnFamilies = 3;
 
 inline constexpr char kPointsCf[] = "points";
 inline constexpr char kLatestCf[] = "latest";

@@ -121,7 +121,7 @@ std::shared_ptr<rocksdb::Cache> ShareOneCache(
     // arenas alone can keep usage above the total and writes would wait
     // forever. Such a config is warned about at start and by the doctor.
     const bool allow_stall =
-        memtable_budget >= conf::kWrittenColumnFamilies * cf.write_buffer_size;
+        memtable_budget >= kPointColumnFamilies * cf.write_buffer_size;
     db.write_buffer_manager = std::make_shared<rocksdb::WriteBufferManager>(
         memtable_budget, cache, allow_stall);
   }
@@ -314,6 +314,61 @@ std::string DescribeOptions(const StoreOptions& o) {
     absl::StrAppend(&text, "\n");
   }
   return text;
+}
+
+std::vector<std::string> StorageConfigWarnings(
+    const v1::StorageConfig& storage) {
+  const v1::StorageConfig s = conf::WithStorageDefaults(storage);
+  std::vector<std::string> warnings;
+  const uint64_t budget = s.memory_budget_mb();
+  const uint64_t memtable = s.write_buffer_size_mb();
+  const uint64_t total = s.db_write_buffer_size_mb();
+  const uint64_t worst =
+      memtable * s.max_write_buffer_number() * kColumnFamilyCount;
+  if (total == 0) {
+    warnings.push_back(absl::StrCat(
+        "storage.db_write_buffer_size_mb is 0: memtables are outside "
+        "storage.memory_budget_mb (",
+        budget,
+        " MiB) and can reach write_buffer_size_mb x "
+        "max_write_buffer_number x column families = ",
+        memtable, " x ", s.max_write_buffer_number(), " x ", kColumnFamilyCount,
+        " = ", worst, " MiB"));
+  } else {
+    if (worst > conf::kFarAboveBudget * budget) {
+      warnings.push_back(absl::StrCat(
+          "write_buffer_size_mb x max_write_buffer_number x column families "
+          "= ",
+          memtable, " x ", s.max_write_buffer_number(), " x ",
+          kColumnFamilyCount, " = ", worst, " MiB, ", worst / budget,
+          "x storage.memory_budget_mb (", budget,
+          " MiB): the memtable total (db_write_buffer_size_mb = ", total,
+          " MiB) will force flushes long before that"));
+    }
+    if (total < memtable * kPointColumnFamilies) {
+      warnings.push_back(absl::StrCat(
+          "storage.db_write_buffer_size_mb (", total,
+          " MiB) holds fewer than one full memtable (write_buffer_size_mb = ",
+          memtable, " MiB) for each of the ", kPointColumnFamilies,
+          " column families every point writes: memtables will be flushed "
+          "before they fill, as small files (seed 000's trap)"));
+    }
+    if (total + s.block_cache_size_mb() > conf::RocksDbShareMb(budget)) {
+      warnings.push_back(absl::StrCat(
+          "storage.db_write_buffer_size_mb + storage.block_cache_size_mb = ",
+          total, " + ", s.block_cache_size_mb(), " = ",
+          total + s.block_cache_size_mb(), " MiB exceeds RocksDB's share (",
+          conf::RocksDbShareMb(budget), " MiB) of storage.memory_budget_mb (",
+          budget, " MiB; the rest, ", conf::ServerReserveMb(budget),
+          " MiB, is the server's)"));
+    }
+  }
+  if (s.bulk_load()) {
+    warnings.push_back(
+        "storage.bulk_load is on: no automatic compaction, L0 grows without "
+        "bound; turn it off (admin SetBulkLoad) when the import is done");
+  }
+  return warnings;
 }
 
 }  // namespace trackdb::storage

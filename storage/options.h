@@ -68,6 +68,13 @@ std::unordered_map<std::string, std::string> SteadyCfOptions(
 // or this build of RocksDB lacks the chosen compression.
 absl::StatusOr<StoreOptions> BuildStoreOptions(const v1::StorageConfig& config);
 
+// Settings that RocksDB accepts and conf's ValidateConfig lets through but
+// that do not fit together, with the store's column families, or with
+// storage.memory_budget_mb, one sentence each with the numbers. trackd logs
+// them at start.
+std::vector<std::string> StorageConfigWarnings(
+    const v1::StorageConfig& storage);
+
 // The effective values of the knobs trackdb tunes, a line per column family,
 // for the log at start.
 std::string DescribeOptions(const StoreOptions& options);

@@ -8,7 +8,10 @@
 namespace trackdb::storage {
 namespace {
 
+using ::testing::AllOf;
+using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 const rocksdb::ColumnFamilyOptions& Cf(const StoreOptions& o,
                                        const std::string& name) {
@@ -174,6 +177,49 @@ TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
   EXPECT_THAT(text, HasSubstr("block_cache=896MiB"));
   EXPECT_THAT(text, HasSubstr("memory_budget=1024MiB"));
   EXPECT_THAT(text, HasSubstr("memtables_charged_to_cache=yes"));
+}
+
+TEST(StorageConfigWarningsTest, DefaultsAndDerivedBudgetsHaveNoWarnings) {
+  EXPECT_THAT(StorageConfigWarnings(v1::StorageConfig()), IsEmpty());
+  for (uint64_t budget : {16, 64, 256, 4096, 65536}) {
+    v1::StorageConfig s;
+    s.set_memory_budget_mb(budget);
+    EXPECT_THAT(StorageConfigWarnings(s), IsEmpty()) << budget;
+  }
+}
+
+TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
+  // Memtables far above the budget.
+  v1::StorageConfig s;
+  s.set_memory_budget_mb(256);
+  s.set_write_buffer_size_mb(256);
+  s.set_db_write_buffer_size_mb(1024);
+  s.set_max_write_buffer_number(6);
+  EXPECT_THAT(StorageConfigWarnings(s),
+              Contains(AllOf(HasSubstr("256 x 6 x 5 = 7680 MiB"),
+                             HasSubstr("30x storage.memory_budget_mb (256"))));
+  EXPECT_THAT(StorageConfigWarnings(s),
+              Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
+                                 "(192 MiB) of storage.memory_budget_mb (256 "
+                                 "MiB; the rest, 64 MiB, is the server's)")));
+
+  // Seed 000's shape: a total that holds barely more than one memtable.
+  v1::StorageConfig pika;
+  pika.set_write_buffer_size_mb(64);
+  pika.set_db_write_buffer_size_mb(100);
+  EXPECT_THAT(StorageConfigWarnings(pika),
+              Contains(AllOf(HasSubstr("(100 MiB)"), HasSubstr("64 MiB"),
+                             HasSubstr("seed 000"))));
+
+  v1::StorageConfig unbounded;
+  unbounded.set_db_write_buffer_size_mb(0);
+  EXPECT_THAT(StorageConfigWarnings(unbounded),
+              Contains(HasSubstr("8 x 4 x 5 = 160 MiB")));
+
+  v1::StorageConfig bulk;
+  bulk.set_bulk_load(true);
+  EXPECT_THAT(StorageConfigWarnings(bulk),
+              Contains(HasSubstr("bulk_load is on")));
 }
 
 }  // namespace
