@@ -34,8 +34,8 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "storage/doctor.h"
-#include "storage/store_stats.h"
+#include "tools/doctor/doctor.h"
+#include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
 
 ABSL_FLAG(std::string, mode, "table", "table | import_reopen");

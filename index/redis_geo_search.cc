@@ -167,14 +167,14 @@ std::optional<uint64_t> RedisGeoMemberScore(const LatLng& p) {
   return static_cast<uint64_t>(static_cast<double>(*bits));
 }
 
-RedisGeoAreas ComputeRedisGeoAreas(const RedisGeoShape& shape) {
-  RedisGeoAreas out;
+namespace {
+
+// geohashBoundingBox. The longitude span is taken at the box edge nearer
+// the pole, where a metre is the most degrees.
+void SetBoundingBox(const RedisGeoShape& shape, RedisGeoAreas* out) {
   const bool circle = shape.kind == RedisGeoShape::Kind::kRadius;
   const double lon = shape.centre.lon;
   const double lat = shape.centre.lat;
-
-  // geohashBoundingBox. The longitude span is taken at the box edge nearer
-  // the pole, where a metre is the most degrees.
   const double half_h =
       shape.unit_to_meters * (circle ? shape.radius : shape.height / 2);
   const double half_w =
@@ -185,18 +185,60 @@ RedisGeoAreas ComputeRedisGeoAreas(const RedisGeoShape& shape) {
   const double lon_delta_bottom = RadToDeg(half_w / kEarthRadiusMeters /
                                            std::cos(DegToRad(lat - lat_delta)));
   const double lon_delta = lat < 0 ? lon_delta_bottom : lon_delta_top;
-  out.lon_min = lon - lon_delta;
-  out.lon_max = lon + lon_delta;
-  out.lat_min = lat - lat_delta;
-  out.lat_max = lat + lat_delta;
+  out->lon_min = lon - lon_delta;
+  out->lon_max = lon + lon_delta;
+  out->lat_min = lat - lat_delta;
+  out->lat_max = lat + lat_delta;
+}
 
+// Drops the neighbours on a side where the centre cell already passes the
+// bounding box's edge.
+void DropNeighborsPastTheBox(const RedisGeoAreas& box, const GeohashArea& area,
+                             std::array<GeohashBits, 8>* neighbors) {
+  auto zero = [neighbors](std::initializer_list<GeohashDirection> dirs) {
+    for (GeohashDirection d : dirs) (*neighbors)[d] = GeohashBits{0, 0};
+  };
+  if (area.lat_min < box.lat_min) zero({kSouth, kSouthWest, kSouthEast});
+  if (area.lat_max > box.lat_max) zero({kNorth, kNorthEast, kNorthWest});
+  if (area.lon_min < box.lon_min) zero({kWest, kSouthWest, kNorthWest});
+  if (area.lon_max > box.lon_max) zero({kEast, kSouthEast, kNorthEast});
+}
+
+// membersOfAllNeighbors: the centre, then the neighbours in Redis's order,
+// skipping zeroed ones and one equal to the neighbour scanned just before
+// (never compared with the centre: Redis's "last processed" starts unset).
+void AddScans(RedisGeoAreas* out) {
+  auto add_scan = [out](const GeohashBits& cell) {
+    RedisGeoScanRange r;
+    r.cell = cell;
+    r.min_score = Align52(cell.bits, cell.step);
+    r.max_score = Align52(cell.bits + 1, cell.step);
+    out->scans.push_back(r);
+  };
+  add_scan(out->centre);
+  const GeohashBits* last_neighbor = nullptr;
+  for (GeohashDirection d : kScanOrder) {
+    const GeohashBits& cell = out->neighbors[d];
+    if (IsZero(cell)) continue;
+    if (last_neighbor != nullptr && cell == *last_neighbor) continue;
+    add_scan(cell);
+    last_neighbor = &cell;
+  }
+}
+
+}  // namespace
+
+RedisGeoAreas ComputeRedisGeoAreas(const RedisGeoShape& shape) {
+  RedisGeoAreas out;
+  SetBoundingBox(shape, &out);
+  const bool circle = shape.kind == RedisGeoShape::Kind::kRadius;
   // A box's step comes from its half diagonal.
   double radius_meters =
       circle ? shape.radius
              : std::sqrt((shape.width / 2) * (shape.width / 2) +
                          (shape.height / 2) * (shape.height / 2));
   radius_meters *= shape.unit_to_meters;
-  int step = EstimateStep(radius_meters, lat);
+  int step = EstimateStep(radius_meters, shape.centre.lat);
 
   std::optional<GeohashBits> centre = GeohashEncode(shape.centre, step);
   if (!centre) {  // Outside Redis's ranges: a precondition violation.
@@ -218,43 +260,12 @@ RedisGeoAreas ComputeRedisGeoAreas(const RedisGeoShape& shape) {
     neighbors = GeohashNeighbors(*centre);
   }
   const GeohashArea area = GeohashDecodeArea(*centre);
-
-  // Drop the neighbours on a side where the centre cell already passes the
-  // bounding box's edge.
-  if (step >= 2) {
-    auto zero = [&neighbors](std::initializer_list<GeohashDirection> dirs) {
-      for (GeohashDirection d : dirs) neighbors[d] = GeohashBits{0, 0};
-    };
-    if (area.lat_min < out.lat_min) zero({kSouth, kSouthWest, kSouthEast});
-    if (area.lat_max > out.lat_max) zero({kNorth, kNorthEast, kNorthWest});
-    if (area.lon_min < out.lon_min) zero({kWest, kSouthWest, kNorthWest});
-    if (area.lon_max > out.lon_max) zero({kEast, kSouthEast, kNorthEast});
-  }
-
+  if (step >= 2) DropNeighborsPastTheBox(out, area, &neighbors);
   out.step = step;
   out.centre = *centre;
   out.centre_area = area;
   out.neighbors = neighbors;
-
-  // membersOfAllNeighbors: the centre, then the neighbours in Redis's order,
-  // skipping zeroed ones and one equal to the neighbour scanned just before
-  // (never compared with the centre: Redis's "last processed" starts unset).
-  auto add_scan = [&out](const GeohashBits& cell) {
-    RedisGeoScanRange r;
-    r.cell = cell;
-    r.min_score = Align52(cell.bits, cell.step);
-    r.max_score = Align52(cell.bits + 1, cell.step);
-    out.scans.push_back(r);
-  };
-  add_scan(*centre);
-  const GeohashBits* last_neighbor = nullptr;
-  for (GeohashDirection d : kScanOrder) {
-    const GeohashBits& cell = neighbors[d];
-    if (IsZero(cell)) continue;
-    if (last_neighbor != nullptr && cell == *last_neighbor) continue;
-    add_scan(cell);
-    last_neighbor = &cell;
-  }
+  AddScans(&out);
   return out;
 }
 

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "storage/doctor.h"
+#include "tools/doctor/doctor.h"
 
 namespace trackdb::service {
 namespace {

@@ -2,11 +2,11 @@
 #define TRACKDB_SERVICE_ADMIN_SERVICE_H_
 
 // trackdb.v1.AdminService over a TrackStore: storage statistics
-// (storage/store_stats.h), the doctor (storage/doctor.h) and bulk-load mode
+// (storage/stats/store_stats.h), the doctor (tools/doctor/doctor.h) and bulk-load mode
 // (TrackStore::SetBulkLoad).
 
 #include "grpcpp/grpcpp.h"
-#include "storage/store_stats.h"
+#include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
 

@@ -128,7 +128,7 @@ std::shared_ptr<rocksdb::Cache> ShareOneCache(
   return cache;
 }
 
-// What storage/store_stats.h reads: statistics, events and disk writes.
+// What storage/stats/store_stats.h reads: statistics, events and disk writes.
 void AttachObservers(StoreOptions& out) {
   rocksdb::DBOptions& db = out.db;
   db.statistics = rocksdb::CreateDBStatistics();

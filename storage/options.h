@@ -20,7 +20,7 @@
 //
 // Observability: every store gets a rocksdb::Statistics object, an event
 // listener (storage/store_events.h) and a file system that counts writes to
-// disk (storage/io_counters.h); storage/store_stats.h reads them.
+// disk (storage/io_counters.h); storage/stats/store_stats.h reads them.
 
 #include <memory>
 #include <string>

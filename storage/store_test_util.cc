@@ -60,6 +60,13 @@ absl::Status FlushAll(TrackStore& store) {
       "flushing");
 }
 
+absl::Status FlushColumnFamily(TrackStore& store, ColumnFamily cf) {
+  rocksdb::FlushOptions flush;
+  flush.allow_write_stall = true;
+  return FromRocks(store.engine().db->Flush(flush, store.engine().cf(cf)),
+                   "flushing");
+}
+
 absl::Status FlushAndCompact(TrackStore& store, ColumnFamily cf) {
   rocksdb::ColumnFamilyHandle* handle = store.engine().cf(cf);
   if (absl::Status s =

@@ -37,6 +37,8 @@ RawEntries ReadRaw(TrackStore& store, ColumnFamily cf,
                    absl::string_view prefix = "");
 // Flushes every column family's memtable.
 absl::Status FlushAll(TrackStore& store);
+// Flushes `cf`'s memtable, even while writes are stalled.
+absl::Status FlushColumnFamily(TrackStore& store, ColumnFamily cf);
 // Flushes `cf` and compacts all of it into the bottom level, so that
 // compaction filters have run over every entry.
 absl::Status FlushAndCompact(TrackStore& store, ColumnFamily cf);

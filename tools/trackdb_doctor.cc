@@ -1,5 +1,5 @@
 // trackdb_doctor: names a store's problems in words with the numbers behind
-// them (storage/doctor.h): small flushes, L0 slowdowns and stops,
+// them (tools/doctor/doctor.h): small flushes, L0 slowdowns and stops,
 // compaction falling behind, memory above the budget, bulk-load mode left
 // on, memtable knobs that contradict each other.
 //
@@ -24,8 +24,8 @@
 #include "absl/strings/str_cat.h"
 #include "conf/config.h"
 #include "grpcpp/grpcpp.h"
-#include "storage/doctor.h"
-#include "storage/store_stats.h"
+#include "tools/doctor/doctor.h"
+#include "storage/stats/store_stats.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "trackd's gRPC address");

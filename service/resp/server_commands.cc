@@ -18,7 +18,7 @@
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
-#include "storage/store_stats.h"
+#include "storage/stats/store_stats.h"
 
 namespace trackdb::resp {
 namespace {
@@ -184,7 +184,7 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         "\r\n", "\r\n");
   }
   if (want("rocksdb")) {
-    // The numbers trackdb's stats and doctor read (storage/store_stats.h):
+    // The numbers trackdb's stats and doctor read (storage/stats/store_stats.h):
     // disk writes, flushes, L0, pending compaction, stalls, memory vs
     // budget, block cache hit rate, write amplification, per column family.
     absl::StrAppend(

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "storage/sst_import.h"
+#include "storage/import/sst_import.h"
 #include "storage/track_store.h"
 #include "tools/import/point_sink.h"
 #include "trackdb/v1/config.pb.h"

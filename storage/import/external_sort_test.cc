@@ -1,4 +1,4 @@
-#include "storage/external_sort.h"
+#include "storage/import/external_sort.h"
 
 #include <filesystem>
 #include <map>

@@ -1,4 +1,4 @@
-#include "storage/store_stats.h"
+#include "storage/stats/store_stats.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "storage/sst_import.h"
+#include "storage/import/sst_import.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "storage/doctor.h"
+#include "tools/doctor/doctor.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#ifndef TRACKDB_STORAGE_EXTERNAL_SORT_H_
-#define TRACKDB_STORAGE_EXTERNAL_SORT_H_
+#ifndef TRACKDB_STORAGE_IMPORT_EXTERNAL_SORT_H_
+#define TRACKDB_STORAGE_IMPORT_EXTERNAL_SORT_H_
 
 // Sorting (key, value) records by key with bounded memory, for the offline
-// import (storage/sst_import.h), which turns the sorted stream into SST
+// import (storage/import/sst_import.h), which turns the sorted stream into SST
 // files. Touches no RocksDB: it lives in storage/ because SstImport sorts
 // with it, and storage/ depends on nothing above it.
 //
@@ -99,4 +99,4 @@ class ExternalSorter {
 
 }  // namespace trackdb::storage
 
-#endif  // TRACKDB_STORAGE_EXTERNAL_SORT_H_
+#endif  // TRACKDB_STORAGE_IMPORT_EXTERNAL_SORT_H_

@@ -1,12 +1,12 @@
-#ifndef TRACKDB_STORAGE_SST_IMPORT_H_
-#define TRACKDB_STORAGE_SST_IMPORT_H_
+#ifndef TRACKDB_STORAGE_IMPORT_SST_IMPORT_H_
+#define TRACKDB_STORAGE_IMPORT_SST_IMPORT_H_
 
 // Offline bulk import: points of one collection into a store that no other
 // writer uses, by building SST files and ingesting them, bypassing the
 // memtables and the WAL.
 //
 //   1. Add() encodes each point (storage/keys.h, storage/point_codec.h) and
-//      sorts it with bounded memory (storage/external_sort.h).
+//      sorts it with bounded memory (storage/import/external_sort.h).
 //   2. Finish() streams the sorted points into `points` SST files. An
 //      entity's points arrive together, time-ordered, so its last one is its
 //      newest imported point.
@@ -43,7 +43,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "model/track_point.h"
-#include "storage/external_sort.h"
+#include "storage/import/external_sort.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -124,4 +124,4 @@ class SstImport {
 
 }  // namespace trackdb::storage
 
-#endif  // TRACKDB_STORAGE_SST_IMPORT_H_
+#endif  // TRACKDB_STORAGE_IMPORT_SST_IMPORT_H_

@@ -1,4 +1,4 @@
-#include "storage/doctor.h"
+#include "tools/doctor/doctor.h"
 
 #include <random>
 #include <string>
@@ -7,7 +7,6 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -241,12 +240,9 @@ TEST(DoctorRealStoreTest, Seed004L0TriggersHit) {
   config.set_level0_stop_writes_trigger(3);
   config.set_rocksdb_cf_options("compaction_style=kCompactionStyleNone");
   auto store = Open(config);
-  rocksdb::FlushOptions flush;
-  flush.allow_write_stall = true;
   for (int round = 0; round < 3; ++round) {
     Write(*store, 200, 200);
-    ASSERT_TRUE(
-        store->engine().db->Flush(flush, store->engine().points()).ok());
+    ASSERT_TRUE(testing::FlushColumnFamily(*store, ColumnFamily::kPoints).ok());
   }
   const StoreStats stats = ReadStoreStats(*store);
   EXPECT_TRUE(stats.cf(kPointsCf)->stopped_now);
@@ -268,9 +264,7 @@ TEST(DoctorRealStoreTest, BulkLoadLeftOnUntilSwitchedOff) {
   ASSERT_TRUE(store->SetBulkLoad(true).ok());
   for (int round = 0; round < 3; ++round) {
     Write(*store, 200, 200);
-    ASSERT_TRUE(store->engine()
-                    .db->Flush(rocksdb::FlushOptions(), store->engine().handles)
-                    .ok());
+    ASSERT_TRUE(testing::FlushAll(*store).ok());
   }
   // 3 flushes of points, latest and geo, and the schema version's file.
   auto findings = Diagnose(ReadStoreStats(*store), store->options());
@@ -297,10 +291,7 @@ TEST(DoctorRealStoreTest, ReadOnlyOpenSeesBulkLoadLeftOnAndSmallL0Files) {
     for (int round = 0; round < 5; ++round) {
       Write(**store, 200, 200);
       ASSERT_TRUE(
-          (*store)
-              ->engine()
-              .db->Flush(rocksdb::FlushOptions(), (*store)->engine().points())
-              .ok());
+          testing::FlushColumnFamily(**store, ColumnFamily::kPoints).ok());
     }
     ASSERT_TRUE((*store)->Close().ok());
   }

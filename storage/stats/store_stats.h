@@ -1,5 +1,5 @@
-#ifndef TRACKDB_STORAGE_STORE_STATS_H_
-#define TRACKDB_STORAGE_STORE_STATS_H_
+#ifndef TRACKDB_STORAGE_STATS_STORE_STATS_H_
+#define TRACKDB_STORAGE_STATS_STORE_STATS_H_
 
 // StoreStats: what seed 000's authors dug out with iostat and seed 004's
 // with LOG files, read from a store in one call: writes to disk (count,
@@ -198,4 +198,4 @@ std::string FormatInfoSection(const StoreStats& stats);
 
 }  // namespace trackdb::storage
 
-#endif  // TRACKDB_STORAGE_STORE_STATS_H_
+#endif  // TRACKDB_STORAGE_STATS_STORE_STATS_H_
