@@ -24,8 +24,9 @@
 #include "absl/strings/str_cat.h"
 #include "conf/config.h"
 #include "grpcpp/grpcpp.h"
-#include "tools/doctor/doctor.h"
+#include "service/resp/info_section.h"
 #include "storage/stats/store_stats.h"
+#include "tools/doctor/doctor.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "trackd's gRPC address");
@@ -100,7 +101,7 @@ int FromDataDir() {
     return 2;
   }
   if (absl::GetFlag(FLAGS_stats)) {
-    std::fputs(storage::FormatInfoSection(read->stats).c_str(), stdout);
+    std::fputs(resp::FormatInfoSection(read->stats).c_str(), stdout);
   }
   const auto findings = storage::Diagnose(read->stats, read->options);
   bool problems = false;

@@ -12,6 +12,7 @@
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/glob.h"
+#include "service/resp/info_section.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/key_type.h"
 #include "service/resp/keyspace.h"
@@ -184,12 +185,12 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         "\r\n", "\r\n");
   }
   if (want("rocksdb")) {
-    // The numbers trackdb's stats and doctor read (storage/stats/store_stats.h):
-    // disk writes, flushes, L0, pending compaction, stalls, memory vs
-    // budget, block cache hit rate, write amplification, per column family.
+    // The numbers trackdb's stats and doctor read
+    // (storage/stats/store_stats.h): disk writes, flushes, L0, pending
+    // compaction, stalls, memory vs budget, block cache hit rate, write
+    // amplification, per column family.
     absl::StrAppend(
-        &text, storage::FormatInfoSection(storage::ReadStoreStats(ctx.store())),
-        "\r\n");
+        &text, FormatInfoSection(storage::ReadStoreStats(ctx.store())), "\r\n");
   }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");

@@ -191,10 +191,6 @@ class StatsSampler {
   StoreStats previous_ ABSL_GUARDED_BY(mu_);
 };
 
-// The "# rocksdb" section of Redis's INFO: the header line and then
-// "key:value\r\n" lines, column families as Redis writes keyspace lines
-// ("cf_points:l0_files=3,pending_compaction_bytes=0,...").
-std::string FormatInfoSection(const StoreStats& stats);
 
 }  // namespace trackdb::storage
 
