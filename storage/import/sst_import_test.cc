@@ -22,23 +22,13 @@ using testing::NewDataDir;
 using testing::OpenStore;
 using testing::Point;
 
-using Dump = std::vector<std::pair<std::string, std::string>>;
-
-Dump DumpCf(TrackStore& store, rocksdb::ColumnFamilyHandle* cf) {
-  Dump out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      store.engine().db->NewIterator(rocksdb::ReadOptions(), cf));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    out.emplace_back(it->key().ToString(), it->value().ToString());
-  }
-  return out;
-}
+using Dump = testing::RawEntries;
 
 // Every key and value of points, latest and geo.
 std::vector<Dump> DumpAll(TrackStore& store) {
-  return {DumpCf(store, store.engine().points()),
-          DumpCf(store, store.engine().latest()),
-          DumpCf(store, store.engine().geo())};
+  return {testing::ReadRaw(store, ColumnFamily::kPoints),
+          testing::ReadRaw(store, ColumnFamily::kLatest),
+          testing::ReadRaw(store, ColumnFamily::kGeo)};
 }
 
 uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,
@@ -244,7 +234,7 @@ TEST_F(SstImportTest, InvalidPointIsRefusedAndNothingIsWritten) {
             absl::StatusCode::kInvalidArgument);
   // Abandoned without Finish: the store is as it was.
   import->reset();
-  EXPECT_TRUE(DumpCf(*store_, store_->engine().points()).empty());
+  EXPECT_TRUE(testing::ReadRaw(*store_, ColumnFamily::kPoints).empty());
 }
 
 TEST_F(SstImportTest, TempDirIsRemoved) {
@@ -273,7 +263,7 @@ TEST_F(SstImportTest, EmptyImportWritesNothing) {
   auto stats = Import(*store_, {});
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->sst_files, 0);
-  EXPECT_TRUE(DumpCf(*store_, store_->engine().points()).empty());
+  EXPECT_TRUE(testing::ReadRaw(*store_, ColumnFamily::kPoints).empty());
 }
 
 }  // namespace
