@@ -29,6 +29,14 @@ struct StringValue {
   }
 };
 
+// `v` if it holds a value that has not expired at `now_ms`, else nothing:
+// an expired string reads as absent.
+inline std::optional<StringValue> Unexpired(std::optional<StringValue> v,
+                                            int64_t now_ms) {
+  if (v && v->expired_at(now_ms)) return std::nullopt;
+  return v;
+}
+
 std::string EncodeStringValue(const StringValue& v);
 // nullopt when `encoded` is not a string value.
 std::optional<StringValue> DecodeStringValue(absl::string_view encoded);

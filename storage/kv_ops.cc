@@ -16,17 +16,15 @@ namespace {
 // cost a little waiting.
 constexpr absl::string_view kStringLockSpace = "";
 
-std::optional<StringValue> Live(std::optional<StringValue> v, int64_t now_ms) {
-  if (v && v->expired_at(now_ms)) return std::nullopt;
-  return v;
-}
-
 absl::Status Corrupt(absl::string_view name) {
   return absl::DataLossError(
       absl::StrCat("corrupt string value for key '", name, "'"));
 }
 
-std::vector<size_t> StripesOf(absl::Span<const std::string> names) {
+}  // namespace
+
+std::vector<size_t> TrackStore::StringStripes(
+    absl::Span<const std::string> names) {
   std::vector<size_t> stripes;
   stripes.reserve(names.size());
   for (const std::string& name : names) {
@@ -34,8 +32,6 @@ std::vector<size_t> StripesOf(absl::Span<const std::string> names) {
   }
   return stripes;
 }
-
-}  // namespace
 
 absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::LoadStrings(
     absl::Span<const std::string> names) {
@@ -75,7 +71,7 @@ absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::LoadStrings(
 absl::StatusOr<std::optional<StringValue>> TrackStore::GetString(
     absl::string_view name, int64_t now_ms) {
   if (std::optional<StringValue> v = string_cache_->Lookup(name)) {
-    return Live(std::move(v), now_ms);
+    return Unexpired(std::move(v), now_ms);
   }
   const std::string names[] = {std::string(name)};
   absl::StatusOr<std::vector<std::optional<StringValue>>> v =
@@ -89,18 +85,19 @@ absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::GetStrings(
   std::optional<EntityLocks::Held> held;
   // I5: what a read puts in the cache must not overwrite a newer value that
   // a concurrent UpdateStrings wrote after this read's DB lookup.
-  if (string_cache_->enabled()) held.emplace(locks_.Lock(StripesOf(names)));
+  if (string_cache_->enabled()) held.emplace(locks_.Lock(StringStripes(names)));
   absl::StatusOr<std::vector<std::optional<StringValue>>> values =
       LoadStrings(names);
   if (!values.ok()) return values.status();
-  for (std::optional<StringValue>& v : *values) v = Live(std::move(v), now_ms);
+  for (std::optional<StringValue>& v : *values)
+    v = Unexpired(std::move(v), now_ms);
   return values;
 }
 
 absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
                                        int64_t now_ms,
                                        const StringUpdate& update) {
-  EntityLocks::Held held = locks_.Lock(StripesOf(names));
+  EntityLocks::Held held = locks_.Lock(StringStripes(names));
 
   // Read each distinct name once; repeats see the same slot's value.
   absl::flat_hash_map<absl::string_view, size_t> first;
@@ -113,7 +110,8 @@ absl::Status TrackStore::UpdateStrings(absl::Span<const std::string> names,
   absl::StatusOr<std::vector<std::optional<StringValue>>> current =
       LoadStrings(distinct);
   if (!current.ok()) return current.status();
-  for (std::optional<StringValue>& v : *current) v = Live(std::move(v), now_ms);
+  for (std::optional<StringValue>& v : *current)
+    v = Unexpired(std::move(v), now_ms);
   std::vector<std::optional<StringValue>> values(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     values[i] = (*current)[first[names[i]]];
@@ -165,9 +163,9 @@ absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,
                                            int64_t now_ms) {
   const std::string names[] = {std::string(name)};
   {
-    EntityLocks::Held held = locks_.Lock(StripesOf(names));
+    EntityLocks::Held held = locks_.Lock(StringStripes(names));
     const std::optional<StringValue> cached =
-        Live(string_cache_->Lookup(name), now_ms);
+        Unexpired(string_cache_->Lookup(name), now_ms);
     if (cached == value) return true;
     const std::optional<StringValue> after = value;
     // A live cached string means no collection of that name: write now.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "model/limits.h"
 #include "model/validate.h"
@@ -16,16 +17,6 @@
 
 namespace trackdb::storage {
 namespace {
-
-// Strings share the entity stripes under the empty collection name, as in
-// kv_ops.cc.
-std::vector<size_t> StringStripes(absl::Span<const std::string> names) {
-  std::vector<size_t> stripes;
-  for (const std::string& name : names) {
-    stripes.push_back(EntityLocks::StripeOf("", name));
-  }
-  return stripes;
-}
 
 // Holds collection locks exclusively, in the order given.
 class ExclusiveLocks {
@@ -66,12 +57,12 @@ absl::StatusOr<std::vector<TrackStore::NameContents>> TrackStore::DeleteNames(
   WriteBatchBuilder batch(*engine_);
   std::vector<StringChange> changes;
   const std::optional<StringValue> absent;
-  absl::flat_hash_map<absl::string_view, bool> seen;
+  absl::flat_hash_set<absl::string_view> seen;
   for (size_t i = 0; i < names.size(); ++i) {
-    const bool first = seen.try_emplace(names[i], true).second;
-    if (!first) continue;  // a repeated name was removed by its first
+    // A repeated name was removed by its first.
+    if (!seen.insert(names[i]).second) continue;
     const std::optional<StringValue>& s = (*strings)[i];
-    out[i].string = s.has_value() && !s->expired_at(now_ms);
+    out[i].string = Unexpired(s, now_ms).has_value();
     if (s.has_value()) changes.push_back({names[i], &absent});
     absl::StatusOr<int64_t> size = CollectionSize(names[i]);
     if (!size.ok()) return size.status();
@@ -97,10 +88,9 @@ absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
   absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
       LoadStrings(names);
   if (!strings.ok()) return strings.status();
-  std::optional<StringValue> src_string = (*strings)[0];
-  if (src_string && src_string->expired_at(now_ms)) src_string.reset();
-  const bool dst_string =
-      (*strings)[1].has_value() && !(*strings)[1]->expired_at(now_ms);
+  const std::optional<StringValue> src_string =
+      Unexpired((*strings)[0], now_ms);
+  const bool dst_string = Unexpired((*strings)[1], now_ms).has_value();
   absl::StatusOr<int64_t> src_size = CollectionSize(src);
   if (!src_size.ok()) return src_size.status();
   absl::StatusOr<int64_t> dst_size = CollectionSize(dst);

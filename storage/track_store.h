@@ -261,6 +261,8 @@ class TrackStore {
   TrackStore();
   absl::Status BuildRegistry();  // schema version 1 -> 2
   absl::Mutex& CollectionLock(absl::string_view collection);
+  // The entity-lock stripes that guard strings `names` (kv_ops.cc).
+  static std::vector<size_t> StringStripes(absl::Span<const std::string> names);
   // Each distinct collection lock of `names`, in a fixed order (so that two
   // callers cannot deadlock), to be held exclusively.
   std::vector<absl::Mutex*> CollectionLocks(
