@@ -16,18 +16,9 @@ absl::Mutex& TrackStore::CollectionLock(absl::string_view collection) {
 
 absl::StatusOr<int64_t> TrackStore::CollectionSize(
     absl::string_view collection) {
-  std::string value;
-  rocksdb::Status s =
-      engine_->db->Get(rocksdb::ReadOptions(), engine_->metadata(),
-                       RegistryKey(collection), &value);
-  if (s.IsNotFound()) return 0;
-  if (!s.ok()) return FromRocks(s, "reading the collection registry");
-  const std::optional<int64_t> size = DecodeCounter(value);
-  if (!size) {
-    return absl::DataLossError(absl::StrCat(
-        "corrupt registry entry for collection '", collection, "'"));
-  }
-  return *size;
+  // The index counts what the registry counts (I4, I6) without reading a
+  // key that every new entity adds a merge operand to.
+  return engine_->latest_index.Size(collection);
 }
 
 absl::Status TrackStore::ScanCollections(

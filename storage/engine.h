@@ -11,6 +11,7 @@
 
 #include "rocksdb/db.h"
 #include "storage/keys.h"
+#include "storage/latest_index.h"
 #include "storage/options.h"
 
 namespace trackdb::storage {
@@ -21,6 +22,9 @@ struct Engine {
   // One per column family, in options.column_families order, which is the
   // order of ColumnFamily (storage/keys.h; BuildStoreOptions keeps them so).
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  // Every entity's latest position, derived from `latest` (built on open,
+  // kept by the write funnel).
+  LatestIndex latest_index;
 
   rocksdb::ColumnFamilyHandle* cf(ColumnFamily family) const {
     return handles[static_cast<size_t>(family)];

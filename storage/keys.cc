@@ -81,6 +81,12 @@ std::string LatestKey(absl::string_view collection, absl::string_view entity) {
   return key;
 }
 
+std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key) {
+  uint32_t len = 0;
+  if (!ReadVarint32(&key, &len) || key.size() < len) return std::nullopt;
+  return LatestKeyParts{key.substr(0, len), key.substr(len)};
+}
+
 std::string GeoSeekKey(absl::string_view collection, uint64_t cell) {
   std::string key = CollectionPrefix(collection);
   AppendBigEndian64(&key, cell);

@@ -74,6 +74,12 @@ int64_t PointKeyTime(absl::string_view key);
 
 // latest
 std::string LatestKey(absl::string_view collection, absl::string_view entity);
+struct LatestKeyParts {
+  absl::string_view collection;
+  absl::string_view entity;
+};
+// Splits a latest key; nullopt if its collection prefix is malformed.
+std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key);
 
 // geo
 std::string GeoKey(absl::string_view collection, uint64_t cell,

@@ -31,6 +31,22 @@ TEST(KeysTest, CollectionPrefixesAreNotPrefixesOfEachOther) {
   EXPECT_NE(LatestKey("ab", "x").substr(0, a.size()), a);
 }
 
+TEST(KeysTest, LatestKeysRoundTrip) {
+  const std::string long_name(200, 'n');  // a two-byte varint length
+  for (const auto& [c, e] :
+       {std::pair<std::string, std::string>{"fleet", "car-1"},
+        {"", std::string("e\0x", 3)},
+        {long_name, ""}}) {
+    const std::string key = LatestKey(c, e);
+    auto parts = ParseLatestKey(key);
+    ASSERT_TRUE(parts);
+    EXPECT_EQ(parts->collection, c);
+    EXPECT_EQ(parts->entity, e);
+  }
+  EXPECT_FALSE(ParseLatestKey(std::string("\x05ab", 3)));  // short
+  EXPECT_FALSE(ParseLatestKey(std::string("\x80", 1)));    // bad varint
+}
+
 TEST(KeysTest, GeoKeysOrderByCellAndRoundTrip) {
   EXPECT_LT(GeoKey("c", 5, "zzz"), GeoKey("c", 7, "a"));
   const std::string key =

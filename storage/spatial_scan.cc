@@ -1,4 +1,6 @@
-// Spatial queries over the geo column family.
+// Spatial queries over the latest index (storage/latest_index.h).
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
 #include "storage/engine.h"
@@ -10,10 +12,41 @@
 namespace trackdb::storage {
 namespace {
 
-// Overwrites the last 8 bytes of `key` (a GeoSeekKey) with `cell`.
-void SetCell(std::string* key, uint64_t cell) {
-  char* p = key->data() + key->size() - 8;
-  for (int i = 7; i >= 0; --i, cell >>= 8) p[i] = static_cast<char>(cell);
+// Reads the whole latest point of each hit in one MultiGet and visits those
+// the region still contains: an entity that moved or went after the index
+// was read is seen where it is now, or not at all.
+absl::Status VisitWholePoints(
+    Engine& engine, absl::string_view collection, const index::Region& region,
+    const std::vector<LatestIndex::Hit>& hits,
+    const std::function<bool(const model::TrackPoint&)>& visit) {
+  constexpr size_t kChunk = 256;  // bounds the values held at once
+  model::TrackPoint point;
+  for (size_t start = 0; start < hits.size(); start += kChunk) {
+    const size_t n = std::min(kChunk, hits.size() - start);
+    std::vector<std::string> key_bytes(n);
+    std::vector<rocksdb::Slice> keys(n);
+    for (size_t i = 0; i < n; ++i) {
+      key_bytes[i] = LatestKey(collection, hits[start + i].entity);
+      keys[i] = rocksdb::Slice(key_bytes[i]);
+    }
+    std::vector<rocksdb::PinnableSlice> values(n);
+    std::vector<rocksdb::Status> statuses(n);
+    engine.db->MultiGet(rocksdb::ReadOptions(), engine.latest(), n, keys.data(),
+                        values.data(), statuses.data());
+    for (size_t i = 0; i < n; ++i) {
+      if (statuses[i].IsNotFound()) continue;
+      if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
+      point = model::TrackPoint();
+      if (absl::Status s = DecodePointValue(SliceView(values[i]), &point);
+          !s.ok()) {
+        return s;
+      }
+      if (!region.Contains({point.lat, point.lon})) continue;
+      point.entity = hits[start + i].entity;
+      if (!visit(point)) return absl::OkStatus();
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -32,64 +65,29 @@ absl::Status TrackStore::ScanRegion(
   ScanStats* stats = options.stats ? options.stats : &unused;
   const std::vector<index::CellRange> ranges = index::Covering(region);
   if (ranges.empty()) return absl::OkStatus();
-  const std::string prefix = CollectionPrefix(collection);
-  // Seek target and exclusive upper bound, rewritten in place per range.
-  std::string begin = GeoSeekKey(collection, 0);
-  std::string end = begin;
-  // ONE iterator for all ranges: its implicit snapshot makes the whole scan
-  // one consistent view (no explicit snapshot, whose acquire and release
-  // both take the DB mutex), and it is built once, not once per range.
-  //
-  // It is bounded at the current range's end, because entities that moved
-  // leave Delete tombstones in the geo CF and an unbounded iterator would
-  // walk through all of them between the last live key in range and the
-  // next one. RocksDB keeps a pointer to `upper` and reads the bound through
-  // it, so rewriting `end` before each Seek moves the bound. The ranges are
-  // sorted and disjoint, so the bound only grows: what the iterator
-  // concluded about the old bound (a block or file lies wholly below it)
-  // stays true for the new one. The loop still checks each key's cell
-  // against the range itself, so a key past the bound is never visited.
-  rocksdb::Slice upper(end);
-  rocksdb::ReadOptions read;
-  read.iterate_upper_bound = &upper;
-  SetCell(&end, ranges.front().last + 1);
-  std::unique_ptr<rocksdb::Iterator> it(
-      engine_->db->NewIterator(read, engine_->geo()));
-  model::TrackPoint point;
-  for (const index::CellRange& range : ranges) {
-    ++stats->ranges;
-    SetCell(&begin, range.first);
-    // Exclusive: the first key of the cell after the range. Leaf cell ids
-    // stay below 2^64 - 1, so last + 1 cannot wrap.
-    SetCell(&end, range.last + 1);
-    for (it->Seek(begin); it->Valid(); it->Next()) {
-      const std::optional<GeoKeyParts> key =
-          ParseGeoKey(SliceView(it->key()), prefix);
-      if (!key || key->cell > range.last) break;
-      ++stats->keys_read;
-      const absl::string_view value = SliceView(it->value());
-      const std::optional<PointPosition> pos = DecodePosition(value);
-      if (!pos) {
-        return absl::DataLossError(
-            absl::StrCat("corrupt geo value for entity '", key->entity, "'"));
-      }
+  // The hits are copied out under the collection's index lock, one
+  // consistent view, and visited after it is released: `visit` may take
+  // its time.
+  std::vector<LatestIndex::Hit> hits;
+  stats->ranges += ranges.size();
+  stats->keys_read += engine_->latest_index.Scan(
+      collection, ranges,
       // The covering over-approximates; this is the exact test.
-      if (!region.Contains({pos->lat, pos->lon})) continue;
-      ++stats->hits;
-      point.entity.assign(key->entity.data(), key->entity.size());
-      if (options.positions_only) {
-        point.loc_time_ms = pos->loc_time_ms;
-        point.lat = pos->lat;
-        point.lon = pos->lon;
-      } else if (absl::Status s = DecodePointValue(value, &point); !s.ok()) {
-        return s;
-      }
-      if (!visit(point)) return absl::OkStatus();
-    }
-    if (!it->status().ok()) {
-      return absl::InternalError(
-          absl::StrCat("scanning geo index: ", it->status().ToString()));
-    }
+      [&](const PointPosition& p) {
+        return region.Contains({p.lat, p.lon});
+      },
+      &hits);
+  stats->hits += hits.size();
+  if (!options.positions_only) {
+    return VisitWholePoints(*engine_, collection, region, hits, visit);
+  }
+  model::TrackPoint point;
+  for (LatestIndex::Hit& hit : hits) {
+    point.entity = std::move(hit.entity);
+    point.loc_time_ms = hit.position.loc_time_ms;
+    point.lat = hit.position.lat;
+    point.lon = hit.position.lon;
+    if (!visit(point)) break;
   }
   return absl::OkStatus();
 }

@@ -220,6 +220,27 @@ void CheckRegistryCount(TrackStore& store, const rocksdb::ReadOptions& read,
 
 }  // namespace
 
+// I6: the latest index holds exactly the entities of `latest`, at their
+// positions.
+void CheckLatestIndex(TrackStore& store, const std::string& collection,
+                      const std::map<std::string, std::string>& latest,
+                      std::vector<std::string>& bad) {
+  const LatestIndex& index = store.engine().latest_index;
+  if (index.Size(collection) != static_cast<int64_t>(latest.size())) {
+    bad.push_back(absl::StrCat("latest index holds ", index.Size(collection),
+                               " entities, latest ", latest.size()));
+  }
+  for (const auto& [entity, value] : latest) {
+    const std::optional<PointPosition> stored = DecodePosition(value);
+    const std::optional<PointPosition> indexed =
+        index.Find(collection, {entity})[0];
+    if (!indexed || !stored || indexed->loc_time_ms != stored->loc_time_ms ||
+        indexed->lat != stored->lat || indexed->lon != stored->lon) {
+      bad.push_back(absl::StrCat(entity, ": latest index differs from latest"));
+    }
+  }
+}
+
 std::vector<std::string> InvariantViolations(TrackStore& store,
                                              const std::string& collection) {
   std::vector<std::string> bad;
@@ -245,6 +266,7 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
     }
   }
   CheckRegistryCount(store, read, collection, latest.size(), bad);
+  CheckLatestIndex(store, collection, latest, bad);
   db->ReleaseSnapshot(snapshot);
   return bad;
 }

@@ -8,6 +8,7 @@
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
 #include "storage/string_cache.h"
+#include "storage/write_funnel.h"
 
 namespace trackdb::storage {
 
@@ -55,6 +56,10 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     return absl::FailedPreconditionError(
         absl::StrCat("data dir ", data_dir, " has schema version ", version,
                      "; this trackd reads version ", kSchemaVersion));
+  }
+  if (absl::Status l = LoadLatestIndex(*store->engine_, std::nullopt);
+      !l.ok()) {
+    return l;
   }
   if (store->engine_->options.config.bulk_load()) {
     auto bulk = store->SetBulkLoad(true);

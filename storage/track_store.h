@@ -73,7 +73,7 @@ struct AddPointsResult {
 // hits and covering cost, not what the collection holds.
 struct ScanStats {
   uint64_t ranges = 0;     // covering ranges sought
-  uint64_t keys_read = 0;  // live geo entries read: hits + covering's extras
+  uint64_t keys_read = 0;  // index entries examined: hits + covering's extras
   uint64_t hits = 0;       // entries the region contains (passed to visit)
 };
 
@@ -132,8 +132,10 @@ class TrackStore {
 
   // Calls `visit` with the latest point of every entity of `collection`
   // whose latest position `region` contains, exactly those, each once, in
-  // index order, from one consistent snapshot. Stops early when `visit`
-  // returns false.
+  // index order, from one consistent view of the latest index (ids and
+  // positions). Whole points are then read from `latest`: an entity that
+  // moved out of the region in between is left out. Stops early when
+  // `visit` returns false.
   absl::Status ScanRegion(
       absl::string_view collection, const index::Region& region,
       const std::function<bool(const model::TrackPoint&)>& visit);

@@ -20,6 +20,7 @@ LatestMove PlanLatestMove(const std::optional<PointPosition>& stored,
   move.replaces = ReplacesLatest(stored, incoming.loc_time_ms);
   if (!move.replaces) return move;
   move.new_entity = !stored;
+  move.position = incoming;
   move.cell = index::CellIdOf({incoming.lat, incoming.lon});
   if (stored) {
     const uint64_t old_cell = index::CellIdOf({stored->lat, stored->lon});
@@ -44,6 +45,7 @@ absl::Status WriteLatestMove(ChangeSink& sink, absl::string_view collection,
       return s;
     }
   }
+  sink.LatestMoved(collection, entity, move.position);
   // Always Put: the geo value carries the whole latest point so that a
   // spatial query reads one column family.
   return sink.Put(ColumnFamily::kGeo, GeoKey(collection, move.cell, entity),
@@ -59,6 +61,14 @@ absl::Status WriteBatchBuilder::Put(ColumnFamily cf, absl::string_view key,
 absl::Status WriteBatchBuilder::Delete(ColumnFamily cf, absl::string_view key) {
   return FromRocks(batch_.Delete(engine_.cf(cf), ToSlice(key)),
                    "adding to a write batch");
+}
+
+void WriteBatchBuilder::LatestMoved(absl::string_view collection,
+                                    absl::string_view entity,
+                                    const PointPosition& position) {
+  index_changes_.push_back({LatestIndex::Change::Kind::kSet,
+                            std::string(collection), std::string(entity),
+                            position});
 }
 
 void WriteBatchBuilder::DeleteRange(ColumnFamily cf, absl::string_view begin,
@@ -84,6 +94,8 @@ void WriteBatchBuilder::DeleteEntity(
   DeleteRange(ColumnFamily::kPoints, begin, begin + std::string(9, '\xff'));
   if (!latest) return;
   Delete(ColumnFamily::kLatest, LatestKey(collection, entity)).IgnoreError();
+  index_changes_.push_back({LatestIndex::Change::Kind::kErase,
+                            std::string(collection), std::string(entity)});
   Delete(
       ColumnFamily::kGeo,
       GeoKey(collection, index::CellIdOf({latest->lat, latest->lon}), entity))
@@ -101,6 +113,8 @@ void WriteBatchBuilder::DeleteCollection(absl::string_view collection) {
     DeleteRange(cf, begin, end);
   }
   Delete(ColumnFamily::kDefault, RegistryKey(collection)).IgnoreError();
+  index_changes_.push_back(
+      {LatestIndex::Change::Kind::kDropCollection, std::string(collection)});
 }
 
 absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
@@ -136,6 +150,10 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
     }
     if (!it->status().ok()) return FromRocks(it->status(), "copying");
   }
+  LatestIndex::Change copy{LatestIndex::Change::Kind::kCopyCollection,
+                           std::string(dst)};
+  copy.source = std::string(src);
+  index_changes_.push_back(std::move(copy));
   if (src_size > 0) {
     return Put(ColumnFamily::kDefault, RegistryKey(dst),
                EncodeCounter(src_size));
@@ -144,8 +162,16 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
 }
 
 absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
-  if (batch_.Count() == 0) return absl::OkStatus();
-  return FromRocks(engine_.db->Write(engine_.options.write, &batch_), what);
+  if (batch_.Count() > 0) {
+    if (absl::Status s =
+            FromRocks(engine_.db->Write(engine_.options.write, &batch_), what);
+        !s.ok()) {
+      return s;
+    }
+  }
+  engine_.latest_index.Apply(index_changes_);
+  index_changes_.clear();
+  return absl::OkStatus();
 }
 
 }  // namespace trackdb::storage

@@ -15,6 +15,8 @@
 //   I4  The registry entry of a collection (storage/keys.h RegistryKey)
 //       counts the entities that have a latest point; it is absent or 0 for
 //       a collection with none.
+//   I6  The latest index (engine.latest_index, storage/latest_index.h)
+//       holds exactly the entities `latest` holds, at their positions.
 //   I5  A string cache entry (storage/string_cache.h) for a name holds the
 //       name's value in `kv`. (Compaction drops expired values the cache
 //       may still hold: they read as absent either way.)
@@ -25,6 +27,11 @@
 //     when its loc_time is >= the stored one's; then `latest` is rewritten
 //     and the geo entry moves (Delete at the old cell when the cell
 //     changes, Put at the new one), all in the same batch as the history.
+//   - I6: WriteBatchBuilder records the index change of every change to
+//     `latest` it is given (LatestMoved, DeleteEntity, DeleteCollection,
+//     CopyCollection) and applies them once its batch is written, before
+//     the caller lets go of its locks; Open builds the index from `latest`
+//     (LoadLatestIndex) and the import reloads what it ingested.
 //   - Each call's changes go in ONE WriteBatch: it lands whole or not at
 //     all, so a crash at any moment leaves the state before or after.
 //   - Callers hold the locks that make their read-decide-write atomic: an
@@ -73,9 +80,10 @@ namespace trackdb::storage {
 
 // The move rule (I1, I2), written once.
 struct LatestMove {
-  bool replaces = false;    // the incoming point becomes the entity's latest
-  bool new_entity = false;  // it had no latest point (I4 +1)
-  uint64_t cell = 0;        // the incoming point's geo cell
+  bool replaces = false;     // the incoming point becomes the entity's latest
+  bool new_entity = false;   // it had no latest point (I4 +1)
+  uint64_t cell = 0;         // the incoming point's geo cell
+  PointPosition position{};  // the incoming point's
   std::optional<uint64_t> vacated_cell;  // old geo entry to delete
 };
 // Whether a point at `incoming_ms` replaces `stored` as the latest: it does
@@ -93,6 +101,11 @@ class ChangeSink {
   virtual absl::Status Put(ColumnFamily cf, absl::string_view key,
                            absl::string_view value) = 0;
   virtual absl::Status Delete(ColumnFamily cf, absl::string_view key) = 0;
+  // An entity's latest point moved to `position` (I6). Sinks that feed no
+  // live index ignore it.
+  virtual void LatestMoved(absl::string_view collection,
+                           absl::string_view entity,
+                           const PointPosition& position) {}
 };
 
 // The keys of a planned move (move.replaces must be true): `latest` and the
@@ -109,6 +122,8 @@ class WriteBatchBuilder : public ChangeSink {
   absl::Status Put(ColumnFamily cf, absl::string_view key,
                    absl::string_view value) override;
   absl::Status Delete(ColumnFamily cf, absl::string_view key) override;
+  void LatestMoved(absl::string_view collection, absl::string_view entity,
+                   const PointPosition& position) override;
   void DeleteRange(ColumnFamily cf, absl::string_view begin,
                    absl::string_view end);
 
@@ -131,14 +146,21 @@ class WriteBatchBuilder : public ChangeSink {
 
   size_t count() const { return batch_.Count(); }
   size_t bytes() const { return batch_.GetDataSize(); }
-  // Writes the batch (nothing if empty); `what` names the operation in
-  // errors.
+  // Writes the batch (nothing if empty), then applies its latest index
+  // changes (I6); `what` names the operation in errors.
   absl::Status Commit(absl::string_view what);
 
  private:
   Engine& engine_;
   rocksdb::WriteBatch batch_;
+  std::vector<LatestIndex::Change> index_changes_;
 };
+
+// Loads `latest` into engine.latest_index: every collection (the index
+// must be empty), or reloads only `collection` (what the index held of it
+// is dropped first).
+absl::Status LoadLatestIndex(Engine& engine,
+                             std::optional<absl::string_view> collection);
 
 // A points write to one collection, planned per distinct entity in order of
 // first appearance (write_path.cc).

@@ -20,31 +20,18 @@ absl::Status CorruptLatest(absl::string_view entity) {
       absl::StrCat("corrupt latest value for entity '", entity, "'"));
 }
 
-// Fills each entity's stored latest position, in one MultiGet.
-absl::Status ReadStoredLatest(Engine& engine, absl::string_view collection,
-                              PointsPlan* plan) {
-  const size_t n = plan->entities.size();
-  std::vector<std::string> key_bytes;
-  key_bytes.reserve(n);
-  std::vector<rocksdb::Slice> keys;
-  keys.reserve(n);
-  for (const PointsPlan::Entity& e : plan->entities) {
-    key_bytes.push_back(LatestKey(collection, e.name));
-    keys.emplace_back(key_bytes.back());
+// Fills each entity's stored latest position from the latest index (I6:
+// the caller holds the entities' stripes, so it is what `latest` holds).
+void ReadStoredLatest(const Engine& engine, absl::string_view collection,
+                      PointsPlan* plan) {
+  std::vector<absl::string_view> names;
+  names.reserve(plan->entities.size());
+  for (const PointsPlan::Entity& e : plan->entities) names.push_back(e.name);
+  std::vector<std::optional<PointPosition>> stored =
+      engine.latest_index.Find(collection, names);
+  for (size_t i = 0; i < stored.size(); ++i) {
+    plan->entities[i].stored = stored[i];
   }
-  std::vector<rocksdb::PinnableSlice> values(n);
-  std::vector<rocksdb::Status> statuses(n);
-  engine.db->MultiGet(rocksdb::ReadOptions(), engine.latest(), n, keys.data(),
-                      values.data(), statuses.data());
-  for (size_t i = 0; i < n; ++i) {
-    if (statuses[i].IsNotFound()) continue;
-    if (!statuses[i].ok()) return FromRocks(statuses[i], "reading latest");
-    plan->entities[i].stored = DecodePosition(SliceView(values[i]));
-    if (!plan->entities[i].stored) {
-      return CorruptLatest(plan->entities[i].name);
-    }
-  }
-  return absl::OkStatus();
 }
 
 // GEOADD's NX and XX, in storage's terms: which entities may be written.
@@ -146,9 +133,7 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
 
   absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
   EntityLocks::Held held = locks_.Lock(std::move(stripes));
-  if (absl::Status s = ReadStoredLatest(*engine_, collection, &plan); !s.ok()) {
-    return s;
-  }
+  ReadStoredLatest(*engine_, collection, &plan);
   ApplyOnly(options.only, &plan);
   WriteBatchBuilder batch(*engine_);
   if (absl::Status s = AppendPoints(batch, collection, points, plan, &result);
