@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# redis-benchmark against trackd's RESP front door and against a real
-# redis-server 7.0, back to back on this machine, same commands, same
-# client settings. Prints each run's requests/s and the trackd/Redis ratio.
+# trackd's RESP front door against a real redis-server, in one run, on the
+# same generated data and the same client commands, one operation per
+# command: the shapes a fleet on Redis GEO runs. Prints a markdown table of
+# requests/s, p50/p99 latency and the trackd/Redis ratio.
 #
 #   bazel run --config=bench //bench:resp_bench [-- REQUESTS]
 #
-# SET/GET with -P 1 and -P 16 over 100k random keys, then GEOSEARCH 200 m
-# radius and 500 m x 500 m box from a random member, over 1M members in a
-# 30 km x 30 km city (both servers preloaded with the same GEOADDs through
-# redis-cli --pipe). redis-benchmark shares the 2 cores with the server.
+# Both servers start here: trackd on its shipped config (default
+# durability) with a fresh data dir, redis-server with --save "" and
+# --appendonly no. The data: 1,000,000 members m:0000000.. at uniform random
+# positions in a Beijing-sized box (116.0-116.8 E, 39.6-40.2 N), sent as
+# 1-member GEOADDs through `redis-cli --pipe`; then every one of the first
+# 100,000 members moves once (1-member GEOADDs, --pipe). Searches, SET and
+# GET use redis-benchmark -c 50 (its csv gives p50/p99); redis-benchmark
+# and the server share the machine's 2 cores.
 set -euo pipefail
 requests="${1:-200000}"
 trackd="$PWD/service/trackd"
@@ -30,62 +35,87 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
-# rps NAME PORT ARGS...: requests/s of one redis-benchmark run.
-rps() {
+python3 - "$dir" <<'PY'
+import random, sys
+random.seed(7)
+def write(path, members):
+    with open(path, "w", newline="") as out:
+        for m in members:
+            lon = "%.6f" % random.uniform(116.0, 116.8)
+            lat = "%.6f" % random.uniform(39.6, 40.2)
+            name = "m:%07d" % m
+            out.write("*5\r\n$6\r\nGEOADD\r\n$5\r\nfleet\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n"
+                      % (len(lon), lon, len(lat), lat, len(name), name))
+write(sys.argv[1] + "/add.resp", range(1_000_000))
+write(sys.argv[1] + "/move.resp", range(100_000))
+PY
+
+ratio() { awk -v t="$1" -v r="$2" 'BEGIN { printf "%.2f", (r > 0 ? t / r : 0) }'; }
+
+# pipe_rate PORT FILE COMMANDS: commands/s of one `redis-cli --pipe`.
+pipe_rate() {
+  local start end
+  start=$(date +%s.%N)
+  redis-cli -p "$1" --pipe <"$2" >/dev/null
+  end=$(date +%s.%N)
+  awk -v n="$3" -v s="$start" -v e="$end" 'BEGIN { printf "%d", n / (e - s) }'
+}
+
+pipe_row() {  # pipe_row LABEL FILE COMMANDS
+  local r t
+  r=$(pipe_rate $redis_port "$2" "$3")
+  t=$(pipe_rate $trackd_port "$2" "$3")
+  printf '| %-46s | %9s | %9s | %5s | %-13s |\n' "$1" "$r" "$t" \
+    "$(ratio "$t" "$r")" "(pipe)"
+}
+
+# bench PORT ARGS...: "rps p50 p99" of one redis-benchmark -c 50 run.
+bench() {
   local port=$1
   shift
   redis-benchmark -p "$port" -c 50 --csv "$@" 2>/dev/null |
-    awk -F'","' 'NR > 1 { gsub(/"/, "", $2); print $2; exit }'
+    awk -F'","' 'NR == 2 { print $2, $5, $7 }'
 }
 
 row() {  # row LABEL ARGS...
-  local label=$1
+  local label=$1 r t
   shift
-  local r t
-  r=$(rps $redis_port "$@")
-  t=$(rps $trackd_port "$@")
-  printf '| %-34s | %12s | %12s | %5.2f |\n' "$label" "$t" "$r" \
-    "$(awk -v t="$t" -v r="$r" 'BEGIN { print (r > 0 ? t / r : 0) }')"
+  read -r -a r <<<"$(bench $redis_port "$@")"
+  read -r -a t <<<"$(bench $trackd_port "$@")"
+  printf '| %-46s | %9s | %9s | %5s | %5s/%-5s %5s/%-5s |\n' "$label" \
+    "${r[0]%.*}" "${t[0]%.*}" "$(ratio "${t[0]}" "${r[0]}")" \
+    "${r[1]}" "${r[2]}" "${t[1]}" "${t[2]}"
 }
 
-echo "| run | trackd req/s | redis req/s | trackd/redis |"
-echo "|---|---:|---:|---:|"
-row "SET -P 1" -t set -n "$requests" -r 100000 -P 1
-row "GET -P 1" -t get -n "$requests" -r 100000 -P 1
-row "SET -P 16" -t set -n $((requests * 5)) -r 100000 -P 16
-row "GET -P 16" -t get -n $((requests * 5)) -r 100000 -P 16
-# redis-benchmark's SET writes the same value each time, and trackd skips
-# rewriting an unchanged value: these rows write a new value every time.
-row "SET new value -P 1" -n "$requests" -r 100000 SET key:__rand_int__ v:__rand_int__
-row "SET new value -P 16" -n $((requests * 5)) -r 100000 -P 16 \
+echo "| operation | Redis/s | trackd/s | ratio | p50/p99 ms Redis, trackd |"
+echo "|---|---:|---:|---:|---|"
+pipe_row "GEOADD 1 member, 1M new members, --pipe" "$dir/add.resp" 1000000
+pipe_row "GEOADD 1 member, 100k members move, --pipe" "$dir/move.resp" 100000
+echo "members: redis $(redis-cli -p $redis_port zcard fleet), trackd $(redis-cli -p $trackd_port zcard fleet)" >&2
+# Settle: trackd's flushes and compactions of the load finish first.
+sleep 10
+row "GEOADD 1 new member per command, random position" -n "$requests" \
+  -r 100000000 GEOADD probe 116.__rand_int__ 39.__rand_int__ p:__rand_int__
+search="GEOSEARCH fleet FROMLONLAT 116.4 39.9"
+row "GEOSEARCH radius 200 m ASC COUNT 10" -n "$requests" \
+  $search BYRADIUS 200 m ASC COUNT 10
+row "GEOSEARCH box 500x500 m" -n "$requests" $search BYBOX 500 500 m
+# Random centres (116.0-117.0 E, 39.0-40.0 N; a third of them hit the
+# data): no query repeats, so no cache warmed by repeats helps.
+row "GEOSEARCH radius 200 m ASC COUNT 10, random centre" -n "$requests" \
+  -r 1000000 GEOSEARCH fleet FROMLONLAT 116.__rand_int__ 39.__rand_int__ \
+  BYRADIUS 200 m ASC COUNT 10
+row "SET -d 64 -r 1000000 -P 1" -t set -d 64 -r 1000000 -n "$requests" -P 1
+row "GET -d 64 -r 1000000 -P 1" -t get -d 64 -r 1000000 -n "$requests" -P 1
+row "SET -d 64 -r 1000000 -P 16" -t set -d 64 -r 1000000 -n $((requests * 5)) -P 16
+row "GET -d 64 -r 1000000 -P 16" -t get -d 64 -r 1000000 -n $((requests * 5)) -P 16
+# redis-benchmark's -t set writes one fixed value; these write a new one.
+row "SET new value -P 1" -n "$requests" -r 1000000 SET key:__rand_int__ v:__rand_int__
+row "SET new value -P 16" -n $((requests * 5)) -r 1000000 -P 16 \
   SET key:__rand_int__ v:__rand_int__
-
-# 1M members named m:%012d (redis-benchmark's __rand_int__ form), 100 per
-# GEOADD, the same bytes to both servers.
-python3 - "$dir/geo.resp" <<'PY'
-import random, sys
-random.seed(7)
-out = open(sys.argv[1], "w", newline="")
-def cmd(args):
-    out.write("*%d\r\n" % len(args))
-    for a in args:
-        out.write("$%d\r\n%s\r\n" % (len(a), a))
-n, batch = 1_000_000, 100
-for start in range(0, n, batch):
-    args = ["GEOADD", "fleet"]
-    for i in range(start, start + batch):
-        args += ["%.6f" % random.uniform(116.25, 116.60),
-                 "%.6f" % random.uniform(39.75, 40.02), "m:%012d" % i]
-    cmd(args)
-PY
-for port in $redis_port $trackd_port; do
-  start=$(date +%s.%N)
-  redis-cli -p $port --pipe <"$dir/geo.resp" >/dev/null
-  echo "preload on port $port: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s, $(redis-cli -p $port zcard fleet) members" >&2
-done
-row "GEOSEARCH 200 m radius, 1M" -n $((requests / 10)) -r 1000000 \
-  GEOSEARCH fleet FROMMEMBER m:__rand_int__ BYRADIUS 200 m
-row "GEOSEARCH 500x500 m box, 1M" -n $((requests / 10)) -r 1000000 \
-  GEOSEARCH fleet FROMMEMBER m:__rand_int__ BYBOX 500 500 m
-echo "hits per query (one sample): radius $(redis-cli -p $trackd_port geosearch fleet frommember m:000000000042 byradius 200 m | wc -l)," \
-  "box $(redis-cli -p $trackd_port geosearch fleet frommember m:000000000042 bybox 500 500 m | wc -l)" >&2
+echo "hits: radius $(redis-cli -p $trackd_port $search BYRADIUS 200 m | wc -l)," \
+  "box $(redis-cli -p $trackd_port $search BYBOX 500 500 m | wc -l);" \
+  "answers identical: $(cmp -s <(redis-cli -p $trackd_port $search BYBOX 500 500 m ASC WITHCOORD) \
+    <(redis-cli -p $redis_port $search BYBOX 500 500 m ASC WITHCOORD) && echo yes || echo NO)" >&2
+echo "trackd RSS $(awk '/VmRSS/ { print $2 / 1024 " MiB" }' /proc/$trackd_pid/status)," \
+  "redis RSS $(awk '/VmRSS/ { print $2 / 1024 " MiB" }' /proc/$redis_pid/status)" >&2

@@ -98,9 +98,32 @@ const CommandSpec* CommandTable::Find(absl::string_view name) const {
   return it == commands_.end() ? nullptr : &it->second;
 }
 
-bool CommandTable::RunsOnWorker(absl::string_view name) const {
-  const CommandSpec* spec = Find(name);
-  return spec != nullptr && spec->runs_on == RunsOn::kWorker;
+bool CommandTable::RunsOnWorker(const std::vector<std::string>& argv) const {
+  const CommandSpec* spec = Find(argv[0]);
+  return spec != nullptr && spec->runs_on == RunsOn::kWorker &&
+         !(spec->loop_when && spec->loop_when(argv));
+}
+
+void CommandTable::RunOnLoopWhen(
+    const char* name,
+    std::function<bool(const std::vector<std::string>&)> loop_when) {
+  commands_.at(name).loop_when = std::move(loop_when);
+}
+
+const CommandSpec* CommandTable::GroupStartedBy(
+    const std::vector<std::string>& argv) const {
+  const CommandSpec* spec = Find(argv[0]);
+  if (spec == nullptr || !spec->group || !spec->joins(argv, argv)) {
+    return nullptr;
+  }
+  return spec;
+}
+
+void CommandTable::AddGroup(const char* name, JoinsGroup joins,
+                            GroupHandler group) {
+  CommandSpec& spec = commands_.at(name);
+  spec.joins = std::move(joins);
+  spec.group = std::move(group);
 }
 
 namespace {
@@ -176,6 +199,18 @@ void Dispatch(ServerState& server, ClientState& client,
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   spec->handler(ctx);
+}
+
+void DispatchGroup(const CommandSpec& spec, ServerState& server,
+                   ClientState& client,
+                   absl::Span<const std::vector<std::string>> calls,
+                   Reply& reply) {
+  if (calls.size() == 1) return Dispatch(server, client, calls[0], reply);
+  // joins() accepted each call's name, arity and options, which is all
+  // Dispatch would check before running it.
+  client.last_command = spec.name;
+  server.commands_processed.fetch_add(calls.size(), std::memory_order_relaxed);
+  spec.group(server, client, calls, reply);
 }
 
 }  // namespace trackdb::resp

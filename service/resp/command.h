@@ -25,6 +25,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
 #include "service/resp/reply.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -123,6 +124,17 @@ struct CommandContext {
 
 using CommandHandler = std::function<void(CommandContext&)>;
 
+// Group commit: a run of pipelined calls of one command that the command
+// can serve with one storage write. `joins(first, next)` says whether `next`
+// may join the run that `first` starts (false for `first` itself: it does
+// not start a run); `group` serves the run, replying to each call in order,
+// exactly as if each had run alone, one after the other.
+using JoinsGroup = std::function<bool(const std::vector<std::string>& first,
+                                      const std::vector<std::string>& next)>;
+using GroupHandler = std::function<void(
+    ServerState& server, ClientState& client,
+    absl::Span<const std::vector<std::string>> calls, Reply& reply)>;
+
 // Where the server runs a command. Point commands run on their connection's
 // event loop, as in Redis; commands whose work grows with the data (scans,
 // GEO searches, range reads, copies, flushes) or that wait (DEBUG SLEEP) run
@@ -139,7 +151,14 @@ struct CommandSpec {
   int first_key = 0, last_key = 0, key_step = 0;
   bool allowed_before_auth = false;
   RunsOn runs_on = RunsOn::kLoop;  // a subcommand runs where its command does
+  // Optional, for a kWorker command: the calls cheap enough to run on the
+  // loop after all (a search of a small area), sparing them two thread
+  // hand-offs.
+  std::function<bool(const std::vector<std::string>& argv)> loop_when;
   CommandHandler handler;
+  // Optional: how pipelined calls run as one group (JoinsGroup above).
+  JoinsGroup joins;
+  GroupHandler group;
   // Subcommands (CONFIG GET, CLIENT LIST, ...), by lower-case name.
   std::map<std::string, CommandSpec> subcommands;
 };
@@ -155,9 +174,19 @@ class CommandTable {
            std::vector<std::string> flags, int first_key = 1, int last_key = 1,
            int key_step = 1, RunsOn runs_on = RunsOn::kLoop);
   const CommandSpec* Find(absl::string_view name) const;  // any case
-  // Whether the command named `name` (any case) runs on the worker pool;
-  // false for an unknown command, which Dispatch answers on the loop.
-  bool RunsOnWorker(absl::string_view name) const;
+  // Whether the call `argv` (its command in any case) runs on the worker
+  // pool; false for an unknown command, which Dispatch answers on the loop.
+  bool RunsOnWorker(const std::vector<std::string>& argv) const;
+  // Makes the registered kWorker command `name` run calls that
+  // `loop_when` accepts on the loop.
+  void RunOnLoopWhen(
+      const char* name,
+      std::function<bool(const std::vector<std::string>&)> loop_when);
+  // The command of `argv` if it serves pipelined runs as a group and
+  // `argv` may start one; else nullptr.
+  const CommandSpec* GroupStartedBy(const std::vector<std::string>& argv) const;
+  // Makes the registered command `name` serve runs as a group.
+  void AddGroup(const char* name, JoinsGroup joins, GroupHandler group);
   const std::map<std::string, CommandSpec>& all() const { return commands_; }
 
  private:
@@ -198,6 +227,12 @@ std::unique_ptr<CommandTable> NewCommandTable();
 // Runs one command, replying to it (errors included).
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply);
+// Runs a group of calls of `spec` (GroupStartedBy(calls[0]), each later
+// call joins calls[0]) from an authenticated client, replying to each.
+void DispatchGroup(const CommandSpec& spec, ServerState& server,
+                   ClientState& client,
+                   absl::Span<const std::vector<std::string>> calls,
+                   Reply& reply);
 
 // Replies Redis's "wrong number of arguments" for the running command.
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name);

@@ -70,13 +70,38 @@ TEST(CommandTableTest, LoopCommands) {
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {
   const std::unique_ptr<CommandTable> table = NewCommandTable();
-  EXPECT_TRUE(table->RunsOnWorker("KEYS"));
-  EXPECT_TRUE(table->RunsOnWorker("GeoSearch"));
-  EXPECT_TRUE(table->RunsOnWorker("debug"));
-  EXPECT_FALSE(table->RunsOnWorker("GET"));
-  EXPECT_FALSE(table->RunsOnWorker("config"));
-  EXPECT_FALSE(table->RunsOnWorker("nosuchcommand"));
-  EXPECT_FALSE(table->RunsOnWorker(""));
+  EXPECT_TRUE(table->RunsOnWorker({"KEYS", "*"}));
+  EXPECT_TRUE(table->RunsOnWorker({"debug", "sleep", "1"}));
+  EXPECT_FALSE(table->RunsOnWorker({"GET", "k"}));
+  EXPECT_FALSE(table->RunsOnWorker({"config", "get", "x"}));
+  EXPECT_FALSE(table->RunsOnWorker({"nosuchcommand"}));
+  EXPECT_FALSE(table->RunsOnWorker({""}));
+}
+
+// A search of a small area runs on the loop; a large or unreadable one,
+// and any that stores, on a worker.
+TEST(CommandTableTest, SmallSearchesRunOnTheLoop) {
+  auto table = NewCommandTable();
+  using Argv = std::vector<std::string>;
+  EXPECT_FALSE(
+      table->RunsOnWorker(Argv{"GeoSearch", "k", "FROMLONLAT", "1", "2",
+                               "BYRADIUS", "200", "m", "ASC", "COUNT", "10"}));
+  EXPECT_FALSE(table->RunsOnWorker(
+      Argv{"GEOSEARCH", "k", "frommember", "m", "bybox", "2", "2", "km"}));
+  EXPECT_FALSE(table->RunsOnWorker(
+      Argv{"GEORADIUS_RO", "k", "1", "2", "0.5", "mi", "WITHDIST"}));
+  EXPECT_TRUE(table->RunsOnWorker(
+      Argv{"GEOSEARCH", "k", "FROMLONLAT", "1", "2", "BYRADIUS", "1.1", "km"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"GEOSEARCH", "k", "FROMLONLAT", "1", "2",
+                                       "BYBOX", "2001", "1", "m"}));
+  EXPECT_TRUE(table->RunsOnWorker(
+      Argv{"GEOSEARCH", "k", "FROMLONLAT", "1", "2", "BYRADIUS", "x", "m"}));
+  EXPECT_TRUE(table->RunsOnWorker(
+      Argv{"GEOSEARCH", "k", "FROMLONLAT", "1", "2", "BYRADIUS", "1", "yd"}));
+  EXPECT_TRUE(table->RunsOnWorker(
+      Argv{"GEORADIUS", "k", "1", "2", "100", "m", "STORE", "d"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"GEOSEARCHSTORE", "d", "k", "FROMLONLAT",
+                                       "1", "2", "BYRADIUS", "100", "m"}));
 }
 
 }  // namespace

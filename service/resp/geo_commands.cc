@@ -95,72 +95,157 @@ bool CheckGeoAddSizesOrReply(CommandContext& ctx, const GeoAddRequest& req) {
 // A member whose stored latest point is newer than now (written over gRPC
 // with a future time) does not move: the new point is history only, and
 // the reply counts it as unchanged.
-void GeoAdd(CommandContext& ctx) {
-  const std::vector<std::string>& argv = ctx.argv;
-  GeoAddRequest req;
-  if (!ParseGeoAddOrReply(ctx, &req)) return;
-  const bool nx = req.nx, xx = req.xx, ch = req.ch;
-  const std::vector<GeoAddElement>& elements = req.elements;
+//
+// Group commit: a pipelined run of plain GEOADDs (no NX, XX or CH) on one
+// key is written as if it were one call holding every call's triples, in
+// order, and each call gets the counts ZADD would give it run alone after
+// the ones before it (GeoAddGroup).
 
-  const std::string name = ctx.Name(argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!CheckGeoAddSizesOrReply(ctx, req)) return;
-
-  // One point per distinct member: its winning occurrence.
-  absl::flat_hash_map<absl::string_view, size_t> slot_of;
-  std::vector<size_t> winner;                 // per slot, into elements
-  std::vector<std::vector<uint64_t>> scores;  // per slot, every occurrence
-  for (size_t i = 0; i < elements.size(); ++i) {
-    auto [it, inserted] =
-        slot_of.try_emplace(*elements[i].member, winner.size());
-    if (inserted) {
-      winner.push_back(i);
-      scores.emplace_back();
-    } else if (!nx) {
-      winner[it->second] = i;
-    }
-    scores[it->second].push_back(elements[i].score);
-  }
-  const int64_t now = NowMs();
+// The members of one or more calls on one key: one point per distinct
+// member, at its winning occurrence, and every occurrence's call and score.
+struct MergedMembers {
   std::vector<model::TrackPoint> points;
-  points.reserve(winner.size());
-  for (size_t i : winner) {
-    model::TrackPoint p;
-    p.entity = *elements[i].member;
-    p.loc_time_ms = now;
-    p.lat = elements[i].position.lat;
-    p.lon = elements[i].position.lon;
-    points.push_back(std::move(p));
-  }
-  storage::AddPointsOptions options;
-  if (nx) options.only = storage::AddPointsOptions::Only::kNewEntities;
-  if (xx) options.only = storage::AddPointsOptions::Only::kExistingEntities;
-  absl::StatusOr<storage::AddPointsResult> result =
-      ctx.store().AddPoints(name, points, options);
-  if (!ctx.Check(result.status())) return;
+  std::vector<std::vector<std::pair<size_t, uint64_t>>> occurrences;
+};
 
-  // Replay ZADD's counting over every occurrence, from the prior state the
-  // write saw.
+MergedMembers MergeMembers(absl::Span<const GeoAddRequest* const> calls,
+                           bool nx, int64_t now) {
+  MergedMembers merged;
+  absl::flat_hash_map<absl::string_view, size_t> slot_of;
+  std::vector<const GeoAddElement*> winner;  // per slot
+  for (size_t call = 0; call < calls.size(); ++call) {
+    if (calls[call] == nullptr) continue;  // refused: writes nothing
+    for (const GeoAddElement& e : calls[call]->elements) {
+      auto [it, inserted] = slot_of.try_emplace(*e.member, winner.size());
+      if (inserted) {
+        winner.push_back(&e);
+        merged.occurrences.emplace_back();
+      } else if (!nx) {
+        winner[it->second] = &e;
+      }
+      merged.occurrences[it->second].emplace_back(call, e.score);
+    }
+  }
+  merged.points.reserve(winner.size());
+  for (const GeoAddElement* e : winner) {
+    model::TrackPoint p;
+    p.entity = *e->member;
+    p.loc_time_ms = now;
+    p.lat = e->position.lat;
+    p.lon = e->position.lon;
+    merged.points.push_back(std::move(p));
+  }
+  return merged;
+}
+
+// Replays ZADD's counting over every occurrence, in order, from the prior
+// state the write saw: per call, members added and changed.
+struct CallCounts {
   int64_t added = 0, changed = 0;
-  for (size_t slot = 0; slot < result->entities.size(); ++slot) {
-    const storage::EntityOutcome& outcome = result->entities[slot];
+};
+std::vector<CallCounts> CountPerCall(const storage::AddPointsResult& result,
+                                     const MergedMembers& merged, bool nx,
+                                     size_t calls) {
+  std::vector<CallCounts> counts(calls);
+  for (size_t slot = 0; slot < result.entities.size(); ++slot) {
+    const storage::EntityOutcome& outcome = result.entities[slot];
     if (!outcome.latest_moved) continue;  // skipped, or older than stored
     bool present = outcome.prior.has_value();
     std::optional<uint64_t> current;
     if (present) current = index::RedisGeoMemberScore(*outcome.prior);
-    for (uint64_t score : scores[slot]) {
+    for (const auto& [call, score] : merged.occurrences[slot]) {
       if (!present) {
-        ++added;
+        ++counts[call].added;
         present = true;
         current = score;
       } else if (!nx && current != score) {
-        ++changed;
+        ++counts[call].changed;
         current = score;
       }
     }
   }
-  ctx.reply.Integer(ch ? added + changed : added);
+  return counts;
+}
+
+void GeoAdd(CommandContext& ctx) {
+  GeoAddRequest req;
+  if (!ParseGeoAddOrReply(ctx, &req)) return;
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<bool> exists = GeoKeyExists(ctx, name);
+  if (!exists) return;
+  if (!CheckGeoAddSizesOrReply(ctx, req)) return;
+
+  const GeoAddRequest* calls[] = {&req};
+  const MergedMembers merged = MergeMembers(calls, req.nx, NowMs());
+  storage::AddPointsOptions options;
+  if (req.nx) options.only = storage::AddPointsOptions::Only::kNewEntities;
+  if (req.xx) options.only = storage::AddPointsOptions::Only::kExistingEntities;
+  absl::StatusOr<storage::AddPointsResult> result =
+      ctx.store().AddPoints(name, merged.points, options);
+  if (!ctx.Check(result.status())) return;
+  const CallCounts counts = CountPerCall(*result, merged, req.nx, 1)[0];
+  ctx.reply.Integer(req.ch ? counts.added + counts.changed : counts.added);
+}
+
+// A GEOADD that a group may hold: well formed, and without options (NX and
+// XX decide per member from the state the calls before left, CH changes
+// the count).
+bool PlainGeoAdd(const std::vector<std::string>& argv) {
+  if (argv.size() < 5 || (argv.size() - 2) % 3 != 0) return false;
+  for (const char* option : {"nx", "xx", "ch"}) {
+    if (EqualsIgnoreCase(argv[2], option)) return false;
+  }
+  return true;
+}
+
+bool GeoAddJoins(const std::vector<std::string>& first,
+                 const std::vector<std::string>& next) {
+  return PlainGeoAdd(next) && EqualsIgnoreCase(next[0], "geoadd") &&
+         next[1] == first[1];
+}
+
+// A run of plain GEOADDs on one key: each call is parsed and checked as
+// GeoAdd does, in its order (a refused call gets its error in its place
+// and writes nothing); the others are written in ONE AddPoints.
+void GeoAddGroup(ServerState& server, ClientState& client,
+                 absl::Span<const std::vector<std::string>> argvs,
+                 Reply& reply) {
+  std::vector<GeoAddRequest> requests(argvs.size());
+  std::vector<const GeoAddRequest*> accepted(argvs.size(), nullptr);
+  std::vector<std::string> errors(argvs.size());
+  std::optional<std::string> type_error;  // the key's, said once
+  std::string name;
+  for (size_t i = 0; i < argvs.size(); ++i) {
+    Reply error(&errors[i], reply.protocol());
+    CommandContext ctx{server, client, argvs[i], error};
+    if (!ParseGeoAddOrReply(ctx, &requests[i])) continue;
+    if (!type_error) {
+      name = ctx.Name(argvs[i][1]);
+      GeoKeyExists(ctx, name);  // replies WRONGTYPE or an internal error
+      type_error = errors[i];
+    }
+    if (!type_error->empty()) {
+      errors[i] = *type_error;
+      continue;
+    }
+    if (CheckGeoAddSizesOrReply(ctx, requests[i])) accepted[i] = &requests[i];
+  }
+  const MergedMembers merged = MergeMembers(accepted, false, NowMs());
+  absl::StatusOr<storage::AddPointsResult> result =
+      merged.points.empty() ? storage::AddPointsResult()
+                            : server.store().AddPoints(name, merged.points, {});
+  std::vector<CallCounts> counts;
+  if (result.ok()) counts = CountPerCall(*result, merged, false, argvs.size());
+  for (size_t i = 0; i < argvs.size(); ++i) {
+    if (accepted[i] == nullptr) {
+      reply.Encoded(errors[i]);
+    } else if (!result.ok()) {
+      CommandContext ctx{server, client, argvs[i], reply};
+      ctx.Check(result.status());
+    } else {
+      reply.Integer(counts[i].added);
+    }
+  }
 }
 
 // GEOPOS key member [member ...]
@@ -221,6 +306,7 @@ void GeoHash(CommandContext& ctx) {
 
 TRACKDB_RESP_COMMAND_FAMILY(geo, table) {
   table->Add("geoadd", -5, GeoAdd, {"write", "denyoom"});
+  table->AddGroup("geoadd", GeoAddJoins, GeoAddGroup);
   table->Add("geopos", -2, GeoPos, {"readonly"});
   table->Add("geodist", -4, GeoDist, {"readonly"});
   table->Add("geohash", -2, GeoHash, {"readonly"});

@@ -50,6 +50,59 @@ TEST(GeoAddTest, ArgumentErrorsInRedisOrder) {
   EXPECT_SAME_REPLY(d, {"GEOPOS", "k", "a", "b"});
 }
 
+// One pipeline, sent in one write, so that trackd serves its runs of plain
+// GEOADDs on one key as groups (one storage write each): every reply and
+// the final positions must be what Redis gives running them one by one.
+TEST(GeoAddTest, PipelinedRunsReplyAsIfRunAlone) {
+  Differential d;
+  const std::vector<std::vector<std::string>> pipeline = {
+      {"GEOADD", "k", "13.361389", "38.115556", "a"},
+      {"GEOADD", "k", "15.087269", "37.502669", "b", "1", "1", "a"},
+      {"GEOADD", "k", "15.087269", "37.502669", "b"},  // unchanged
+      {"GEOADD", "k", "500", "1", "c"},                // refused in place
+      {"GEOADD", "k", "2", "2", "c", "3", "3", "c"},   // repeated: last wins
+      {"geoadd", "k", "4", "4", "a"},                  // moves a again
+      {"GEOADD", "k", "NX", "5", "5", "a", "6", "6", "d"},  // not grouped
+      {"GEOADD", "k", "7", "7", "d", "8", "8", "e"},
+      {"GEOADD", "other", "9", "9", "a"},  // another key: another group
+      {"GEOADD", "k", "1", "2"},           // syntax error
+      {"GEOADD", "k", "10", "10", "e"},
+      {"ZCARD", "k"},
+      {"GEOPOS", "k", "a", "b", "c", "d", "e"},
+      {"GEOPOS", "other", "a"},
+  };
+  std::string bytes;
+  for (const auto& argv : pipeline) bytes += testing::EncodeCommand(argv);
+  d.redis().Send(bytes);
+  d.trackdb().Send(bytes);
+  for (size_t i = 0; i < pipeline.size(); ++i) {
+    EXPECT_EQ(d.trackdb().ReadReply(), d.redis().ReadReply())
+        << ::testing::PrintToString(pipeline[i]);
+  }
+  // One history point per member and write: a's three moves are three
+  // points, c's two occurrences in one call one.
+  EXPECT_THAT(storage::testing::InvariantViolations(d.trackdb_server().store(),
+                                                    KeyName(0, "k")),
+              ::testing::IsEmpty());
+}
+
+// A group on a key that holds a string: every call of it is refused with
+// WRONGTYPE, as each would be alone, and the string stays.
+TEST(GeoAddTest, PipelinedRunOnAStringKeyIsWrongType) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"SET", "s", "v"});
+  std::string bytes;
+  for (int i = 0; i < 3; ++i) {
+    bytes += testing::EncodeCommand({"GEOADD", "s", "1", "1", "m"});
+  }
+  bytes += testing::EncodeCommand({"GET", "s"});
+  d.redis().Send(bytes);
+  d.trackdb().Send(bytes);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(d.trackdb().ReadReply(), d.redis().ReadReply()) << i;
+  }
+}
+
 TEST(GeoAddTest, AddedChangedAndNxXxCounts) {
   Differential d;
   EXPECT_SAME_REPLY(d, {"GEOADD", "k", "13.361389", "38.115556", "Palermo",

@@ -43,6 +43,10 @@ class Reply {
   // A bulk string in RESP2, a verbatim "txt" string in RESP3 (INFO).
   void Verbatim(absl::string_view s);
   void Bool(bool b);  // RESP2 integer 1/0
+  // Replies already encoded (by another Reply of the same protocol).
+  void Encoded(absl::string_view replies) {
+    out_->append(replies.data(), replies.size());
+  }
 
   // Bytes already in the buffer: lets a command reserve a slot for an array
   // length it learns only later (DeferredArray).
