@@ -96,12 +96,10 @@ absl::Status TrackStore::BuildRegistry() {
     }
   };
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    absl::string_view key = SliceView(it->key());
-    uint32_t len = 0;
-    if (!ReadVarint32(&key, &len) || key.size() < len) {
-      return absl::DataLossError("corrupt latest key");
-    }
-    const absl::string_view name = key.substr(0, len);
+    const std::optional<LatestKeyParts> key =
+        ParseLatestKey(SliceView(it->key()));
+    if (!key) return absl::DataLossError("corrupt latest key");
+    const absl::string_view name = key->collection;
     if (name != collection || count == 0) {
       emit();
       collection = std::string(name);
