@@ -1,5 +1,6 @@
 // Search cost: TrackStore::ScanRegion 200 m radius queries over a city of
-// vehicles, and what each query reads (covering ranges, geo keys, hits), to
+// vehicles, and what each query reads (covering ranges, latest-index
+// entries examined, hits), to
 // show that a query costs what its hits cost, not what the collection holds.
 //
 //   bazel run --config=bench //bench:search_bench
@@ -49,7 +50,7 @@ ABSL_FLAG(int, callgrind_queries, 0, "run N measured queries, no benchmarks");
 ABSL_FLAG(bool, positions_only, true,
           "--callgrind_queries: decode positions only, as grpc_load asks");
 ABSL_FLAG(bool, compact, false,
-          "compact the geo column family into one sorted run first");
+          "compact the latest column family into one sorted run first");
 
 namespace trackdb {
 namespace {
@@ -100,8 +101,7 @@ void Settle() {
   rocksdb::DB* db = g_store->engine().db.get();
   rocksdb::FlushOptions flush;
   flush.wait = true;
-  for (auto* cf : {g_store->engine().points(), g_store->engine().latest(),
-                   g_store->engine().geo()}) {
+  for (auto* cf : {g_store->engine().points(), g_store->engine().latest()}) {
     db->Flush(flush, cf).PermitUncheckedError();
   }
   for (int quiet = 0; quiet < 3;) {
@@ -182,8 +182,9 @@ __attribute__((noinline)) void MeasuredQueries(
   }
 }
 
-// Reads every geo entry of `collection` once, so the measured queries find
-// their blocks in the block cache as a long-running trackd would.
+// Reads every latest entry of `collection` once, so the measured queries
+// find the blocks of their hits' points in the block cache as a
+// long-running trackd would.
 void WarmBlockCache(const char* collection) {
   const std::string prefix = storage::CollectionPrefix(collection);
   std::string end = prefix;
@@ -192,10 +193,10 @@ void WarmBlockCache(const char* collection) {
   rocksdb::ReadOptions read;
   read.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(
-      g_store->engine().db->NewIterator(read, g_store->engine().geo()));
+      g_store->engine().db->NewIterator(read, g_store->engine().latest()));
   int64_t n = 0;
   for (it->Seek(prefix); it->Valid(); it->Next()) ++n;
-  std::printf("warmed the block cache with %lld geo entries\n",
+  std::printf("warmed the block cache with %lld latest entries\n",
               static_cast<long long>(n));
 }
 
@@ -265,14 +266,14 @@ int main(int argc, char** argv) {
         rocksdb::BottommostLevelCompaction::kForce;
     trackdb::g_store->engine()
         .db
-        ->CompactRange(compact, trackdb::g_store->engine().geo(), nullptr,
+        ->CompactRange(compact, trackdb::g_store->engine().latest(), nullptr,
                        nullptr)
         .PermitUncheckedError();
   }
   std::string levels;
-  trackdb::g_store->engine().db->GetProperty(trackdb::g_store->engine().geo(),
-                                             "rocksdb.levelstats", &levels);
-  std::fprintf(stderr, "geo column family:\n%s", levels.c_str());
+  trackdb::g_store->engine().db->GetProperty(
+      trackdb::g_store->engine().latest(), "rocksdb.levelstats", &levels);
+  std::fprintf(stderr, "latest column family:\n%s", levels.c_str());
   int rc = 0;
   if (const int n = absl::GetFlag(FLAGS_callgrind_queries); n > 0) {
     rc = trackdb::CallgrindQueries(n);

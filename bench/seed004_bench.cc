@@ -1,6 +1,6 @@
 // Seed 004's table, reproduced on seed 004's workload: every point is for an
-// entity that already has a latest position, so each costs 3 Puts + 1
-// Delete across the points, latest and geo column families, written through
+// entity that already has a latest position, so each costs 2 Puts (points
+// and latest; seed 004's schema also moved a geo entry), written through
 // TrackStore::AddPoints (--per_call points per WriteBatch). Writer threads
 // run for --seconds under each configuration; a sampler records throughput
 // and L0 files every --sample_ms for the plot.

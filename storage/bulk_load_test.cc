@@ -54,7 +54,7 @@ TEST(BulkLoadTest, OnStopsCompactionOffRestoresAndCompacts) {
   ASSERT_TRUE(off.ok()) << off.status();
   EXPECT_TRUE(off->was_on);
   EXPECT_FALSE(store->bulk_load());
-  EXPECT_GE(off->l0_files_before, 18);  // points, latest, geo
+  EXPECT_GE(off->l0_files_before, 12);  // points, latest
   EXPECT_EQ(off->l0_files_after, 0);
   EXPECT_GE(off->compaction_seconds, 0);
   EXPECT_EQ(L0Files(*store, store->engine().points()), 0);
@@ -83,7 +83,7 @@ TEST(BulkLoadTest, ConfiguredOnOpensInBulkLoadModeAndReopensAfterOff) {
     EXPECT_TRUE((*store)->bulk_load());
     EXPECT_TRUE((*store)
                     ->engine()
-                    .db->GetOptions((*store)->engine().geo())
+                    .db->GetOptions((*store)->engine().latest())
                     .disable_auto_compactions);
     for (int round = 0; round < 5; ++round) WriteAndFlush(**store, round);
     ASSERT_TRUE((*store)->SetBulkLoad(false).ok());

@@ -14,10 +14,13 @@
 namespace trackdb::storage {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using testing::InvariantViolations;
 using ::testing::IsEmpty;
 using testing::NewDataDir;
+using ::testing::Not;
 using testing::OpenStore;
 using ::testing::Pair;
 using testing::Point;
@@ -173,6 +176,64 @@ TEST(CollectionsTest, OpeningAVersion1StoreBuildsTheRegistry) {
                   .db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version)
                   .ok());
   EXPECT_EQ(version, kSchemaVersion);
+}
+
+// Schema 2 kept a copy of every latest point in a `geo` column family: a
+// store of that version opens with its data, without that family, as 3.
+TEST(CollectionsTest, OpeningAVersion2StoreDropsTheGeoColumnFamily) {
+  const std::string dir = NewDataDir();
+  {
+    auto store = OpenStore(dir);
+    ASSERT_TRUE(
+        store->AddPoints("a", {Point("x", 1, 1, 1), Point("x", 2, 2, 2)}).ok());
+    rocksdb::DB* db = store->engine().db.get();
+    rocksdb::ColumnFamilyHandle* geo = nullptr;
+    ASSERT_TRUE(
+        db->CreateColumnFamily(rocksdb::ColumnFamilyOptions(), "geo", &geo)
+            .ok());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), geo, "k", "v").ok());
+    ASSERT_TRUE(db->DestroyColumnFamilyHandle(geo).ok());
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), kSchemaVersionKey,
+                        kSchemaVersionWithGeo)
+                    .ok());
+    ASSERT_TRUE(store->Close().ok());
+  }
+  std::vector<std::string> families;
+  ASSERT_TRUE(
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir, &families)
+          .ok());
+  ASSERT_THAT(families, Contains("geo"));
+
+  auto store = OpenStore(dir);
+  ASSERT_NE(store, nullptr);
+  std::string version;
+  ASSERT_TRUE(store->engine()
+                  .db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version)
+                  .ok());
+  EXPECT_EQ(version, kSchemaVersion);
+  EXPECT_EQ((*store->GetLatest("a", "x"))->lat, 2);
+  EXPECT_THAT(InvariantViolations(*store, "a"), IsEmpty());
+  ASSERT_TRUE(store->Close().ok());
+  families.clear();
+  ASSERT_TRUE(
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir, &families)
+          .ok());
+  EXPECT_THAT(families, Not(Contains("geo")));
+  EXPECT_THAT(families, Contains(kLatestCf));
+}
+
+TEST(CollectionsTest, AStoreOfANewerSchemaIsRefused) {
+  const std::string dir = NewDataDir();
+  {
+    auto store = OpenStore(dir);
+    ASSERT_TRUE(store->engine()
+                    .db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, "99")
+                    .ok());
+  }
+  v1::StorageConfig config;
+  auto store = TrackStore::Open(dir, config);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(store.status().message(), HasSubstr("schema version 99"));
 }
 
 }  // namespace

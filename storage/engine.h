@@ -38,7 +38,6 @@ struct Engine {
   rocksdb::ColumnFamilyHandle* latest() const {
     return cf(ColumnFamily::kLatest);
   }
-  rocksdb::ColumnFamilyHandle* geo() const { return cf(ColumnFamily::kGeo); }
   rocksdb::ColumnFamilyHandle* kv() const { return cf(ColumnFamily::kKv); }
 };
 

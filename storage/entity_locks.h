@@ -3,7 +3,7 @@
 
 // Serialises writers per entity. The write path reads an entity's `latest`,
 // decides, and writes a batch; two writers interleaving those steps for one
-// entity could leave two geo entries or a stale latest. Every write to an
+// entity could leave a stale latest or a wrong entity count. Every write to an
 // entity therefore holds its stripe, a mutex chosen by hashing (collection,
 // entity). A call touching many entities takes all their stripes in
 // ascending order, so two calls can never wait on each other in a cycle.

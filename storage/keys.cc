@@ -87,32 +87,6 @@ std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key) {
   return LatestKeyParts{key.substr(0, len), key.substr(len)};
 }
 
-std::string GeoSeekKey(absl::string_view collection, uint64_t cell) {
-  std::string key = CollectionPrefix(collection);
-  AppendBigEndian64(&key, cell);
-  return key;
-}
-
-std::string GeoKey(absl::string_view collection, uint64_t cell,
-                   absl::string_view entity) {
-  std::string key = GeoSeekKey(collection, cell);
-  key.append(entity.data(), entity.size());
-  return key;
-}
-
-std::optional<GeoKeyParts> ParseGeoKey(absl::string_view key,
-                                       absl::string_view collection_prefix) {
-  if (key.size() < collection_prefix.size() + 8 ||
-      key.substr(0, collection_prefix.size()) != collection_prefix) {
-    return std::nullopt;
-  }
-  key.remove_prefix(collection_prefix.size());
-  GeoKeyParts parts;
-  parts.cell = ReadBigEndian64(key);
-  parts.entity = key.substr(8);
-  return parts;
-}
-
 std::string PrefixEnd(absl::string_view prefix) {
   std::string end(prefix);
   while (!end.empty()) {

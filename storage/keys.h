@@ -16,10 +16,8 @@
 //           An entity's history is one contiguous, time-ordered range.
 //   latest  CollectionPrefix | entity
 //           -> EncodePointValue of the entity's point with the greatest time.
-//   geo     CollectionPrefix | uint64 cell | entity
-//           -> EncodePointValue of the same point as `latest`.
-//           cell = index::CellIdOf(lat, lon), an S2 leaf cell id, so a region
-//           query is a few range scans (index/covering.h) in one CF.
+//           Region queries walk the latest index (storage/latest_index.h),
+//           which is derived from this CF, so no spatial key is stored.
 //   kv      name -> EncodeStringValue (storage/kv_codec.h)
 //           The Redis key path's strings, with their expiry. `name` is the
 //           key as the front door names it (service/resp/keyspace.h maps a
@@ -47,19 +45,22 @@ namespace trackdb::storage {
 
 // The column families, by what they hold (TrackStore::handle addresses them
 // by this, never by position).
-enum class ColumnFamily { kDefault, kPoints, kLatest, kGeo, kKv };
-inline constexpr uint64_t kColumnFamilyCount = 5;
-// The column families every point writes: points, latest, geo.
-inline constexpr uint64_t kPointColumnFamilies = 3;
+enum class ColumnFamily { kDefault, kPoints, kLatest, kKv };
+inline constexpr uint64_t kColumnFamilyCount = 4;
+// The column families every point writes: points, latest.
+inline constexpr uint64_t kPointColumnFamilies = 2;
 
 inline constexpr char kPointsCf[] = "points";
 inline constexpr char kLatestCf[] = "latest";
-inline constexpr char kGeoCf[] = "geo";
 inline constexpr char kKvCf[] = "kv";
 inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
-inline constexpr char kSchemaVersion[] = "2";
+inline constexpr char kSchemaVersion[] = "3";
 // Version 1 had no collection registry; Open() builds it and upgrades.
 inline constexpr char kSchemaVersionWithoutRegistry[] = "1";
+// Versions 1 and 2 kept a copy of every latest point under its S2 cell in
+// this column family; Open() drops it (the latest index replaced it).
+inline constexpr char kSchemaVersionWithGeo[] = "2";
+inline constexpr char kRetiredGeoCf[] = "geo";
 
 std::string CollectionPrefix(absl::string_view collection);
 
@@ -80,19 +81,6 @@ struct LatestKeyParts {
 };
 // Splits a latest key; nullopt if its collection prefix is malformed.
 std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key);
-
-// geo
-std::string GeoKey(absl::string_view collection, uint64_t cell,
-                   absl::string_view entity);
-// The key range of one collection's cells [first, ...): seek target.
-std::string GeoSeekKey(absl::string_view collection, uint64_t cell);
-struct GeoKeyParts {
-  uint64_t cell;
-  absl::string_view entity;
-};
-// Splits a geo key of `collection_prefix`; nullopt if it is not one.
-std::optional<GeoKeyParts> ParseGeoKey(absl::string_view key,
-                                       absl::string_view collection_prefix);
 
 // The successor of every key that starts with `prefix`: the exclusive end
 // of a prefix's range. Empty when no such key exists (all 0xff).

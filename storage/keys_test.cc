@@ -47,21 +47,6 @@ TEST(KeysTest, LatestKeysRoundTrip) {
   EXPECT_FALSE(ParseLatestKey(std::string("\x80", 1)));    // bad varint
 }
 
-TEST(KeysTest, GeoKeysOrderByCellAndRoundTrip) {
-  EXPECT_LT(GeoKey("c", 5, "zzz"), GeoKey("c", 7, "a"));
-  const std::string key =
-      GeoKey("c", 0x0123456789abcdefULL, std::string("e\0x", 3));
-  auto parts = ParseGeoKey(key, CollectionPrefix("c"));
-  ASSERT_TRUE(parts);
-  EXPECT_EQ(parts->cell, 0x0123456789abcdefULL);
-  EXPECT_EQ(parts->entity, absl::string_view("e\0x", 3));
-  EXPECT_FALSE(ParseGeoKey(key, CollectionPrefix("d")));
-  EXPECT_FALSE(
-      ParseGeoKey("\x01"
-                  "c",
-                  CollectionPrefix("c")));
-}
-
 TEST(KeysTest, Varint32RoundTrips) {
   for (uint32_t v : {0u, 1u, 127u, 128u, 300u, 65535u, 0xffffffffu}) {
     std::string s;

@@ -30,13 +30,12 @@ using CopyResult = TrackStore::CopyNameResult;
 
 constexpr int64_t kNow = 1000000;
 
-// Every points, latest and geo entry of a collection, without its prefix,
+// Every points and latest entry of a collection, without its prefix,
 // so that two collections' contents compare equal.
 std::vector<RawEntries> Contents(TrackStore& store, const std::string& c) {
   const std::string prefix = CollectionPrefix(c);
   std::vector<RawEntries> out;
-  for (ColumnFamily cf :
-       {ColumnFamily::kPoints, ColumnFamily::kLatest, ColumnFamily::kGeo}) {
+  for (ColumnFamily cf : {ColumnFamily::kPoints, ColumnFamily::kLatest}) {
     RawEntries raw = ReadRaw(store, cf, prefix);
     for (auto& [key, value] : raw) key = key.substr(prefix.size());
     out.push_back(std::move(raw));

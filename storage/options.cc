@@ -157,9 +157,10 @@ rocksdb::ColumnFamilyOptions WithTable(
   return o;
 }
 
-// latest and geo are rewritten on every move: every move leaves a
-// tombstone (geo) or a dead version (latest). Compact SST files dense in
-// deletions early, so scans do not wade through them.
+// latest is rewritten on every move (a dead version each time) and loses
+// keys on DEL: compact SST files dense in deletions early, so the scans
+// that load the latest index and walk a collection do not wade through
+// them.
 rocksdb::ColumnFamilyOptions Overwritten(rocksdb::ColumnFamilyOptions o) {
   o.table_properties_collector_factories.push_back(
       rocksdb::NewCompactOnDeletionCollectorFactory(
@@ -211,7 +212,6 @@ std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
        Counters(WithTable(cf, point_lookup_table))},
       {kPointsCf, WithTable(cf, table)},
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
-      {kGeoCf, Overwritten(WithTable(cf, table))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
   };
 }

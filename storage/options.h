@@ -38,7 +38,7 @@ namespace trackdb::storage {
 
 struct StoreOptions {
   rocksdb::DBOptions db;
-  // default, points, latest, geo, kv (storage/keys.h), in that order. These
+  // default, points, latest, kv (storage/keys.h), in that order. These
   // are the steady-state options even when config.bulk_load() is set:
   // TrackStore::Open then switches bulk-load mode on after opening
   // (TrackStore::SetBulkLoad, storage/bulk_load.cc), and switching it off

@@ -1,8 +1,8 @@
 #ifndef TRACKDB_STORAGE_POINT_CODEC_H_
 #define TRACKDB_STORAGE_POINT_CODEC_H_
 
-// The value stored for a point in the points, latest and geo column
-// families. The entity is in the key, not the value.
+// The value stored for a point in the points and latest column families. The
+// entity is in the key, not the value.
 //
 //   byte    format version (1)
 //   int64   loc_time_ms, big-endian two's complement

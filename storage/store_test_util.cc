@@ -107,11 +107,6 @@ model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon) {
 
 namespace {
 
-// Entity -> its geo entries, (cell, value) each: more than one is a
-// violation, so they are all kept.
-using GeoEntries =
-    std::map<std::string, std::vector<std::pair<uint64_t, std::string>>>;
-
 // Entity -> its latest value.
 std::map<std::string, std::string> ReadLatest(TrackStore& store,
                                               const rocksdb::ReadOptions& read,
@@ -124,40 +119,6 @@ std::map<std::string, std::string> ReadLatest(TrackStore& store,
     latest[it->key().ToString().substr(prefix.size())] = it->value().ToString();
   }
   return latest;
-}
-
-GeoEntries ReadGeo(TrackStore& store, const rocksdb::ReadOptions& read,
-                   const std::string& prefix) {
-  GeoEntries geo;
-  std::unique_ptr<rocksdb::Iterator> it(
-      store.engine().db->NewIterator(read, store.engine().geo()));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
-    auto parts = ParseGeoKey(SliceView(it->key()), prefix);
-    geo[std::string(parts->entity)].push_back(
-        {parts->cell, it->value().ToString()});
-  }
-  return geo;
-}
-
-// I2: exactly one geo entry per latest point, at its cell, with its value.
-// False when the entry count is wrong, which makes the rest moot.
-bool CheckGeoOfLatest(
-    const std::string& entity, const std::string& value,
-    const PointPosition& pos,
-    const std::vector<std::pair<uint64_t, std::string>>& entries,
-    std::vector<std::string>& bad) {
-  if (entries.size() != 1) {
-    bad.push_back(absl::StrCat(entity, ": ", entries.size(), " geo entries"));
-    return false;
-  }
-  if (entries[0].second != value) {
-    bad.push_back(absl::StrCat(entity, ": geo value differs from latest"));
-  }
-  if (entries[0].first != index::CellIdOf({pos.lat, pos.lon})) {
-    bad.push_back(absl::StrCat(entity, ": geo cell is not latest's cell"));
-  }
-  return true;
 }
 
 // I1: latest is the history's newest point, byte for byte.
@@ -252,19 +213,15 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
 
   const std::map<std::string, std::string> latest =
       ReadLatest(store, read, prefix);
-  GeoEntries geo = ReadGeo(store, read, prefix);
   for (const auto& [entity, value] : latest) {
-    auto pos = DecodePosition(value);
-    if (CheckGeoOfLatest(entity, value, *pos, geo[entity], bad)) {
-      CheckLatestIsNewest(store, read, collection, entity, value, *pos, bad);
+    const std::optional<PointPosition> pos = DecodePosition(value);
+    if (!pos) {
+      bad.push_back(absl::StrCat(entity, ": latest value does not decode"));
+      continue;
     }
+    CheckLatestIsNewest(store, read, collection, entity, value, *pos, bad);
   }
   CheckHistoryHasLatest(store, read, collection, prefix, latest, bad);
-  for (const auto& [entity, entries] : geo) {
-    if (!entries.empty() && latest.count(entity) == 0) {
-      bad.push_back(absl::StrCat(entity, ": geo entry without latest"));
-    }
-  }
   CheckRegistryCount(store, read, collection, latest.size(), bad);
   CheckLatestIndex(store, collection, latest, bad);
   db->ReleaseSnapshot(snapshot);

@@ -24,8 +24,8 @@ std::unique_ptr<TrackStore> OpenStore(
 
 model::TrackPoint Point(std::string entity, int64_t t, double lat, double lon);
 
-// Checks I1-I4 and I6 of storage/write_funnel.h for every entity of
-// `collection` by scanning the points, latest and geo column families
+// Checks I1, I3, I4 and I6 of storage/write_funnel.h for every entity of
+// `collection` by scanning the points and latest column families
 // directly and asking the latest index. Returns one line per violation;
 // empty means all hold.
 std::vector<std::string> InvariantViolations(TrackStore& store,

@@ -1,5 +1,6 @@
 #include "storage/track_store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -11,6 +12,45 @@
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
+
+namespace {
+
+// Opens RocksDB in `data_dir` with every column family of the engine's
+// options. A data dir of schema 1 or 2 also holds the retired geo column
+// family (storage/keys.h), which RocksDB opens only when it is named: it is
+// opened too, and its handle left in *retired_geo for Open to drop.
+absl::Status OpenDb(Engine& engine, const std::string& data_dir,
+                    std::unique_ptr<rocksdb::ColumnFamilyHandle>* retired_geo) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> families =
+      engine.options.column_families;
+  std::vector<std::string> existing;
+  // Fails on a new data dir, which has no retired family.
+  if (rocksdb::DB::ListColumnFamilies(engine.options.db, data_dir, &existing)
+          .ok() &&
+      std::find(existing.begin(), existing.end(), kRetiredGeoCf) !=
+          existing.end()) {
+    families.emplace_back(kRetiredGeoCf, rocksdb::ColumnFamilyOptions());
+  }
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(engine.options.db, data_dir, families,
+                                        &engine.handles, &db);
+  if (!s.ok()) {
+    if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "data dir ", data_dir,
+          " is in use by another process (another trackd?): ", s.ToString()));
+    }
+    return FromRocks(s, absl::StrCat("opening RocksDB in ", data_dir));
+  }
+  engine.db.reset(db);
+  if (families.size() > engine.options.column_families.size()) {
+    retired_geo->reset(engine.handles.back());
+    engine.handles.pop_back();
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     const std::string& data_dir, const v1::StorageConfig& config) {
@@ -29,22 +69,15 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
       store->engine_->options.block_cache,
       store->engine_->options.config.string_cache_max_value_bytes());
 
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(store->engine_->options.db, data_dir,
-                                        store->engine_->options.column_families,
-                                        &store->engine_->handles, &db);
-  if (!s.ok()) {
-    if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "data dir ", data_dir,
-          " is in use by another process (another trackd?): ", s.ToString()));
-    }
-    return FromRocks(s, absl::StrCat("opening RocksDB in ", data_dir));
+  std::unique_ptr<rocksdb::ColumnFamilyHandle> retired_geo;
+  if (absl::Status o = OpenDb(*store->engine_, data_dir, &retired_geo);
+      !o.ok()) {
+    return o;
   }
-  store->engine_->db.reset(db);
-
+  rocksdb::DB* db = store->engine_->db.get();
   std::string version;
-  s = db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version);
+  rocksdb::Status s =
+      db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version);
   if (s.IsNotFound()) {
     s = db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, kSchemaVersion);
     if (!s.ok()) return FromRocks(s, "writing schema version");
@@ -52,10 +85,18 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     return FromRocks(s, "reading schema version");
   } else if (version == kSchemaVersionWithoutRegistry) {
     if (absl::Status b = store->BuildRegistry(); !b.ok()) return b;
+  } else if (version == kSchemaVersionWithGeo) {
+    s = db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, kSchemaVersion);
+    if (!s.ok()) return FromRocks(s, "writing schema version");
   } else if (version != kSchemaVersion) {
     return absl::FailedPreconditionError(
         absl::StrCat("data dir ", data_dir, " has schema version ", version,
                      "; this trackd reads version ", kSchemaVersion));
+  }
+  if (retired_geo != nullptr) {
+    // Only once the schema says 3, so that an older trackd refuses the dir.
+    s = db->DropColumnFamily(retired_geo.get());
+    if (!s.ok()) return FromRocks(s, "dropping the retired geo column family");
   }
   if (absl::Status l = LoadLatestIndex(*store->engine_, std::nullopt);
       !l.ok()) {

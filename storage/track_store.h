@@ -102,8 +102,8 @@ class TrackStore {
 
   // Stores `points` (any entities, any order) atomically. Each point goes to
   // history; an entity's newest point (loc_time >= its current latest)
-  // becomes its latest and moves its geo entry. Older points are history
-  // only. INVALID_ARGUMENT naming points[i] and the field, with nothing
+  // becomes its latest (and moves in the latest index). Older points are
+  // history only. INVALID_ARGUMENT naming points[i] and the field, with nothing
   // written, if any point is invalid.
   absl::Status AddPoints(absl::string_view collection,
                          absl::Span<const model::TrackPoint> points);
@@ -112,7 +112,7 @@ class TrackStore {
       absl::string_view collection, absl::Span<const model::TrackPoint> points,
       const AddPointsOptions& options);
 
-  // Removes an entity's history, latest point and geo entry together.
+  // Removes an entity's history and latest point together.
   // Returns whether it had a latest point.
   absl::StatusOr<bool> DeleteEntity(absl::string_view collection,
                                     absl::string_view entity);
@@ -158,7 +158,7 @@ class TrackStore {
   absl::Status ScanLatest(
       absl::string_view collection,
       const std::function<bool(const model::TrackPoint&)>& visit);
-  // Removes a whole collection: history, latest, geo and registry, in one
+  // Removes a whole collection: history, latest and registry, in one
   // batch. Returns how many entities it had.
   absl::StatusOr<int64_t> DeleteCollection(absl::string_view collection);
 

@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "index/covering.h"
 #include "storage/counter_merge.h"
 #include "storage/rocks_util.h"
 
@@ -21,12 +20,6 @@ LatestMove PlanLatestMove(const std::optional<PointPosition>& stored,
   if (!move.replaces) return move;
   move.new_entity = !stored;
   move.position = incoming;
-  move.cell = index::CellIdOf({incoming.lat, incoming.lon});
-  if (stored) {
-    const uint64_t old_cell = index::CellIdOf({stored->lat, stored->lon});
-    // Same cell: the Put at the new cell overwrites the entry in place.
-    if (old_cell != move.cell) move.vacated_cell = old_cell;
-  }
   return move;
 }
 
@@ -38,18 +31,8 @@ absl::Status WriteLatestMove(ChangeSink& sink, absl::string_view collection,
       !s.ok()) {
     return s;
   }
-  if (move.vacated_cell) {
-    if (absl::Status s = sink.Delete(
-            ColumnFamily::kGeo, GeoKey(collection, *move.vacated_cell, entity));
-        !s.ok()) {
-      return s;
-    }
-  }
   sink.LatestMoved(collection, entity, move.position);
-  // Always Put: the geo value carries the whole latest point so that a
-  // spatial query reads one column family.
-  return sink.Put(ColumnFamily::kGeo, GeoKey(collection, move.cell, entity),
-                  encoded_point);
+  return absl::OkStatus();
 }
 
 absl::Status WriteBatchBuilder::Put(ColumnFamily cf, absl::string_view key,
@@ -96,20 +79,15 @@ void WriteBatchBuilder::DeleteEntity(
   Delete(ColumnFamily::kLatest, LatestKey(collection, entity)).IgnoreError();
   index_changes_.push_back({LatestIndex::Change::Kind::kErase,
                             std::string(collection), std::string(entity)});
-  Delete(
-      ColumnFamily::kGeo,
-      GeoKey(collection, index::CellIdOf({latest->lat, latest->lon}), entity))
-      .IgnoreError();
   CountEntities(collection, -1);
 }
 
 void WriteBatchBuilder::DeleteCollection(absl::string_view collection) {
-  // Every key of the collection in points, latest and geo starts with its
+  // Every key of the collection in points and latest starts with its
   // prefix, so one range per column family covers it.
   const std::string begin = CollectionPrefix(collection);
   const std::string end = PrefixEnd(begin);
-  for (ColumnFamily cf :
-       {ColumnFamily::kPoints, ColumnFamily::kLatest, ColumnFamily::kGeo}) {
+  for (ColumnFamily cf : {ColumnFamily::kPoints, ColumnFamily::kLatest}) {
     DeleteRange(cf, begin, end);
   }
   Delete(ColumnFamily::kDefault, RegistryKey(collection)).IgnoreError();
@@ -125,8 +103,7 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
   const std::string end = PrefixEnd(src_prefix);
   const std::string dst_prefix = CollectionPrefix(dst);
   std::string key;
-  for (ColumnFamily cf :
-       {ColumnFamily::kPoints, ColumnFamily::kLatest, ColumnFamily::kGeo}) {
+  for (ColumnFamily cf : {ColumnFamily::kPoints, ColumnFamily::kLatest}) {
     rocksdb::ReadOptions read;
     rocksdb::Slice upper(end);
     if (!end.empty()) read.iterate_upper_bound = &upper;

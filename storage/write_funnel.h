@@ -8,8 +8,6 @@
 // Invariants, per (collection, entity), after every mutation lands:
 //   I1  `latest` holds the entity's point with the greatest loc_time (of
 //       equal times, the one written last), or nothing if it has no points.
-//   I2  `geo` holds exactly one entry for an entity with a latest point, at
-//       the cell of that point, with the same value; none otherwise.
 //   I3  `points` holds every point written, one per loc_time (a repeated
 //       loc_time overwrites).
 //   I4  The registry entry of a collection (storage/keys.h RegistryKey)
@@ -22,11 +20,12 @@
 //       may still hold: they read as absent either way.)
 //
 // Why they hold:
-//   - I1 and I2 follow from one rule, PlanLatestMove below, used by the
-//     online path and the import alike: a point replaces the stored latest
-//     when its loc_time is >= the stored one's; then `latest` is rewritten
-//     and the geo entry moves (Delete at the old cell when the cell
-//     changes, Put at the new one), all in the same batch as the history.
+//   - I1 follows from one rule, PlanLatestMove below, used by the online
+//     path and the import alike: a point replaces the stored latest when
+//     its loc_time is >= the stored one's; then `latest` is rewritten in the
+//     same batch as the history.
+//   (I2, a copy of `latest` keyed by S2 cell, was retired: the latest index
+//   answers region queries, so nothing spatial is stored twice.)
 //   - I6: WriteBatchBuilder records the index change of every change to
 //     `latest` it is given (LatestMoved, DeleteEntity, DeleteCollection,
 //     CopyCollection) and applies them once its batch is written, before
@@ -78,13 +77,11 @@
 
 namespace trackdb::storage {
 
-// The move rule (I1, I2), written once.
+// The move rule (I1), written once.
 struct LatestMove {
   bool replaces = false;     // the incoming point becomes the entity's latest
   bool new_entity = false;   // it had no latest point (I4 +1)
-  uint64_t cell = 0;         // the incoming point's geo cell
   PointPosition position{};  // the incoming point's
-  std::optional<uint64_t> vacated_cell;  // old geo entry to delete
 };
 // Whether a point at `incoming_ms` replaces `stored` as the latest: it does
 // when there is none or its loc_time is >= the stored one's (a repeated
@@ -108,8 +105,8 @@ class ChangeSink {
                            const PointPosition& position) {}
 };
 
-// The keys of a planned move (move.replaces must be true): `latest` and the
-// geo entry at move.cell get `encoded_point`; the vacated geo entry goes.
+// The keys of a planned move (move.replaces must be true): `latest` gets
+// `encoded_point`, and the sink hears that the entity moved (I6).
 absl::Status WriteLatestMove(ChangeSink& sink, absl::string_view collection,
                              absl::string_view entity, const LatestMove& move,
                              absl::string_view encoded_point);
@@ -129,14 +126,14 @@ class WriteBatchBuilder : public ChangeSink {
 
   // I4: adds `delta` to the collection's entity count (a merge: no read).
   void CountEntities(absl::string_view collection, int64_t delta);
-  // One entity's history, latest point and geo entry (`latest` is its
-  // stored position, if any), and its count.
+  // One entity's history and latest point (`latest` is its stored
+  // position, if any), and its count.
   void DeleteEntity(absl::string_view collection, absl::string_view entity,
                     const std::optional<PointPosition>& latest);
-  // Every key of a collection in points, latest and geo, and its registry
+  // Every key of a collection in points and latest, and its registry
   // entry. The caller holds the collection exclusively.
   void DeleteCollection(absl::string_view collection);
-  // Copies every key of collection `src` (history, latest, geo) to `dst`,
+  // Copies every key of collection `src` (history, latest) to `dst`,
   // and sets dst's count to `src_size`. `dst` must be empty or deleted
   // earlier in this batch. RESOURCE_EXHAUSTED, leaving the batch unusable,
   // once the batch outgrows `max_bytes`. Reads from the DB as it stands:

@@ -3,9 +3,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "index/covering.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
+#include "storage/point_codec.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 
@@ -19,6 +19,7 @@ using ::testing::IsEmpty;
 using testing::NewDataDir;
 using testing::OpenStore;
 using testing::Point;
+using ::testing::UnorderedElementsAre;
 
 class WritePathTest : public ::testing::Test {
  protected:
@@ -35,10 +36,11 @@ class WritePathTest : public ::testing::Test {
     return times;
   }
 
-  int GeoEntries() {
+  // Keys in `latest`, checked against the latest index's count.
+  int LatestEntries() {
     int n = 0;
     std::unique_ptr<rocksdb::Iterator> it(store_->engine().db->NewIterator(
-        rocksdb::ReadOptions(), store_->engine().geo()));
+        rocksdb::ReadOptions(), store_->engine().latest()));
     for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
     return n;
   }
@@ -46,7 +48,7 @@ class WritePathTest : public ::testing::Test {
   std::unique_ptr<TrackStore> store_;
 };
 
-TEST_F(WritePathTest, NewestPointBecomesLatestAndMovesGeoEntry) {
+TEST_F(WritePathTest, NewestPointBecomesLatest) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1000, 10, 20)}).ok());
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 2000, 11, 21)}).ok());
   auto latest = store_->GetLatest("fleet", "car");
@@ -54,7 +56,7 @@ TEST_F(WritePathTest, NewestPointBecomesLatestAndMovesGeoEntry) {
   ASSERT_TRUE(latest->has_value());
   EXPECT_EQ((*latest)->loc_time_ms, 2000);
   EXPECT_EQ((*latest)->lat, 11);
-  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_EQ(LatestEntries(), 1);
   EXPECT_THAT(Times("car"), ElementsAre(1000, 2000));
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
@@ -74,7 +76,7 @@ TEST_F(WritePathTest, RepeatedTimeOverwritesHistoryAndLatest) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 5000, 12, 22)}).ok());
   EXPECT_THAT(Times("car"), ElementsAre(5000));
   EXPECT_EQ((*store_->GetLatest("fleet", "car"))->lat, 12);
-  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_EQ(LatestEntries(), 1);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
@@ -88,16 +90,16 @@ TEST_F(WritePathTest, OneBatchWithManyEntitiesAndRepeats) {
   EXPECT_EQ((*store_->GetLatest("fleet", "a"))->lat, 4);
   EXPECT_EQ((*store_->GetLatest("fleet", "b"))->lat, 5);  // later write wins
   EXPECT_THAT(Times("a"), ElementsAre(1, 3, 7));
-  EXPECT_EQ(GeoEntries(), 2);
+  EXPECT_EQ(LatestEntries(), 2);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
-TEST_F(WritePathTest, SameCellKeepsOneEntryWithNewValue) {
+TEST_F(WritePathTest, MoveInPlaceKeepsOneLatestEntry) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
   model::TrackPoint again = Point("car", 2, 10, 20);
   again.speed_kmh = 33;
   ASSERT_TRUE(store_->AddPoints("fleet", {again}).ok());
-  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_EQ(LatestEntries(), 1);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
@@ -115,7 +117,7 @@ TEST_F(WritePathTest, ABadPointRejectsTheWholeBatch) {
   EXPECT_THAT(s.message(), HasSubstr("points[0].speed"));
   EXPECT_FALSE(store_->GetLatest("fleet", "a")->has_value());
   EXPECT_THAT(Times("a"), IsEmpty());
-  EXPECT_EQ(GeoEntries(), 0);
+  EXPECT_EQ(LatestEntries(), 0);
 }
 
 TEST_F(WritePathTest, CollectionsAreSeparate) {
@@ -127,7 +129,7 @@ TEST_F(WritePathTest, CollectionsAreSeparate) {
   EXPECT_THAT(InvariantViolations(*store_, "ab"), IsEmpty());
 }
 
-TEST_F(WritePathTest, DeleteEntityRemovesHistoryLatestAndGeo) {
+TEST_F(WritePathTest, DeleteEntityRemovesHistoryAndLatest) {
   ASSERT_TRUE(store_
                   ->AddPoints("fleet",
                               {Point("car", 1, 10, 20), Point("car", 2, 11, 21),
@@ -137,7 +139,7 @@ TEST_F(WritePathTest, DeleteEntityRemovesHistoryLatestAndGeo) {
   EXPECT_FALSE(store_->GetLatest("fleet", "car")->has_value());
   EXPECT_THAT(Times("car"), IsEmpty());
   EXPECT_THAT(Times("bus"), ElementsAre(1));
-  EXPECT_EQ(GeoEntries(), 1);
+  EXPECT_EQ(LatestEntries(), 1);
   EXPECT_EQ(store_->DeleteEntity("fleet", "car").value(), false);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
@@ -173,7 +175,7 @@ TEST_F(WritePathTest, ConcurrentWritersKeepInvariants) {
   }
   for (auto& th : threads) th.join();
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
-  EXPECT_GT(GeoEntries(), 0);
+  EXPECT_GT(LatestEntries(), 0);
 }
 
 // The invariant checker itself must notice a broken store, or the tests
@@ -224,15 +226,19 @@ TEST_F(WritePathTest, AnOlderPointDoesNotMoveTheLatest) {
   EXPECT_FALSE(result->entities[0].latest_moved);
 }
 
-TEST_F(WritePathTest, InvariantCheckerCatchesAStrayGeoEntry) {
+TEST_F(WritePathTest, InvariantCheckerCatchesALatestWrittenPastTheFunnel) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 1, 10, 20)}).ok());
   ASSERT_TRUE(store_->engine()
                   .db
-                  ->Put(rocksdb::WriteOptions(), store_->engine().geo(),
-                        GeoKey("fleet", index::CellIdOf({0, 0}), "car"), "x")
+                  ->Put(rocksdb::WriteOptions(), store_->engine().latest(),
+                        LatestKey("fleet", "bus"),
+                        EncodePointValue(Point("bus", 1, 0, 0)))
                   .ok());
   EXPECT_THAT(InvariantViolations(*store_, "fleet"),
-              ElementsAre(HasSubstr("2 geo entries")));
+              UnorderedElementsAre(HasSubstr("bus: latest without history"),
+                                   HasSubstr("registry counts 1 entities"),
+                                   HasSubstr("latest index holds 1 entities"),
+                                   HasSubstr("bus: latest index differs")));
 }
 
 }  // namespace

@@ -26,11 +26,11 @@ TEST(InfoSectionTest, StoreStatsAsRedisInfoLines) {
   points.l0_files = 3;
   points.flushes = 2;
   points.flush_bytes = 3000;
-  storage::CfStats geo;
-  geo.name = "geo";
-  geo.l0_files = 4;
-  geo.stop_seconds = 1.5;
-  s.column_families = {points, geo};
+  storage::CfStats latest;
+  latest.name = "latest";
+  latest.l0_files = 4;
+  latest.stop_seconds = 1.5;
+  s.column_families = {points, latest};
 
   const std::string text = FormatInfoSection(s);
   EXPECT_THAT(text, StartsWith("# rocksdb\r\n"));
@@ -43,7 +43,7 @@ TEST(InfoSectionTest, StoreStatsAsRedisInfoLines) {
   EXPECT_THAT(text, HasSubstr("\r\nstop_seconds:1.500\r\n"));
   EXPECT_THAT(text, HasSubstr("\r\ncf_points:l0_files=3,"));
   EXPECT_THAT(text, HasSubstr(",avg_flush_bytes=1500,"));
-  EXPECT_THAT(text, HasSubstr("\r\ncf_geo:l0_files=4,"));
+  EXPECT_THAT(text, HasSubstr("\r\ncf_latest:l0_files=4,"));
   // Every line after the header is key:value, the key free of spaces.
   std::vector<std::string> lines = absl::StrSplit(text, "\r\n");
   ASSERT_EQ(lines.back(), "");

@@ -94,10 +94,6 @@ class SstSink {
 
 namespace {
 
-// geo records in the sorter carry what to write.
-constexpr char kGeoPut = 'P';
-constexpr char kGeoDelete = 'D';
-
 double SecondsSince(absl::Time start) {
   return absl::ToDoubleSeconds(absl::Now() - start);
 }
@@ -144,37 +140,25 @@ class LatestJoin {
 };
 
 // The write funnel's changes of step 3 (storage/write_funnel.h): `latest`
-// arrives in key order and goes straight to its SST files; geo entries
-// arrive in entity order and are sorted first, tagged Put or Delete.
+// arrives in key order and goes straight to its SST files.
 class ImportSink : public ChangeSink {
  public:
-  ImportSink(SstSink& latest, ExternalSorter& geo, size_t prefix_bytes)
-      : latest_(latest), geo_(geo), prefix_bytes_(prefix_bytes) {}
+  explicit ImportSink(SstSink& latest) : latest_(latest) {}
 
   absl::Status Put(ColumnFamily cf, absl::string_view key,
                    absl::string_view value) override {
-    if (cf == ColumnFamily::kLatest) {
-      return latest_.Put(ToSlice(key), ToSlice(value));
-    }
-    if (cf != ColumnFamily::kGeo) return Unexpected();
-    tagged_.assign(1, kGeoPut);
-    tagged_.append(value.data(), value.size());
-    return geo_.Add(key.substr(prefix_bytes_), tagged_);
+    if (cf != ColumnFamily::kLatest) return Unexpected();
+    return latest_.Put(ToSlice(key), ToSlice(value));
   }
   absl::Status Delete(ColumnFamily cf, absl::string_view key) override {
-    if (cf != ColumnFamily::kGeo) return Unexpected();
-    tagged_.assign(1, kGeoDelete);
-    return geo_.Add(key.substr(prefix_bytes_), tagged_);
+    return Unexpected();
   }
 
  private:
   static absl::Status Unexpected() {
-    return absl::InternalError("the import writes only latest and geo here");
+    return absl::InternalError("the import writes only latest here");
   }
   SstSink& latest_;
-  ExternalSorter& geo_;
-  size_t prefix_bytes_;
-  std::string tagged_;
 };
 
 }  // namespace
@@ -249,23 +233,19 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
                  options_.sst_file_bytes);
   SstSink latest(engine, ColumnFamily::kLatest, temp_dir_,
                  options_.sst_file_bytes);
-  SstSink geo(engine, ColumnFamily::kGeo, temp_dir_, options_.sst_file_bytes);
   SstSink registry(engine, ColumnFamily::kDefault, temp_dir_, 0);
-  // The next two sorters hold one record per entity.
+  // One record per entity.
   ExternalSorter newest(ExternalSortOptions{
-      temp_dir_, options_.sort_memory_bytes / 2, std::string(kLatestCf)});
-  ExternalSorter geo_sorter(ExternalSortOptions{
-      temp_dir_, options_.sort_memory_bytes / 2, std::string(kGeoCf)});
+      temp_dir_, options_.sort_memory_bytes, std::string(kLatestCf)});
   int64_t new_entities = 0;
   absl::Status s = WriteHistory(points, newest);
   points_.reset();  // frees the sort buffer and spill files
-  if (s.ok()) s = WriteLatest(newest, latest, geo_sorter, &new_entities);
-  if (s.ok()) s = WriteGeo(geo_sorter, geo);
+  if (s.ok()) s = WriteLatest(newest, latest, &new_entities);
   if (s.ok()) s = WriteRegistry(registry, new_entities);
   if (!s.ok()) return s;
   stats_.sort_seconds = SecondsSince(sort_start);
   bool ingested = false;
-  if (s = Ingest({&points, &latest, &geo, &registry}, &ingested);
+  if (s = Ingest({&points, &latest, &registry}, &ingested);
       !s.ok() || !ingested) {
     return s.ok() ? absl::StatusOr<SstImportStats>(stats_) : s;
   }
@@ -328,13 +308,12 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
 // Step 3: each entity's newest imported point against its stored latest,
 // through the write funnel's move rule.
 absl::Status SstImport::WriteLatest(ExternalSorter& newest, SstSink& latest,
-                                    ExternalSorter& geo_sorter,
                                     int64_t* new_entities) {
   auto stream = newest.Finish();
   if (!stream.ok()) return stream.status();
   LatestJoin stored(store_->engine().db.get(), store_->engine().latest(),
                     collection_prefix_);
-  ImportSink sink(latest, geo_sorter, collection_prefix_.size());
+  ImportSink sink(latest);
   std::string key = collection_prefix_;
   uint64_t done = 0;
   SortedStream& s = **stream;
@@ -359,7 +338,6 @@ absl::Status SstImport::WriteLatest(ExternalSorter& newest, SstSink& latest,
     }
     ++stats_.latest_updated;
     if (move.new_entity) ++*new_entities;
-    if (move.vacated_cell) ++stats_.geo_deleted;
     if (absl::Status w =
             WriteLatestMove(sink, collection_, entity, move, s.value());
         !w.ok()) {
@@ -371,28 +349,6 @@ absl::Status SstImport::WriteLatest(ExternalSorter& newest, SstSink& latest,
   if (!s.status().ok()) return s.status();
   Report("writing latest", stats_.entities, stats_.entities);
   return latest.Cut();
-}
-
-// The geo changes of step 3, in key order.
-absl::Status SstImport::WriteGeo(ExternalSorter& geo_sorter, SstSink& geo) {
-  auto stream = geo_sorter.Finish();
-  if (!stream.ok()) return stream.status();
-  std::string key = collection_prefix_;
-  uint64_t done = 0;
-  SortedStream& s = **stream;
-  while (s.Next()) {
-    key.resize(collection_prefix_.size());
-    key.append(s.key().data(), s.key().size());
-    absl::string_view value = s.value();
-    const bool put = value[0] == kGeoPut;
-    value.remove_prefix(1);
-    absl::Status w = put ? geo.Put(key, ToSlice(value)) : geo.Delete(key);
-    if (!w.ok()) return w;
-    if (absl::Status c = geo.MaybeCut(); !c.ok()) return c;
-    if (++done % 65536 == 0) Report("writing geo", done, 0);
-  }
-  if (!s.status().ok()) return s.status();
-  return geo.Cut();
 }
 
 // The collection's registry count (I4): nothing else writes the store
@@ -452,8 +408,7 @@ absl::Status SstImport::Compact() {
   rocksdb::CompactRangeOptions compact;
   compact.exclusive_manual_compaction = false;
   const Engine& engine = store_->engine();
-  for (rocksdb::ColumnFamilyHandle* cf :
-       {engine.points(), engine.latest(), engine.geo()}) {
+  for (rocksdb::ColumnFamilyHandle* cf : {engine.points(), engine.latest()}) {
     if (absl::Status s = FromRocks(
             engine.db->CompactRange(compact, cf, &begin_slice,
                                     end.empty() ? nullptr : &end_slice),

@@ -15,17 +15,18 @@
 //      (storage/write_funnel.h PlanLatestMove, WriteLatestMove), as an
 //      online write would: if the stored one is newer it stays (the import
 //      is history only for that entity); otherwise the imported point becomes
-//      `latest`, gets a `geo` Put at its cell, and the stored point's geo
-//      entry gets a Delete when its cell differs.
-//   4. The files of the three column families are ingested in ONE
+//      `latest`.
+//   4. The files of points, latest and the registry are ingested in ONE
 //      IngestExternalFiles call: all land or none (nothing is written
-//      before it, so a failed import leaves the store as it was).
-//   5. CompactRange over the collection in each of the three column
-//      families, so that no L0 files or deletions are left behind and reads
-//      and reopening are as fast as before the import.
+//      before it, so a failed import leaves the store as it was). The
+//      latest index then reloads the collection (I6).
+//   5. CompactRange over the collection in points and latest, so that no
+//      L0 files or deletions are left behind and reads and reopening are as
+//      fast as before the import.
 //
-// Afterwards I1-I3 of storage/track_store.h hold for the collection exactly
-// as if the points had gone through AddPoints, with the same tie rules: of
+// Afterwards I1, I3, I4 and I6 of storage/write_funnel.h hold for the
+// collection exactly as if the points had gone through AddPoints, with the
+// same tie rules: of
 // points with the same (entity, loc_time) the one added last is kept, and an
 // imported point with the same loc_time as the stored latest replaces it.
 // Re-importing the same points therefore changes nothing.
@@ -69,7 +70,6 @@ struct SstImportStats {
   uint64_t entities = 0;        // distinct entities imported
   uint64_t latest_updated = 0;  // entities whose latest the import set
   uint64_t latest_kept = 0;     // entities whose stored latest was newer
-  uint64_t geo_deleted = 0;     // stored geo entries that moved
   int spilled_runs = 0;         // sort runs written to disk
   int sst_files = 0;
   uint64_t sst_bytes = 0;
@@ -103,8 +103,7 @@ class SstImport {
   void Report(absl::string_view phase, uint64_t done, uint64_t total) const;
   absl::Status WriteHistory(SstSink& points, ExternalSorter& newest);
   absl::Status WriteLatest(ExternalSorter& newest, SstSink& latest,
-                           ExternalSorter& geo_sorter, int64_t* new_entities);
-  absl::Status WriteGeo(ExternalSorter& geo_sorter, SstSink& geo);
+                           int64_t* new_entities);
   absl::Status WriteRegistry(SstSink& registry, int64_t new_entities);
   absl::Status Ingest(std::initializer_list<const SstSink*> sinks,
                       bool* ingested);

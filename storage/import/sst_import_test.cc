@@ -24,11 +24,10 @@ using testing::Point;
 
 using Dump = testing::RawEntries;
 
-// Every key and value of points, latest and geo.
+// Every key and value of points and latest.
 std::vector<Dump> DumpAll(TrackStore& store) {
   return {testing::ReadRaw(store, ColumnFamily::kPoints),
-          testing::ReadRaw(store, ColumnFamily::kLatest),
-          testing::ReadRaw(store, ColumnFamily::kGeo)};
+          testing::ReadRaw(store, ColumnFamily::kLatest)};
 }
 
 uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,
@@ -115,9 +114,8 @@ TEST_F(SstImportTest, ImportIntoEmptyStoreEqualsAddPoints) {
   EXPECT_EQ(stats->entities, 20u);
   EXPECT_EQ(stats->latest_updated, 20u);
   EXPECT_EQ(stats->latest_kept, 0u);
-  EXPECT_EQ(stats->geo_deleted, 0u);
   EXPECT_EQ(stats->spilled_runs, 0);
-  EXPECT_EQ(stats->sst_files, 4);  // points, latest, geo, registry count
+  EXPECT_EQ(stats->sst_files, 3);  // points, latest, registry count
   // The later copy of a repeated (entity, time) won.
   TrackQuery q{"fleet", "car0", 1700000001000, 1700000001000};
   auto page = store_->GetTrack(q);
@@ -150,7 +148,6 @@ TEST_F(SstImportTest, MergesWithNewerAndOlderStoredPoints) {
   EXPECT_EQ(stats->entities, 5u);
   EXPECT_EQ(stats->latest_kept, 1u);     // newer
   EXPECT_EQ(stats->latest_updated, 4u);  // older, same, still, new
-  EXPECT_EQ(stats->geo_deleted, 2u);     // older and same moved
   auto newer = store_->GetLatest("fleet", "newer");
   ASSERT_TRUE(newer.ok() && newer->has_value());
   EXPECT_EQ((*newer)->lat, 1);
@@ -167,7 +164,6 @@ TEST_F(SstImportTest, ReimportChangesNothing) {
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(DumpAll(*store_), once);
   EXPECT_EQ(again->latest_updated, 10u);  // equal times: rewritten in place
-  EXPECT_EQ(again->geo_deleted, 0u);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
@@ -195,15 +191,14 @@ TEST_F(SstImportTest, FinishesCompactedWithNothingInLevel0) {
                   .ok());
   auto stats = Import(*store_, MovingPoints(30, 20, 1700000010000, 5));
   ASSERT_TRUE(stats.ok()) << stats.status();
-  for (auto* cf : {store_->engine().points(), store_->engine().latest(),
-                   store_->engine().geo()}) {
+  for (auto* cf : {store_->engine().points(), store_->engine().latest()}) {
     EXPECT_EQ(IntProperty(*store_, cf, "rocksdb.num-files-at-level0"), 0u);
     EXPECT_EQ(IntProperty(*store_, cf, "rocksdb.num-immutable-mem-table"), 0u);
   }
-  // The geo deletions were compacted away: geo holds live entries only.
-  EXPECT_EQ(
-      IntProperty(*store_, store_->engine().geo(), "rocksdb.estimate-num-keys"),
-      30u);
+  // The replaced latest versions were compacted away: one key per entity.
+  EXPECT_EQ(IntProperty(*store_, store_->engine().latest(),
+                        "rocksdb.estimate-num-keys"),
+            30u);
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 

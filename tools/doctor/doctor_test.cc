@@ -50,7 +50,7 @@ StoreStats Healthy() {
   s.block_cache_usage_bytes = 700 * kMiB;
   s.process_rss_bytes = 1000 * kMiB;
   s.max_background_jobs = 4;
-  for (const char* name : {"default", kPointsCf, kLatestCf, kGeoCf, kKvCf}) {
+  for (const char* name : {"default", kPointsCf, kLatestCf, kKvCf}) {
     CfStats c;
     c.name = name;
     c.write_buffer_size = 64 * kMiB;
@@ -130,21 +130,21 @@ TEST(DoctorTest, RarelyWrittenColumnFamilyFlushingSmallIsNotAProblem) {
 
 TEST(DoctorTest, L0StallsSlowdownVersusStop) {
   StoreStats s = Healthy();
-  CfStats& geo = Cf(s, kGeoCf);
-  geo.l0_slowdowns = 12;
-  geo.slowdown_seconds = 3.25;
-  geo.l0_files = 21;
-  geo.level0_slowdown_writes_trigger = 20;
+  CfStats& points = Cf(s, kPointsCf);
+  points.l0_slowdowns = 12;
+  points.slowdown_seconds = 3.25;
+  points.l0_files = 21;
+  points.level0_slowdown_writes_trigger = 20;
   auto findings = Diagnose(s, DefaultOptions());
   EXPECT_THAT(findings, Contains(Named("l0_slowdown", Finding::kWarning)));
   EXPECT_THAT(findings,
               Contains(Says("l0_slowdown",
-                            "column family geo: L0 reached "
+                            "column family points: L0 reached "
                             "level0_slowdown_writes_trigger (20) 12 times")));
   EXPECT_THAT(findings, Contains(Says("l0_slowdown", "slowed for 3.2 s")));
 
-  geo.l0_stops = 2;
-  geo.stop_seconds = 1.5;
+  points.l0_stops = 2;
+  points.stop_seconds = 1.5;
   findings = Diagnose(s, DefaultOptions());
   EXPECT_THAT(findings, Contains(Named("l0_stop", Finding::kProblem)));
   EXPECT_THAT(findings, Contains(Says("l0_stop", "stopped for 1.5 s")));
@@ -181,7 +181,7 @@ TEST(DoctorTest, BulkLoadLeftOn) {
   Cf(s, kPointsCf).l0_files = 900;
   const auto findings = Diagnose(s, DefaultOptions());
   EXPECT_THAT(findings, Contains(Says("bulk_load_on",
-                                      "bulk-load mode is on: L0 holds 908")));
+                                      "bulk-load mode is on: L0 holds 906")));
   // L0 beyond the triggers is bulk loading's doing, not a stall.
   EXPECT_THAT(Codes(findings), Not(Contains("l0_slowdown")));
 }
@@ -266,11 +266,11 @@ TEST(DoctorRealStoreTest, BulkLoadLeftOnUntilSwitchedOff) {
     Write(*store, 200, 200);
     ASSERT_TRUE(testing::FlushAll(*store).ok());
   }
-  // 3 flushes of points, latest and geo, and the schema version's file.
+  // 3 flushes of points and latest, and the schema version's file.
   auto findings = Diagnose(ReadStoreStats(*store), store->options());
   EXPECT_THAT(
       findings,
-      Contains(Says("bulk_load_on", "bulk-load mode is on: L0 holds 10 files")))
+      Contains(Says("bulk_load_on", "bulk-load mode is on: L0 holds 7 files")))
       << FormatFindings(findings);
 
   ASSERT_TRUE(store->SetBulkLoad(false).ok());

@@ -159,14 +159,13 @@ Outcome ImportOffline(const ImportOptions& options,
 
 using Dump = std::vector<std::pair<std::string, std::string>>;
 
-// Every points, latest and geo key and value of one collection.
+// Every points and latest key and value of one collection.
 std::vector<Dump> DumpCollection(storage::TrackStore& store,
                                  const std::string& collection = "fleet") {
   const std::string prefix = storage::CollectionPrefix(collection);
   std::vector<Dump> out;
   for (storage::ColumnFamily cf :
-       {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest,
-        storage::ColumnFamily::kGeo}) {
+       {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest}) {
     out.push_back(storage::testing::ReadRaw(store, cf, prefix));
   }
   return out;
@@ -209,7 +208,6 @@ TEST_F(ImporterTest, EveryFormatStoresTheSamePoints) {
     const std::vector<Dump> dump = DumpDir(data);
     EXPECT_EQ(dump[0].size(), 3u * kPerEntity);
     EXPECT_EQ(dump[1].size(), 3u);
-    EXPECT_EQ(dump[2].size(), 3u);
     if (first.empty()) {
       first = dump;
     } else {
@@ -307,7 +305,6 @@ TEST_F(ImporterTest, MergesWithNewerAndOlderPointsAlreadyStored) {
   ASSERT_TRUE(o.status.ok()) << o.status;
   EXPECT_EQ(o.stats.latest_kept, 1u);
   EXPECT_EQ(o.stats.latest_updated, 2u);
-  EXPECT_EQ(o.stats.geo_deleted, 2u);
 
   auto store = storage::testing::OpenStore(data);
   EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
@@ -320,7 +317,6 @@ TEST_F(ImporterTest, MergesWithNewerAndOlderPointsAlreadyStored) {
   EXPECT_EQ((*latest)[2]->loc_time_ms, kT0 + 4 * 60000 + 2000);
   const std::vector<Dump> dump = DumpCollection(*store);
   EXPECT_EQ(dump[0].size(), 3u * kPerEntity + 3);  // every point kept
-  EXPECT_EQ(dump[2].size(), 3u);                   // one geo entry each
 }
 
 TEST_F(ImporterTest, RefusesADataDirInUse) {
@@ -346,8 +342,7 @@ TEST_F(ImporterTest, OfflineFinishesWithACompactedStoreAndTimesTheReopen) {
   EXPECT_THAT(summary.back(), HasSubstr("reopen after the import"));
   auto store = storage::testing::OpenStore(data);
   for (storage::ColumnFamily cf :
-       {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest,
-        storage::ColumnFamily::kGeo}) {
+       {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest}) {
     EXPECT_EQ(storage::testing::FilesAtLevel0(*store, cf).value_or(-1), 0);
   }
 }

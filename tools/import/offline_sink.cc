@@ -54,9 +54,8 @@ std::vector<std::string> OfflineSink::Summary() const {
       absl::StrFormat("offline: %d distinct points of %d entities into %s",
                       s.points_written, s.entities, data_dir_),
       absl::StrFormat(
-          "latest: %d entities set, %d kept (the DB held a newer point); "
-          "geo: %d entries moved",
-          s.latest_updated, s.latest_kept, s.geo_deleted),
+          "latest: %d entities set, %d kept (the DB held a newer point)",
+          s.latest_updated, s.latest_kept),
       absl::StrFormat("sort and SST files: %.2f s (%d spilled runs, %d files, "
                       "%.1f MiB); ingest: %.2f s; compaction: %.2f s",
                       s.sort_seconds, s.spilled_runs, s.sst_files,
