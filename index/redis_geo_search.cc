@@ -367,4 +367,27 @@ std::vector<RedisGeoResult> RedisGeoSearch(
   return out;
 }
 
+bool RedisGeoWantsNearest(const RedisGeoReplyOptions& options) {
+  return options.count > 0 && !options.any &&
+         options.sort != RedisGeoSort::kDesc;
+}
+
+std::optional<std::vector<RedisGeoResult>> RedisGeoNearestFromInner(
+    const RedisGeoShape& shape, const std::vector<RedisGeoCandidate>& inner,
+    double inner_radius_m, int64_t count) {
+  constexpr double kMarginMeters = 1;  // > 0.33 m, as in the proof above
+  const size_t n = static_cast<size_t>(count);
+  std::vector<RedisGeoResult> out = RedisGeoSearch(
+      shape, inner, RedisGeoReplyOptions{RedisGeoSort::kAsc, 0, false});
+  if (out.size() < n ||
+      !(out[n - 1].distance_m <= inner_radius_m - kMarginMeters)) {
+    return std::nullopt;
+  }
+  for (size_t i = 1; i < std::min(n + 1, out.size()); ++i) {
+    if (out[i].distance_m == out[i - 1].distance_m) return std::nullopt;
+  }
+  out.resize(n);
+  return out;
+}
+
 }  // namespace trackdb::index

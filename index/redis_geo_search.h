@@ -167,6 +167,25 @@ std::vector<RedisGeoResult> RedisGeoSearch(
     const std::vector<RedisGeoCandidate>& candidates,
     const RedisGeoReplyOptions& options);
 
+// Whether `options` ask for the nearest members only: COUNT n, nearest
+// first (ASC, or no order), without ANY. Such a search can stop early.
+bool RedisGeoWantsNearest(const RedisGeoReplyOptions& options);
+
+// The reply RedisGeoSearch gives over ALL candidates to a search that wants
+// the `count` nearest (RedisGeoWantsNearest), decided from `inner` only:
+// the candidates whose stored positions lie within `inner_radius_m` of the
+// shape's centre. nullopt when they cannot decide it. They can when at
+// least `count` accepted members are within inner_radius_m - 1 m (measured,
+// as Redis measures, from the decoded position, which is within 0.33 m of
+// the stored one: so no such member is missing from `inner`, and every
+// member not in `inner` is farther) and no two of the `count` nearest, nor
+// the last of them and the next, are at equal distances: Redis orders ties
+// with its partial quicksort over the whole list, which only the whole list
+// can replay.
+std::optional<std::vector<RedisGeoResult>> RedisGeoNearestFromInner(
+    const RedisGeoShape& shape, const std::vector<RedisGeoCandidate>& inner,
+    double inner_radius_m, int64_t count);
+
 }  // namespace trackdb::index
 
 #endif  // TRACKDB_INDEX_REDIS_GEO_SEARCH_H_

@@ -1,9 +1,11 @@
 #include "index/redis_geo_search.h"
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/distance.h"
@@ -346,6 +348,90 @@ TEST(RedisGeoSearchTest, CountCutsASortedPrefixEvenAmongTies) {
       EXPECT_EQ(names.size(), cut.size());
     }
   }
+}
+
+// Early stop: whenever the inner candidates decide a nearest-COUNT reply,
+// it is the reply over all candidates, member for member. Some members
+// share positions, so equal distances at and around the cut occur and must
+// make the inner ones decline.
+TEST(RedisGeoNearestFromInnerTest, EqualsTheFullSearchWhenItDecides) {
+  std::mt19937_64 rng(11);
+  const LatLng centre{39.9, 116.4};
+  std::vector<std::pair<RedisGeoCandidate, LatLng>> members;
+  for (int i = 0; i < 3000; ++i) {
+    // One in 30 stands where an earlier one stands.
+    const LatLng p =
+        (i > 0 && rng() % 30 == 0)
+            ? members[rng() % members.size()].second
+            : Destination(centre,
+                          std::uniform_real_distribution<>(0, 3000)(rng),
+                          std::uniform_real_distribution<>(0, 360)(rng));
+    members.push_back({{absl::StrCat("m", i), Score(p)}, p});
+  }
+  std::vector<RedisGeoCandidate> all;
+  for (const auto& [c, p] : members) all.push_back(c);
+  int decided = 0, declined = 0;
+  for (int q = 0; q < 400; ++q) {
+    const LatLng c = Destination(
+        centre, std::uniform_real_distribution<>(0, 2000)(rng), rng() % 360);
+    const RedisGeoShape shape =
+        q % 2 ? RedisGeoShape::Radius(c, 0.5 + rng() % 3000 / 1000.0, 1000)
+              : RedisGeoShape::Box(c, 0.5 + rng() % 4000 / 1000.0,
+                                   0.5 + rng() % 4000 / 1000.0, 1000);
+    const int64_t count = 1 + rng() % 20;
+    const RedisGeoSort sort = q % 3 ? RedisGeoSort::kAsc : RedisGeoSort::kNone;
+    const std::vector<RedisGeoResult> full =
+        RedisGeoSearch(shape, all, {sort, count, false});
+    for (double inner_m : {50.0, 150.0, 400.0, 1000.0}) {
+      std::vector<RedisGeoCandidate> inner;
+      for (const auto& [m, p] : members) {
+        if (HaversineMeters(c, p) <= inner_m) inner.push_back(m);
+      }
+      const std::optional<std::vector<RedisGeoResult>> early =
+          RedisGeoNearestFromInner(shape, inner, inner_m, count);
+      if (!early) {
+        ++declined;
+        continue;
+      }
+      ++decided;
+      ASSERT_EQ(early->size(), full.size()) << q << " " << inner_m;
+      for (size_t i = 0; i < full.size(); ++i) {
+        EXPECT_EQ((*early)[i].member, full[i].member) << q << " " << i;
+        EXPECT_EQ((*early)[i].distance_m, full[i].distance_m);
+        EXPECT_EQ((*early)[i].score, full[i].score);
+      }
+    }
+  }
+  // Both outcomes happen often enough to be tested.
+  EXPECT_GT(decided, 300);
+  EXPECT_GT(declined, 300);
+  std::printf("decided %d, declined %d\n", decided, declined);
+}
+
+TEST(RedisGeoNearestFromInnerTest, DeclinesATieAtTheCut) {
+  const LatLng c{39.9, 116.4};
+  const LatLng near = Destination(c, 10, 90), twin = near;
+  const LatLng far = Destination(c, 20, 90);
+  const RedisGeoShape shape = RedisGeoShape::Radius(c, 1000);
+  const std::vector<RedisGeoCandidate> inner = {
+      {"a", Score(near)}, {"b", Score(twin)}, {"c", Score(far)}};
+  EXPECT_FALSE(RedisGeoNearestFromInner(shape, inner, 100, 1));
+  auto two = RedisGeoNearestFromInner(shape, inner, 100, 3);
+  EXPECT_FALSE(two);  // a and b tie within the reply: their order is Redis's
+  // Not enough members close enough to be sure of the nearest 3.
+  EXPECT_FALSE(RedisGeoNearestFromInner(shape, inner, 20.5, 3));
+  auto one = RedisGeoNearestFromInner(
+      shape, {{"a", Score(near)}, {"c", Score(far)}}, 100, 1);
+  ASSERT_TRUE(one);
+  EXPECT_THAT(*one, ElementsAre(testing::Field(&RedisGeoResult::member, "a")));
+}
+
+TEST(RedisGeoWantsNearestTest, CountWithoutAnyNearestFirst) {
+  EXPECT_TRUE(RedisGeoWantsNearest({RedisGeoSort::kAsc, 10, false}));
+  EXPECT_TRUE(RedisGeoWantsNearest({RedisGeoSort::kNone, 10, false}));
+  EXPECT_FALSE(RedisGeoWantsNearest({RedisGeoSort::kDesc, 10, false}));
+  EXPECT_FALSE(RedisGeoWantsNearest({RedisGeoSort::kAsc, 10, true}));
+  EXPECT_FALSE(RedisGeoWantsNearest({RedisGeoSort::kAsc, 0, false}));
 }
 
 }  // namespace
