@@ -1,7 +1,7 @@
 // Write-path throughput: points/s through TrackStore::AddPoints with 1 and
 // with 100 points per call, over 100k entities that already have a latest
-// point, so every point costs what seed 004's did: a history Put, a latest
-// Put, a geo Put and a geo Delete, in one WriteBatch.
+// point, so every point moves one: a history Put and a latest Put in one
+// WriteBatch (seed 004's schema also moved a geo entry: two more).
 //
 //   bazel run --config=bench //bench:add_points_bench
 //

@@ -9,8 +9,10 @@
 //
 // Modes: preload (writes --entities entities once, 1000 per call),
 // add_point, add_points (100 per call), stream (100 per message),
-// radius (200 m), bounds (500 m x 500 m), get_latest (1 id: the floor of
-// what any unary call costs). bench/grpc_bench.sh runs them all.
+// radius (200 m, every hit), radius10 (200 m, page of 10), bounds
+// (500 m x 500 m), get_latest (1 id), health (grpc.health.v1.Health/Check:
+// a no-op unary call, the ceiling of any unary call on this server).
+// bench/grpc_bench.sh runs them all.
 
 #include <sys/resource.h>
 
@@ -26,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "google/protobuf/arena.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "trackdb/v1/track_service.grpc.pb.h"
 
@@ -92,6 +95,25 @@ class TypedCall final : public Call {
   std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> reader;
 };
 
+// grpc.health.v1.Health/Check through the generic stub: an empty
+// HealthCheckRequest is zero bytes, and the reply is not parsed.
+class HealthCall final : public Call {
+ public:
+  void Start(grpc::GenericStub* stub, grpc::CompletionQueue* cq) {
+    t0 = Clock::now();
+    grpc::Slice empty;
+    const grpc::ByteBuffer request(&empty, 1);
+    reader = stub->PrepareUnaryCall(&ctx, "/grpc.health.v1.Health/Check",
+                                    request, cq);
+    reader->StartCall();
+    reader->Finish(&resp, &status, this);
+  }
+  int64_t Points() const override { return 0; }
+
+  grpc::ByteBuffer resp;
+  std::unique_ptr<grpc::GenericClientAsyncResponseReader> reader;
+};
+
 // A worker's random choices: entities, and offsets of a search's centre.
 struct WorkerRandom {
   explicit WorkerRandom(int id, int entities)
@@ -132,7 +154,13 @@ std::unique_ptr<Call> StartCall(const std::string& mode,
                                 const std::string& collection,
                                 WorkerRandom& random,
                                 v1::TrackService::Stub* stub,
+                                grpc::GenericStub* generic,
                                 grpc::CompletionQueue* cq) {
+  if (mode == "health") {
+    auto c = std::make_unique<HealthCall>();
+    c->Start(generic, cq);
+    return c;
+  }
   if (mode == "add_point") {
     auto c = std::make_unique<
         TypedCall<v1::AddPointRequest, v1::AddPointResponse>>();
@@ -152,7 +180,7 @@ std::unique_ptr<Call> StartCall(const std::string& mode,
     c->Start(&v1::TrackService::Stub::PrepareAsyncAddPoints, stub, cq);
     return c;
   }
-  if (mode == "radius") {
+  if (mode == "radius" || mode == "radius10") {
     auto c = std::make_unique<
         TypedCall<v1::SearchRadiusRequest, v1::SearchResponse>>();
     c->req.set_collection(collection);
@@ -160,7 +188,7 @@ std::unique_ptr<Call> StartCall(const std::string& mode,
     c->req.mutable_center()->set_longitude(116.4 + random.jitter(random.rng));
     c->req.set_radius_m(200);
     c->req.mutable_filter()->set_ids_and_positions_only(true);
-    c->req.mutable_filter()->set_page_size(1000);
+    c->req.mutable_filter()->set_page_size(mode == "radius" ? 1000 : 10);
     c->points = [](const v1::SearchResponse& r) {
       return int64_t{r.hits_size()};
     };
@@ -208,12 +236,12 @@ std::unique_ptr<Call> StartCall(const std::string& mode,
 // itself, so a completed call costs the client no thread handoff (a
 // blocking stub costs one wake-up per call, about as much CPU as trackd's
 // side).
-void RunUnaryCalls(v1::TrackService::Stub* stub, const std::string& mode,
-                   const std::string& collection, WorkerRandom& random,
-                   Clock::time_point end, Result* out) {
+void RunUnaryCalls(v1::TrackService::Stub* stub, grpc::GenericStub* generic,
+                   const std::string& mode, const std::string& collection,
+                   WorkerRandom& random, Clock::time_point end, Result* out) {
   grpc::CompletionQueue cq;
   auto start_call = [&] {
-    return StartCall(mode, collection, random, stub, &cq);
+    return StartCall(mode, collection, random, stub, generic, &cq);
   };
   const int depth = std::max(1, absl::GetFlag(FLAGS_depth));
   int in_flight = 0;
@@ -256,7 +284,8 @@ void Worker(int id, Clock::time_point end, Result* out) {
   if (mode == "stream") {
     return RunStream(stub.get(), collection, random, end, out);
   }
-  RunUnaryCalls(stub.get(), mode, collection, random, end, out);
+  grpc::GenericStub generic(channel);
+  RunUnaryCalls(stub.get(), &generic, mode, collection, random, end, out);
 }
 
 int Preload() {
@@ -320,6 +349,7 @@ int Run() {
         static_cast<size_t>(q * all.latencies_us.size()))];
   };
   const bool search = absl::GetFlag(FLAGS_mode) == "radius" ||
+                      absl::GetFlag(FLAGS_mode) == "radius10" ||
                       absl::GetFlag(FLAGS_mode) == "bounds";
   std::printf(
       "%-10s connections=%d calls/s=%.0f %s=%.0f p50=%.0fus p99=%.0fus "

@@ -11,9 +11,13 @@
 //   city_1m     1M entities in the same city                  (1450/km^2)
 //   region_1m   1M entities in a box sqrt(10) times as wide
 //               and high, so 10x the area                     (145/km^2)
+//   region_10m  10M entities in a box sqrt(10) times as wide and high
+//               as the city, so 10x the area               (1450/km^2)
+//               (only with --with_10m: it takes minutes to load and
+//               about 2 GB of memory)
 // city_1m vs city_100k: 10x the hits, so cost should grow 10x.
-// region_1m vs city_100k: the same hits from a 10x larger collection, so
-// cost should not grow at all.
+// region_1m vs city_100k, and region_10m vs city_1m: the same hits from a
+// 10x larger collection, so cost should not grow at all.
 //
 // Flags (besides Google Benchmark's):
 //   --data_dir=DIR   where the store lives ($TMPDIR/trackdb-search-bench)
@@ -30,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
 
@@ -49,6 +54,7 @@ ABSL_FLAG(bool, keep, false, "keep the store at exit");
 ABSL_FLAG(int, callgrind_queries, 0, "run N measured queries, no benchmarks");
 ABSL_FLAG(bool, positions_only, true,
           "--callgrind_queries: decode positions only, as grpc_load asks");
+ABSL_FLAG(bool, with_10m, false, "also load and measure region_10m");
 ABSL_FLAG(bool, compact, false,
           "compact the latest column family into one sorted run first");
 
@@ -68,7 +74,11 @@ const Dataset kDatasets[] = {
     {"city_100k", 100000, kCityHalfDeg},
     {"city_1m", 1000000, kCityHalfDeg},
     {"region_1m", 1000000, kCityHalfDeg * 3.1622776601683795},
+    {"region_10m", 10000000, kCityHalfDeg * 3.1622776601683795},
 };
+// The datasets this run loads and measures: the first three, and
+// region_10m with --with_10m.
+int DatasetCount() { return absl::GetFlag(FLAGS_with_10m) ? 4 : 3; }
 
 storage::TrackStore* g_store = nullptr;
 
@@ -172,7 +182,15 @@ void BM_ScanRadius(benchmark::State& state) {
   state.counters["tombstones/q"] = perf.internal_delete_skipped_count / 200.0;
   rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
 }
-BENCHMARK(BM_ScanRadius)->ArgsProduct({{0, 1, 2}, {0, 1}})->MinTime(3);
+void RegisterBenchmarks() {
+  for (int d = 0; d < DatasetCount(); ++d) {
+    for (int positions_only : {0, 1}) {
+      benchmark::RegisterBenchmark("BM_ScanRadius", BM_ScanRadius)
+          ->Args({d, positions_only})
+          ->MinTime(3);
+    }
+  }
+}
 
 // Instructions per query are counted by callgrind inside this function only.
 __attribute__((noinline)) void MeasuredQueries(
@@ -247,7 +265,8 @@ int main(int argc, char** argv) {
   trackdb::g_store = store->get();
   if (!reuse) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (const trackdb::Dataset& d : trackdb::kDatasets) {
+    for (int i = 0; i < trackdb::DatasetCount(); ++i) {
+      const trackdb::Dataset& d = trackdb::kDatasets[i];
       if (absl::Status s = trackdb::Load(d); !s.ok()) {
         std::fprintf(stderr, "load %s: %s\n", d.collection,
                      std::string(s.message()).c_str());
@@ -270,6 +289,14 @@ int main(int argc, char** argv) {
                        nullptr)
         .PermitUncheckedError();
   }
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0)
+      std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  std::fprintf(
+      stderr, "latest index: %.1f MiB\n",
+      trackdb::g_store->engine().latest_index.ApproximateBytes() / 1048576.0);
   std::string levels;
   trackdb::g_store->engine().db->GetProperty(
       trackdb::g_store->engine().latest(), "rocksdb.levelstats", &levels);
@@ -278,6 +305,7 @@ int main(int argc, char** argv) {
   if (const int n = absl::GetFlag(FLAGS_callgrind_queries); n > 0) {
     rc = trackdb::CallgrindQueries(n);
   } else {
+    trackdb::RegisterBenchmarks();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   }

@@ -51,9 +51,15 @@ class CircleRegion final : public Region {
   double radius_m() const { return radius_m_; }
 
  private:
-  CircleRegion(const LatLng& c, double r) : centre_(c), radius_m_(r) {}
+  CircleRegion(const LatLng& c, double r);
   LatLng centre_;
   double radius_m_;
+  // Contains' bounds without trigonometry (region.cc), in radians; used
+  // when `bounded_`.
+  bool bounded_ = false;
+  double cos_centre_lat_ = 0;
+  double inside_below_ = 0;   // a bound on the distance this low: inside
+  double outside_above_ = 0;  // a bound on the distance this high: outside
 };
 
 // A simple polygon whose edges are straight lines in longitude/latitude

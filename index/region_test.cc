@@ -1,6 +1,8 @@
 #include "index/region.h"
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -61,6 +63,61 @@ TEST(CircleRegionTest, UsesRedisHaversine) {
   EXPECT_LT(HaversineMeters(centre, near), 1000);
   EXPECT_TRUE(c->Contains(near));
   EXPECT_FALSE(c->Contains(far));
+}
+
+// Contains decides most points by bounds without trigonometry: it must
+// agree with the haversine everywhere, including right at the radius, near
+// the poles and across the antimeridian.
+TEST(CircleRegionTest, AgreesWithTheHaversineEverywhere) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int inside = 0, compared = 0;
+  for (int c = 0; c < 300; ++c) {
+    const LatLng centre{u(rng) * 89.9, u(rng) * 180};
+    const double radius =
+        std::pow(10, 1 + 5 * (u(rng) + 1) / 2);  // 10 m-1000 km
+    auto circle = CircleRegion::Create(centre, radius);
+    ASSERT_TRUE(circle.ok());
+    // Degrees spanning about 1.5 radii, wider in longitude near the poles.
+    const double dlat = 1.5 * radius / 111195;
+    const double dlon = std::min(
+        180.0, dlat / std::max(0.01, std::cos(centre.lat * M_PI / 180)));
+    for (int i = 0; i < 2000; ++i) {
+      LatLng p{std::clamp(centre.lat + u(rng) * dlat, -90.0, 90.0),
+               centre.lon + u(rng) * dlon};
+      if (p.lon > 180) p.lon -= 360;
+      if (p.lon < -180) p.lon += 360;
+      const bool exact = HaversineMeters(centre, p) <= radius;
+      ASSERT_EQ(circle->Contains(p), exact)
+          << centre.lat << "," << centre.lon << " r=" << radius
+          << " p=" << p.lat << "," << p.lon;
+      inside += exact;
+      ++compared;
+    }
+  }
+  // Both sides of the boundary are well represented.
+  EXPECT_GT(inside, compared / 5);
+  EXPECT_LT(inside, compared * 4 / 5);
+}
+
+// Points at the radius itself, to the last bit: on the boundary the bounds
+// must leave the verdict to the exact test.
+TEST(CircleRegionTest, AgreesWithTheHaversineAtTheRadius) {
+  const LatLng centre{39.9, 116.4};
+  std::mt19937_64 rng(6);
+  std::uniform_real_distribution<double> bearing(0, 2 * M_PI);
+  for (int i = 0; i < 20000; ++i) {
+    const double b = bearing(rng);
+    const LatLng p{centre.lat + 0.0018 * std::cos(b),
+                   centre.lon + 0.0023 * std::sin(b)};
+    // A circle through p, and ones a hair smaller and larger.
+    const double d = HaversineMeters(centre, p);
+    for (double r : {d, std::nextafter(d, 0.0), std::nextafter(d, 1e9)}) {
+      auto circle = CircleRegion::Create(centre, r);
+      ASSERT_TRUE(circle.ok());
+      ASSERT_EQ(circle->Contains(p), d <= r) << i;
+    }
+  }
 }
 
 TEST(CircleRegionTest, CoversThePoleFromAnyLongitude) {

@@ -33,6 +33,7 @@ void StatsToProto(const storage::StoreStats& s, v1::GetStatsResponse* out) {
   out->set_memtable_bytes(s.memtable_bytes);
   out->set_block_cache_capacity_bytes(s.block_cache_capacity_bytes);
   out->set_block_cache_usage_bytes(s.block_cache_usage_bytes);
+  out->set_latest_index_bytes(s.latest_index_bytes);
   out->set_block_cache_hit_rate(s.block_cache_hit_rate());
   out->set_process_rss_bytes(s.process_rss_bytes);
   out->set_user_keys_written(s.user_keys_written);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rocksdb/db.h"
+#include "storage/cache_reservation.h"
 #include "storage/keys.h"
 #include "storage/latest_index.h"
 #include "storage/options.h"
@@ -25,6 +26,16 @@ struct Engine {
   // Every entity's latest position, derived from `latest` (built on open,
   // kept by the write funnel).
   LatestIndex latest_index;
+  // The index's memory, charged to the block cache so that the memory
+  // budget holds it (set by TrackStore::Open; null: not charged).
+  std::unique_ptr<CacheReservation> latest_index_charge;
+
+  // Brings the charge up to date; after every change to the index.
+  void ChargeLatestIndex() {
+    if (latest_index_charge) {
+      latest_index_charge->Set(latest_index.ApproximateBytes());
+    }
+  }
 
   rocksdb::ColumnFamilyHandle* cf(ColumnFamily family) const {
     return handles[static_cast<size_t>(family)];

@@ -37,6 +37,7 @@ absl::Status LoadLatestIndex(Engine& engine,
     }
     engine.latest_index.Set(key->collection, key->entity, *position);
   }
+  engine.ChargeLatestIndex();
   return FromRocks(it->status(), "loading the latest index");
 }
 

@@ -65,6 +65,8 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
   }
   std::unique_ptr<TrackStore> store(new TrackStore());
   store->engine_->options = *std::move(options);
+  store->engine_->latest_index_charge = std::make_unique<CacheReservation>(
+      store->engine_->options.block_cache, "latest_index");
   store->string_cache_ = std::make_unique<StringCache>(
       store->engine_->options.block_cache,
       store->engine_->options.config.string_cache_max_value_bytes());

@@ -147,6 +147,7 @@ absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
     }
   }
   engine_.latest_index.Apply(index_changes_);
+  if (!index_changes_.empty()) engine_.ChargeLatestIndex();
   index_changes_.clear();
   return absl::OkStatus();
 }

@@ -25,6 +25,7 @@ std::string FormatInfoSection(const storage::StoreStats& s) {
   line("block_cache_capacity_bytes", s.block_cache_capacity_bytes);
   line("block_cache_usage_bytes", s.block_cache_usage_bytes);
   line("block_cache_pinned_bytes", s.block_cache_pinned_bytes);
+  line("latest_index_bytes", s.latest_index_bytes);
   line("block_cache_hit_rate", Fixed(s.block_cache_hit_rate(), 4));
   line("process_rss_bytes", s.process_rss_bytes);
   line("user_keys_written", s.user_keys_written);

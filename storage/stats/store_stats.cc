@@ -191,7 +191,7 @@ double StoreStats::stop_seconds() const {
 }
 
 StoreStats ReadStoreStats(TrackStore& store) {
-  return ReadStoreStats(
+  StoreStats out = ReadStoreStats(
       store.engine().db.get(), store.engine().handles, store.options(),
       store.bulk_load(),
       store.options().events
@@ -199,6 +199,10 @@ StoreStats ReadStoreStats(TrackStore& store) {
                                           store.options().events->created())
                 .count()
           : 0);
+  if (store.engine().latest_index_charge) {
+    out.latest_index_bytes = store.engine().latest_index_charge->charged();
+  }
+  return out;
 }
 
 StoreStats ReadStoreStats(rocksdb::DB* db,

@@ -96,7 +96,9 @@ struct StoreStats {
   uint64_t memtable_budget_bytes = 0;       // db_write_buffer_size; 0 = none
   uint64_t memtable_bytes = 0;              // all column families
   uint64_t block_cache_capacity_bytes = 0;  // includes the memtable charge
-  uint64_t block_cache_usage_bytes = 0;     // includes the memtable charge
+  // Includes the memtable charge and the latest index's.
+  uint64_t block_cache_usage_bytes = 0;
+  uint64_t latest_index_bytes = 0;  // charged to the block cache
   uint64_t block_cache_pinned_bytes = 0;
   uint64_t block_cache_hits = 0;
   uint64_t block_cache_misses = 0;

@@ -56,6 +56,9 @@ TEST(StoreStatsTest, ReadsWritesFlushesCacheAndOptions) {
   EXPECT_GT(s.block_cache_hits + s.block_cache_misses, 0u);
   EXPECT_GT(s.process_rss_bytes, 0u);
   EXPECT_FALSE(s.bulk_load);
+  // The latest index of the points' entities, charged to the cache.
+  EXPECT_GT(s.latest_index_bytes, 0u);
+  EXPECT_GE(s.block_cache_usage_bytes, s.latest_index_bytes);
   // 2000 points: history and latest each.
   EXPECT_GE(s.user_keys_written, 2000u * 2);
   EXPECT_GT(s.user_bytes_written, 2000u * 30);
