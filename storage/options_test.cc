@@ -28,6 +28,7 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   EXPECT_EQ(o->db.max_background_jobs, 4);
   EXPECT_EQ(o->db.db_write_buffer_size, 448u << 20);
   EXPECT_TRUE(o->db.create_if_missing);
+  EXPECT_TRUE(o->db.enable_pipelined_write);
   ASSERT_EQ(o->column_families.size(), 4u);
   for (const char* name : {kPointsCf, kLatestCf, kKvCf}) {
     const auto& cf = Cf(*o, name);
