@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "gtest/gtest.h"
 #include "index/distance.h"
 #include "index/region.h"
+#include "s2/s2cap.h"
 #include "s2/s2cell_id.h"
 
 namespace trackdb::index {
@@ -226,6 +228,59 @@ TEST_F(CoveringPropertyTest, CirclesAreCoveredTightly) {
   // Measured worst precision over these 100 circles: see the log line.
   std::printf("worst covering precision: %.3f\n", worst);
   EXPECT_GT(worst, 0.25);
+}
+
+// The fast covering of small circles: wherever it applies, no point the
+// circle contains is missed (on the boundary, just inside, near cube face
+// edges and corners, near the antimeridian), and it stays within
+// max_ranges. It must apply to most small circles, or Covering() would
+// still pay for S2RegionCoverer.
+TEST_F(CoveringPropertyTest, SmallCapCoveringMissesNothing) {
+  int applied = 0, contained = 0;
+  const int kCircles = 2000;
+  for (int iter = 0; iter < kCircles; ++iter) {
+    LatLng centre = UniformOnSphere();
+    switch (iter % 4) {
+      case 0:  // near an equatorial face edge (longitude 45 + 90k)
+        centre = {Uniform(-40, 40),
+                  NormLon(45 + 90 * (rng_() % 4) + Uniform(-0.02, 0.02))};
+        break;
+      case 1:  // near a polar face edge (|z| = |x| or |y|)
+        centre = {(rng_() % 2 ? 1 : -1) * (45 + Uniform(-0.02, 0.02)),
+                  90.0 * (rng_() % 4) - 180};
+        break;
+      case 2:  // near the antimeridian
+        centre = {Uniform(-60, 60),
+                  (rng_() % 2 ? 1 : -1) * Uniform(179.9, 180)};
+        break;
+      default:
+        break;
+    }
+    const double radius = std::pow(10, Uniform(0, 3.3));  // 1 m .. 2 km
+    auto circle = CircleRegion::Create(centre, radius);
+    ASSERT_TRUE(circle.ok());
+    const std::unique_ptr<S2Region> bound = circle->SphericalBound();
+    const std::optional<std::vector<CellRange>> ranges =
+        SmallCapCovering(*static_cast<const S2Cap*>(bound.get()), 12);
+    if (!ranges) continue;
+    ++applied;
+    CheckWellFormed(*ranges);
+    std::vector<LatLng> points;
+    for (int i = 0; i < 100; ++i) {
+      const double f = (i % 4 == 0)   ? 1.0
+                       : (i % 4 == 1) ? 1 - 1e-12
+                       : (i % 4 == 2) ? 1 + 1e-12
+                                      : Uniform(0, 1);
+      points.push_back(Destination(centre, Uniform(0, 360), radius * f));
+    }
+    points.push_back(centre);
+    contained += CheckNoFalseNegatives(*circle, *ranges, points);
+    if (HasFailure()) return;
+  }
+  std::printf("fast covering applied to %d of %d small circles\n", applied,
+              kCircles);
+  EXPECT_GT(applied, kCircles / 2);
+  EXPECT_GT(contained, applied * 50);
 }
 
 TEST(CellIdOfTest, IsALeafCellContainingThePoint) {
