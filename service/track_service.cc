@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
@@ -161,21 +162,24 @@ struct PageStart {
   std::string after_entity;
 };
 
-// The first `page_size` hits from `start` on, nearest first (ties by
-// entity id), into `response` with the next page's token if more remain.
-// Drops what earlier pages returned, then orders just this page.
-void WritePage(Hits& hits, const PageStart& start, uint32_t page_size,
-               bool with_distance, bool positions_only,
-               v1::SearchResponse* response) {
+// Drops the hits earlier pages returned: those not after `start`.
+void DropEarlierPages(Hits& hits, const PageStart& start) {
+  if (!start.has_token) return;
   std::vector<Hits::Key>& keys = hits.keys;
-  if (start.has_token) {
-    keys.erase(std::remove_if(keys.begin(), keys.end(),
-                              [&](const Hits::Key& k) {
-                                return !hits.After(k, start.after_distance,
-                                                   start.after_entity);
-                              }),
-               keys.end());
-  }
+  keys.erase(std::remove_if(keys.begin(), keys.end(),
+                            [&](const Hits::Key& k) {
+                              return !hits.After(k, start.after_distance,
+                                                 start.after_entity);
+                            }),
+             keys.end());
+}
+
+// The first `page_size` hits, nearest first (ties by entity id), into
+// `response` with the next page's token if more remain. Orders just this
+// page.
+void WritePage(Hits& hits, uint32_t page_size, bool with_distance,
+               bool positions_only, v1::SearchResponse* response) {
+  std::vector<Hits::Key>& keys = hits.keys;
   const size_t page = std::min<size_t>(keys.size(), page_size);
   auto before = [&hits](const Hits::Key& a, const Hits::Key& b) {
     return hits.Before(a, b);
@@ -197,6 +201,28 @@ void WritePage(Hits& hits, const PageStart& start, uint32_t page_size,
     response->set_next_page_token(
         TokenOf(last.distance_m, hits.points[last.index].entity));
   }
+}
+
+// A radius search answers nearest first, so a page is decided by the hits
+// of a smaller circle around the same centre once more of them than the
+// page holds come after the page token: every hit outside that circle is
+// farther than every hit inside (both measured by the same haversine,
+// CircleRegion::Contains's). The circle halfway from the token's distance
+// (0 on the first page) to the radius holds a quarter of a first page's
+// area; when it cannot decide, the search costs a second, smaller scan
+// more. nullopt for circles too small for that to pay.
+std::optional<index::CircleRegion> InnerCircle(
+    const index::CircleRegion& circle, const PageStart& start) {
+  constexpr double kMinRadiusMeters = 50;
+  const double from = start.has_token ? std::max(0.0, start.after_distance) : 0;
+  const double r = (from + circle.radius_m()) / 2;
+  if (circle.radius_m() < kMinRadiusMeters || !(r < circle.radius_m())) {
+    return std::nullopt;
+  }
+  absl::StatusOr<index::CircleRegion> inner =
+      index::CircleRegion::Create(circle.centre(), r);
+  if (!inner.ok()) return std::nullopt;
+  return *std::move(inner);
 }
 
 }  // namespace
@@ -439,24 +465,39 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
     }
   }
 
-  Hits hits;
-  auto accept = [&](const model::TrackPoint& p) {
-    if (filter.has_active_since_ms() &&
-        p.loc_time_ms < filter.active_since_ms()) {
-      return;
-    }
-    hits.keys.push_back(
-        {circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon}) : 0,
-         static_cast<uint32_t>(hits.points.size())});
-    hits.points.push_back(p);
+  // Hits within `where`, with their distance from the circle's centre.
+  auto collect = [&](const index::Region& where, Hits* hits) {
+    auto accept = [&](const model::TrackPoint& p) {
+      if (filter.has_active_since_ms() &&
+          p.loc_time_ms < filter.active_since_ms()) {
+        return;
+      }
+      hits->keys.push_back(
+          {circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon})
+                  : 0,
+           static_cast<uint32_t>(hits->points.size())});
+      hits->points.push_back(p);
+    };
+    return CollectHits(*store_, context, collection, where, filter, accept);
   };
-  if (grpc::Status s =
-          CollectHits(*store_, context, collection, region, filter, accept);
-      !s.ok()) {
-    return s;
+  const bool with_distance = circle != nullptr;
+  if (std::optional<index::CircleRegion> inner =
+          circle && filter.entity_ids().empty() ? InnerCircle(*circle, start)
+                                                : std::nullopt) {
+    Hits hits;
+    if (grpc::Status s = collect(*inner, &hits); !s.ok()) return s;
+    DropEarlierPages(hits, start);
+    if (hits.keys.size() > *page_size) {
+      WritePage(hits, *page_size, with_distance,
+                filter.ids_and_positions_only(), response);
+      return grpc::Status::OK;
+    }
   }
-  WritePage(hits, start, *page_size, circle != nullptr,
-            filter.ids_and_positions_only(), response);
+  Hits hits;
+  if (grpc::Status s = collect(region, &hits); !s.ok()) return s;
+  DropEarlierPages(hits, start);
+  WritePage(hits, *page_size, with_distance, filter.ids_and_positions_only(),
+            response);
   return grpc::Status::OK;
 }
 

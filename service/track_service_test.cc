@@ -1,5 +1,6 @@
 // Integration tests: every RPC over a real gRPC channel to an in-process
 // server on a free port.
+#include <random>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -356,6 +357,44 @@ TEST_F(TrackServiceTest, SearchPagesCoverEveryHitOnce) {
   EXPECT_EQ(all.size(), 250u);
   EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), 250u);
   EXPECT_EQ(all.front(), "e0");  // nearest first across pages
+}
+
+// Small pages of a radius search are decided from a smaller circle when it
+// holds enough hits (TrackServiceImpl::Search): paging through with small
+// pages must give exactly the order of one page holding everything, ties at
+// equal distances (shared positions) included, with active_since applied.
+TEST_F(TrackServiceTest, SmallPagesEqualOneLargePage) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> d(-0.01, 0.01);
+  std::vector<v1::Point> points;
+  for (int i = 0; i < 600; ++i) {
+    v1::Point p =
+        i % 5 == 4 && !points.empty()
+            ? points[rng() % points.size()]  // a shared position
+            : MakePoint("", kT0 - (i % 7) * 1000, 10 + d(rng), 10 + d(rng));
+    p.set_entity_id(absl::StrCat("e", i));
+    points.push_back(p);
+  }
+  ASSERT_TRUE(Add("fleet", points).ok());
+  for (const bool since : {false, true}) {
+    v1::SearchFilter all;
+    all.set_page_size(1000);
+    if (since) all.set_active_since_ms(kT0 - 3500);
+    const std::vector<std::string> expected = Ids(Radius(10, 10, 1500, all));
+    ASSERT_GT(expected.size(), 200u);
+    for (int page_size : {1, 7, 50}) {
+      v1::SearchFilter f = all;
+      f.set_page_size(page_size);
+      std::vector<std::string> paged;
+      do {
+        auto r = Radius(10, 10, 1500, f);
+        ASSERT_LE(r.hits_size(), page_size);
+        for (const auto& id : Ids(r)) paged.push_back(id);
+        f.set_page_token(r.next_page_token());
+      } while (!f.page_token().empty());
+      EXPECT_EQ(paged, expected) << "page size " << page_size;
+    }
+  }
 }
 
 // The index covers the poles (index/region_test.cc), but points are taken
