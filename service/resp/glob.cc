@@ -57,8 +57,12 @@ bool MatchCharClass(const char** pattern, size_t* pattern_len, char c,
   return negate ? !matched : matched;
 }
 
+// `skip_longer` is Redis's cut-off (CVE-2022-36021): once the pattern
+// after a '*' matched nowhere in the rest of the string, no earlier '*'
+// can help by matching more, so every enclosing '*' gives up at once
+// instead of trying each longer match (exponential in the stars).
 bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
-           int nesting) {
+           int nesting, bool* skip_longer) {
   if (nesting > 1000) return false;  // Redis's guard against deep recursion
   while (plen > 0 && slen > 0) {
     switch (p[0]) {
@@ -69,10 +73,15 @@ bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
         }
         if (plen == 1) return true;
         while (slen > 0) {
-          if (Match(p + 1, plen - 1, s, slen, nocase, nesting + 1)) return true;
+          if (Match(p + 1, plen - 1, s, slen, nocase, nesting + 1,
+                    skip_longer)) {
+            return true;
+          }
+          if (*skip_longer) return false;
           ++s;
           --slen;
         }
+        *skip_longer = true;
         return false;
       case '?':
         ++s;
@@ -111,7 +120,9 @@ bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
 }  // namespace
 
 bool GlobMatch(absl::string_view pattern, absl::string_view s, bool nocase) {
-  return Match(pattern.data(), pattern.size(), s.data(), s.size(), nocase, 0);
+  bool skip_longer = false;
+  return Match(pattern.data(), pattern.size(), s.data(), s.size(), nocase, 0,
+               &skip_longer);
 }
 
 }  // namespace trackdb::resp
