@@ -120,9 +120,18 @@ bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
 }
 
 void RequestParser::Compact() {
-  if (pos_ > 0 && (pos_ == buffer_.size() || pos_ > 64 * 1024)) {
+  constexpr size_t kKeptBytes = 64 * 1024;
+  if (pos_ > 0 && (pos_ == buffer_.size() || pos_ > kKeptBytes)) {
     buffer_.erase(0, pos_);
     pos_ = 0;
+  }
+  // A large request's buffer goes once it is consumed, as Redis shrinks an
+  // idle client's query buffer: otherwise every connection that once sent
+  // a 4 MiB argument keeps 4 MiB for as long as it stays open. Not while a
+  // bulk argument is arriving: its room was reserved on purpose.
+  if (bulk_len_ < 0 && buffer_.capacity() > kKeptBytes &&
+      buffer_.capacity() > 4 * buffer_.size()) {
+    std::string(buffer_).swap(buffer_);
   }
 }
 

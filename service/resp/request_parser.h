@@ -45,6 +45,8 @@ class RequestParser {
 
   // Bytes received but not yet consumed as commands.
   size_t buffered() const { return buffer_.size() - pos_; }
+  // Bytes the parser holds, consumed or not.
+  size_t held_bytes() const { return buffer_.capacity(); }
 
  private:
   Result NextInline(const ParserLimits& limits, std::vector<std::string>* argv,

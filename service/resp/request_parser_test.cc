@@ -1,5 +1,7 @@
 #include "service/resp/request_parser.h"
 
+#include <algorithm>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -32,6 +34,33 @@ TEST(RequestParserTest, MultibulkPipelineInOneFeed) {
   EXPECT_THAT(cmds[1], ElementsAre("GET", std::string("a\0b", 3)));
   EXPECT_THAT(cmds[2], ElementsAre("SET", "k", ""));
   EXPECT_EQ(p.buffered(), 0u);
+}
+
+// A 4 MiB argument's buffer is released once the command is taken, so an
+// idle connection does not keep it; while it arrives in pieces, its room
+// stays reserved (no copy per piece).
+TEST(RequestParserTest, ALargeRequestsBufferIsReleasedAfterIt) {
+  RequestParser p;
+  const std::string value(4 << 20, 'x');
+  const std::string wire = "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$" +
+                           std::to_string(value.size()) + "\r\n" + value +
+                           "\r\n";
+  std::vector<std::string> argv;
+  std::string error;
+  size_t held_while_arriving = 0;
+  for (size_t at = 0; at < wire.size(); at += 64 * 1024) {
+    p.Feed(absl::string_view(wire).substr(at, 64 * 1024));
+    if (at + 64 * 1024 < wire.size()) {
+      ASSERT_EQ(p.Next(ParserLimits(), &argv, &error),
+                RequestParser::Result::kNeedMore);
+      held_while_arriving = std::max(held_while_arriving, p.held_bytes());
+    }
+  }
+  ASSERT_EQ(p.Next(ParserLimits(), &argv, &error),
+            RequestParser::Result::kCommand);
+  EXPECT_EQ(argv[2].size(), value.size());
+  EXPECT_GE(held_while_arriving, value.size());
+  EXPECT_LT(p.held_bytes(), 128u * 1024);
 }
 
 TEST(RequestParserTest, ACommandSplitAtEveryByteArrivesWhole) {
