@@ -75,6 +75,12 @@ absl::Status ValidateServer(const v1::ServerConfig& server) {
     return Invalid("server.resp_port",
                    absl::StrCat("must be 0..65535, got ", server.resp_port()));
   }
+  const std::string& debug = server.enable_debug_command();
+  if (debug != "no" && debug != "yes" && debug != "local") {
+    return Invalid("server.enable_debug_command",
+                   absl::StrCat("must be \"no\", \"yes\" or \"local\", got \"",
+                                debug, "\""));
+  }
   return absl::OkStatus();
 }
 
@@ -192,6 +198,9 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
     server->set_resp_threads(std::max(1u, std::thread::hardware_concurrency()));
   }
   if (server->resp_worker_threads() == 0) server->set_resp_worker_threads(4);
+  if (server->enable_debug_command().empty()) {
+    server->set_enable_debug_command("no");
+  }
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
   *c.mutable_limits() = model::WithLimitDefaults(c.limits());

@@ -166,6 +166,8 @@ TEST(ConfigTest, BadValuesAreRefused) {
               HasSubstr("test.textproto:1:"));
   EXPECT_THAT(ErrorOf("data_dir: \"a\"\ndata_dir: \"b\""),
               HasSubstr("data_dir"));
+  EXPECT_THAT(ErrorOf("server { enable_debug_command: \"maybe\" }"),
+              HasSubstr("server.enable_debug_command must be"));
 }
 
 TEST(ConfigTest, InconsistentValuesNameTheField) {

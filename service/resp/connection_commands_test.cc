@@ -135,9 +135,24 @@ TEST(ConnectionCommandsTest, QuitRepliesOkAndCloses) {
   EXPECT_TRUE(d.trackdb().Closed());
 }
 
+// DEBUG is refused by default, with Redis 7's words (its default is "no"
+// too); "local" allows it from loopback, "yes" from anyone.
+TEST(ConnectionCommandsTest, DebugIsRefusedUnlessEnabled) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"DEBUG", "SLEEP", "0"});
+  for (const char* enabled : {"local", "yes"}) {
+    v1::TrackdbConfig config;
+    config.mutable_server()->set_enable_debug_command(enabled);
+    testing::TrackdbResp server(config);
+    RawClient client(server.port());
+    EXPECT_EQ(client.Call({"DEBUG", "SLEEP", "0"}), "+OK\r\n") << enabled;
+  }
+}
+
 TEST(ConnectionCommandsTest, ASlowCommandDoesNotStallOtherConnections) {
   v1::TrackdbConfig config;
   config.mutable_server()->set_resp_threads(1);  // all on one loop
+  config.mutable_server()->set_enable_debug_command("local");
   testing::TrackdbResp server(config);
   RawClient slow(server.port());
   slow.Send(testing::EncodeCommand({"DEBUG", "SLEEP", "2"}));
