@@ -9,6 +9,7 @@
 
 #include "benchmark/benchmark.h"
 #include "index/covering.h"
+#include "index/distance.h"
 #include "index/region.h"
 #include "s2/s2cell.h"
 #include "s2/s2cell_id.h"
@@ -35,7 +36,8 @@ void BM_CircleCovering(benchmark::State& state) {
         area += (r.last - r.first + 2) / 2.0;
       }
       const double leaf_m2 = S2Cell::AverageArea(S2CellId::kMaxLevel) *
-                             6372797.560856 * 6372797.560856;
+                             index::kEarthRadiusMeters *
+                             index::kEarthRadiusMeters;
       area_ratio += area * leaf_m2 / (M_PI * 200 * 200);
       ranges += covering.size();
     }

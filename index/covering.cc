@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "index/distance.h"
 #include "s2/s2cap.h"
 #include "s2/s2cell_id.h"
 #include "s2/s2coords.h"
@@ -49,7 +50,7 @@ std::vector<CellRange> MergeRanges(std::vector<CellRange> cells,
 
 std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
                                                        int max_ranges) {
-  constexpr double kMaxAngle = 2000 / 6372797.560856;  // 2 km
+  constexpr double kMaxAngle = 2000 / kEarthRadiusMeters;  // 2 km
   const double angle = cap.GetRadius().radians();
   if (!(angle > 0 && angle <= kMaxAngle)) return std::nullopt;
   const S2LatLngRect rect = cap.GetRectBound();

@@ -13,6 +13,10 @@ constexpr double kDegToRad = M_PI / 180.0;
 double DegToRad(double deg) { return deg * kDegToRad; }
 double RadToDeg(double rad) { return rad / kDegToRad; }
 
+// How far a member's stored position may be from the decoded one Redis
+// measures from (<= 0.33 m, see the header), with room for rounding.
+constexpr double kDecodedMarginMeters = 1;
+
 // Half the Web-Mercator world width, Redis's MERCATOR_MAX.
 constexpr double kMercatorMax = 20037726.37;
 
@@ -311,12 +315,11 @@ std::optional<RedisGeoAccept> RedisGeoSearchMatch(const RedisGeoAreas& areas,
 }
 
 double RedisGeoCandidateRadiusMeters(const RedisGeoShape& shape) {
-  constexpr double kMarginMeters = 1;
   if (shape.kind == RedisGeoShape::Kind::kRadius) {
-    return shape.radius * shape.unit_to_meters + kMarginMeters;
+    return shape.radius * shape.unit_to_meters + kDecodedMarginMeters;
   }
   return shape.width * shape.unit_to_meters / 2 +
-         shape.height * shape.unit_to_meters / 2 + kMarginMeters;
+         shape.height * shape.unit_to_meters / 2 + kDecodedMarginMeters;
 }
 
 bool RedisGeoNaturalLess(const RedisGeoResult& a, const RedisGeoResult& b) {
@@ -375,12 +378,11 @@ bool RedisGeoWantsNearest(const RedisGeoReplyOptions& options) {
 std::optional<std::vector<RedisGeoResult>> RedisGeoNearestFromInner(
     const RedisGeoShape& shape, const std::vector<RedisGeoCandidate>& inner,
     double inner_radius_m, int64_t count) {
-  constexpr double kMarginMeters = 1;  // > 0.33 m, as in the proof above
   const size_t n = static_cast<size_t>(count);
   std::vector<RedisGeoResult> out = RedisGeoSearch(
       shape, inner, RedisGeoReplyOptions{RedisGeoSort::kAsc, 0, false});
   if (out.size() < n ||
-      !(out[n - 1].distance_m <= inner_radius_m - kMarginMeters)) {
+      !(out[n - 1].distance_m <= inner_radius_m - kDecodedMarginMeters)) {
     return std::nullopt;
   }
   for (size_t i = 1; i < std::min(n + 1, out.size()); ++i) {
