@@ -75,6 +75,19 @@ absl::Status ValidateServer(const v1::ServerConfig& server) {
     return Invalid("server.resp_port",
                    absl::StrCat("must be 0..65535, got ", server.resp_port()));
   }
+  if (server.grpc_max_concurrent_streams() < 1) {
+    return Invalid("server.grpc_max_concurrent_streams", "must be at least 1");
+  }
+  // The server's own pollers need threads too: below this no call runs.
+  if (server.grpc_max_threads() < 4) {
+    return Invalid("server.grpc_max_threads", "must be at least 4");
+  }
+  if (server.grpc_max_metadata_bytes() < 1024) {
+    return Invalid("server.grpc_max_metadata_bytes", "must be at least 1024");
+  }
+  if (server.grpc_max_message_bytes() < 1024) {
+    return Invalid("server.grpc_max_message_bytes", "must be at least 1024");
+  }
   const std::string& debug = server.enable_debug_command();
   if (debug != "no" && debug != "yes" && debug != "local") {
     return Invalid("server.enable_debug_command",
@@ -172,6 +185,24 @@ absl::Status ValidateMemory(const v1::StorageConfig& s) {
   return absl::OkStatus();
 }
 
+// Client limits of both doors.
+void SetClientLimitDefaults(v1::ServerConfig* server) {
+  if (!server->has_resp_idle_timeout_s()) server->set_resp_idle_timeout_s(0);
+  if (!server->has_resp_max_output_bytes()) {
+    server->set_resp_max_output_bytes(0);
+  }
+  if (!server->has_grpc_max_concurrent_streams()) {
+    server->set_grpc_max_concurrent_streams(100);
+  }
+  if (!server->has_grpc_max_threads()) server->set_grpc_max_threads(256);
+  if (!server->has_grpc_max_metadata_bytes()) {
+    server->set_grpc_max_metadata_bytes(16 * 1024);
+  }
+  if (!server->has_grpc_max_message_bytes()) {
+    server->set_grpc_max_message_bytes(64 << 20);  // a full batch of points
+  }
+}
+
 }  // namespace
 
 v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
@@ -201,6 +232,7 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   if (server->enable_debug_command().empty()) {
     server->set_enable_debug_command("no");
   }
+  SetClientLimitDefaults(server);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
   *c.mutable_limits() = model::WithLimitDefaults(c.limits());

@@ -168,6 +168,14 @@ TEST(ConfigTest, BadValuesAreRefused) {
               HasSubstr("data_dir"));
   EXPECT_THAT(ErrorOf("server { enable_debug_command: \"maybe\" }"),
               HasSubstr("server.enable_debug_command must be"));
+  EXPECT_THAT(ErrorOf("server { grpc_max_concurrent_streams: 0 }"),
+              HasSubstr("server.grpc_max_concurrent_streams must be"));
+  EXPECT_THAT(ErrorOf("server { grpc_max_threads: 2 }"),
+              HasSubstr("server.grpc_max_threads must be at least 4"));
+  EXPECT_THAT(ErrorOf("server { grpc_max_metadata_bytes: 10 }"),
+              HasSubstr("server.grpc_max_metadata_bytes must be"));
+  EXPECT_THAT(ErrorOf("server { grpc_max_message_bytes: 10 }"),
+              HasSubstr("server.grpc_max_message_bytes must be"));
 }
 
 TEST(ConfigTest, InconsistentValuesNameTheField) {

@@ -4,6 +4,8 @@
 #include "grpc/health/v1/health.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/resource_quota.h"
+#include "service/undecodable_request.h"
 
 namespace trackdb::service {
 namespace {
@@ -17,6 +19,24 @@ namespace {
 // from dropping the generated code.
 void RegisterHealthDescriptor() {
   grpc::health::v1::HealthCheckRequest::descriptor();
+}
+
+// Bounds what clients can hold: threads (each call in progress has one in
+// the synchronous server, an idle StreamPoints too), streams per
+// connection, header and message bytes. Without them 500 idle streams held
+// 500 threads, and a header block of 64 MiB was read whole.
+void ApplyLimits(const v1::ServerConfig& server, grpc::ServerBuilder& builder) {
+  grpc::ResourceQuota quota("trackd-grpc");
+  quota.SetMaxThreads(static_cast<int>(server.grpc_max_threads()));
+  builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(
+      GRPC_ARG_MAX_CONCURRENT_STREAMS,
+      static_cast<int>(server.grpc_max_concurrent_streams()));
+  builder.AddChannelArgument(
+      GRPC_ARG_MAX_METADATA_SIZE,
+      static_cast<int>(server.grpc_max_metadata_bytes()));
+  builder.SetMaxReceiveMessageSize(
+      static_cast<int>(server.grpc_max_message_bytes()));
 }
 
 }  // namespace
@@ -37,8 +57,12 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
                            &server->port_);
   builder.RegisterService(server->service_.get());
   builder.RegisterService(server->admin_.get());
-  // Room for a full batch of points with attributes.
-  builder.SetMaxReceiveMessageSize(64 << 20);
+  ApplyLimits(config.server(), builder);
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(UndecodableRequestInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server->server_ = builder.BuildAndStart();
   if (!server->server_ || server->port_ == 0) {
     return absl::UnavailableError(absl::StrCat(

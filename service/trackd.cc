@@ -23,6 +23,7 @@
 #include "conf/config.h"
 #include "google/protobuf/text_format.h"
 #include "service/grpc_server.h"
+#include "service/memory_return.h"
 #include "service/resp/resp_server.h"
 #include "storage/options.h"
 #include "storage/track_store.h"
@@ -106,6 +107,8 @@ int Run() {
   Log(absl::StrCat("serving the Redis protocol on ",
                    config.server().resp_bind_address(), ":",
                    (*resp_server)->port()));
+  // Freed memory back to the OS after bursts (memory_return.h).
+  service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
   Log("ready");
 
   int sig = 0;
