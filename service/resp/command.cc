@@ -27,6 +27,9 @@ ServerState::ServerState(storage::TrackStore* store,
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();
   }
+  settings_.timeout_s = config.server().resp_idle_timeout_s();
+  settings_.max_output_bytes =
+      static_cast<int64_t>(config.server().resp_max_output_bytes());
   if (config.server().has_resp_max_bulk_len()) {
     settings_.proto_max_bulk_len =
         static_cast<int64_t>(config.server().resp_max_bulk_len());

@@ -54,6 +54,8 @@ struct LiveSettings {
   std::string requirepass;
   int64_t maxclients = 10000;
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+  int64_t timeout_s = 0;         // Redis's timeout: idle seconds; 0 never
+  int64_t max_output_bytes = 0;  // unsent reply bytes; 0 no limit
 };
 
 class CommandTable;

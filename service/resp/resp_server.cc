@@ -129,6 +129,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     client_.created_ms = client_.last_command_ms = NowMs();
     socket_.set_option(tcp::no_delay(true), ec);
     state.PublishClient(client_);
+    idle_timeout_s_ = state.settings().timeout_s;
     WaitForInput();
   }
 
@@ -159,14 +160,35 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // (not waiting for readability, then reading) lets Asio keep the socket's
   // epoll registration as it is between requests.
   void WaitForInput() {
+    ArmIdleTimer();
     auto self = shared_from_this();
     socket_.async_read_some(
         asio::buffer(head_), [self](asio::error_code ec, size_t n) {
+          // A command in progress is not idleness (Redis does the same).
+          if (self->idle_timer_) self->idle_timer_->cancel();
           if (ec) return self->Close();  // end of stream included
           self->parser_.Feed(absl::string_view(self->head_, n));
           if (n == sizeof(self->head_) && !self->ReadRest()) return;
           self->Serve();
         });
+  }
+
+  // Redis's timeout: a connection that sends nothing for timeout seconds
+  // is closed. The timer exists only while a timeout is set.
+  void ArmIdleTimer() {
+    if (idle_timeout_s_ <= 0) {
+      if (idle_timer_) idle_timer_->cancel();
+      return;
+    }
+    if (!idle_timer_) {
+      idle_timer_ = std::make_unique<asio::steady_timer>(executor());
+    }
+    idle_timer_->expires_after(std::chrono::seconds(idle_timeout_s_));
+    std::weak_ptr<Connection> weak = shared_from_this();
+    idle_timer_->async_wait([weak](asio::error_code ec) {
+      if (ec) return;  // cancelled: input came, or the connection went
+      if (auto self = weak.lock()) self->Close();
+    });
   }
 
   // After head_ came back full: reads what else is waiting, up to one
@@ -196,7 +218,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::vector<std::string> argv;
     std::string error;
     bool ran = false;
+    idle_timeout_s_ = settings.timeout_s;
     while (!client_.close_after_reply) {
+      if (OverOutputLimit(settings)) return Close();
+      // Replies to a pipeline go out in pieces: the rest of it is served
+      // once this much has been sent, so a client that pipelines many
+      // large replies holds about one piece in trackd, not all of them.
+      if (out_.size() >= kReplyPieceBytes) {
+        resume_after_flush_ = true;
+        break;
+      }
       limits.authenticated =
           client_.authenticated || settings.requirepass.empty();
       const RequestParser::Result r = NextCommand(limits, &argv, &error);
@@ -219,8 +250,29 @@ class Connection : public std::enable_shared_from_this<Connection> {
       Dispatch(state, client_, argv, reply);
       reply.set_protocol(client_.protocol);  // HELLO may have changed it
     }
+    if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
     Flush();
+  }
+
+  static constexpr size_t kReplyPieceBytes = 1 << 20;
+
+  // Redis's client-output-buffer-limit (one hard limit): replies not yet
+  // sent past it close the connection, as Redis closes such a client.
+  bool OverOutputLimit(const LiveSettings& settings) const {
+    return settings.max_output_bytes > 0 &&
+           out_.size() > static_cast<size_t>(settings.max_output_bytes);
+  }
+
+  // After a flush: the rest of a pipeline cut into pieces, or the next
+  // request. Posted, so that the loop's other connections are served
+  // between pieces and the stack does not grow with the pipeline.
+  void AfterFlush() {
+    if (client_.close_after_reply) return Close();
+    if (!resume_after_flush_) return WaitForInput();
+    resume_after_flush_ = false;
+    auto self = shared_from_this();
+    asio::post(executor(), [self] { self->Serve(); });
   }
 
   // The next request: the one parsed ahead by ServeGroup, if any, else the
@@ -276,9 +328,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   // Sends out_, at once when the socket takes it all (the usual case: no
-  // handler to dispatch), else in the background; then reads on. Every
-  // complete request buffered has been served, so what the parser still
-  // holds is the start of one yet to arrive.
+  // handler to dispatch), else in the background; then serves the rest of
+  // a pipeline cut into pieces, or reads on: when Serve did not stop at a
+  // piece, every complete request buffered has been served, so what the
+  // parser still holds is the start of one yet to arrive.
   void Flush() {
     size_t sent = 0;
     if (!out_.empty()) {
@@ -292,18 +345,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     if (sent == out_.size()) {
       out_.clear();
-      if (client_.close_after_reply) return Close();
-      return WaitForInput();
+      return AfterFlush();
     }
     out_.erase(0, sent);
     auto self = shared_from_this();
     asio::async_write(socket_, asio::buffer(out_),
                       [self](asio::error_code ec, size_t) {
                         self->out_.clear();
-                        if (ec || self->client_.close_after_reply) {
-                          return self->Close();
-                        }
-                        self->WaitForInput();
+                        if (ec) return self->Close();
+                        self->AfterFlush();
                       });
   }
 
@@ -319,6 +369,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<Parsed> held_;                   // parsed ahead by ServeGroup
   std::vector<std::vector<std::string>> group_;  // ServeGroup's calls
   std::string out_;
+  bool resume_after_flush_ = false;  // requests buffered, not yet served
+  int64_t idle_timeout_s_ = 0;       // the live setting, per request batch
+  std::unique_ptr<asio::steady_timer> idle_timer_;
   char head_[512];
 };
 

@@ -15,6 +15,11 @@
 // SLEEP, ...) run on a worker while their connection waits, so the loop's
 // other connections go on being parsed and served. A point command stuck in
 // RocksDB (a write stall) holds its loop; the other loops go on.
+//
+// Limits, as Redis's: maxclients, proto-max-bulk-len, timeout (idle
+// connections closed), a hard output limit. Replies to a pipeline go out in
+// 1 MiB pieces: the rest of it is served once a piece is sent, so a client
+// that pipelines and never reads holds one piece, not every reply.
 
 #include <memory>
 #include <string>

@@ -321,6 +321,16 @@ const std::vector<ConfigParam>& ConfigParams() {
          s.UpdateSettings([&](LiveSettings* l) { l->proto_max_bulk_len = n; });
          return true;
        }},
+      {"timeout",
+       [](const ServerState& s) {
+         return absl::StrCat(s.settings().timeout_s);
+       },
+       [](ServerState& s, const std::string& v) {
+         int64_t n;
+         if (!SetInt(v, 0, &n)) return false;
+         s.UpdateSettings([&](LiveSettings* l) { l->timeout_s = n; });
+         return true;
+       }},
       {"port", [](const ServerState& s) { return absl::StrCat(s.port); },
        nullptr},
       {"bind",
