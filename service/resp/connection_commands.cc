@@ -76,6 +76,12 @@ void Hello(CommandContext& ctx) {
       auth = {argv[i + 1], argv[i + 2]};
       i += 2;
     } else if (EqualsIgnoreCase(argv[i], "SETNAME") && more >= 1) {
+      // Checked here, before authentication, as Redis does.
+      if (!ValidClientName(argv[i + 1])) {
+        return ctx.reply.Error(
+            "Client names cannot contain spaces, newlines or special "
+            "characters.");
+      }
       name = argv[i + 1];
       ++i;
     } else {
@@ -97,14 +103,7 @@ void Hello(CommandContext& ctx) {
         "authenticate the client and select the RESP protocol version at the "
         "same time");
   }
-  if (name) {
-    if (!ValidClientName(*name)) {
-      return ctx.reply.Error(
-          "Client names cannot contain spaces, newlines or special "
-          "characters.");
-    }
-    ctx.client.name = *name;
-  }
+  if (name) ctx.client.name = *name;
   ctx.client.protocol = static_cast<int>(version);
   ctx.reply.set_protocol(ctx.client.protocol);
   Reply& r = ctx.reply;

@@ -530,21 +530,8 @@ void Time(CommandContext& ctx) {
 // DEBUG SLEEP <seconds>: takes as long as a slow command would. DEBUG runs
 // on the worker pool, so the connection's loop goes on serving its other
 // connections meanwhile (the slow-command test checks this).
-// Refused unless server.enable_debug_command allows it, with Redis 7's
-// words.
+// Dispatch refuses it unless server.enable_debug_command allows it.
 void Debug(CommandContext& ctx) {
-  const std::string& enabled =
-      ctx.server.config().server().enable_debug_command();
-  const bool local = absl::StartsWith(ctx.client.addr, "127.") ||
-                     absl::StartsWith(ctx.client.addr, "::1:") ||
-                     absl::StartsWith(ctx.client.addr, "[::1]");
-  if (enabled != "yes" && !(enabled == "local" && local)) {
-    return ctx.reply.Error(
-        "DEBUG command not allowed. If the enable-debug-command option is "
-        "set to \"local\", you can run it from a local connection, "
-        "otherwise you need to set this option in the configuration file, "
-        "and then restart the server.");
-  }
   double seconds = 0;
   if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
       ParseRedisDouble(ctx.argv[2], &seconds) && seconds >= 0) {

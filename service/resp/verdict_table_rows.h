@@ -16,7 +16,9 @@ struct VerdictRow {
     kText,     // same verdict, other words
     kVerdict,  // trackdb refuses what Redis accepts (or the reverse)
   };
-  std::string entry;    // table entry: "geoadd", "config|get"
+  // Table entry: "geoadd", "config|get"; "" for a command not in the
+  // table.
+  std::string entry;
   std::string request;  // words split at spaces; <empty>, <long>
   Differs differs = kNone;
   std::string why;  // one line, for kText and kVerdict
