@@ -19,7 +19,7 @@ struct VerdictRow {
   // Table entry: "geoadd", "config|get"; "" for a command not in the
   // table.
   std::string entry;
-  std::string request;  // words split at spaces; <empty>, <long>
+  std::string request;  // words split at spaces; <empty>, <long>, <huge>
   Differs differs = kNone;
   std::string why;  // one line, for kText and kVerdict
 };

@@ -52,7 +52,7 @@ std::set<std::string> TableEntries() {
 
 // The request of a row: its words, with placeholders for what cannot be
 // written in one: <empty> an empty argument, <long> a 1025-byte one (one
-// byte over model/limits.h's name limits).
+// byte over model/limits.h's name limits), <huge> a 200 KiB one.
 std::vector<std::string> Request(const std::string& words) {
   std::vector<std::string> argv;
   for (absl::string_view w : absl::StrSplit(words, ' ', absl::SkipEmpty())) {
@@ -60,6 +60,8 @@ std::vector<std::string> Request(const std::string& words) {
       argv.emplace_back();
     } else if (w == "<long>") {
       argv.emplace_back(1025, 'k');
+    } else if (w == "<huge>") {
+      argv.emplace_back(200 * 1024, 'h');
     } else {
       argv.emplace_back(w);
     }
@@ -113,7 +115,7 @@ std::string Dump(int port, const std::string& password,
     absl::StrAppend(&out, c.Call({"SELECT", db}), c.Call({"DBSIZE"}));
     for (const std::string& k : keys) {
       const std::string type = c.Call({"TYPE", k});
-      absl::StrAppend(&out, k.substr(0, 20), type);
+      absl::StrAppend(&out, k.substr(0, 20), k.size(), type);
       if (type == "+string\r\n") absl::StrAppend(&out, c.Call({"GET", k}));
       if (type == "+zset\r\n") {
         absl::StrAppend(&out, c.Call({"ZRANGE", k, "0", "-1", "WITHSCORES"}));
@@ -149,13 +151,18 @@ void Fixture(int port, const std::string& password) {
 // Runs one group's rows on both servers; returns how many ran. With a
 // `password` (both servers require it), the rows run unauthenticated, and
 // a row's allowed difference is one of text only: both must refuse it.
+// With `resp3`, the rows' connections speak RESP3 (HELLO 3).
 int RunGroup(Differential& d, const std::vector<VerdictRow>& rows,
-             const std::string& password = "") {
+             const std::string& password = "", bool resp3 = false) {
   const int port = d.trackdb_server().port();
   Fixture(d.redis_port(), password);
   Fixture(port, password);
   RawClient redis(d.redis_port());
   RawClient trackdb(port);
+  if (resp3) {
+    EXPECT_FALSE(IsError(redis.Call({"HELLO", "3"})));
+    EXPECT_FALSE(IsError(trackdb.Call({"HELLO", "3"})));
+  }
   for (VerdictRow row : rows) {
     if (!password.empty() && row.differs == VerdictRow::kVerdict) {
       row.differs = VerdictRow::kText;
@@ -262,6 +269,15 @@ TEST(VerdictTableTest, BadGeoaddsInAPipelinedGroup) {
   EXPECT_EQ(d.redis().Call({"ZREM", "g", std::string(1025, 'k')}), ":1\r\n");
   EXPECT_SAME_REPLY(d, {"ZRANGE", "g", "0", "-1", "WITHSCORES"});
   EXPECT_SAME_REPLY(d, {"GET", "s"});
+}
+
+// The same in RESP3, whose replies take other paths (maps, doubles,
+// verbatim strings).
+TEST(VerdictTableTest, VerdictsMatchRedisInResp3) {
+  Differential d;
+  for (const auto& [entry, group] : Groups()) {
+    RunGroup(d, group, "", /*resp3=*/true);
+  }
 }
 
 // With requirepass on both servers, every row sent before AUTH: what is
