@@ -14,7 +14,7 @@ struct VerdictRow {
   enum Differs {
     kNone,     // same verdict; an error's text byte for byte
     kText,     // same verdict, other words
-    kVerdict,  // trackdb refuses what Redis accepts (or the reverse)
+    kVerdict,  // trackdb refuses what Redis accepts
   };
   // Table entry: "geoadd", "config|get"; "" for a command not in the
   // table.

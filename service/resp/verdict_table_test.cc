@@ -174,8 +174,9 @@ int RunGroup(Differential& d, const std::vector<VerdictRow>& rows,
     const std::string want = redis.Call(argv);
     const std::string got = trackdb.Call(argv);
     if (row.differs == VerdictRow::kVerdict) {
-      EXPECT_NE(IsError(got), IsError(want))
-          << where << " (allowed: " << row.why << ")";
+      EXPECT_TRUE(IsError(got) && !IsError(want))
+          << where << " (allowed: " << row.why << ")\n redis: " << want
+          << " trackdb: " << got;
     } else {
       EXPECT_EQ(IsError(got), IsError(want))
           << where << "\n redis: " << want << " trackdb: " << got;
