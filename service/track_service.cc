@@ -310,6 +310,10 @@ grpc::Status TrackServiceImpl::StreamPoints(
 grpc::Status TrackServiceImpl::GetLatest(grpc::ServerContext*,
                                          const v1::GetLatestRequest* request,
                                          v1::GetLatestResponse* response) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
+    return ToGrpc(s);
+  }
   if (absl::Status s = model::ValidateBatchSize(request->entity_ids_size(),
                                                 "entity_ids", limits_);
       !s.ok()) {
@@ -339,6 +343,10 @@ grpc::Status TrackServiceImpl::GetLatest(grpc::ServerContext*,
 grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
                                         const v1::GetTrackRequest* request,
                                         v1::GetTrackResponse* response) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
+    return ToGrpc(s);
+  }
   if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
       !s.ok()) {
     return ToGrpc(s);
@@ -415,7 +423,11 @@ grpc::Status TrackServiceImpl::SearchRadius(
     return ToGrpc(s);
   }
   auto circle = index::CircleRegion::Create(center, request->radius_m());
-  if (!circle.ok()) return ToGrpc(circle.status());
+  // The centre passed above, so the radius is what the circle refused
+  // (infinity, when no max_radius_m bounds it).
+  if (!circle.ok()) {
+    return Invalid(absl::StrCat("radius_m: ", circle.status().message()));
+  }
   return Search(context, request->collection(), *circle, &*circle,
                 request->filter(), response);
 }
@@ -449,6 +461,10 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
                                       const index::CircleRegion* circle,
                                       const v1::SearchFilter& filter,
                                       v1::SearchResponse* response) {
+  // After the region's own fields, which each search checks first.
+  if (absl::Status s = ValidateCollectionField(collection); !s.ok()) {
+    return ToGrpc(s);
+  }
   auto page_size = PageSize(filter.page_size(), "filter.page_size");
   if (!page_size.ok()) return ToGrpc(page_size.status());
   PageStart start;

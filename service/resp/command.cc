@@ -1,6 +1,7 @@
 #include "service/resp/command.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "service/clock.h"
@@ -10,6 +11,24 @@ namespace trackdb::resp {
 namespace {
 
 constexpr size_t kMaxCursors = 100000;
+
+// Redis refuses a protected command (DEBUG is the one trackdb has) unless
+// enable-debug-command allows the client, after the arity check and before
+// authentication. Returns the refusal, or "" if the call may go on.
+std::string ProtectedRefusal(const ServerState& server,
+                             const ClientState& client,
+                             const CommandSpec& spec) {
+  if (spec.name != "debug") return "";
+  const std::string& enabled = server.config().server().enable_debug_command();
+  const bool local = absl::StartsWith(client.addr, "127.") ||
+                     absl::StartsWith(client.addr, "::1:") ||
+                     absl::StartsWith(client.addr, "[::1]");
+  if (enabled == "yes" || (enabled == "local" && local)) return "";
+  return "DEBUG command not allowed. If the enable-debug-command option is "
+         "set to \"local\", you can run it from a local connection, "
+         "otherwise you need to set this option in the configuration file, "
+         "and then restart the server.";
+}
 
 bool AuthRequired(const ServerState& server, const ClientState& client) {
   return !client.authenticated && !server.settings().requirepass.empty();
@@ -193,6 +212,11 @@ void Dispatch(ServerState& server, ClientState& client,
   if ((spec->arity > 0 && argc != spec->arity) ||
       (spec->arity < 0 && argc < -spec->arity)) {
     ReplyArityError(ctx, full_name);
+    return;
+  }
+  if (std::string refusal = ProtectedRefusal(server, client, *spec);
+      !refusal.empty()) {
+    reply.Error(refusal);
     return;
   }
   if (!spec->allowed_before_auth && AuthRequired(server, client)) {

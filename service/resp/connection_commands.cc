@@ -1,4 +1,5 @@
 // Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT.
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
@@ -75,6 +76,12 @@ void Hello(CommandContext& ctx) {
       auth = {argv[i + 1], argv[i + 2]};
       i += 2;
     } else if (EqualsIgnoreCase(argv[i], "SETNAME") && more >= 1) {
+      // Checked here, before authentication, as Redis does.
+      if (!ValidClientName(argv[i + 1])) {
+        return ctx.reply.Error(
+            "Client names cannot contain spaces, newlines or special "
+            "characters.");
+      }
       name = argv[i + 1];
       ++i;
     } else {
@@ -96,14 +103,7 @@ void Hello(CommandContext& ctx) {
         "authenticate the client and select the RESP protocol version at the "
         "same time");
   }
-  if (name) {
-    if (!ValidClientName(*name)) {
-      return ctx.reply.Error(
-          "Client names cannot contain spaces, newlines or special "
-          "characters.");
-    }
-    ctx.client.name = *name;
-  }
+  if (name) ctx.client.name = *name;
   ctx.client.protocol = static_cast<int>(version);
   ctx.reply.set_protocol(ctx.client.protocol);
   Reply& r = ctx.reply;
@@ -149,6 +149,53 @@ std::string ClientLine(const ClientState& c, int64_t now_ms) {
       c.last_command, " user=default redir=-1 resp=", c.protocol, "\n");
 }
 
+// The clients CLIENT LIST [TYPE type | ID id [id ...]] asks for, in
+// Redis's order of checks; false after replying with an error. Every
+// trackdb client is a normal one.
+bool ListedClients(CommandContext& ctx, std::vector<ClientState>* out) {
+  const auto& argv = ctx.argv;
+  std::vector<ClientState> all = ctx.server.Clients();
+  for (ClientState& c : all) {
+    if (c.id == ctx.client.id) c = ctx.client;  // fresher than its copy
+  }
+  if (argv.size() == 2) {
+    *out = std::move(all);
+  } else if (argv.size() == 4 && EqualsIgnoreCase(argv[2], "TYPE")) {
+    const std::string type = absl::AsciiStrToLower(argv[3]);
+    if (type != "normal" && type != "master" && type != "replica" &&
+        type != "slave" && type != "pubsub") {
+      ctx.reply.Error(absl::StrCat("Unknown client type '", argv[3], "'"));
+      return false;
+    }
+    if (type == "normal") *out = std::move(all);
+  } else if (argv.size() > 3 && EqualsIgnoreCase(argv[2], "ID")) {
+    for (size_t i = 3; i < argv.size(); ++i) {
+      int64_t id = 0;
+      if (!ParseInt64(argv[i], &id)) {
+        ctx.reply.Error("Invalid client ID");
+        return false;
+      }
+      for (const ClientState& c : all) {
+        if (c.id == id) out->push_back(c);
+      }
+    }
+  } else {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  return true;
+}
+
+void ClientList(CommandContext& ctx) {
+  std::vector<ClientState> clients;
+  if (!ListedClients(ctx, &clients)) return;
+  const int64_t now = NowMs();
+  std::string text;
+  for (const ClientState& c : clients)
+    absl::StrAppend(&text, ClientLine(c, now));
+  ctx.reply.Verbatim(text);
+}
+
 CommandSpec ClientCommand() {
   CommandSpec client{"client", -2, {"sentinel"}};
   client.handler = [](CommandContext&) {};
@@ -174,16 +221,7 @@ CommandSpec ClientCommand() {
   sub("info", 2, [](CommandContext& ctx) {
     ctx.reply.Verbatim(ClientLine(ctx.client, NowMs()));
   });
-  sub("list", -2, [](CommandContext& ctx) {
-    const int64_t now = NowMs();
-    std::string text;
-    for (const ClientState& c : ctx.server.Clients()) {
-      // This connection's own entry is fresher than its published copy.
-      absl::StrAppend(&text,
-                      ClientLine(c.id == ctx.client.id ? ctx.client : c, now));
-    }
-    ctx.reply.Verbatim(text);
-  });
+  sub("list", -2, ClientList);
   sub("help", 2, [](CommandContext& ctx) {
     const char* lines[] = {
         "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",

@@ -1,10 +1,16 @@
 #include "service/resp/redis_number.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 
 namespace trackdb::resp {
@@ -59,6 +65,34 @@ bool ParseInt64(absl::string_view s, int64_t* out) {
     if (s[j] < '0' || s[j] > '9') return false;
   }
   return absl::SimpleAtoi(s, out);
+}
+
+bool ParseRedisMemory(absl::string_view s, std::optional<int64_t>* out) {
+  size_t digits = 0;
+  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') ++digits;
+  const std::string unit = absl::AsciiStrToLower(s.substr(digits));
+  static const std::pair<const char*, uint64_t> kUnits[] = {
+      {"", 1},           {"b", 1},           {"k", 1000},
+      {"kb", 1024},      {"m", 1000 * 1000}, {"mb", 1024 * 1024},
+      {"g", 1000000000}, {"gb", 1ULL << 30},
+  };
+  const auto* found =
+      std::find_if(std::begin(kUnits), std::end(kUnits),
+                   [&](const auto& u) { return unit == u.first; });
+  if (found == std::end(kUnits)) return false;
+  uint64_t n = 0;  // "" reads 0, as strtoull does
+  if (digits > 0 && !absl::SimpleAtoi(s.substr(0, digits), &n)) {
+    *out = std::nullopt;  // over 2^64-1
+    return true;
+  }
+  const uint64_t limit =
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (n > limit / found->second) {
+    *out = std::nullopt;
+  } else {
+    *out = static_cast<int64_t>(n * found->second);
+  }
+  return true;
 }
 
 bool ParseRedisDouble(absl::string_view s, double* out) {

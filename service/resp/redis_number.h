@@ -7,6 +7,7 @@
 // the Redis function it mirrors.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -15,6 +16,12 @@ namespace trackdb::resp {
 
 // Redis's string2ll: strict decimal, no spaces or '+', fits int64.
 bool ParseInt64(absl::string_view s, int64_t* out);
+
+// Redis's memtoull (a memory config value, CONFIG SET proto-max-bulk-len):
+// decimal digits, possibly none, then a unit: none or "b" (bytes), "k",
+// "m", "g" (powers of 1000), "kb", "mb", "gb" (of 1024), any case. False
+// if it is not one; a value over 2^63-1 is `*out` = nullopt (out of range).
+bool ParseRedisMemory(absl::string_view s, std::optional<int64_t>* out);
 
 // Redis's string2d (getDoubleFromObject): the whole argument is a strtod
 // number (decimal, hex "0x10", "inf", "infinity"); no leading space, not

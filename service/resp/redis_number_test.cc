@@ -113,6 +113,40 @@ TEST(ParseInt64Test, StrictDecimal) {
   EXPECT_FALSE(ParseInt64("", &v));
 }
 
+// ParseRedisMemory's verdict on `s`: its bytes, "not memory" or "out of
+// range".
+std::string Memory(absl::string_view s) {
+  std::optional<int64_t> v;
+  if (!ParseRedisMemory(s, &v)) return "not memory";
+  return v.has_value() ? std::to_string(*v) : "out of range";
+}
+
+TEST(ParseRedisMemoryTest, DigitsThenAUnit) {
+  EXPECT_EQ(Memory("2097152"), "2097152");
+  EXPECT_EQ(Memory("2097152b"), "2097152");
+  EXPECT_EQ(Memory("2k"), "2000");
+  EXPECT_EQ(Memory("2KB"), "2048");
+  EXPECT_EQ(Memory("2m"), "2000000");
+  EXPECT_EQ(Memory("2Mb"), "2097152");
+  EXPECT_EQ(Memory("1gb"), "1073741824");
+  EXPECT_EQ(Memory(""), "0");
+}
+
+TEST(ParseRedisMemoryTest, RefusesSignsFractionsAndOtherUnits) {
+  EXPECT_EQ(Memory("-1"), "not memory");
+  EXPECT_EQ(Memory("+1"), "not memory");
+  EXPECT_EQ(Memory("1.5gb"), "not memory");
+  EXPECT_EQ(Memory("2x"), "not memory");
+  EXPECT_EQ(Memory(" 1"), "not memory");
+}
+
+TEST(ParseRedisMemoryTest, OverInt64IsOutOfRange) {
+  EXPECT_EQ(Memory("99999999999999999999"), "out of range");
+  EXPECT_EQ(Memory("9223372036854775808"), "out of range");
+  EXPECT_EQ(Memory("9999999999gb"), "out of range");
+  EXPECT_EQ(Memory("9223372036854775807"), "9223372036854775807");
+}
+
 TEST(FormatLongDoubleTest, DropsTrailingZeros) {
   EXPECT_EQ(FormatLongDouble(1.5L), "1.5");
   EXPECT_EQ(FormatLongDouble(3.0L), "3");

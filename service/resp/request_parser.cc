@@ -155,10 +155,17 @@ RequestParser::Result RequestParser::Next(const ParserLimits& limits,
   }
 }
 
+size_t RequestParser::FindLineEnd(char end) const {
+  const char ends[] = {end, '\0'};
+  const size_t at = buffer_.find_first_of(ends, pos_, sizeof(ends));
+  if (at == std::string::npos || buffer_[at] == '\0') return std::string::npos;
+  return at;
+}
+
 RequestParser::Result RequestParser::NextInline(const ParserLimits& limits,
                                                 std::vector<std::string>* argv,
                                                 std::string* error) {
-  const size_t newline = buffer_.find('\n', pos_);
+  const size_t newline = FindLineEnd('\n');
   if (newline == std::string::npos) {
     if (buffered() > limits.max_inline_len) {
       *error = "Protocol error: too big inline request";
@@ -179,7 +186,7 @@ RequestParser::Result RequestParser::NextInline(const ParserLimits& limits,
 std::optional<RequestParser::Result> RequestParser::ReadMultibulkCount(
     const ParserLimits& limits, std::vector<std::string>* argv,
     std::string* error) {
-  const size_t cr = buffer_.find('\r', pos_);
+  const size_t cr = FindLineEnd('\r');
   if (cr == std::string::npos) {
     if (buffered() > limits.max_inline_len) {
       *error = "Protocol error: too big mbulk count string";
@@ -213,7 +220,7 @@ std::optional<RequestParser::Result> RequestParser::ReadMultibulkCount(
 
 std::optional<RequestParser::Result> RequestParser::ReadBulkLength(
     const ParserLimits& limits, std::string* error) {
-  const size_t cr = buffer_.find('\r', pos_);
+  const size_t cr = FindLineEnd('\r');
   if (cr == std::string::npos) {
     if (buffered() > limits.max_inline_len) {
       *error = "Protocol error: too big bulk count string";

@@ -49,6 +49,11 @@ class RequestParser {
   size_t held_bytes() const { return buffer_.capacity(); }
 
  private:
+  // Where the line starting at pos_ ends (its `end` byte), or npos if that
+  // is not in the buffer. Redis finds it with strchr over its NUL-terminated
+  // buffer, so a NUL before it hides it: such a request stays incomplete
+  // (until it outgrows max_inline_len) rather than being an error.
+  size_t FindLineEnd(char end) const;
   Result NextInline(const ParserLimits& limits, std::vector<std::string>* argv,
                     std::string* error);
   Result NextMultibulk(const ParserLimits& limits,

@@ -141,6 +141,36 @@ TEST(RequestParserTest, ProtocolErrorsUseRedisWords) {
   }
 }
 
+// Redis finds header and inline line ends with strchr: a NUL before the
+// end leaves the request waiting for more input, until it is too big.
+TEST(RequestParserTest, ANulHidesTheLineEndAsInRedis) {
+  const std::string inputs[] = {
+      std::string("PI\0NG\r\n", 7),
+      std::string("*1\0\r\n$4\r\nPING\r\n", 17),
+      std::string("*1\r\n$4\0\r\nPING\r\n", 17),
+  };
+  const char* too_big[] = {"Protocol error: too big inline request",
+                           "Protocol error: too big mbulk count string",
+                           "Protocol error: too big bulk count string"};
+  for (int i = 0; i < 3; ++i) {
+    RequestParser p;
+    std::vector<std::string> argv;
+    std::string error;
+    p.Feed(inputs[i]);
+    EXPECT_EQ(p.Next(ParserLimits{}, &argv, &error), R::kNeedMore) << i;
+    p.Feed(std::string(70000, 'x') + "\r\n");
+    EXPECT_EQ(p.Next(ParserLimits{}, &argv, &error), R::kError) << i;
+    EXPECT_EQ(error, too_big[i]);
+  }
+  // In a bulk payload a NUL is just a byte.
+  RequestParser p;
+  p.Feed(std::string("*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\n", 25));
+  std::vector<std::string> argv;
+  std::string error;
+  ASSERT_EQ(p.Next(ParserLimits{}, &argv, &error), R::kCommand);
+  EXPECT_THAT(argv, ElementsAre("ECHO", std::string("a\0b", 3)));
+}
+
 TEST(RequestParserTest, UnauthenticatedClientsGetSmallLimits) {
   ParserLimits limits;
   limits.authenticated = false;

@@ -4,8 +4,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <iterator>
+#include <limits>
+#include <optional>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -45,70 +49,105 @@ void CommandInfoEntry(Reply& r, const CommandSpec& spec,
   }
 }
 
-void Command(CommandContext& ctx) {
+void CommandAll(CommandContext& ctx) {
   const auto& all = ctx.server.commands().all();
-  if (ctx.argv.size() == 1) {
-    ctx.reply.Array(all.size());
-    for (const auto& [name, spec] : all)
-      CommandInfoEntry(ctx.reply, spec, name);
-    return;
-  }
-  const std::string sub = ToLower(ctx.argv[1]);
-  if (sub == "count" && ctx.argv.size() == 2) {
-    return ctx.reply.Integer(static_cast<int64_t>(all.size()));
-  }
-  if (sub == "info") {
-    const size_t n = ctx.argv.size() - 2;
-    if (n == 0) {
-      ctx.reply.Array(all.size());
-      for (const auto& [name, spec] : all) {
-        CommandInfoEntry(ctx.reply, spec, name);
-      }
-      return;
-    }
-    ctx.reply.Array(n);
-    for (size_t i = 2; i < ctx.argv.size(); ++i) {
-      const CommandSpec* spec = ctx.server.commands().Find(ctx.argv[i]);
-      if (spec == nullptr) {
-        ctx.reply.NullArray();
-      } else {
-        CommandInfoEntry(ctx.reply, *spec, spec->name);
-      }
-    }
-    return;
-  }
-  if (sub == "docs") {
-    // Enough for redis-cli's hints: a summary per command.
-    std::vector<const CommandSpec*> specs;
-    if (ctx.argv.size() == 2) {
-      for (const auto& [name, spec] : all) specs.push_back(&spec);
+  ctx.reply.Array(all.size());
+  for (const auto& [name, spec] : all) CommandInfoEntry(ctx.reply, spec, name);
+}
+
+void CommandInfo(CommandContext& ctx) {
+  if (ctx.argv.size() == 2) return CommandAll(ctx);
+  ctx.reply.Array(ctx.argv.size() - 2);
+  for (size_t i = 2; i < ctx.argv.size(); ++i) {
+    const CommandSpec* spec = ctx.server.commands().Find(ctx.argv[i]);
+    if (spec == nullptr) {
+      ctx.reply.NullArray();
     } else {
-      for (size_t i = 2; i < ctx.argv.size(); ++i) {
-        if (const CommandSpec* s = ctx.server.commands().Find(ctx.argv[i])) {
-          specs.push_back(s);
-        }
+      CommandInfoEntry(ctx.reply, *spec, spec->name);
+    }
+  }
+}
+
+// Enough for redis-cli's hints: a summary per command.
+void CommandDocs(CommandContext& ctx) {
+  std::vector<const CommandSpec*> specs;
+  if (ctx.argv.size() == 2) {
+    for (const auto& [name, spec] : ctx.server.commands().all()) {
+      specs.push_back(&spec);
+    }
+  } else {
+    for (size_t i = 2; i < ctx.argv.size(); ++i) {
+      if (const CommandSpec* s = ctx.server.commands().Find(ctx.argv[i])) {
+        specs.push_back(s);
       }
     }
-    ctx.reply.Map(specs.size());
-    for (const CommandSpec* s : specs) {
-      ctx.reply.Bulk(s->name);
-      ctx.reply.Map(2);
-      ctx.reply.Bulk("summary");
-      ctx.reply.Bulk(absl::StrCat("trackdb's ", s->name));
-      ctx.reply.Bulk("group");
-      ctx.reply.Bulk("generic");
+  }
+  ctx.reply.Map(specs.size());
+  for (const CommandSpec* s : specs) {
+    ctx.reply.Bulk(s->name);
+    ctx.reply.Map(2);
+    ctx.reply.Bulk("summary");
+    ctx.reply.Bulk(absl::StrCat("trackdb's ", s->name));
+    ctx.reply.Bulk("group");
+    ctx.reply.Bulk("generic");
+  }
+}
+
+// COMMAND LIST [FILTERBY PATTERN p | FILTERBY MODULE m]: trackdb has no
+// modules, and no ACL categories to filter by.
+void CommandList(CommandContext& ctx) {
+  const auto& argv = ctx.argv;
+  const bool all = argv.size() == 2;
+  const bool by = argv.size() == 5 && EqualsIgnoreCase(argv[2], "FILTERBY");
+  const bool pattern = by && EqualsIgnoreCase(argv[3], "PATTERN");
+  if (!all && !pattern && !(by && EqualsIgnoreCase(argv[3], "MODULE"))) {
+    return ctx.reply.Error(kSyntaxError);
+  }
+  std::vector<std::string> names;
+  for (const auto& [name, spec] : ctx.server.commands().all()) {
+    if (all || (pattern && GlobMatch(argv[4], name, /*nocase=*/true))) {
+      names.push_back(name);
     }
-    return;
   }
-  if (sub == "list" && ctx.argv.size() == 2) {
-    ctx.reply.Array(all.size());
-    for (const auto& [name, spec] : all) ctx.reply.Bulk(name);
-    return;
-  }
-  ctx.reply.Error(
-      absl::StrCat("unknown subcommand or wrong number of arguments "
-                   "for '",
-                   ctx.argv[1], "'. Try COMMAND HELP."));
+  ctx.reply.Array(names.size());
+  for (const std::string& n : names) ctx.reply.Bulk(n);
+}
+
+// COMMAND and its subcommands, dispatched as Redis 7 does (so an unknown
+// subcommand or a wrong arity gets its words).
+CommandSpec CommandCommand() {
+  CommandSpec command{"command", -1, {"loading", "stale"}};
+  command.handler = CommandAll;
+  auto sub = [&](const char* name, int arity, CommandHandler h) {
+    CommandSpec s{name, arity, {"loading", "stale"}};
+    s.handler = std::move(h);
+    command.subcommands[name] = std::move(s);
+  };
+  sub("count", 2, [](CommandContext& ctx) {
+    ctx.reply.Integer(static_cast<int64_t>(ctx.server.commands().all().size()));
+  });
+  sub("info", -2, CommandInfo);
+  sub("docs", -2, CommandDocs);
+  sub("list", -2, CommandList);
+  sub("help", 2, [](CommandContext& ctx) {
+    const char* lines[] = {
+        "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "(no subcommand)",
+        "    Return details about every command trackdb serves.",
+        "COUNT",
+        "    Return the number of commands.",
+        "INFO [<command-name> ...]",
+        "    Return details about the given commands, or all of them.",
+        "DOCS [<command-name> ...]",
+        "    Return a summary of the given commands, or all of them.",
+        "LIST [FILTERBY (PATTERN <pattern>|MODULE <module-name>)]",
+        "    Return the names of the commands.",
+        "HELP",
+        "    Print this help."};
+    ctx.reply.Array(std::size(lines));
+    for (const char* l : lines) ctx.reply.Status(l);
+  });
+  return command;
 }
 
 // ---- INFO ----
@@ -282,44 +321,65 @@ void Flushall(CommandContext& ctx) {
 struct ConfigParam {
   const char* name;
   std::function<std::string(const ServerState&)> get;
-  // null: immutable
-  std::function<bool(ServerState&, const std::string&)> set;
+  // Why `value` cannot be set, in Redis's words ("" if it can); null:
+  // immutable.
+  std::function<std::string(const std::string& value)> check;
+  std::function<void(ServerState&, const std::string& value)> set;
 };
 
-bool SetInt(const std::string& v, int64_t min, int64_t* out) {
+// Redis's checks of an integer config: the number, then its range.
+std::string CheckInt(const std::string& v, int64_t min, int64_t max) {
   int64_t n = 0;
-  if (!ParseInt64(v, &n) || n < min) return false;
-  *out = n;
-  return true;
+  if (!ParseInt64(v, &n)) return "argument couldn't be parsed into an integer";
+  if (n < min || n > max) {
+    return absl::StrCat("argument must be between ", min, " and ", max,
+                        " inclusive");
+  }
+  return "";
 }
+
+// The same for a memory config ("64mb").
+std::string CheckMemory(const std::string& v, int64_t min) {
+  std::optional<int64_t> n;
+  if (!ParseRedisMemory(v, &n)) return "argument must be a memory value";
+  if (!n.has_value() || *n < min) {
+    return absl::StrCat("argument must be between ", min, " and ",
+                        std::numeric_limits<int64_t>::max(), " inclusive");
+  }
+  return "";
+}
+
+constexpr int64_t kMinProtoMaxBulkLen = 1024 * 1024;
+constexpr int64_t kMaxMaxclients = 4294967295;  // Redis's unsigned int
 
 const std::vector<ConfigParam>& ConfigParams() {
   static const auto* params = new std::vector<ConfigParam>{
       {"requirepass",
        [](const ServerState& s) { return s.settings().requirepass; },
+       [](const std::string&) { return std::string(); },
        [](ServerState& s, const std::string& v) {
          s.UpdateSettings([&](LiveSettings* l) { l->requirepass = v; });
-         return true;
        }},
       {"maxclients",
        [](const ServerState& s) {
          return absl::StrCat(s.settings().maxclients);
        },
+       [](const std::string& v) { return CheckInt(v, 1, kMaxMaxclients); },
        [](ServerState& s, const std::string& v) {
-         int64_t n;
-         if (!SetInt(v, 1, &n)) return false;
+         int64_t n = 0;
+         ParseInt64(v, &n);
          s.UpdateSettings([&](LiveSettings* l) { l->maxclients = n; });
-         return true;
        }},
       {"proto-max-bulk-len",
        [](const ServerState& s) {
          return absl::StrCat(s.settings().proto_max_bulk_len);
        },
+       [](const std::string& v) { return CheckMemory(v, kMinProtoMaxBulkLen); },
        [](ServerState& s, const std::string& v) {
-         int64_t n;
-         if (!SetInt(v, 1024 * 1024, &n)) return false;
-         s.UpdateSettings([&](LiveSettings* l) { l->proto_max_bulk_len = n; });
-         return true;
+         std::optional<int64_t> n;
+         ParseRedisMemory(v, &n);
+         s.UpdateSettings(
+             [&](LiveSettings* l) { l->proto_max_bulk_len = n.value(); });
        }},
       {"timeout",
        [](const ServerState& s) {
@@ -332,26 +392,27 @@ const std::vector<ConfigParam>& ConfigParams() {
          return true;
        }},
       {"port", [](const ServerState& s) { return absl::StrCat(s.port); },
-       nullptr},
+       nullptr, nullptr},
       {"bind",
        [](const ServerState& s) {
          return s.config().server().resp_bind_address();
        },
-       nullptr},
+       nullptr, nullptr},
       {"databases", [](const ServerState&) { return std::string("16"); },
-       nullptr},
+       nullptr, nullptr},
       {"dir", [](const ServerState& s) { return s.config().data_dir(); },
-       nullptr},
+       nullptr, nullptr},
       {"appendonly", [](const ServerState&) { return std::string("no"); },
+       nullptr, nullptr},
+      {"save", [](const ServerState&) { return std::string(""); }, nullptr,
        nullptr},
-      {"save", [](const ServerState&) { return std::string(""); }, nullptr},
       {"maxmemory", [](const ServerState&) { return std::string("0"); },
-       nullptr},
+       nullptr, nullptr},
       {"io-threads",
        [](const ServerState& s) {
          return absl::StrCat(s.config().server().resp_threads());
        },
-       nullptr},
+       nullptr, nullptr},
   };
   return *params;
 }
@@ -373,36 +434,48 @@ void ConfigGet(CommandContext& ctx) {
   }
 }
 
+const ConfigParam* FindConfigParam(absl::string_view name) {
+  for (const ConfigParam& p : ConfigParams()) {
+    if (absl::EqualsIgnoreCase(p.name, name)) return &p;
+  }
+  return nullptr;
+}
+
+// CONFIG SET name value [name value ...]: all or nothing. Redis's order of
+// verdicts: an unknown name first, then the first immutable or repeated
+// name (in the words the client wrote), then the first bad value (under
+// the parameter's own name).
 void ConfigSet(CommandContext& ctx) {
   if ((ctx.argv.size() - 2) % 2 != 0) {
     return ReplyArityError(ctx, "config|set");
   }
-  // Validate every pair before applying any, as Redis does.
+  const auto failed = [&](absl::string_view name, absl::string_view why) {
+    ctx.reply.Error(
+        absl::StrCat("CONFIG SET failed (possibly related to argument '", name,
+                     "') - ", why));
+  };
   std::vector<std::pair<const ConfigParam*, std::string>> changes;
   for (size_t i = 2; i < ctx.argv.size(); i += 2) {
-    const ConfigParam* found = nullptr;
-    for (const ConfigParam& p : ConfigParams()) {
-      if (EqualsIgnoreCase(p.name, ctx.argv[i])) found = &p;
-    }
-    if (found == nullptr) {
+    if (FindConfigParam(ctx.argv[i]) == nullptr) {
       return ctx.reply.Error(absl::StrCat(
           "Unknown option or number of arguments for CONFIG SET - '",
           ctx.argv[i], "'"));
     }
-    if (!found->set) {
-      return ctx.reply.Error(
-          absl::StrCat("CONFIG SET failed (possibly related to argument '",
-                       ctx.argv[i], "') - can't set immutable config"));
+  }
+  for (size_t i = 2; i < ctx.argv.size(); i += 2) {
+    const ConfigParam* param = FindConfigParam(ctx.argv[i]);
+    if (!param->set) return failed(ctx.argv[i], "can't set immutable config");
+    for (const auto& [earlier, unused] : changes) {
+      if (earlier == param) return failed(ctx.argv[i], "duplicate parameter");
     }
-    changes.emplace_back(found, ctx.argv[i + 1]);
+    changes.emplace_back(param, ctx.argv[i + 1]);
   }
   for (const auto& [param, value] : changes) {
-    if (!param->set(ctx.server, value)) {
-      return ctx.reply.Error(absl::StrCat(
-          "CONFIG SET failed (possibly related to argument '", param->name,
-          "') - argument couldn't be parsed into an integer"));
+    if (std::string why = param->check(value); !why.empty()) {
+      return failed(param->name, why);
     }
   }
+  for (const auto& [param, value] : changes) param->set(ctx.server, value);
   ctx.reply.Ok();
 }
 
@@ -427,18 +500,29 @@ CommandSpec ConfigCommand() {
 }
 
 // FUNCTION FLUSH and SCRIPT FLUSH: trackdb has no scripts; clients call
-// these in test setup, so they succeed.
+// these in test setup, so they succeed. A bad argument gets each one's own
+// words in Redis.
 CommandSpec FlushNoOp(const char* container) {
   CommandSpec c{container, -2};
   c.handler = [](CommandContext&) {};
   CommandSpec flush{"flush", -2, {"noscript", "write"}};
-  flush.handler = [](CommandContext& ctx) {
-    if (ctx.argv.size() > 3 ||
-        (ctx.argv.size() == 3 && !EqualsIgnoreCase(ctx.argv[2], "ASYNC") &&
-         !EqualsIgnoreCase(ctx.argv[2], "SYNC"))) {
-      return ctx.reply.Error(kSyntaxError);
+  const bool function = absl::string_view(container) == "function";
+  flush.handler = [function](CommandContext& ctx) {
+    const bool mode_ok =
+        ctx.argv.size() == 2 ||
+        (ctx.argv.size() == 3 && (EqualsIgnoreCase(ctx.argv[2], "ASYNC") ||
+                                  EqualsIgnoreCase(ctx.argv[2], "SYNC")));
+    if (mode_ok) return ctx.reply.Ok();
+    if (!function) {
+      return ctx.reply.Error("SCRIPT FLUSH only support SYNC|ASYNC option");
     }
-    ctx.reply.Ok();
+    if (ctx.argv.size() == 3) {
+      return ctx.reply.Error("FUNCTION FLUSH only supports SYNC|ASYNC option");
+    }
+    ctx.reply.Error(
+        absl::StrCat("unknown subcommand or wrong number of arguments for '",
+                     absl::string_view(ctx.argv[1]).substr(0, 128), "'. Try ",
+                     absl::AsciiStrToUpper(ctx.argv[0]), " HELP."));
   };
   c.subcommands["flush"] = std::move(flush);
   return c;
@@ -456,21 +540,8 @@ void Time(CommandContext& ctx) {
 // DEBUG SLEEP <seconds>: takes as long as a slow command would. DEBUG runs
 // on the worker pool, so the connection's loop goes on serving its other
 // connections meanwhile (the slow-command test checks this).
-// Refused unless server.enable_debug_command allows it, with Redis 7's
-// words.
+// Dispatch refuses it unless server.enable_debug_command allows it.
 void Debug(CommandContext& ctx) {
-  const std::string& enabled =
-      ctx.server.config().server().enable_debug_command();
-  const bool local = absl::StartsWith(ctx.client.addr, "127.") ||
-                     absl::StartsWith(ctx.client.addr, "::1:") ||
-                     absl::StartsWith(ctx.client.addr, "[::1]");
-  if (enabled != "yes" && !(enabled == "local" && local)) {
-    return ctx.reply.Error(
-        "DEBUG command not allowed. If the enable-debug-command option is "
-        "set to \"local\", you can run it from a local connection, "
-        "otherwise you need to set this option in the configuration file, "
-        "and then restart the server.");
-  }
   double seconds = 0;
   if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
       ParseRedisDouble(ctx.argv[2], &seconds) && seconds >= 0) {
@@ -484,7 +555,7 @@ void Debug(CommandContext& ctx) {
 }  // namespace
 
 TRACKDB_RESP_COMMAND_FAMILY(server, table) {
-  table->Add("command", -1, Command, {"loading", "stale"}, 0, 0, 0);
+  table->Add(CommandCommand());
   table->Add("info", -1, Info, {"loading", "stale"}, 0, 0, 0, RunsOn::kWorker);
   table->Add("dbsize", 1, Dbsize, {"readonly", "fast"}, 0, 0, 0,
              RunsOn::kWorker);
