@@ -351,6 +351,7 @@ std::string CheckMemory(const std::string& v, int64_t min) {
 
 constexpr int64_t kMinProtoMaxBulkLen = 1024 * 1024;
 constexpr int64_t kMaxMaxclients = 4294967295;  // Redis's unsigned int
+constexpr int64_t kMaxTimeout = 2147483647;     // Redis's int
 
 const std::vector<ConfigParam>& ConfigParams() {
   static const auto* params = new std::vector<ConfigParam>{
@@ -385,11 +386,11 @@ const std::vector<ConfigParam>& ConfigParams() {
        [](const ServerState& s) {
          return absl::StrCat(s.settings().timeout_s);
        },
+       [](const std::string& v) { return CheckInt(v, 0, kMaxTimeout); },
        [](ServerState& s, const std::string& v) {
-         int64_t n;
-         if (!SetInt(v, 0, &n)) return false;
+         int64_t n = 0;
+         ParseInt64(v, &n);
          s.UpdateSettings([&](LiveSettings* l) { l->timeout_s = n; });
-         return true;
        }},
       {"port", [](const ServerState& s) { return absl::StrCat(s.port); },
        nullptr, nullptr},
