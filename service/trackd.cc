@@ -21,6 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "conf/config.h"
+#include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/grpc_server.h"
 #include "service/resp/resp_server.h"
@@ -77,7 +78,8 @@ int Run() {
   std::string effective;
   google::protobuf::TextFormat::Printer printer;
   printer.SetSingleLineMode(true);
-  printer.PrintToString(config, &effective);
+  // Passwords never reach the log.
+  printer.PrintToString(conf::RedactSecrets(config), &effective);
   Log(absl::StrCat("config ", absl::GetFlag(FLAGS_config), ": ", effective));
 
   // Block the stop signals before any thread starts, so that RocksDB's
