@@ -11,10 +11,6 @@ namespace {
 
 constexpr size_t kMaxCursors = 100000;
 
-bool AuthRequired(const ServerState& server, const ClientState& client) {
-  return !client.authenticated && !server.settings().requirepass.empty();
-}
-
 }  // namespace
 
 ServerState::ServerState(storage::TrackStore* store,
@@ -22,6 +18,7 @@ ServerState::ServerState(storage::TrackStore* store,
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
+      users_(config.server()),
       start_ms_(NowMs()) {
   settings_.requirepass = config.server().requirepass();
   if (config.server().has_resp_max_clients()) {
@@ -31,6 +28,11 @@ ServerState::ServerState(storage::TrackStore* store,
     settings_.proto_max_bulk_len =
         static_cast<int64_t>(config.server().resp_max_bulk_len());
   }
+}
+
+bool ServerState::AuthRequired(const ClientState& client) const {
+  return !client.authenticated &&
+         (users_.has_users() || !settings().requirepass.empty());
 }
 
 void ServerState::PublishClient(const ClientState& c) {
@@ -158,6 +160,19 @@ void ReplyArityError(CommandContext& ctx, absl::string_view full_name) {
       absl::StrCat("wrong number of arguments for '", full_name, "' command"));
 }
 
+auth::Access AccessOf(const CommandSpec& spec) {
+  auth::Access need = auth::Access::kRead;
+  for (const std::string& flag : spec.flags) {
+    if (flag == "admin") return auth::Access::kAdmin;
+    if (flag == "write") need = auth::Access::kWrite;
+  }
+  return need;
+}
+
+bool MayRun(const ClientState& client, const CommandSpec& spec) {
+  return auth::RoleAllows(client.role, AccessOf(spec));
+}
+
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply) {
   CommandContext ctx{server, client, argv, reply};
@@ -192,8 +207,14 @@ void Dispatch(ServerState& server, ClientState& client,
     ReplyArityError(ctx, full_name);
     return;
   }
-  if (!spec->allowed_before_auth && AuthRequired(server, client)) {
+  if (!spec->allowed_before_auth && server.AuthRequired(client)) {
     reply.Error("-NOAUTH Authentication required.");
+    return;
+  }
+  if (!MayRun(client, *spec)) {
+    reply.Error(
+        absl::StrCat("-NOPERM this user has no permissions to run the '",
+                     full_name, "' command"));
     return;
   }
   client.last_command = full_name;

@@ -189,6 +189,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Serve() {
     ServerState& state = server_->state();
     const LiveSettings settings = state.settings();
+    const bool auth_configured =
+        !settings.requirepass.empty() || state.users().has_users();
     ParserLimits limits;
     limits.max_bulk_len = settings.proto_max_bulk_len;
     limits.max_multibulk_len = state.config().server().resp_max_multibulk_len();
@@ -197,8 +199,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::string error;
     bool ran = false;
     while (!client_.close_after_reply) {
-      limits.authenticated =
-          client_.authenticated || settings.requirepass.empty();
+      limits.authenticated = client_.authenticated || !auth_configured;
       const RequestParser::Result r = NextCommand(limits, &argv, &error);
       if (r == RequestParser::Result::kNeedMore) break;
       if (r == RequestParser::Result::kError) {
@@ -212,7 +213,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         return RunOnWorker(std::move(argv));
       }
       const CommandSpec* group = state.commands().GroupStartedBy(argv);
-      if (group != nullptr && limits.authenticated) {
+      if (group != nullptr && limits.authenticated && MayRun(client_, *group)) {
         ServeGroup(*group, std::move(argv), limits, reply);
         continue;
       }
