@@ -100,14 +100,25 @@ int Run() {
 
   auto grpc_server = service::GrpcServer::Start(config, store->get());
   if (!grpc_server.ok()) return Fail(grpc_server.status());
+  const v1::ServerConfig& server = config.server();
   Log(absl::StrCat(
       "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
-      config.server().grpc_bind_address(), ":", (*grpc_server)->port()));
+      server.grpc_bind_address(), ":", (*grpc_server)->port(),
+      server.grpc_tls() ? " over TLS" : ""));
   auto resp_server = resp::RespServer::Start(config, store->get());
   if (!resp_server.ok()) return Fail(resp_server.status());
-  Log(absl::StrCat("serving the Redis protocol on ",
-                   config.server().resp_bind_address(), ":",
-                   (*resp_server)->port()));
+  if (!server.resp_tls_only()) {
+    Log(absl::StrCat("serving the Redis protocol on ",
+                     server.resp_bind_address(), ":", (*resp_server)->port()));
+  }
+  if (server.has_resp_tls_port()) {
+    Log(absl::StrCat("serving the Redis protocol over TLS on ",
+                     server.resp_bind_address(), ":",
+                     (*resp_server)->tls_port()));
+  }
+  Log(absl::StrCat("authentication: ", server.users_size(), " users, ",
+                   server.requirepass().empty() ? "no" : "a",
+                   " requirepass (user \"default\")"));
   Log("ready");
 
   int sig = 0;
