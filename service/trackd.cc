@@ -51,6 +51,26 @@ int Fail(const absl::Status& status) {
   return 1;
 }
 
+// Where each door listens and how clients log in; never a password.
+void LogDoors(const v1::ServerConfig& server, int grpc_port,
+              const resp::RespServer& resp_server) {
+  Log(absl::StrCat(
+      "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
+      server.grpc_bind_address(), ":", grpc_port,
+      server.grpc_tls() ? " over TLS" : ""));
+  if (!server.resp_tls_only()) {
+    Log(absl::StrCat("serving the Redis protocol on ",
+                     server.resp_bind_address(), ":", resp_server.port()));
+  }
+  if (server.has_resp_tls_port()) {
+    Log(absl::StrCat("serving the Redis protocol over TLS on ",
+                     server.resp_bind_address(), ":", resp_server.tls_port()));
+  }
+  Log(absl::StrCat("authentication: ", server.users_size(), " users, ",
+                   server.requirepass().empty() ? "no" : "a",
+                   " requirepass (user \"default\")"));
+}
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -100,25 +120,9 @@ int Run() {
 
   auto grpc_server = service::GrpcServer::Start(config, store->get());
   if (!grpc_server.ok()) return Fail(grpc_server.status());
-  const v1::ServerConfig& server = config.server();
-  Log(absl::StrCat(
-      "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
-      server.grpc_bind_address(), ":", (*grpc_server)->port(),
-      server.grpc_tls() ? " over TLS" : ""));
   auto resp_server = resp::RespServer::Start(config, store->get());
   if (!resp_server.ok()) return Fail(resp_server.status());
-  if (!server.resp_tls_only()) {
-    Log(absl::StrCat("serving the Redis protocol on ",
-                     server.resp_bind_address(), ":", (*resp_server)->port()));
-  }
-  if (server.has_resp_tls_port()) {
-    Log(absl::StrCat("serving the Redis protocol over TLS on ",
-                     server.resp_bind_address(), ":",
-                     (*resp_server)->tls_port()));
-  }
-  Log(absl::StrCat("authentication: ", server.users_size(), " users, ",
-                   server.requirepass().empty() ? "no" : "a",
-                   " requirepass (user \"default\")"));
+  LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   Log("ready");
 
   int sig = 0;
