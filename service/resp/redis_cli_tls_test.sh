@@ -58,6 +58,17 @@ out=$(tls --user alice --pass alice-secret-pw SET greeting bye)
 out=$(tls --user alice --pass wrong GET greeting)
 echo "$out" | grep -q "WRONGPASS invalid username-password pair" || fail "bad pass: $out"
 echo "$out" | grep -q "NOAUTH" || fail "bad pass still served: $out"
+# --pipe over TLS: requests far larger than one read, many per record.
+for i in $(seq 1 5000); do
+  printf '*3\r\n$3\r\nSET\r\n$%d\r\nkey:%d\r\n$%d\r\nvalue:%d\r\n' \
+    $((${#i} + 4)) "$i" $((${#i} + 6)) "$i"
+done >"$work/mass.resp"
+big=$(head -c 300000 /dev/zero | tr '\0' x)
+printf '*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$300000\r\n%s\r\n' "$big" >>"$work/mass.resp"
+out=$(bob --pipe <"$work/mass.resp")
+echo "$out" | grep -q "errors: 0, replies: 5001" || fail "--pipe over TLS: $out"
+[ "$(bob GET key:4321)" = "value:4321" ] || fail "value after --pipe"
+[ "$(bob STRLEN big)" = "300000" ] || fail "300 KB value over TLS"
 [ "$(bob --cert "$pki/client.crt" --key "$pki/client.key" PING)" = "PONG" ] ||
   fail "PING with a client certificate"
 out=$(bob --cert "$pki/stranger.crt" --key "$pki/stranger.key" PING)
