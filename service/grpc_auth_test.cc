@@ -15,6 +15,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/impl/codegen/client_unary_call.h"
 #include "gtest/gtest.h"
+#include "service/client_channel.h"
 #include "service/grpc_server.h"
 #include "storage/store_test_util.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
@@ -310,6 +311,41 @@ TEST_F(GrpcTlsTest, UnreadableKeyIsAClearStartupError) {
   ASSERT_FALSE(server.ok());
   EXPECT_THAT(server.status().message(),
               HasSubstr("server.tls_key_file \"" + pki_ + "/missing.key\""));
+}
+
+// The channel trackdb_doctor and trackdb_import use: TLS, a client
+// certificate and the user on every call, with no per-call code.
+grpc::StatusCode AddThrough(const Server& server,
+                            const ClientSecurity& security) {
+  auto channel = NewClientChannel(server.address(), security);
+  EXPECT_TRUE(channel.ok()) << channel.status();
+  if (!channel.ok()) return grpc::StatusCode::INTERNAL;
+  auto stub = v1::TrackService::NewStub(*channel);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  v1::AddPointResponse added;
+  return stub->AddPoint(&ctx, OnePoint(), &added).error_code();
+}
+
+TEST_F(GrpcTlsTest, ToolChannelSendsCertificateAndUser) {
+  Server server(TlsConfig("yes"));
+  ClientSecurity security{pki_ + "/ca.crt", pki_ + "/client.crt",
+                          pki_ + "/client.key", "bob", "bob-pw"};
+  EXPECT_EQ(AddThrough(server, security), grpc::StatusCode::OK);
+  security.user = "alice";
+  security.password = "alice-pw";
+  EXPECT_EQ(AddThrough(server, security), grpc::StatusCode::PERMISSION_DENIED);
+  security.user = "";
+  EXPECT_EQ(AddThrough(server, security), grpc::StatusCode::UNAUTHENTICATED);
+  security.cert_file = "";
+  EXPECT_EQ(AddThrough(server, security), grpc::StatusCode::UNAVAILABLE);
+
+  Server plain(UsersConfig());
+  EXPECT_EQ(AddThrough(plain, {"", "", "", "bob", "bob-pw"}),
+            grpc::StatusCode::OK);
+  auto missing = NewClientChannel(plain.address(), {pki_ + "/nope.crt"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("--tls_ca_file"));
 }
 
 }  // namespace
