@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "conf/security_config.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "model/limits.h"
@@ -233,6 +234,7 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
     server->set_enable_debug_command("no");
   }
   SetClientLimitDefaults(server);
+  FillSecurityDefaults(server);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
   *c.mutable_limits() = model::WithLimitDefaults(c.limits());
@@ -296,6 +298,7 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
 absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   const v1::TrackdbConfig c = WithDefaults(config);
   absl::Status status = ValidateServer(c.server());
+  if (status.ok()) status = ValidateSecurity(c.server());
   if (status.ok()) status = ValidateLimits(c.limits());
   if (status.ok()) status = ValidateStorageKnobs(c.storage());
   if (status.ok() && !c.storage().bulk_load()) {

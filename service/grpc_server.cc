@@ -1,5 +1,8 @@
 #include "service/grpc_server.h"
 
+#include <fstream>
+#include <sstream>
+
 #include "absl/strings/str_cat.h"
 #include "grpc/health/v1/health.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
@@ -39,6 +42,42 @@ void ApplyLimits(const v1::ServerConfig& server, grpc::ServerBuilder& builder) {
       static_cast<int>(server.grpc_max_message_bytes()));
 }
 
+absl::StatusOr<std::string> ReadPem(const char* field,
+                                    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in || text.str().empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(field, " \"", path, "\" cannot be read for TLS"));
+  }
+  return text.str();
+}
+
+// server.grpc_tls: the certificate and key, and client certificates as
+// tls_auth_clients says (Redis's words: yes, optional, no).
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
+    const v1::ServerConfig& server) {
+  if (!server.grpc_tls()) return grpc::InsecureServerCredentials();
+  auto cert = ReadPem("server.tls_cert_file", server.tls_cert_file());
+  if (!cert.ok()) return cert.status();
+  auto key = ReadPem("server.tls_key_file", server.tls_key_file());
+  if (!key.ok()) return key.status();
+  grpc::SslServerCredentialsOptions options(
+      GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+  options.pem_key_cert_pairs.push_back({*key, *cert});
+  if (server.tls_auth_clients() != "no") {
+    auto ca = ReadPem("server.tls_ca_cert_file", server.tls_ca_cert_file());
+    if (!ca.ok()) return ca.status();
+    options.pem_root_certs = *ca;
+    options.client_certificate_request =
+        server.tls_auth_clients() == "yes"
+            ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+            : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(options);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
@@ -50,13 +89,19 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
   std::unique_ptr<GrpcServer> server(new GrpcServer());
   server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
   server->admin_ = std::make_unique<AdminServiceImpl>(store);
+  server->auth_ = std::make_unique<GrpcAuth>(config.server());
+  server->authorized_service_ =
+      AuthorizedTrackService(server->service_.get(), server->auth_.get());
+  server->authorized_admin_ =
+      AuthorizedAdminService(server->admin_.get(), server->auth_.get());
+  auto credentials = Credentials(config.server());
+  if (!credentials.ok()) return credentials.status();
   const std::string address = absl::StrCat(config.server().grpc_bind_address(),
                                            ":", config.server().grpc_port());
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(),
-                           &server->port_);
-  builder.RegisterService(server->service_.get());
-  builder.RegisterService(server->admin_.get());
+  builder.AddListeningPort(address, *credentials, &server->port_);
+  builder.RegisterService(server->authorized_service_.get());
+  builder.RegisterService(server->authorized_admin_.get());
   ApplyLimits(config.server(), builder);
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>

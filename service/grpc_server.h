@@ -4,7 +4,9 @@
 // The gRPC front door: TrackService, AdminService (stats, doctor, bulk-load
 // mode), the standard health-checking service (grpc.health.v1.Health,
 // "trackdb.v1.TrackService" and "" report SERVING) and server reflection,
-// so `grpcurl list` and `describe` need no .proto.
+// so `grpcurl list` and `describe` need no .proto. With server.grpc_tls the
+// port speaks TLS only; with users or requirepass every TrackService and
+// AdminService call needs credentials (service/grpc_auth.h).
 
 #include <memory>
 
@@ -12,6 +14,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "service/admin_service.h"
+#include "service/grpc_auth.h"
 #include "service/track_service.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -35,6 +38,10 @@ class GrpcServer {
   GrpcServer() = default;
   std::unique_ptr<TrackServiceImpl> service_;
   std::unique_ptr<AdminServiceImpl> admin_;
+  std::unique_ptr<GrpcAuth> auth_;
+  // What the server serves: service_ and admin_ behind auth_'s checks.
+  std::unique_ptr<v1::TrackService::Service> authorized_service_;
+  std::unique_ptr<v1::AdminService::Service> authorized_admin_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
 };

@@ -21,6 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "conf/config.h"
+#include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
@@ -51,6 +52,26 @@ int Fail(const absl::Status& status) {
   return 1;
 }
 
+// Where each door listens and how clients log in; never a password.
+void LogDoors(const v1::ServerConfig& server, int grpc_port,
+              const resp::RespServer& resp_server) {
+  Log(absl::StrCat(
+      "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
+      server.grpc_bind_address(), ":", grpc_port,
+      server.grpc_tls() ? " over TLS" : ""));
+  if (!server.resp_tls_only()) {
+    Log(absl::StrCat("serving the Redis protocol on ",
+                     server.resp_bind_address(), ":", resp_server.port()));
+  }
+  if (server.has_resp_tls_port()) {
+    Log(absl::StrCat("serving the Redis protocol over TLS on ",
+                     server.resp_bind_address(), ":", resp_server.tls_port()));
+  }
+  Log(absl::StrCat("authentication: ", server.users_size(), " users, ",
+                   server.requirepass().empty() ? "no" : "a",
+                   " requirepass (user \"default\")"));
+}
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -78,7 +99,8 @@ int Run() {
   std::string effective;
   google::protobuf::TextFormat::Printer printer;
   printer.SetSingleLineMode(true);
-  printer.PrintToString(config, &effective);
+  // Passwords never reach the log.
+  printer.PrintToString(conf::RedactSecrets(config), &effective);
   Log(absl::StrCat("config ", absl::GetFlag(FLAGS_config), ": ", effective));
 
   // Block the stop signals before any thread starts, so that RocksDB's
@@ -99,14 +121,9 @@ int Run() {
 
   auto grpc_server = service::GrpcServer::Start(config, store->get());
   if (!grpc_server.ok()) return Fail(grpc_server.status());
-  Log(absl::StrCat(
-      "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
-      config.server().grpc_bind_address(), ":", (*grpc_server)->port()));
   auto resp_server = resp::RespServer::Start(config, store->get());
   if (!resp_server.ok()) return Fail(resp_server.status());
-  Log(absl::StrCat("serving the Redis protocol on ",
-                   config.server().resp_bind_address(), ":",
-                   (*resp_server)->port()));
+  LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
   Log("ready");

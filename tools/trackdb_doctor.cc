@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "conf/config.h"
 #include "grpcpp/grpcpp.h"
+#include "service/client_channel.h"
 #include "service/resp/info_section.h"
 #include "storage/stats/store_stats.h"
 #include "tools/doctor/doctor.h"
@@ -48,9 +49,14 @@ int Report(const std::string& text, bool problems) {
 }
 
 int FromServer() {
-  auto channel = grpc::CreateChannel(absl::GetFlag(FLAGS_target),
-                                     grpc::InsecureChannelCredentials());
-  auto stub = v1::AdminService::NewStub(channel);
+  auto channel = service::NewClientChannel(absl::GetFlag(FLAGS_target),
+                                           service::ClientSecurityFromFlags());
+  if (!channel.ok()) {
+    std::fprintf(stderr, "trackdb_doctor: %s\n",
+                 std::string(channel.status().message()).c_str());
+    return 2;
+  }
+  auto stub = v1::AdminService::NewStub(*channel);
   const double sample = absl::GetFlag(FLAGS_sample_seconds);
   grpc::ClientContext context;
   context.set_deadline(

@@ -30,10 +30,6 @@ std::string ProtectedRefusal(const ServerState& server,
          "and then restart the server.";
 }
 
-bool AuthRequired(const ServerState& server, const ClientState& client) {
-  return !client.authenticated && !server.settings().requirepass.empty();
-}
-
 }  // namespace
 
 ServerState::ServerState(storage::TrackStore* store,
@@ -41,6 +37,7 @@ ServerState::ServerState(storage::TrackStore* store,
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
+      users_(config.server()),
       start_ms_(NowMs()) {
   settings_.requirepass = config.server().requirepass();
   if (config.server().has_resp_max_clients()) {
@@ -53,6 +50,11 @@ ServerState::ServerState(storage::TrackStore* store,
     settings_.proto_max_bulk_len =
         static_cast<int64_t>(config.server().resp_max_bulk_len());
   }
+}
+
+bool ServerState::AuthRequired(const ClientState& client) const {
+  return !client.authenticated &&
+         (users_.has_users() || !settings().requirepass.empty());
 }
 
 void ServerState::PublishClient(const ClientState& c) {
@@ -180,6 +182,21 @@ void ReplyArityError(CommandContext& ctx, absl::string_view full_name) {
       absl::StrCat("wrong number of arguments for '", full_name, "' command"));
 }
 
+auth::Access AccessOf(const CommandSpec& spec) {
+  auth::Access need = auth::Access::kRead;
+  for (const std::string& flag : spec.flags) {
+    if (flag == "admin") return auth::Access::kAdmin;
+    if (flag == "write") need = auth::Access::kWrite;
+  }
+  return need;
+}
+
+bool MayRun(const ClientState& client, const CommandSpec& spec) {
+  // Admins (every client when no users are configured) skip the flag scan.
+  return client.role == v1::USER_ROLE_ADMIN ||
+         auth::RoleAllows(client.role, AccessOf(spec));
+}
+
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply) {
   CommandContext ctx{server, client, argv, reply};
@@ -219,8 +236,14 @@ void Dispatch(ServerState& server, ClientState& client,
     reply.Error(refusal);
     return;
   }
-  if (!spec->allowed_before_auth && AuthRequired(server, client)) {
+  if (!spec->allowed_before_auth && server.AuthRequired(client)) {
     reply.Error("-NOAUTH Authentication required.");
+    return;
+  }
+  if (!MayRun(client, *spec)) {
+    reply.Error(
+        absl::StrCat("-NOPERM this user has no permissions to run the '",
+                     full_name, "' command"));
     return;
   }
   client.last_command = full_name;

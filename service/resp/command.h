@@ -11,7 +11,8 @@
 // TRACKDB_RESP_COMMAND_FAMILY block; the table is the only list of them.
 //
 // Dispatch checks what Redis checks before running a command, in Redis's
-// order and with its words: unknown command, arity, authentication.
+// order and with its words: unknown command, arity, authentication, the
+// user's permission (-NOPERM).
 
 #include <atomic>
 #include <cstdint>
@@ -26,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
+#include "service/auth/users.h"
 #include "service/resp/reply.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -41,6 +43,9 @@ struct ClientState {
   int db = 0;
   int protocol = 2;
   bool authenticated = false;
+  // Who the client is (ACL WHOAMI): "default", an admin, until AUTH.
+  std::string user = "default";
+  v1::UserRole role = v1::USER_ROLE_ADMIN;
   std::string name;
   int64_t created_ms = 0;
   int64_t last_command_ms = 0;
@@ -68,6 +73,10 @@ class ServerState {
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
   const CommandTable& commands() const { return *commands_; }
+  const auth::UserTable& users() const { return users_; }
+  // Whether `client` must AUTH before running commands: requirepass is set
+  // or server.users names anyone.
+  bool AuthRequired(const ClientState& client) const;
 
   LiveSettings settings() const {
     absl::MutexLock l(&mu_);
@@ -100,6 +109,7 @@ class ServerState {
   storage::TrackStore* store_;
   const v1::TrackdbConfig config_;
   std::unique_ptr<CommandTable> commands_;
+  const auth::UserTable users_;
   const int64_t start_ms_;
   std::atomic<int64_t> next_client_id_{0};
 
@@ -225,6 +235,12 @@ std::unique_ptr<CommandTable> NewCommandTable();
   [[maybe_unused]] static const bool kCommandFamilyRegistered_##family = \
       RegisterCommandFamily(#family, &AddCommandsOf_##family);           \
   static void AddCommandsOf_##family(CommandTable* table)
+
+// What running `spec` needs, from its COMMAND INFO flags as Redis's ACL
+// categories: "admin" -> kAdmin, "write" -> kWrite, else kRead.
+auth::Access AccessOf(const CommandSpec& spec);
+// Whether `client`'s role may run `spec`.
+bool MayRun(const ClientState& client, const CommandSpec& spec);
 
 // Runs one command, replying to it (errors included).
 void Dispatch(ServerState& server, ClientState& client,

@@ -47,25 +47,26 @@ TEST(CommandTableTest, WorkerCommands) {
 
 TEST(CommandTableTest, LoopCommands) {
   const std::unique_ptr<CommandTable> table = NewCommandTable();
-  EXPECT_THAT(CommandNames(*table, /*on_worker=*/false),
-              UnorderedElementsAreArray<std::string>(
-                  {// connection
-                   "ping", "echo", "auth", "hello", "quit", "select", "client",
-                   // server
-                   "command", "time", "config", "function", "script",
-                   // key
-                   "del", "unlink", "exists", "touch", "type", "expire",
-                   "pexpire", "expireat", "pexpireat", "ttl", "pttl",
-                   "expiretime", "pexpiretime", "persist",
-                   // string
-                   "get", "strlen", "getrange", "substr", "mget", "set",
-                   "setnx", "setex", "psetex", "getset", "mset", "msetnx",
-                   "getdel", "getex", "incr", "decr", "incrby", "decrby",
-                   "incrbyfloat", "append", "setrange",
-                   // geo
-                   "geoadd", "geopos", "geodist", "geohash",
-                   // zset
-                   "zcard", "zscore", "zmscore", "zrem"}));
+  EXPECT_THAT(
+      CommandNames(*table, /*on_worker=*/false),
+      UnorderedElementsAreArray<std::string>(
+          {// connection
+           "ping", "echo", "auth", "hello", "quit", "select", "client", "acl",
+           // server
+           "command", "time", "config", "function", "script",
+           // key
+           "del", "unlink", "exists", "touch", "type", "expire", "pexpire",
+           "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime",
+           "persist",
+           // string
+           "get", "strlen", "getrange", "substr", "mget", "set", "setnx",
+           "setex", "psetex", "getset", "mset", "msetnx", "getdel", "getex",
+           "incr", "decr", "incrby", "decrby", "incrbyfloat", "append",
+           "setrange",
+           // geo
+           "geoadd", "geopos", "geodist", "geohash",
+           // zset
+           "zcard", "zscore", "zmscore", "zrem"}));
 }
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {

@@ -1,4 +1,4 @@
-// Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT.
+// Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT, ACL.
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
@@ -21,29 +21,42 @@ void Ping(CommandContext& ctx) {
 
 void Echo(CommandContext& ctx) { ctx.reply.Bulk(ctx.argv[1]); }
 
-// Checks a password for `user` as Redis's default user does.
-bool PasswordMatches(CommandContext& ctx, absl::string_view user,
-                     absl::string_view password) {
-  const std::string required = ctx.server.settings().requirepass;
-  if (user != "default") return false;
-  return required.empty() || password == required;
+constexpr char kWrongPass[] =
+    "-WRONGPASS invalid username-password pair or user is disabled.";
+
+// Logs the client in as `user` if `password` is its password (users.h);
+// false if not. Without any authentication configured, "default" needs no
+// password, as Redis's nopass default user.
+bool LogIn(CommandContext& ctx, const std::string& user,
+           absl::string_view password) {
+  const std::string requirepass = ctx.server.settings().requirepass;
+  std::optional<v1::UserRole> role;
+  if (user == "default" && requirepass.empty() &&
+      !ctx.server.users().has_users()) {
+    role = v1::USER_ROLE_ADMIN;
+  } else {
+    role = ctx.server.users().Authenticate(user, password, requirepass);
+  }
+  if (!role) return false;
+  ctx.client.authenticated = true;
+  ctx.client.user = user;
+  ctx.client.role = *role;
+  return true;
 }
 
 void Auth(CommandContext& ctx) {
   const auto& argv = ctx.argv;
   if (argv.size() > 3) return ctx.reply.Error(kSyntaxError);
   const bool with_user = argv.size() == 3;
-  if (!with_user && ctx.server.settings().requirepass.empty()) {
+  if (!with_user && ctx.server.settings().requirepass.empty() &&
+      !ctx.server.users().has_users()) {
     return ctx.reply.Error(
         "AUTH <password> called without any password configured for the "
         "default user. Are you sure your configuration is correct?");
   }
-  const std::string user = with_user ? argv[1] : "default";
-  if (!PasswordMatches(ctx, user, argv.back())) {
-    return ctx.reply.Error(
-        "-WRONGPASS invalid username-password pair or user is disabled.");
+  if (!LogIn(ctx, with_user ? argv[1] : "default", argv.back())) {
+    return ctx.reply.Error(kWrongPass);
   }
-  ctx.client.authenticated = true;
   ctx.reply.Ok();
 }
 
@@ -89,14 +102,10 @@ void Hello(CommandContext& ctx) {
           absl::StrCat("Syntax error in HELLO option '", argv[i], "'"));
     }
   }
-  if (auth) {
-    if (!PasswordMatches(ctx, auth->first, auth->second)) {
-      return ctx.reply.Error(
-          "-WRONGPASS invalid username-password pair or user is disabled.");
-    }
-    ctx.client.authenticated = true;
+  if (auth && !LogIn(ctx, auth->first, auth->second)) {
+    return ctx.reply.Error(kWrongPass);
   }
-  if (!ctx.client.authenticated && !ctx.server.settings().requirepass.empty()) {
+  if (ctx.server.AuthRequired(ctx.client)) {
     return ctx.reply.Error(
         "-NOAUTH HELLO must be called with the client already authenticated, "
         "otherwise the HELLO AUTH <user> <pass> option can be used to "
@@ -146,7 +155,7 @@ std::string ClientLine(const ClientState& c, int64_t now_ms) {
       " idle=", (now_ms - c.last_command_ms) / 1000, " flags=N db=", c.db,
       " sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 "
       "multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=",
-      c.last_command, " user=default redir=-1 resp=", c.protocol, "\n");
+      c.last_command, " user=", c.user, " redir=-1 resp=", c.protocol, "\n");
 }
 
 // The clients CLIENT LIST [TYPE type | ID id [id ...]] asks for, in
@@ -243,6 +252,17 @@ CommandSpec ClientCommand() {
   return client;
 }
 
+// ACL: only WHOAMI; users come from the config (server.users), not from
+// ACL SETUSER.
+CommandSpec AclCommand() {
+  CommandSpec acl{"acl", -2, {"sentinel"}};
+  acl.handler = [](CommandContext&) {};
+  CommandSpec whoami{"whoami", 2, {"noscript", "loading", "stale", "sentinel"}};
+  whoami.handler = [](CommandContext& ctx) { ctx.reply.Bulk(ctx.client.user); };
+  acl.subcommands["whoami"] = std::move(whoami);
+  return acl;
+}
+
 }  // namespace
 
 TRACKDB_RESP_COMMAND_FAMILY(connection, table) {
@@ -263,6 +283,7 @@ TRACKDB_RESP_COMMAND_FAMILY(connection, table) {
       true);
   add("select", 2, Select, {"loading", "stale", "fast"});
   table->Add(ClientCommand());
+  table->Add(AclCommand());
 }
 
 }  // namespace trackdb::resp

@@ -16,6 +16,7 @@
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/request_parser.h"
+#include "service/resp/tls_context.h"
 
 namespace trackdb::resp {
 namespace {
@@ -59,27 +60,31 @@ class RespServer::Impl {
 
   absl::Status Listen() {
     asio::error_code ec;
-    const asio::ip::address address =
-        asio::ip::make_address(config_.server().resp_bind_address(), ec);
+    const v1::ServerConfig& server = config_.server();
+    address_ = asio::ip::make_address(server.resp_bind_address(), ec);
     if (ec) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "server.resp_bind_address '", config_.server().resp_bind_address(),
-          "': ", ec.message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("server.resp_bind_address '", server.resp_bind_address(),
+                       "': ", ec.message()));
     }
-    const tcp::endpoint endpoint(
-        address, static_cast<uint16_t>(config_.server().resp_port()));
-    acceptor_->open(endpoint.protocol(), ec);
-    if (!ec) acceptor_->set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec) acceptor_->bind(endpoint, ec);
-    if (!ec) acceptor_->listen(asio::socket_base::max_listen_connections, ec);
-    if (ec) {
-      return absl::UnavailableError(absl::StrCat("cannot listen for RESP on ",
-                                                 Endpoint(endpoint), ": ",
-                                                 ec.message()));
+    if (!server.resp_tls_only()) {
+      acceptor_ = std::make_unique<tcp::acceptor>(*loops_[0]);
+      absl::Status s = Bind(*acceptor_, server.resp_port());
+      if (!s.ok()) return s;
+      state_.port = acceptor_->local_endpoint().port();
     }
-    state_.port = acceptor_->local_endpoint().port();
+    if (server.has_resp_tls_port()) {
+      auto tls = NewServerTlsContext(server);
+      if (!tls.ok()) return tls.status();
+      tls_ = *std::move(tls);
+      tls_acceptor_ = std::make_unique<tcp::acceptor>(*loops_[0]);
+      absl::Status s = Bind(*tls_acceptor_, server.resp_tls_port());
+      if (!s.ok()) return s;
+      tls_port_ = tls_acceptor_->local_endpoint().port();
+    }
     RaiseOpenFileLimit(state_.settings().maxclients);
-    Accept();
+    if (acceptor_) Accept(acceptor_.get(), nullptr);
+    if (tls_acceptor_) Accept(tls_acceptor_.get(), tls_.get());
     for (auto& loop : loops_) {
       threads_.emplace_back([&loop] { loop->run(); });
     }
@@ -88,6 +93,7 @@ class RespServer::Impl {
 
   void Shutdown();
   int port() const { return state_.port; }
+  int tls_port() const { return tls_port_; }
   ServerState& state() { return state_; }
   asio::thread_pool& workers() { return *workers_; }
   void Forget(Connection* c) {
@@ -96,7 +102,23 @@ class RespServer::Impl {
   }
 
  private:
-  void Accept();
+  // Listens on the bind address's `port` (0: a free one).
+  absl::Status Bind(tcp::acceptor& acceptor, uint32_t port) {
+    const tcp::endpoint endpoint(address_, static_cast<uint16_t>(port));
+    asio::error_code ec;
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat("cannot listen for RESP on ",
+                                                 Endpoint(endpoint), ": ",
+                                                 ec.message()));
+    }
+    return absl::OkStatus();
+  }
+  // Accepts connections on `acceptor`, over TLS when `tls` is not null.
+  void Accept(tcp::acceptor* acceptor, asio::ssl::context* tls);
 
   // Declared before the loops so that connections still in their queues
   // when they are destroyed can unregister themselves.
@@ -111,14 +133,22 @@ class RespServer::Impl {
       guards_;
   size_t next_loop_ = 0;  // only the acceptor's loop (loops_[0]) uses it
   std::unique_ptr<asio::thread_pool> workers_;
-  std::unique_ptr<tcp::acceptor> acceptor_;
+  asio::ip::address address_;
+  std::unique_ptr<tcp::acceptor> acceptor_;  // null: resp_tls_only
+  std::unique_ptr<asio::ssl::context> tls_;
+  std::unique_ptr<tcp::acceptor> tls_acceptor_;  // null: no resp_tls_port
+  int tls_port_ = 0;
   std::vector<std::thread> threads_;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, RespServer::Impl* server)
-      : socket_(std::move(socket)), server_(server) {}
+  // Over TLS when `tls` is not null.
+  Connection(tcp::socket socket, RespServer::Impl* server,
+             asio::ssl::context* tls)
+      : socket_(std::move(socket)), server_(server) {
+    if (tls != nullptr) tls_.emplace(socket_, *tls);
+  }
 
   void Start() {
     ServerState& state = server_->state();
@@ -130,15 +160,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
     socket_.set_option(tcp::no_delay(true), ec);
     state.PublishClient(client_);
     idle_timeout_s_ = state.settings().timeout_s;
-    WaitForInput();
+    Handshake([this] { WaitForInput(); });
   }
 
   // Replies with `error` and closes: too many clients.
   void Refuse(const std::string& error) {
     out_ = absl::StrCat("-ERR ", error, "\r\n");
-    auto self = shared_from_this();
-    asio::async_write(socket_, asio::buffer(out_),
-                      [self](asio::error_code, size_t) { self->Close(); });
+    Handshake([this] {
+      auto self = shared_from_this();
+      AsyncWrite([self](asio::error_code, size_t) { self->Close(); });
+    });
   }
 
   tcp::socket::executor_type executor() { return socket_.get_executor(); }
@@ -155,6 +186,33 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
  private:
+  // Runs `then` on a connection that speaks plain RESP, or once its TLS
+  // handshake succeeded; a failed handshake (a plaintext client, a missing
+  // or untrusted client certificate) closes the connection.
+  template <typename Then>
+  void Handshake(Then then) {
+    if (!tls_) return then();
+    auto self = shared_from_this();
+    tls_->async_handshake(asio::ssl::stream_base::server,
+                          [self, then](asio::error_code ec) {
+                            if (ec) return self->Close();
+                            then();
+                          });
+  }
+
+  template <typename Handler>
+  void AsyncReadSome(Handler handler) {
+    if (tls_) return tls_->async_read_some(asio::buffer(head_), handler);
+    socket_.async_read_some(asio::buffer(head_), handler);
+  }
+
+  // Writes all of out_.
+  template <typename Handler>
+  void AsyncWrite(Handler handler) {
+    if (tls_) return asio::async_write(*tls_, asio::buffer(out_), handler);
+    asio::async_write(socket_, asio::buffer(out_), handler);
+  }
+
   // Waits for the next request: reads it into head_, which holds a typical
   // request whole, so an idle connection needs no larger buffer. Reading
   // (not waiting for readability, then reading) lets Asio keep the socket's
@@ -162,15 +220,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void WaitForInput() {
     ArmIdleTimer();
     auto self = shared_from_this();
-    socket_.async_read_some(
-        asio::buffer(head_), [self](asio::error_code ec, size_t n) {
-          // A command in progress is not idleness (Redis does the same).
-          if (self->idle_timer_) self->idle_timer_->cancel();
-          if (ec) return self->Close();  // end of stream included
-          self->parser_.Feed(absl::string_view(self->head_, n));
-          if (n == sizeof(self->head_) && !self->ReadRest()) return;
-          self->Serve();
-        });
+    AsyncReadSome([self](asio::error_code ec, size_t n) {
+      // A command in progress is not idleness (Redis does the same).
+      if (self->idle_timer_) self->idle_timer_->cancel();
+      if (ec) return self->Close();  // end of stream included
+      self->parser_.Feed(absl::string_view(self->head_, n));
+      if (n == sizeof(self->head_) && !self->ReadRest()) return;
+      self->Serve();
+    });
   }
 
   // Redis's timeout: a connection that sends nothing for timeout seconds
@@ -194,6 +251,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // After head_ came back full: reads what else is waiting, up to one
   // thread-local buffer. False if the connection closed.
   bool ReadRest() {
+    // A TLS stream reads asynchronously only: its records do not split at
+    // socket reads. The next AsyncReadSome gets what OpenSSL still holds.
+    if (tls_) return true;
     thread_local std::vector<char> buffer(64 * 1024);
     asio::error_code ec;
     const size_t n = socket_.read_some(asio::buffer(buffer), ec);
@@ -211,6 +271,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Serve() {
     ServerState& state = server_->state();
     const LiveSettings settings = state.settings();
+    const bool auth_configured =
+        !settings.requirepass.empty() || state.users().has_users();
     ParserLimits limits;
     limits.max_bulk_len = settings.proto_max_bulk_len;
     limits.max_multibulk_len = state.config().server().resp_max_multibulk_len();
@@ -228,8 +290,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         resume_after_flush_ = true;
         break;
       }
-      limits.authenticated =
-          client_.authenticated || settings.requirepass.empty();
+      limits.authenticated = client_.authenticated || !auth_configured;
       const RequestParser::Result r = NextCommand(limits, &argv, &error);
       if (r == RequestParser::Result::kNeedMore) break;
       if (r == RequestParser::Result::kError) {
@@ -243,7 +304,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         return RunOnWorker(std::move(argv));
       }
       const CommandSpec* group = state.commands().GroupStartedBy(argv);
-      if (group != nullptr && limits.authenticated) {
+      if (group != nullptr && limits.authenticated && MayRun(client_, *group)) {
         ServeGroup(*group, std::move(argv), limits, reply);
         continue;
       }
@@ -334,7 +395,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // parser still holds is the start of one yet to arrive.
   void Flush() {
     size_t sent = 0;
-    if (!out_.empty()) {
+    // A TLS stream writes asynchronously only: a record half taken by a
+    // non-blocking socket cannot be taken back.
+    if (!out_.empty() && !tls_) {
       asio::error_code ec;
       sent = socket_.write_some(asio::buffer(out_), ec);
       if (ec == asio::error::would_block || ec == asio::error::try_again) {
@@ -349,15 +412,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     out_.erase(0, sent);
     auto self = shared_from_this();
-    asio::async_write(socket_, asio::buffer(out_),
-                      [self](asio::error_code ec, size_t) {
-                        self->out_.clear();
-                        if (ec) return self->Close();
-                        self->AfterFlush();
-                      });
+    AsyncWrite([self](asio::error_code ec, size_t) {
+      self->out_.clear();
+      if (ec) return self->Close();
+      self->AfterFlush();
+    });
   }
 
   tcp::socket socket_;
+  std::optional<asio::ssl::stream<tcp::socket&>> tls_;
   RespServer::Impl* server_;
   ClientState client_;
   RequestParser parser_;
@@ -375,13 +438,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   char head_[512];
 };
 
-void RespServer::Impl::Accept() {
+void RespServer::Impl::Accept(tcp::acceptor* acceptor,
+                              asio::ssl::context* tls) {
   // The acceptor, its handlers and Shutdown's close of it all run on
   // loops_[0]'s one thread. Each connection lives on one loop, chosen in
   // turn, and runs there only (a worker runs its long commands while it
   // waits).
   asio::io_context& loop = *loops_[next_loop_++ % loops_.size()];
-  auto on_accept = [this](asio::error_code ec, tcp::socket socket) {
+  auto on_accept = [this, acceptor, tls](asio::error_code ec,
+                                         tcp::socket socket) {
     {
       absl::MutexLock l(&mu_);
       if (stopped_) return;
@@ -392,11 +457,14 @@ void RespServer::Impl::Accept() {
       // once would spin; pending connections wait in the kernel's backlog.
       auto timer = std::make_shared<asio::steady_timer>(*loops_[0]);
       timer->expires_after(std::chrono::milliseconds(20));
-      timer->async_wait([this, timer](asio::error_code) { Accept(); });
+      timer->async_wait([this, timer, acceptor, tls](asio::error_code) {
+        Accept(acceptor, tls);
+      });
       return;
     }
     socket.non_blocking(true, ec);
-    auto connection = std::make_shared<Connection>(std::move(socket), this);
+    auto connection =
+        std::make_shared<Connection>(std::move(socket), this, tls);
     state_.connections_received.fetch_add(1);
     size_t open;
     {
@@ -413,9 +481,9 @@ void RespServer::Impl::Accept() {
     } else {
       asio::post(connection->executor(), [connection] { connection->Start(); });
     }
-    Accept();
+    Accept(acceptor, tls);
   };
-  acceptor_->async_accept(loop, on_accept);
+  acceptor->async_accept(loop, on_accept);
 }
 
 void RespServer::Impl::Shutdown() {
@@ -430,7 +498,8 @@ void RespServer::Impl::Shutdown() {
   }
   asio::post(*loops_[0], [this] {
     asio::error_code ec;
-    acceptor_->close(ec);
+    if (acceptor_) acceptor_->close(ec);
+    if (tls_acceptor_) tls_acceptor_->close(ec);
   });
   for (auto& c : open) {
     asio::post(c->executor(), [c] { c->Close(); });
@@ -448,6 +517,7 @@ void RespServer::Impl::Shutdown() {
 RespServer::RespServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RespServer::~RespServer() { Shutdown(); }
 int RespServer::port() const { return impl_->port(); }
+int RespServer::tls_port() const { return impl_->tls_port(); }
 void RespServer::Shutdown() { impl_->Shutdown(); }
 
 absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(

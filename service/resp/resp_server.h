@@ -32,13 +32,15 @@ namespace trackdb::resp {
 
 class RespServer {
  public:
-  // Binds server.resp_bind_address:resp_port (0 picks a free port) and
-  // starts serving `store`, which must outlive the server.
+  // Binds server.resp_bind_address:resp_port (0 picks a free port; none
+  // with resp_tls_only) and, with resp_tls_port, a TLS listener there too,
+  // and starts serving `store`, which must outlive the server.
   static absl::StatusOr<std::unique_ptr<RespServer>> Start(
       const v1::TrackdbConfig& config, storage::TrackStore* store);
   ~RespServer();  // Shutdown()s
 
-  int port() const;
+  int port() const;      // 0 with resp_tls_only
+  int tls_port() const;  // 0 without resp_tls_port
   // Stops accepting, closes every connection, joins the threads.
   void Shutdown();
 

@@ -57,6 +57,10 @@ const VerdictRow kConnectionRows[] = {
     {"client|list", "CLIENT LIST ID 0 99999"},
     {"client|list", "CLIENT LIST ID 5 TYPE normal"},
     {"client|help", "CLIENT HELP"},
+    {"acl", "ACL FOO"},
+    {"acl", "ACL foo bar"},
+    {"acl|whoami", "ACL WHOAMI"},
+    {"acl|whoami", "acl whoami"},
 };
 
 const VerdictRow kServerRows[] = {

@@ -31,6 +31,7 @@
 #include "conf/config.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "service/client_channel.h"
 #include "service/point_convert.h"
 #include "tools/import/formats.h"
 #include "tools/import/importer.h"
@@ -310,10 +311,10 @@ int Run(const std::vector<std::string>& args) {
   } else {
     auto online = OnlineFlags(collection, config->limits());
     if (!online.ok()) return Usage(std::string(online.status().message()));
-    sink = std::make_unique<OnlineSink>(
-        grpc::CreateChannel(absl::GetFlag(FLAGS_target),
-                            grpc::InsecureChannelCredentials()),
-        *online);
+    auto channel = service::NewClientChannel(
+        absl::GetFlag(FLAGS_target), service::ClientSecurityFromFlags());
+    if (!channel.ok()) return Fail(channel.status());
+    sink = std::make_unique<OnlineSink>(*channel, *online);
   }
   return Import(*options, collection, *sink);
 }

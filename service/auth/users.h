@@ -1,0 +1,57 @@
+#ifndef TRACKDB_SERVICE_AUTH_USERS_H_
+#define TRACKDB_SERVICE_AUTH_USERS_H_
+
+// The users of both front doors (server.users and requirepass's "default"),
+// their passwords and what each role may do. RESP's AUTH and gRPC's
+// `authorization` metadata both check passwords here, so one user has the
+// same rights on either door.
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::auth {
+
+// What a command or RPC needs: reading (and searching), writing (and
+// deleting), or changing the server itself (CONFIG, DEBUG, SetBulkLoad).
+enum class Access { kRead, kWrite, kAdmin };
+
+// Whether `role` may do what `need` names.
+bool RoleAllows(v1::UserRole role, Access need);
+
+// "read-only", "read-write", "admin": for error messages.
+const char* RoleName(v1::UserRole role);
+
+// Lower-case hex SHA-256 of `text` (OpenSSL).
+std::string Sha256Hex(absl::string_view text);
+
+class UserTable {
+ public:
+  explicit UserTable(const v1::ServerConfig& server);
+
+  // The role of `name` if `password` is its password, else nullopt.
+  // `requirepass` (live on the RESP door: CONFIG SET) is the password of
+  // "default", an admin; empty, "default" has no password and cannot log
+  // in (a client that needs none is already "default").
+  std::optional<v1::UserRole> Authenticate(absl::string_view name,
+                                           absl::string_view password,
+                                           absl::string_view requirepass) const;
+
+  // Whether server.users is not empty: then every client must log in, even
+  // without a requirepass.
+  bool has_users() const { return !hashes_.empty(); }
+
+ private:
+  struct Entry {
+    std::string sha256_hex;
+    v1::UserRole role;
+  };
+  std::map<std::string, Entry, std::less<>> hashes_;
+};
+
+}  // namespace trackdb::auth
+
+#endif  // TRACKDB_SERVICE_AUTH_USERS_H_

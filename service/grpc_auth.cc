@@ -1,0 +1,128 @@
+#include "service/grpc_auth.h"
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace trackdb::service {
+namespace {
+
+using auth::Access;
+
+constexpr char kHowTo[] =
+    "send metadata \"authorization: Basic base64(user:password)\"";
+
+}  // namespace
+
+GrpcAuth::GrpcAuth(const v1::ServerConfig& server)
+    : users_(server),
+      requirepass_(server.requirepass()),
+      required_(!server.requirepass().empty() || server.users_size() > 0) {}
+
+grpc::Status GrpcAuth::Check(const grpc::ServerContext& context, Access need,
+                             const char* method) const {
+  if (!required_) return grpc::Status::OK;
+  const auto& metadata = context.client_metadata();
+  auto it = metadata.find("authorization");
+  if (it == metadata.end()) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        absl::StrCat("credentials required: ", kHowTo));
+  }
+  const absl::string_view value(it->second.data(), it->second.size());
+  constexpr absl::string_view kBasic = "Basic ";
+  std::string decoded;
+  if (!absl::StartsWithIgnoreCase(value, kBasic) ||
+      !absl::Base64Unescape(value.substr(kBasic.size()), &decoded) ||
+      decoded.find(':') == std::string::npos) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        absl::StrCat("malformed authorization: ", kHowTo));
+  }
+  const size_t colon = decoded.find(':');
+  const std::string user = decoded.substr(0, colon);
+  const auto role = users_.Authenticate(
+      user, absl::string_view(decoded).substr(colon + 1), requirepass_);
+  if (!role) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "invalid username-password pair");
+  }
+  if (!auth::RoleAllows(*role, need)) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        absl::StrCat("user ", user, " (", auth::RoleName(*role),
+                                     ") has no permission to call ", method));
+  }
+  return grpc::Status::OK;
+}
+
+namespace {
+
+// Checks, then forwards to the implementation.
+#define TRACKDB_AUTHORIZED(Method, Request, Response, need)          \
+  grpc::Status Method(grpc::ServerContext* context, Request request, \
+                      Response response) override {                  \
+    grpc::Status s = auth_->Check(*context, need, #Method);          \
+    return s.ok() ? impl_->Method(context, request, response) : s;   \
+  }
+
+class TrackServiceWrapper final : public v1::TrackService::Service {
+ public:
+  TrackServiceWrapper(TrackServiceImpl* impl, const GrpcAuth* auth)
+      : impl_(impl), auth_(auth) {}
+
+  TRACKDB_AUTHORIZED(AddPoint, const v1::AddPointRequest*,
+                     v1::AddPointResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(AddPoints, const v1::AddPointsRequest*,
+                     v1::AddPointsResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(StreamPoints, grpc::ServerReader<v1::StreamPointsRequest>*,
+                     v1::StreamPointsResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(DeleteEntity, const v1::DeleteEntityRequest*,
+                     v1::DeleteEntityResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(GetLatest, const v1::GetLatestRequest*,
+                     v1::GetLatestResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(GetTrack, const v1::GetTrackRequest*,
+                     v1::GetTrackResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(SearchBounds, const v1::SearchBoundsRequest*,
+                     v1::SearchResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(SearchRadius, const v1::SearchRadiusRequest*,
+                     v1::SearchResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(SearchPolygon, const v1::SearchPolygonRequest*,
+                     v1::SearchResponse*, Access::kRead)
+
+ private:
+  TrackServiceImpl* impl_;
+  const GrpcAuth* auth_;
+};
+
+class AdminServiceWrapper final : public v1::AdminService::Service {
+ public:
+  AdminServiceWrapper(AdminServiceImpl* impl, const GrpcAuth* auth)
+      : impl_(impl), auth_(auth) {}
+
+  // Statistics and the doctor's findings read; bulk-load mode changes how
+  // the whole store writes and compacts, as Redis's CONFIG SET.
+  TRACKDB_AUTHORIZED(GetStats, const v1::GetStatsRequest*,
+                     v1::GetStatsResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(Diagnose, const v1::DiagnoseRequest*,
+                     v1::DiagnoseResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(SetBulkLoad, const v1::SetBulkLoadRequest*,
+                     v1::SetBulkLoadResponse*, Access::kAdmin)
+
+ private:
+  AdminServiceImpl* impl_;
+  const GrpcAuth* auth_;
+};
+
+#undef TRACKDB_AUTHORIZED
+
+}  // namespace
+
+std::unique_ptr<v1::TrackService::Service> AuthorizedTrackService(
+    TrackServiceImpl* impl, const GrpcAuth* auth) {
+  return std::make_unique<TrackServiceWrapper>(impl, auth);
+}
+
+std::unique_ptr<v1::AdminService::Service> AuthorizedAdminService(
+    AdminServiceImpl* impl, const GrpcAuth* auth) {
+  return std::make_unique<AdminServiceWrapper>(impl, auth);
+}
+
+}  // namespace trackdb::service

@@ -1,0 +1,52 @@
+#ifndef TRACKDB_SERVICE_GRPC_AUTH_H_
+#define TRACKDB_SERVICE_GRPC_AUTH_H_
+
+// Users on the gRPC door: each call carries its user in metadata,
+// `authorization: Basic base64(name:password)` (RFC 7617), checked against
+// the same users as RESP's AUTH (service/auth/users.h). The two services
+// are served through wrappers that check every method before it runs, each
+// method classified as reading, writing or administering below; a method
+// the wrappers do not know answers UNIMPLEMENTED, so a new RPC is never
+// served unchecked.
+//
+// Health and reflection stay open: load balancers and orchestrators probe
+// health without credentials, and reflection only describes the public
+// API (grpcurl needs it to build requests); neither reads or changes data.
+
+#include <memory>
+#include <string>
+
+#include "grpcpp/grpcpp.h"
+#include "service/admin_service.h"
+#include "service/auth/users.h"
+#include "service/track_service.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::service {
+
+class GrpcAuth {
+ public:
+  // Requires credentials when server.requirepass or server.users is set.
+  explicit GrpcAuth(const v1::ServerConfig& server);
+
+  // OK if the call's user may do `need`; UNAUTHENTICATED without valid
+  // credentials, PERMISSION_DENIED naming `method` when the role forbids it.
+  grpc::Status Check(const grpc::ServerContext& context, auth::Access need,
+                     const char* method) const;
+
+ private:
+  const auth::UserTable users_;
+  const std::string requirepass_;
+  const bool required_;
+};
+
+// TrackService with every method checked by `auth`, then served by `impl`.
+std::unique_ptr<v1::TrackService::Service> AuthorizedTrackService(
+    TrackServiceImpl* impl, const GrpcAuth* auth);
+// AdminService likewise.
+std::unique_ptr<v1::AdminService::Service> AuthorizedAdminService(
+    AdminServiceImpl* impl, const GrpcAuth* auth);
+
+}  // namespace trackdb::service
+
+#endif  // TRACKDB_SERVICE_GRPC_AUTH_H_
