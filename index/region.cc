@@ -38,6 +38,11 @@ std::unique_ptr<S2Region> LatLngRectBound(double south, double west,
                        ? S1Interval::Full()
                        : S1Interval(S1Angle::Degrees(west).radians(),
                                     S1Angle::Degrees(east).radians());
+  // S1Interval takes -180 as 180 unless the other end is 180, so west 180
+  // with east -180 (or both -180) comes out as [pi, -pi]: S1's empty
+  // interval, and an invalid S2LatLngRect whose covering is empty. The rect
+  // is the antimeridian itself (LonInRect), S1's point pi.
+  if (lng.is_empty()) lng = S1Interval::FromPoint(M_PI);
   S2LatLngRect rect(R1Interval(S1Angle::Degrees(south).radians(),
                                S1Angle::Degrees(north).radians()),
                     lng);
