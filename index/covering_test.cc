@@ -223,6 +223,20 @@ TEST_F(CoveringPropertyTest, RectOnTheAntimeridianCoversIt) {
   }
 }
 
+// A rect from west 5e-324 to east 0 wraps nearly the whole way round
+// (Contains accepts every longitude but the sliver between), though both
+// ends are 0 in radians: its covering must not shrink to one meridian.
+TEST_F(CoveringPropertyTest, RectWrappingPastRadianPrecisionCoversTheWorld) {
+  auto rect = RectRegion::Create(-18.5, 5e-324, -18, 0);
+  ASSERT_TRUE(rect.ok());
+  const auto ranges = Covering(*rect);
+  CheckWellFormed(ranges);
+  for (double lon : {-179.0, -90.0, 0.0, 90.0, 180.0}) {
+    ASSERT_TRUE(rect->Contains({-18.25, lon}));
+    EXPECT_TRUE(Covered(ranges, CellIdOf({-18.25, lon}))) << lon;
+  }
+}
+
 // Few false positives: of the points the covering admits near a circle, a
 // good share must really be inside, so storage filters little.
 TEST_F(CoveringPropertyTest, CirclesAreCoveredTightly) {
