@@ -202,6 +202,41 @@ TEST_F(CoveringPropertyTest, WholeWorldAndPolarRegions) {
   EXPECT_FALSE(Covered(polar, CellIdOf({0, 0})));
 }
 
+// A rect whose both longitudes name the antimeridian (west 180 and east
+// -180, or both -180) is the antimeridian itself: Contains() accepts points
+// on it, so the covering must hold them (S1 reads the pair as its empty
+// interval unless the bound says otherwise).
+TEST_F(CoveringPropertyTest, RectOnTheAntimeridianCoversIt) {
+  for (auto [west, east] : {std::pair{180.0, -180.0}, std::pair{-180.0, -180.0},
+                            std::pair{180.0, 180.0}}) {
+    auto rect = RectRegion::Create(-20, west, 60, east);
+    ASSERT_TRUE(rect.ok());
+    const auto ranges = Covering(*rect);
+    CheckWellFormed(ranges);
+    for (const LatLng p : {LatLng{10, 180}, LatLng{10, -180}, LatLng{-20, 180},
+                           LatLng{60, -180}}) {
+      ASSERT_TRUE(rect->Contains(p));
+      EXPECT_TRUE(Covered(ranges, CellIdOf(p)))
+          << west << "," << east << ": " << p.lat << "," << p.lon;
+    }
+    EXPECT_FALSE(Covered(ranges, CellIdOf({10, 0})));
+  }
+}
+
+// A rect from west 5e-324 to east 0 wraps nearly the whole way round
+// (Contains accepts every longitude but the sliver between), though both
+// ends are 0 in radians: its covering must not shrink to one meridian.
+TEST_F(CoveringPropertyTest, RectWrappingPastRadianPrecisionCoversTheWorld) {
+  auto rect = RectRegion::Create(-18.5, 5e-324, -18, 0);
+  ASSERT_TRUE(rect.ok());
+  const auto ranges = Covering(*rect);
+  CheckWellFormed(ranges);
+  for (double lon : {-179.0, -90.0, 0.0, 90.0, 180.0}) {
+    ASSERT_TRUE(rect->Contains({-18.25, lon}));
+    EXPECT_TRUE(Covered(ranges, CellIdOf({-18.25, lon}))) << lon;
+  }
+}
+
 // Few false positives: of the points the covering admits near a circle, a
 // good share must really be inside, so storage filters little.
 TEST_F(CoveringPropertyTest, CirclesAreCoveredTightly) {

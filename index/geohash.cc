@@ -39,8 +39,13 @@ std::optional<GeohashBits> EncodeInRanges(const LatLng& p, int step,
   const double lon_offset =
       (p.lon - kRedisLonMin) / (kRedisLonMax - kRedisLonMin) * scale;
   // Truncation to uint32, as Redis's interleave64(uint32_t, uint32_t) does.
-  const uint32_t ilat = static_cast<uint32_t>(lat_offset);
-  const uint32_t ilon = static_cast<uint32_t>(lon_offset);
+  // At the top of a range the offset is 2^step: at step 32 that does not
+  // fit a uint32 (undefined behaviour in a direct cast), so truncate
+  // through uint64, which wraps it to 0 as x86 does for Redis's C cast.
+  const uint32_t ilat =
+      static_cast<uint32_t>(static_cast<uint64_t>(lat_offset));
+  const uint32_t ilon =
+      static_cast<uint32_t>(static_cast<uint64_t>(lon_offset));
   return GeohashBits{SpreadBits(ilat) | (SpreadBits(ilon) << 1), step};
 }
 
@@ -86,9 +91,11 @@ GeohashArea GeohashDecodeArea(const GeohashBits& hash) {
   const double lon_scale = kRedisLonMax - kRedisLonMin;
   GeohashArea area;
   area.lat_min = kRedisLatMin + (ilat * 1.0 / cells) * lat_scale;
-  area.lat_max = kRedisLatMin + ((ilat + 1) * 1.0 / cells) * lat_scale;
+  // + 1.0, not + 1: the top cell's index at step 32 is UINT32_MAX, and
+  // Redis adds 1 in 64 bits.
+  area.lat_max = kRedisLatMin + ((ilat + 1.0) / cells) * lat_scale;
   area.lon_min = kRedisLonMin + (ilon * 1.0 / cells) * lon_scale;
-  area.lon_max = kRedisLonMin + ((ilon + 1) * 1.0 / cells) * lon_scale;
+  area.lon_max = kRedisLonMin + ((ilon + 1.0) / cells) * lon_scale;
   return area;
 }
 

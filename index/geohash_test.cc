@@ -53,6 +53,35 @@ TEST(RedisGeoScoreTest, ScoreFitsIn52Bits) {
   EXPECT_LT(*s, 1ULL << 52);
 }
 
+// At the top of Redis's ranges the scaled offset is 2^step, one past the
+// last cell, and Redis's truncation carries a bit out of the step's bits:
+// Redis 7 scores GEOADD 0 85.05112878 as 6755399441055744 = 2^52 + 2^51.
+TEST(RedisGeoScoreTest, TopOfTheRangeCarriesABitOutAsInRedis) {
+  EXPECT_EQ(RedisGeoScore({kRedisLatMax, 0}), 6755399441055744ULL);
+  EXPECT_EQ(RedisGeoScore({0, kRedisLonMax}), 10133099161583616ULL);
+}
+
+// At step 32, 2^32 does not fit the uint32 Redis truncates to: the offset
+// wraps to 0 instead of being undefined behaviour (which --config=asan's
+// UBSan turns into a failure).
+TEST(GeohashEncodeTest, Step32AtTheTopOfTheRangeWraps) {
+  const auto hash = GeohashEncode({kRedisLatMax, kRedisLonMax}, 32);
+  ASSERT_TRUE(hash);
+  EXPECT_EQ(hash->bits, 0u);
+  EXPECT_EQ(hash->step, 32);
+}
+
+// The top cell at step 32 has index 2^32 - 1 on each axis; its upper edge
+// is the range's top, not its bottom (a 32-bit + 1 would wrap to 0).
+TEST(GeohashDecodeTest, TopCellAtStep32EndsAtTheTop) {
+  const GeohashArea area =
+      GeohashDecodeArea(GeohashBits{~uint64_t{0}, /*step=*/32});
+  EXPECT_DOUBLE_EQ(area.lat_max, kRedisLatMax);
+  EXPECT_DOUBLE_EQ(area.lon_max, kRedisLonMax);
+  EXPECT_LT(area.lat_min, area.lat_max);
+  EXPECT_LT(area.lon_min, area.lon_max);
+}
+
 TEST(GeohashDecodeTest, CentreRoundTripsThroughEncode) {
   for (double lat = -85; lat <= 85; lat += 7.3) {
     for (double lon = -180; lon <= 180; lon += 11.7) {

@@ -34,10 +34,20 @@ bool LonInRect(double lon, double west, double east) {
 
 std::unique_ptr<S2Region> LatLngRectBound(double south, double west,
                                           double north, double east) {
-  S1Interval lng = (west == -180 && east == 180)
+  const double west_rad = S1Angle::Degrees(west).radians();
+  const double east_rad = S1Angle::Degrees(east).radians();
+  // A rect that wraps (west > east) spans all but the gap between them; if
+  // that gap rounds away in radians (west 5e-324, east 0) S1 would read a
+  // single meridian, so the full circle bounds it instead.
+  const bool wraps_past_radians = west > east && west_rad <= east_rad;
+  S1Interval lng = (west == -180 && east == 180) || wraps_past_radians
                        ? S1Interval::Full()
-                       : S1Interval(S1Angle::Degrees(west).radians(),
-                                    S1Angle::Degrees(east).radians());
+                       : S1Interval(west_rad, east_rad);
+  // S1Interval takes -180 as 180 unless the other end is 180, so west 180
+  // with east -180 (or both -180) comes out as [pi, -pi]: S1's empty
+  // interval, and an invalid S2LatLngRect whose covering is empty. The rect
+  // is the antimeridian itself (LonInRect), S1's point pi.
+  if (lng.is_empty()) lng = S1Interval::FromPoint(M_PI);
   S2LatLngRect rect(R1Interval(S1Angle::Degrees(south).radians(),
                                S1Angle::Degrees(north).radians()),
                     lng);

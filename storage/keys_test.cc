@@ -43,8 +43,12 @@ TEST(KeysTest, LatestKeysRoundTrip) {
     EXPECT_EQ(parts->collection, c);
     EXPECT_EQ(parts->entity, e);
   }
-  EXPECT_FALSE(ParseLatestKey(std::string("\x05ab", 3)));  // short
-  EXPECT_FALSE(ParseLatestKey(std::string("\x80", 1)));    // bad varint
+  // A length of 5 with 2 bytes after it. Not "\x05ab": a hex escape takes
+  // every hex digit after it (a 2-byte literal the string read past, found
+  // by --config=asan).
+  const std::string short_key = std::string(1, '\x05') + "ab";
+  EXPECT_FALSE(ParseLatestKey(short_key));
+  EXPECT_FALSE(ParseLatestKey(std::string("\x80", 1)));  // bad varint
 }
 
 TEST(KeysTest, Varint32RoundTrips) {
