@@ -31,11 +31,20 @@ start() {  # start CONF DATA: starts trackd, sets pid, grpc_port, resp_port
   "$trackd" --config="$1" --data_dir="$2" --grpc_port=0 --resp_port=0 \
     2>"$work/trackd.log" &
   pid=$!
-  for _ in $(seq 1 300); do grep -q ready "$work/trackd.log" && break; sleep 0.1; done
+  # Replaying the WAL of a big round on a busy machine can take a while.
+  for _ in $(seq 1 1200); do
+    grep -q ready "$work/trackd.log" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
   resp_port=$(sed -n 's/.*serving the Redis protocol on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/trackd.log")
   grpc_port=$(sed -n 's/.*serving gRPC.* on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/trackd.log")
-  [ -n "$resp_port" ] && [ -n "$grpc_port" ] ||
-    { cat "$work/trackd.log"; fail "trackd did not start"; }
+  if [ -z "$resp_port" ] || [ -z "$grpc_port" ]; then
+    cat "$work/trackd.log"
+    kill -0 "$pid" 2>/dev/null && fail "trackd not ready after 120 s"
+    wait "$pid"
+    fail "trackd exited with status $? before it was ready"
+  fi
 }
 
 checked=0
