@@ -28,6 +28,9 @@ pid=""
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; wait 2>/dev/null' EXIT
 
 start() {  # start CONF DATA: starts trackd, sets pid, grpc_port, resp_port
+  # Emptied here, not by trackd's redirection, which runs in the child
+  # after the loop below may already have read the previous trackd's log.
+  : >"$work/trackd.log"
   "$trackd" --config="$1" --data_dir="$2" --grpc_port=0 --resp_port=0 \
     2>"$work/trackd.log" &
   pid=$!
