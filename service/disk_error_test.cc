@@ -2,7 +2,8 @@
 // (storage/disk_faults.h): writes fail at once, gRPC with
 // RESOURCE_EXHAUSTED (no space) or UNAVAILABLE (I/O error), RESP with
 // Redis's -MISCONF; reads keep working; INFO says why; once there is space
-// again writes resume on both doors by themselves.
+// again writes resume on both doors by themselves. A write stall is
+// answered at once too.
 
 #include <chrono>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "service/resp/resp_server.h"
 #include "service/resp/resp_test_client.h"
 #include "storage/disk_faults.h"
+#include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/track_service.grpc.pb.h"
@@ -31,13 +33,20 @@ using Fault = storage::DiskFaults::Fault;
 
 class DiskErrorTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    v1::TrackdbConfig config = conf::WithDefaults(v1::TrackdbConfig());
+  void SetUp() override { Start(v1::StorageConfig()); }
+
+  // Serves a fresh store with `storage` (small memtables unless it says)
+  // on both doors, replacing what SetUp started.
+  void Start(const v1::StorageConfig& storage) {
+    TearDown();
+    v1::TrackdbConfig config;
+    config.mutable_storage()->set_write_buffer_size_mb(1);
+    config.mutable_storage()->set_block_cache_size_mb(8);
+    config.mutable_storage()->MergeFrom(storage);
+    config = conf::WithDefaults(config);
     config.mutable_server()->set_grpc_port(0);
     config.mutable_server()->set_resp_port(0);
     config.mutable_server()->set_resp_bind_address("127.0.0.1");
-    config.mutable_storage()->set_write_buffer_size_mb(1);
-    config.mutable_storage()->set_block_cache_size_mb(8);
     auto store = storage::TrackStore::Open(storage::testing::NewDataDir(),
                                            config.storage(), faults_);
     ASSERT_TRUE(store.ok()) << store.status();
@@ -56,8 +65,12 @@ class DiskErrorTest : public ::testing::Test {
   void TearDown() override {
     faults_->Set(Fault::kNone);
     redis_.reset();
+    stub_.reset();
     if (resp_) resp_->Shutdown();
     if (grpc_) grpc_->Shutdown(absl::Seconds(1));
+    resp_.reset();
+    grpc_.reset();
+    store_.reset();
   }
 
   grpc::Status AddPoint(const std::string& entity, int64_t t) {
@@ -142,6 +155,32 @@ TEST_F(DiskErrorTest, IoErrorRefusesWrites) {
   faults_->Set(Fault::kIoError);
   ExpectWritesRefused(grpc::StatusCode::UNAVAILABLE, "disk I/O error");
   EXPECT_THAT(Info(), HasSubstr("\r\ndisk_status:io_error\r\n"));
+}
+
+// While RocksDB stops writes (L0 at level0_stop_writes_trigger, nothing
+// compacting), writes are refused at once: RESOURCE_EXHAUSTED, RESP -BUSY.
+TEST_F(DiskErrorTest, WriteStallAnswersAtOnce) {
+  v1::StorageConfig storage;
+  storage.set_level0_file_num_compaction_trigger(1);
+  storage.set_level0_slowdown_writes_trigger(2);
+  storage.set_level0_stop_writes_trigger(3);
+  storage.set_rocksdb_cf_options("compaction_style=kCompactionStyleNone");
+  Start(storage);
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_TRUE(AddPoint("a", 1700000001000 + round).ok());
+    ASSERT_TRUE(storage::testing::FlushColumnFamily(
+                    *store_, storage::ColumnFamily::kPoints)
+                    .ok());
+  }
+  const auto before = std::chrono::steady_clock::now();
+  grpc::Status s = AddPoint("b", 1700000002000);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
+      << s.error_message();
+  EXPECT_THAT(s.error_message(), HasSubstr("write stall"));
+  EXPECT_THAT(redis_->Call({"GEOADD", "fleet", "120", "30", "c"}),
+              StartsWith("-BUSY "));
+  EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(2));
+  EXPECT_EQ(LatestCount("a"), 1);
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace trackdb::storage {
 
@@ -23,6 +25,25 @@ inline absl::Status MarkDiskError(absl::Status s) {
 
 inline bool IsDiskError(const absl::Status& s) {
   return s.GetPayload(kDiskErrorPayload).has_value();
+}
+
+// A write refused at once because RocksDB has stopped writes until its
+// flushes or compactions catch up (a write stall), instead of blocking
+// until then: RESOURCE_EXHAUSTED, marked so that a door can answer as it
+// answers a busy server.
+inline constexpr char kWriteStallPayload[] = "trackdb/storage.write_stall";
+
+inline absl::Status WriteStallError(absl::string_view what) {
+  absl::Status s = absl::ResourceExhaustedError(absl::StrCat(
+      what,
+      ": writes are stopped until RocksDB's flushes and compactions "
+      "catch up (a write stall); retry later"));
+  s.SetPayload(kWriteStallPayload, absl::Cord("1"));
+  return s;
+}
+
+inline bool IsWriteStall(const absl::Status& s) {
+  return s.GetPayload(kWriteStallPayload).has_value();
 }
 
 }  // namespace trackdb::storage

@@ -89,6 +89,10 @@ void StoreEvents::RecordStall(const std::string& name,
   } else if (cf.condition == rocksdb::WriteStallCondition::kStopped) {
     cf.totals.stop_seconds += Seconds(at - cf.since);
   }
+  const bool was_stopped =
+      cf.condition == rocksdb::WriteStallCondition::kStopped;
+  const bool stopped = now == rocksdb::WriteStallCondition::kStopped;
+  if (stopped != was_stopped) stopped_cfs_.fetch_add(stopped ? 1 : -1);
   if (now == rocksdb::WriteStallCondition::kDelayed) ++cf.totals.slowdowns;
   if (now == rocksdb::WriteStallCondition::kStopped) ++cf.totals.stops;
   cf.condition = now;

@@ -10,6 +10,7 @@
 // refused until RocksDB recovers), which RocksDB reports only through
 // listeners.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -64,6 +65,8 @@ class StoreEvents : public rocksdb::EventListener {
       const rocksdb::BackgroundErrorRecoveryInfo& info) override;
 
   DiskErrorState disk_error() const;
+  // Whether RocksDB stops writes now (a column family in "stopped").
+  bool writes_stopped() const { return stopped_cfs_.load() > 0; }
 
   // When this listener was made (just before the DB opened).
   Clock::time_point created() const { return created_; }
@@ -88,6 +91,7 @@ class StoreEvents : public rocksdb::EventListener {
   mutable absl::Mutex mu_;
   std::map<std::string, Cf> cfs_ ABSL_GUARDED_BY(mu_);
   DiskErrorState disk_error_ ABSL_GUARDED_BY(mu_);
+  std::atomic<int> stopped_cfs_{0};
 };
 
 }  // namespace trackdb::storage

@@ -83,6 +83,11 @@ bool CommandContext::Check(const absl::Status& s) {
         absl::StrCat("-MISCONF Errors writing to the data dir: ", s.message()));
     return false;
   }
+  if (storage::IsWriteStall(s)) {
+    // Redis's -BUSY says the server cannot serve this now, try later.
+    reply.Error(absl::StrCat("-BUSY ", s.message()));
+    return false;
+  }
   reply.Error(absl::StrCat("internal error: ", s.ToString()));
   return false;
 }
