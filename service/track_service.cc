@@ -44,6 +44,14 @@ grpc::Status ToGrpc(const absl::Status& s) {
     case absl::StatusCode::kDataLoss:
       code = grpc::StatusCode::DATA_LOSS;
       break;
+    // Storage's disk errors (storage/disk_error.h): a full disk, an I/O
+    // error.
+    case absl::StatusCode::kResourceExhausted:
+      code = grpc::StatusCode::RESOURCE_EXHAUSTED;
+      break;
+    case absl::StatusCode::kUnavailable:
+      code = grpc::StatusCode::UNAVAILABLE;
+      break;
     default:
       code = grpc::StatusCode::INTERNAL;
   }

@@ -5,13 +5,24 @@
 #include "absl/strings/str_cat.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/status.h"
+#include "storage/disk_error.h"
 
 namespace trackdb::storage {
 
 // A RocksDB status as an absl::Status; `what` says what trackdb was doing.
+// Disk errors are storage/disk_error.h's: RESOURCE_EXHAUSTED for a full
+// disk, UNAVAILABLE for other I/O errors.
 inline absl::Status FromRocks(const rocksdb::Status& s,
                               absl::string_view what) {
   if (s.ok()) return absl::OkStatus();
+  if (s.IsNoSpace()) {
+    return MarkDiskError(absl::ResourceExhaustedError(
+        absl::StrCat(what, ": no space left on device (", s.ToString(), ")")));
+  }
+  if (s.IsIOError()) {
+    return MarkDiskError(absl::UnavailableError(
+        absl::StrCat(what, ": disk I/O error (", s.ToString(), ")")));
+  }
   return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
 }
 

@@ -39,6 +39,36 @@ void StoreEvents::OnStallConditionsChanged(
   RecordStall(info.cf_name, info.condition.cur, Clock::now());
 }
 
+void StoreEvents::OnBackgroundError(rocksdb::BackgroundErrorReason,
+                                    rocksdb::Status* error) {
+  absl::MutexLock lock(&mu_);
+  ++disk_error_.errors;
+  disk_error_.failing = true;
+  disk_error_.no_space = error->IsNoSpace();
+  disk_error_.writes_stopped =
+      error->severity() >= rocksdb::Status::Severity::kHardError;
+  disk_error_.fatal =
+      error->severity() >= rocksdb::Status::Severity::kFatalError;
+  disk_error_.message = error->ToString();
+}
+
+void StoreEvents::OnErrorRecoveryEnd(
+    const rocksdb::BackgroundErrorRecoveryInfo& info) {
+  if (!info.new_bg_error.ok()) return;  // still failing: the error stays
+  absl::MutexLock lock(&mu_);
+  ++disk_error_.recoveries;
+  const uint64_t errors = disk_error_.errors;
+  const uint64_t recoveries = disk_error_.recoveries;
+  disk_error_ = DiskErrorState();
+  disk_error_.errors = errors;
+  disk_error_.recoveries = recoveries;
+}
+
+DiskErrorState StoreEvents::disk_error() const {
+  absl::MutexLock lock(&mu_);
+  return disk_error_;
+}
+
 void StoreEvents::RecordFlush(const std::string& cf, uint64_t bytes,
                               uint64_t raw_bytes) {
   absl::MutexLock lock(&mu_);
@@ -59,6 +89,10 @@ void StoreEvents::RecordStall(const std::string& name,
   } else if (cf.condition == rocksdb::WriteStallCondition::kStopped) {
     cf.totals.stop_seconds += Seconds(at - cf.since);
   }
+  const bool was_stopped =
+      cf.condition == rocksdb::WriteStallCondition::kStopped;
+  const bool stopped = now == rocksdb::WriteStallCondition::kStopped;
+  if (stopped != was_stopped) stopped_cfs_.fetch_add(stopped ? 1 : -1);
   if (now == rocksdb::WriteStallCondition::kDelayed) ++cf.totals.slowdowns;
   if (now == rocksdb::WriteStallCondition::kStopped) ++cf.totals.stops;
   cf.condition = now;

@@ -5,8 +5,12 @@
 // RocksDB's properties do not: how many flushes and how large, compaction
 // output bytes, and how long writes were slowed down or stopped (entered
 // and left through OnStallConditionsChanged). Totals only grow; a state
-// still in force counts up to the moment of Snapshot().
+// still in force counts up to the moment of Snapshot(). It also keeps the
+// background error RocksDB is in, if any (a full or failing disk: writes
+// refused until RocksDB recovers), which RocksDB reports only through
+// listeners.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -31,6 +35,19 @@ struct CfEventTotals {
   bool stopped_now = false;
 };
 
+// RocksDB's background error, if it is in one.
+struct DiskErrorState {
+  bool failing = false;         // in a background error now
+  bool no_space = false;        // ... and it is a full disk
+  bool writes_stopped = false;  // ... severe enough to refuse writes
+  // ... and RocksDB will not recover from it while open (an I/O error
+  // other than a full disk): writes come back when trackd restarts.
+  bool fatal = false;
+  std::string message;      // RocksDB's words; empty when not failing
+  uint64_t errors = 0;      // background errors since open
+  uint64_t recoveries = 0;  // recoveries from them since open
+};
+
 class StoreEvents : public rocksdb::EventListener {
  public:
   using Clock = std::chrono::steady_clock;
@@ -42,6 +59,14 @@ class StoreEvents : public rocksdb::EventListener {
   void OnCompactionCompleted(rocksdb::DB* db,
                              const rocksdb::CompactionJobInfo& info) override;
   void OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) override;
+  void OnBackgroundError(rocksdb::BackgroundErrorReason reason,
+                         rocksdb::Status* error) override;
+  void OnErrorRecoveryEnd(
+      const rocksdb::BackgroundErrorRecoveryInfo& info) override;
+
+  DiskErrorState disk_error() const;
+  // Whether RocksDB stops writes now (a column family in "stopped").
+  bool writes_stopped() const { return stopped_cfs_.load() > 0; }
 
   // When this listener was made (just before the DB opened).
   Clock::time_point created() const { return created_; }
@@ -65,6 +90,8 @@ class StoreEvents : public rocksdb::EventListener {
   const Clock::time_point created_ = Clock::now();
   mutable absl::Mutex mu_;
   std::map<std::string, Cf> cfs_ ABSL_GUARDED_BY(mu_);
+  DiskErrorState disk_error_ ABSL_GUARDED_BY(mu_);
+  std::atomic<int> stopped_cfs_{0};
 };
 
 }  // namespace trackdb::storage

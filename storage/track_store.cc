@@ -6,8 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "storage/engine.h"
+#include "storage/fault_file_system.h"
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
+#include "storage/store_events.h"
 #include "storage/string_cache.h"
 #include "storage/write_funnel.h"
 
@@ -53,9 +55,11 @@ absl::Status OpenDb(Engine& engine, const std::string& data_dir,
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
-    const std::string& data_dir, const v1::StorageConfig& config) {
+    const std::string& data_dir, const v1::StorageConfig& config,
+    std::shared_ptr<DiskFaults> faults) {
   auto options = BuildStoreOptions(config);
   if (!options.ok()) return options.status();
+  if (faults) UseDiskFaults(std::move(faults), *options);
   // RocksDB creates the data dir but not its parents.
   std::error_code error;
   std::filesystem::create_directories(data_dir, error);
@@ -122,14 +126,20 @@ absl::Status TrackStore::Close() {
   absl::Status result;
   // Flush every memtable: without a WAL they are the only copy, and with
   // one, a reopen would otherwise replay up to db_write_buffer_size of log
-  // (seconds for the default 512 MiB) before serving.
-  rocksdb::FlushOptions flush;
-  flush.wait = true;
-  flush.allow_write_stall = true;
-  result.Update(FromRocks(engine_->db->Flush(flush, engine_->handles),
-                          "flushing memtables"));
-  if (!engine_->options.write.disableWAL) {
-    result.Update(FromRocks(engine_->db->SyncWAL(), "syncing the WAL"));
+  // (seconds for the default 512 MiB) before serving. Not after a disk
+  // error RocksDB has not recovered from: it refuses to flush, and syncing
+  // a WAL whose write failed trips an assertion in Debian's librocksdb;
+  // what the WAL holds from before the error is replayed on reopening.
+  if (!engine_->options.events ||
+      !engine_->options.events->disk_error().failing) {
+    rocksdb::FlushOptions flush;
+    flush.wait = true;
+    flush.allow_write_stall = true;
+    result.Update(FromRocks(engine_->db->Flush(flush, engine_->handles),
+                            "flushing memtables"));
+    if (!engine_->options.write.disableWAL) {
+      result.Update(FromRocks(engine_->db->SyncWAL(), "syncing the WAL"));
+    }
   }
   for (rocksdb::ColumnFamilyHandle* h : engine_->handles) {
     result.Update(FromRocks(engine_->db->DestroyColumnFamilyHandle(h),

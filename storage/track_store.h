@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "model/track_point.h"
+#include "storage/disk_faults.h"
 #include "storage/entity_locks.h"
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
@@ -90,8 +91,11 @@ class TrackStore {
  public:
   // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
   // with a clear message when another process holds it.
+  // `faults` (tests only; storage/disk_faults.h) makes its disk fail on
+  // demand.
   static absl::StatusOr<std::unique_ptr<TrackStore>> Open(
-      const std::string& data_dir, const v1::StorageConfig& config);
+      const std::string& data_dir, const v1::StorageConfig& config,
+      std::shared_ptr<DiskFaults> faults = nullptr);
 
   ~TrackStore();  // Close()s if still open.
 

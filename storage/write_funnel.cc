@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "storage/counter_merge.h"
 #include "storage/rocks_util.h"
+#include "storage/store_events.h"
 
 namespace trackdb::storage {
 
@@ -140,11 +141,16 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
 
 absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
   if (batch_.Count() > 0) {
-    if (absl::Status s =
-            FromRocks(engine_.db->Write(engine_.options.write, &batch_), what);
-        !s.ok()) {
-      return s;
-    }
+    // While RocksDB stops writes, a write would block until its flushes
+    // and compactions catch up (seconds, or for good with a full disk):
+    // no_slowdown makes it answer Incomplete at once instead. Not while
+    // writes are merely slowed down, which only paces them.
+    rocksdb::WriteOptions write = engine_.options.write;
+    write.no_slowdown =
+        engine_.options.events && engine_.options.events->writes_stopped();
+    const rocksdb::Status s = engine_.db->Write(write, &batch_);
+    if (write.no_slowdown && s.IsIncomplete()) return WriteStallError(what);
+    if (!s.ok()) return FromRocks(s, what);
   }
   engine_.latest_index.Apply(index_changes_);
   if (!index_changes_.empty()) engine_.ChargeLatestIndex();

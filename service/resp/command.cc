@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "service/clock.h"
 #include "service/resp/keyspace.h"
+#include "storage/disk_error.h"
 
 namespace trackdb::resp {
 namespace {
@@ -98,6 +99,19 @@ std::string CommandContext::Name(absl::string_view key) const {
 
 bool CommandContext::Check(const absl::Status& s) {
   if (s.ok()) return true;
+  if (storage::IsDiskError(s)) {
+    // As Redis answers writes while it cannot write its AOF or RDB file
+    // ("-MISCONF Errors writing to the AOF file: ..."), with storage's
+    // reason: a full disk or an I/O error.
+    reply.Error(
+        absl::StrCat("-MISCONF Errors writing to the data dir: ", s.message()));
+    return false;
+  }
+  if (storage::IsWriteStall(s)) {
+    // Redis's -BUSY says the server cannot serve this now, try later.
+    reply.Error(absl::StrCat("-BUSY ", s.message()));
+    return false;
+  }
   reply.Error(absl::StrCat("internal error: ", s.ToString()));
   return false;
 }

@@ -53,6 +53,14 @@ std::string FormatInfoSection(const storage::StoreStats& s) {
   line("slowdown_seconds", Fixed(s.slowdown_seconds(), 3));
   line("stop_seconds", Fixed(s.stop_seconds(), 3));
   line("write_stopped", s.write_stopped ? 1 : 0);
+  // RocksDB's background error, as Redis's aof_last_write_status: ok, or
+  // why writes are refused.
+  line("disk_status",
+       !s.disk_failing ? "ok" : (s.disk_no_space ? "no_space" : "io_error"));
+  line("disk_writes_refused", s.disk_writes_stopped ? 1 : 0);
+  line("disk_error", s.disk_error);
+  line("background_errors", s.background_errors);
+  line("error_recoveries", s.error_recoveries);
   line("delayed_write_rate", s.delayed_write_rate);
   for (const storage::CfStats& c : s.column_families) {
     line(absl::StrCat("cf_", c.name),

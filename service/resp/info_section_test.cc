@@ -44,6 +44,8 @@ TEST(InfoSectionTest, StoreStatsAsRedisInfoLines) {
   EXPECT_THAT(text, HasSubstr("\r\ncf_points:l0_files=3,"));
   EXPECT_THAT(text, HasSubstr(",avg_flush_bytes=1500,"));
   EXPECT_THAT(text, HasSubstr("\r\ncf_latest:l0_files=4,"));
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_status:ok\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_writes_refused:0\r\n"));
   // Every line after the header is key:value, the key free of spaces.
   std::vector<std::string> lines = absl::StrSplit(text, "\r\n");
   ASSERT_EQ(lines.back(), "");
@@ -54,6 +56,25 @@ TEST(InfoSectionTest, StoreStatsAsRedisInfoLines) {
     EXPECT_EQ(lines[i].substr(0, colon).find(' '), std::string::npos);
     EXPECT_EQ(lines[i].find('\n'), std::string::npos);
   }
+}
+
+TEST(InfoSectionTest, DiskErrorSaysWhyWritesAreRefused) {
+  storage::StoreStats s;
+  s.disk_failing = true;
+  s.disk_no_space = true;
+  s.disk_writes_stopped = true;
+  s.disk_error = "IO error: No space left on device: append";
+  s.background_errors = 2;
+  s.error_recoveries = 1;
+  const std::string text = FormatInfoSection(s);
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_status:no_space\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_writes_refused:1\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\ndisk_error:IO error: No space left on "
+                              "device: append\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nbackground_errors:2\r\n"));
+  EXPECT_THAT(text, HasSubstr("\r\nerror_recoveries:1\r\n"));
+  s.disk_no_space = false;
+  EXPECT_THAT(FormatInfoSection(s), HasSubstr("\r\ndisk_status:io_error\r\n"));
 }
 
 }  // namespace

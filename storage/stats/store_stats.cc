@@ -190,6 +190,21 @@ double StoreStats::stop_seconds() const {
   return SumOver(column_families, &CfStats::stop_seconds);
 }
 
+namespace {
+
+void ReadDiskError(const StoreEvents& events, StoreStats& out) {
+  const DiskErrorState e = events.disk_error();
+  out.disk_failing = e.failing;
+  out.disk_no_space = e.no_space;
+  out.disk_writes_stopped = e.writes_stopped;
+  out.disk_fatal = e.fatal;
+  out.disk_error = e.message;
+  out.background_errors = e.errors;
+  out.error_recoveries = e.recoveries;
+}
+
+}  // namespace
+
 StoreStats ReadStoreStats(TrackStore& store) {
   StoreStats out = ReadStoreStats(
       store.engine().db.get(), store.engine().handles, store.options(),
@@ -216,7 +231,10 @@ StoreStats ReadStoreStats(rocksdb::DB* db,
   ReadDbStats(db, options, out);
 
   std::map<std::string, CfEventTotals> events;
-  if (options.events) events = options.events->Snapshot();
+  if (options.events) {
+    events = options.events->Snapshot();
+    ReadDiskError(*options.events, out);
+  }
   for (rocksdb::ColumnFamilyHandle* handle : cfs) {
     CfStats c = ReadCfStats(db, handle, events);
     out.memtable_bytes += c.memtable_bytes;

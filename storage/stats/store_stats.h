@@ -113,6 +113,15 @@ struct StoreStats {
   uint64_t stall_micros = 0;        // STALL_MICROS: time writers were delayed
   uint64_t delayed_write_rate = 0;  // rocksdb.actual-delayed-write-rate, B/s
   bool write_stopped = false;       // rocksdb.is-write-stopped
+  // RocksDB's background error (storage/store_events.h DiskErrorState):
+  // a full or failing disk, writes refused until it recovers.
+  bool disk_failing = false;
+  bool disk_no_space = false;
+  bool disk_writes_stopped = false;
+  bool disk_fatal = false;  // not recovered from until trackd restarts
+  std::string disk_error;   // RocksDB's words; empty when not failing
+  uint64_t background_errors = 0;
+  uint64_t error_recoveries = 0;
 
   // Over the interval since the previous sample (StatsSampler); 0 when
   // there was none.
@@ -192,7 +201,6 @@ class StatsSampler {
   bool have_previous_ ABSL_GUARDED_BY(mu_) = false;
   StoreStats previous_ ABSL_GUARDED_BY(mu_);
 };
-
 
 }  // namespace trackdb::storage
 

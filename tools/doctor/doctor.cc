@@ -165,6 +165,29 @@ void CheckCompactionBehind(const CfStats& c, const std::string& cf,
   }
 }
 
+// RocksDB stopped by a full or failing disk.
+void CheckDisk(const StoreStats& s, std::vector<Finding>& out) {
+  if (!s.disk_failing) return;
+  const char* refused = s.disk_writes_stopped
+                            ? "writes are refused, reads work"
+                            : "flushes and compactions are held back";
+  if (s.disk_no_space) {
+    Add(out, Finding::kProblem, "disk_full",
+        absl::StrCat("the data dir's disk is full (RocksDB: ", s.disk_error,
+                     "): ", refused,
+                     ". Free space there: RocksDB checks every few seconds "
+                     "and resumes writes by itself"));
+    return;
+  }
+  Add(out, Finding::kProblem, "disk_error",
+      absl::StrCat("RocksDB hit an I/O error (", s.disk_error, "): ", refused,
+                   s.disk_fatal
+                       ? ". It does not retry: check the disk (dmesg), then "
+                         "restart trackd; what was acknowledged is replayed "
+                         "from the WAL"
+                       : " until RocksDB recovers"));
+}
+
 // Seed 004: bulk-load mode left on.
 void CheckBulkLoad(const StoreStats& s, std::vector<Finding>& out) {
   int no_compaction_l0 = 0;
@@ -255,6 +278,7 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
     CheckWriteStalls(s, c, cf, out);
     CheckCompactionBehind(c, cf, out);
   }
+  CheckDisk(s, out);
   CheckBulkLoad(s, out);
   CheckMemory(s, o, out);
   ReportDiskWrites(s, out);

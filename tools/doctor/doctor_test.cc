@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/disk_faults.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -310,6 +312,47 @@ TEST(DoctorRealStoreTest, ReadOnlyOpenSeesBulkLoadLeftOnAndSmallL0Files) {
       findings,
       Contains(Says("small_flushes", "column family points: L0 holds 5 files")))
       << FormatFindings(findings);
+}
+
+// A full disk, then a failing one, under a real store: the doctor says
+// which, and that writes are refused, until the disk is back.
+TEST(DoctorRealStoreTest, FullOrFailingDisk) {
+  auto faults = std::make_shared<DiskFaults>();
+  auto opened = TrackStore::Open(NewDataDir(), v1::StorageConfig(), faults);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  TrackStore& store = **opened;
+  ASSERT_TRUE(store.AddPoints("fleet", {Point("a", 1000, 30, 120)}).ok());
+  EXPECT_THAT(Codes(Diagnose(ReadStoreStats(store), store.options())),
+              IsEmpty());
+
+  faults->Set(DiskFaults::Fault::kNoSpace);
+  EXPECT_FALSE(store.AddPoints("fleet", {Point("a", 2000, 30, 120)}).ok());
+  auto findings = Diagnose(ReadStoreStats(store), store.options());
+  EXPECT_THAT(findings,
+              Contains(AllOf(Named("disk_full", Finding::kProblem),
+                             Says("disk_full", "writes are refused"),
+                             Says("disk_full", "No space left on device"))))
+      << FormatFindings(findings);
+
+  faults->Set(DiskFaults::Fault::kNone);
+  absl::Status s;
+  for (int i = 0; i < 600; ++i) {  // RocksDB polls the free space
+    s = store.AddPoints("fleet", {Point("a", 2000, 30, 120)});
+    if (s.ok()) break;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  ASSERT_TRUE(s.ok()) << s;
+  findings = Diagnose(ReadStoreStats(store), store.options());
+  EXPECT_THAT(Codes(findings), IsEmpty()) << FormatFindings(findings);
+
+  faults->Set(DiskFaults::Fault::kIoError);
+  EXPECT_FALSE(store.AddPoints("fleet", {Point("a", 3000, 30, 120)}).ok());
+  findings = Diagnose(ReadStoreStats(store), store.options());
+  EXPECT_THAT(findings, Contains(AllOf(Named("disk_error", Finding::kProblem),
+                                       Says("disk_error", "Input/output error"),
+                                       Says("disk_error", "restart trackd"))))
+      << FormatFindings(findings);
+  faults->Set(DiskFaults::Fault::kNone);
 }
 
 }  // namespace
