@@ -4,9 +4,10 @@ server meets them in the wild:
 
   idle        connected, one PING answered, then silent
   slowloris   sending one GEOADD a byte at a time, one byte per second
-  non-readers pipelining GETs of a 1 MiB value and never reading a reply
+  non-readers that pipeline GETs of a 1 MiB value once (GETS of them each)
+              and never read a reply
 
-Usage: crowd.py PORT IDLE SLOWLORIS NONREADERS
+Usage: crowd.py PORT IDLE SLOWLORIS NONREADERS GETS
 Prints "held N" once every connection is open (and the idle ones answered).
 """
 import socket
@@ -23,7 +24,7 @@ def command(*args):
 
 
 def main():
-    port, idle, slow, nonreaders = (int(a) for a in sys.argv[1:5])
+    port, idle, slow, nonreaders, gets = (int(a) for a in sys.argv[1:6])
     socks = []
     for _ in range(idle):
         s = socket.create_connection(("127.0.0.1", port))
@@ -35,9 +36,14 @@ def main():
     slow_socks = [socket.create_connection(("127.0.0.1", port))
                   for _ in range(slow)]
     greedy = []
+    request = command("GET", "big") * gets
     for _ in range(nonreaders):
         s = socket.create_connection(("127.0.0.1", port))
         s.setblocking(False)
+        try:
+            s.send(request)  # what the socket takes; the server reads it
+        except BlockingIOError:
+            pass
         greedy.append(s)
     print("held %d" % (len(socks) + len(slow_socks) + len(greedy)),
           flush=True)
@@ -52,23 +58,11 @@ def main():
             i += 1
             stop.wait(1)
 
-    def push():
-        request = command("GET", "big") * 64
-        while not stop.is_set():
-            for s in greedy:
-                try:
-                    s.send(request)
-                except BlockingIOError:
-                    pass  # trackd stopped reading it: its replies wait
-            stop.wait(0.05)
-
-    threads = [threading.Thread(target=drip), threading.Thread(target=push)]
-    for t in threads:
-        t.start()
+    dripper = threading.Thread(target=drip)
+    dripper.start()
     sys.stdin.read()
     stop.set()
-    for t in threads:
-        t.join()
+    dripper.join()
 
 
 if __name__ == "__main__":
