@@ -7,7 +7,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/utilities/options_util.h"
@@ -50,10 +49,6 @@ uint64_t ProcessRssBytes() {
 
 DiskWrites ToDiskWrites(const IoTotals& t) {
   return {t.write_ops, t.write_bytes};
-}
-
-std::string Fixed(double v, int digits) {
-  return absl::StrFormat("%.*f", digits, v);
 }
 
 // The DB-wide numbers: memory, statistics tickers, disk writes and write
