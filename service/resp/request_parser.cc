@@ -1,5 +1,7 @@
 #include "service/resp/request_parser.h"
 
+#include <cstring>
+
 #include "absl/strings/numbers.h"
 
 namespace trackdb::resp {
@@ -156,10 +158,14 @@ RequestParser::Result RequestParser::Next(const ParserLimits& limits,
 }
 
 size_t RequestParser::FindLineEnd(char end) const {
-  const char ends[] = {end, '\0'};
-  const size_t at = buffer_.find_first_of(ends, pos_, sizeof(ends));
-  if (at == std::string::npos || buffer_[at] == '\0') return std::string::npos;
-  return at;
+  // Two memchr calls: find_first_of of two bytes tests each byte against
+  // each, ~5x the instructions on every line of every request.
+  const char* line = buffer_.data() + pos_;
+  const void* at = std::memchr(line, end, buffer_.size() - pos_);
+  if (at == nullptr) return std::string::npos;
+  const size_t length = static_cast<const char*>(at) - line;
+  if (std::memchr(line, '\0', length) != nullptr) return std::string::npos;
+  return pos_ + length;
 }
 
 RequestParser::Result RequestParser::NextInline(const ParserLimits& limits,
