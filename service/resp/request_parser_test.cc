@@ -8,6 +8,13 @@
 namespace trackdb::resp {
 namespace {
 
+// A literal's bytes, NULs included, without its terminator: counting them
+// by hand once read past the end of a literal.
+template <size_t N>
+std::string Bytes(const char (&literal)[N]) {
+  return std::string(literal, N - 1);
+}
+
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
@@ -31,7 +38,7 @@ TEST(RequestParserTest, MultibulkPipelineInOneFeed) {
   auto cmds = ParseAll(p);
   ASSERT_EQ(cmds.size(), 3u);
   EXPECT_THAT(cmds[0], ElementsAre("PING"));
-  EXPECT_THAT(cmds[1], ElementsAre("GET", std::string("a\0b", 3)));
+  EXPECT_THAT(cmds[1], ElementsAre("GET", Bytes("a\0b")));
   EXPECT_THAT(cmds[2], ElementsAre("SET", "k", ""));
   EXPECT_EQ(p.buffered(), 0u);
 }
@@ -145,9 +152,9 @@ TEST(RequestParserTest, ProtocolErrorsUseRedisWords) {
 // end leaves the request waiting for more input, until it is too big.
 TEST(RequestParserTest, ANulHidesTheLineEndAsInRedis) {
   const std::string inputs[] = {
-      std::string("PI\0NG\r\n", 7),
-      std::string("*1\0\r\n$4\r\nPING\r\n", 17),
-      std::string("*1\r\n$4\0\r\nPING\r\n", 17),
+      Bytes("PI\0NG\r\n"),
+      Bytes("*1\0\r\n$4\r\nPING\r\n"),
+      Bytes("*1\r\n$4\0\r\nPING\r\n"),
   };
   const char* too_big[] = {"Protocol error: too big inline request",
                            "Protocol error: too big mbulk count string",
@@ -164,11 +171,11 @@ TEST(RequestParserTest, ANulHidesTheLineEndAsInRedis) {
   }
   // In a bulk payload a NUL is just a byte.
   RequestParser p;
-  p.Feed(std::string("*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\n", 25));
+  p.Feed(Bytes("*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\n"));
   std::vector<std::string> argv;
   std::string error;
   ASSERT_EQ(p.Next(ParserLimits{}, &argv, &error), R::kCommand);
-  EXPECT_THAT(argv, ElementsAre("ECHO", std::string("a\0b", 3)));
+  EXPECT_THAT(argv, ElementsAre("ECHO", Bytes("a\0b")));
 }
 
 TEST(RequestParserTest, UnauthenticatedClientsGetSmallLimits) {
