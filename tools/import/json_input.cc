@@ -1,7 +1,10 @@
 #include "tools/import/json_input.h"
 
 #include <cassert>
+#include <cmath>
+#include <cstdint>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rapidjson/memorystream.h"
@@ -12,10 +15,11 @@ namespace trackdb::import {
 namespace {
 
 // One value, then stop: a line's trailing text and a FeatureCollection's
-// next feature are the caller's to read. Full precision: doubles are
-// correctly rounded, so coordinates are exactly the numbers written.
+// next feature are the caller's to read. Numbers come as their text and are
+// converted by NumberToValue: rapidjson 1.1.0's own conversion reads a zero
+// significand with an exponent ("0e-35") as a tiny non-zero number.
 constexpr unsigned kParseFlags =
-    rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseFullPrecisionFlag;
+    rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNumbersAsStringsFlag;
 
 // Enough for the values of any ordinary row; more comes in further chunks,
 // freed at the next parse.
@@ -59,12 +63,32 @@ class InputSourceStream {
   size_t taken_ = 0;
 };
 
+// The value of a JSON number's text (already checked by the parser), typed
+// as rapidjson types its own: an integer that fits 64 bits is an integer
+// (Int/Uint/Int64/Uint64 flags as their range allows), anything else a
+// correctly rounded double. False for a double beyond the finite range.
+bool NumberToValue(absl::string_view text, rapidjson::Document* doc) {
+  if (text.find_first_of(".eE") == absl::string_view::npos) {
+    int64_t i = 0;
+    if (absl::SimpleAtoi(text, &i)) return doc->Int64(i);
+    uint64_t u = 0;
+    if (absl::SimpleAtoi(text, &u)) return doc->Uint64(u);
+  }
+  double d = 0;
+  if (!absl::SimpleAtod(text, &d) || std::isinf(d)) return false;
+  return doc->Double(d);
+}
+
 // Passes a parser's events on to a document, but ends the parse (with
 // kParseErrorTermination) below JsonDocument::kMaxDepth levels, so that a
-// line of a million '[' is a bad row and not a stack overflow.
+// line of a million '[' is a bad row and not a stack overflow; and
+// converts numbers (NumberToValue), ending the parse at one out of range.
 class DepthLimit {
  public:
   explicit DepthLimit(rapidjson::Document* doc) : doc_(doc) {}
+
+  // Whether the parse ended at a number beyond a double's range.
+  bool number_out_of_range() const { return number_out_of_range_; }
 
   bool Null() { return doc_->Null(); }
   bool Bool(bool b) { return doc_->Bool(b); }
@@ -73,8 +97,10 @@ class DepthLimit {
   bool Int64(int64_t i) { return doc_->Int64(i); }
   bool Uint64(uint64_t u) { return doc_->Uint64(u); }
   bool Double(double d) { return doc_->Double(d); }
-  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
-    return doc_->RawNumber(s, n, copy);
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    if (NumberToValue(absl::string_view(s, n), doc_)) return true;
+    number_out_of_range_ = true;
+    return false;
   }
   bool String(const char* s, rapidjson::SizeType n, bool copy) {
     return doc_->String(s, n, copy);
@@ -100,6 +126,7 @@ class DepthLimit {
  private:
   rapidjson::Document* doc_;
   int depth_ = 0;
+  bool number_out_of_range_ = false;
 };
 
 // A byte for "got ...": printable as itself, else in hex; -1 is `end`.
@@ -177,6 +204,9 @@ rapidjson::ParseResult JsonDocument::Parse(Stream& stream) {
   auto generate = [&](rapidjson::Document& doc) {
     DepthLimit handler(&doc);
     result = reader_.Parse<kParseFlags>(stream, handler);
+    if (handler.number_out_of_range()) {
+      result.Set(rapidjson::kParseErrorNumberTooBig, result.Offset());
+    }
     return !result.IsError();
   };
   doc_.Populate(generate);

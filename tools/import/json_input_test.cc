@@ -1,5 +1,9 @@
 #include "tools/import/json_input.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -62,6 +66,44 @@ TEST(JsonInputTest, NumbersAsText) {
   ASSERT_TRUE(doc.ParsePrefix("null", &end).ok());
   std::string text;
   EXPECT_FALSE(JsonAsText(doc.value(), &text));
+}
+
+// Numbers are converted from their text, typed as rapidjson types them.
+TEST(JsonInputTest, NumbersAreExactAndTypedByTheirRange) {
+  JsonDocument doc;
+  size_t end = 0;
+  auto number = [&](absl::string_view text) -> const rapidjson::Value& {
+    EXPECT_TRUE(doc.ParsePrefix(text, &end).ok()) << text;
+    return doc.value();
+  };
+  // A zero significand with an exponent is zero (rapidjson's own
+  // full-precision conversion made 0e-35 about 2.6e-54).
+  EXPECT_EQ(number("0e-35").GetDouble(), 0.0);
+  EXPECT_FALSE(std::signbit(number("0e-35").GetDouble()));
+  EXPECT_EQ(number("0.000e+300").GetDouble(), 0.0);
+  EXPECT_TRUE(std::signbit(number("-0e5").GetDouble()));
+  EXPECT_EQ(number("1e-400").GetDouble(), 0.0);  // underflow
+  EXPECT_EQ(number("4.9406564584124654e-324").GetDouble(),
+            std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(number("1.7976931348623157e308").GetDouble(),
+            std::numeric_limits<double>::max());
+  EXPECT_EQ(number("39.90000000000000000000001").GetDouble(), 39.9);
+  EXPECT_TRUE(number("1").IsInt());
+  EXPECT_TRUE(number("1").IsUint());
+  EXPECT_TRUE(number("-2147483648").IsInt());
+  EXPECT_FALSE(number("-2147483649").IsInt());
+  EXPECT_EQ(number("-2147483649").GetInt64(), -2147483649);
+  EXPECT_FALSE(number("4294967295").IsInt());
+  EXPECT_EQ(number("4294967295").GetUint(), 4294967295u);
+  EXPECT_EQ(number("-9223372036854775808").GetInt64(), INT64_MIN);
+  EXPECT_EQ(number("18446744073709551615").GetUint64(), UINT64_MAX);
+  EXPECT_TRUE(number("18446744073709551616").IsDouble());
+  EXPECT_TRUE(number("-9223372036854775809").IsDouble());
+  EXPECT_TRUE(number("1.0").IsDouble());
+  EXPECT_TRUE(number("1e2").IsDouble());
+  // Past a double's range, whether rapidjson's own check sees it or not.
+  EXPECT_EQ(Error("1.8e308"), "column 1: number out of range");
+  EXPECT_EQ(Error("[0, -1e309]"), "column 5: number out of range");
 }
 
 TEST(JsonInputTest, UnicodeEscapes) {

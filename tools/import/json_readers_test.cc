@@ -100,6 +100,25 @@ TEST(NdjsonReaderTest, BadLinesAreBadRowsAndReadingGoesOn) {
   EXPECT_THAT(r.bad[5].reason, HasSubstr("speed_kmh must be a number"));
 }
 
+// Coordinates are the numbers written, zero written with an exponent too;
+// a number past a double's range is a bad row naming it.
+TEST(NdjsonReaderTest, CoordinatesAreExactNumbers) {
+  Read r = Ndjson(
+      R"({"entity_id":"z","loc_time_ms":1763700000000,"latitude":0e-35,"longitude":-0.0E+7})"
+      "\n"
+      R"({"entity_id":"y","loc_time_ms":1763700000000,"latitude":39.9e0,"longitude":1164e-1})"
+      "\n"
+      R"({"entity_id":"x","loc_time_ms":1763700000000,"latitude":1,"longitude":1,"speed_kmh":2e308})");
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ASSERT_EQ(r.points.size(), 2u);
+  EXPECT_EQ(r.points[0].lat, 0.0);
+  EXPECT_EQ(r.points[0].lon, 0.0);
+  EXPECT_EQ(r.points[1].lat, 39.9);
+  EXPECT_EQ(r.points[1].lon, 116.4);
+  ASSERT_EQ(r.bad.size(), 1u);
+  EXPECT_THAT(r.bad[0].reason, HasSubstr("number out of range"));
+}
+
 constexpr char kCollection[] = R"({
   "type": "FeatureCollection",
   "name": "fleet",
