@@ -73,7 +73,7 @@ class Connection {
   void Serve() {
     for (int i = 0; i < kMaxCommands && !client_.close_after_reply; ++i) {
       limits_.authenticated =
-          client_.authenticated || state_.settings().requirepass.empty();
+          client_.authenticated || !state_.users().auth_required();
       std::vector<std::string> argv;
       if (!Next(&argv)) return;
       const CommandSpec* group = state_.commands().GroupStartedBy(argv);

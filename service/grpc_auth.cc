@@ -14,14 +14,12 @@ constexpr char kHowTo[] =
 
 }  // namespace
 
-GrpcAuth::GrpcAuth(const v1::ServerConfig& server)
-    : users_(server),
-      requirepass_(server.requirepass()),
-      required_(!server.requirepass().empty() || server.users_size() > 0) {}
+GrpcAuth::GrpcAuth(std::shared_ptr<const auth::UserTable> users)
+    : users_(std::move(users)) {}
 
 grpc::Status GrpcAuth::Check(const grpc::ServerContext& context, Access need,
                              const char* method) const {
-  if (!required_) return grpc::Status::OK;
+  if (!users_->auth_required()) return grpc::Status::OK;
   const auto& metadata = context.client_metadata();
   auto it = metadata.find("authorization");
   if (it == metadata.end()) {
@@ -39,8 +37,8 @@ grpc::Status GrpcAuth::Check(const grpc::ServerContext& context, Access need,
   }
   const size_t colon = decoded.find(':');
   const std::string user = decoded.substr(0, colon);
-  const auto role = users_.Authenticate(
-      user, absl::string_view(decoded).substr(colon + 1), requirepass_);
+  const auto role =
+      users_->Authenticate(user, absl::string_view(decoded).substr(colon + 1));
   if (!role) {
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                         "invalid username-password pair");

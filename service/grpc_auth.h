@@ -26,8 +26,9 @@ namespace trackdb::service {
 
 class GrpcAuth {
  public:
-  // Requires credentials when server.requirepass or server.users is set.
-  explicit GrpcAuth(const v1::ServerConfig& server);
+  // Requires credentials while `users` does (users, or a requirepass: live,
+  // as RESP's CONFIG SET changes it).
+  explicit GrpcAuth(std::shared_ptr<const auth::UserTable> users);
 
   // OK if the call's user may do `need`; UNAUTHENTICATED without valid
   // credentials, PERMISSION_DENIED naming `method` when the role forbids it.
@@ -35,9 +36,7 @@ class GrpcAuth {
                      const char* method) const;
 
  private:
-  const auth::UserTable users_;
-  const std::string requirepass_;
-  const bool required_;
+  const std::shared_ptr<const auth::UserTable> users_;
 };
 
 // TrackService with every method checked by `auth`, then served by `impl`.

@@ -81,7 +81,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
-    const v1::TrackdbConfig& config, storage::TrackStore* store) {
+    const v1::TrackdbConfig& config, storage::TrackStore* store,
+    std::shared_ptr<const auth::UserTable> users) {
   grpc::EnableDefaultHealthCheckService(true);
   RegisterHealthDescriptor();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -89,7 +90,10 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
   std::unique_ptr<GrpcServer> server(new GrpcServer());
   server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
   server->admin_ = std::make_unique<AdminServiceImpl>(store);
-  server->auth_ = std::make_unique<GrpcAuth>(config.server());
+  if (users == nullptr) {
+    users = std::make_shared<auth::UserTable>(config.server());
+  }
+  server->auth_ = std::make_unique<GrpcAuth>(std::move(users));
   server->authorized_service_ =
       AuthorizedTrackService(server->service_.get(), server->auth_.get());
   server->authorized_admin_ =

@@ -25,8 +25,11 @@ class GrpcServer {
  public:
   // Listens on config.server's grpc address and port (0: a free port).
   // `config` must have defaults filled in; `store` outlives the server.
+  // `users` may be shared with the RESP door, whose CONFIG SET requirepass
+  // then holds here too (null: the server's own, from config).
   static absl::StatusOr<std::unique_ptr<GrpcServer>> Start(
-      const v1::TrackdbConfig& config, storage::TrackStore* store);
+      const v1::TrackdbConfig& config, storage::TrackStore* store,
+      std::shared_ptr<const auth::UserTable> users = nullptr);
 
   int port() const { return port_; }
 

@@ -23,6 +23,7 @@
 #include "conf/config.h"
 #include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
+#include "service/auth/users.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
 #include "service/resp/resp_server.h"
@@ -119,9 +120,11 @@ int Run() {
   std::fprintf(stderr, "%s",
                storage::DescribeOptions((*store)->options()).c_str());
 
-  auto grpc_server = service::GrpcServer::Start(config, store->get());
+  // One user table for both doors: CONFIG SET requirepass holds on both.
+  auto users = std::make_shared<auth::UserTable>(config.server());
+  auto grpc_server = service::GrpcServer::Start(config, store->get(), users);
   if (!grpc_server.ok()) return Fail(grpc_server.status());
-  auto resp_server = resp::RespServer::Start(config, store->get());
+  auto resp_server = resp::RespServer::Start(config, store->get(), users);
   if (!resp_server.ok()) return Fail(resp_server.status());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).

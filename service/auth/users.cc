@@ -18,6 +18,18 @@ bool SameHash(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+std::map<std::string, UserTable::Entry, std::less<>> UserTable::HashesOf(
+    const v1::ServerConfig& server) {
+  std::map<std::string, Entry, std::less<>> hashes;
+  for (const v1::User& u : server.users()) {
+    hashes[u.name()] = {u.password_sha256().empty()
+                            ? Sha256Hex(u.password())
+                            : absl::AsciiStrToLower(u.password_sha256()),
+                        u.role()};
+  }
+  return hashes;
+}
+
 bool RoleAllows(v1::UserRole role, Access need) {
   switch (need) {
     case Access::kRead:
@@ -52,19 +64,27 @@ std::string Sha256Hex(absl::string_view text) {
       absl::string_view(reinterpret_cast<const char*>(digest), size));
 }
 
-UserTable::UserTable(const v1::ServerConfig& server) {
-  for (const v1::User& u : server.users()) {
-    hashes_[u.name()] = {u.password_sha256().empty()
-                             ? Sha256Hex(u.password())
-                             : absl::AsciiStrToLower(u.password_sha256()),
-                         u.role()};
-  }
+UserTable::UserTable(const v1::ServerConfig& server)
+    : hashes_(HashesOf(server)), requirepass_(server.requirepass()) {}
+
+bool UserTable::auth_required() const {
+  return has_users() || !requirepass().empty();
+}
+
+std::string UserTable::requirepass() const {
+  absl::MutexLock l(&mu_);
+  return requirepass_;
+}
+
+void UserTable::set_requirepass(std::string requirepass) {
+  absl::MutexLock l(&mu_);
+  requirepass_ = std::move(requirepass);
 }
 
 std::optional<v1::UserRole> UserTable::Authenticate(
-    absl::string_view name, absl::string_view password,
-    absl::string_view requirepass) const {
+    absl::string_view name, absl::string_view password) const {
   const std::string given = Sha256Hex(password);
+  const std::string requirepass = this->requirepass();
   if (name == "default" && !requirepass.empty()) {
     if (!SameHash(given, Sha256Hex(requirepass))) return std::nullopt;
     return v1::USER_ROLE_ADMIN;

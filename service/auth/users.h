@@ -10,7 +10,9 @@
 #include <optional>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "trackdb/v1/config.pb.h"
 
 namespace trackdb::auth {
@@ -28,28 +30,43 @@ const char* RoleName(v1::UserRole role);
 // Lower-case hex SHA-256 of `text` (OpenSSL).
 std::string Sha256Hex(absl::string_view text);
 
+// One table serves both doors of a trackd (trackd.cc hands the same one to
+// each), so that CONFIG SET requirepass on RESP changes the gRPC door's
+// password too. Thread-safe.
 class UserTable {
  public:
   explicit UserTable(const v1::ServerConfig& server);
+  UserTable(const UserTable&) = delete;
+  UserTable& operator=(const UserTable&) = delete;
 
   // The role of `name` if `password` is its password, else nullopt.
-  // `requirepass` (live on the RESP door: CONFIG SET) is the password of
-  // "default", an admin; empty, "default" has no password and cannot log
-  // in (a client that needs none is already "default").
+  // requirepass is the password of "default", an admin; empty, "default"
+  // has no password and cannot log in (a client that needs none is already
+  // "default").
   std::optional<v1::UserRole> Authenticate(absl::string_view name,
-                                           absl::string_view password,
-                                           absl::string_view requirepass) const;
+                                           absl::string_view password) const;
 
   // Whether server.users is not empty: then every client must log in, even
   // without a requirepass.
   bool has_users() const { return !hashes_.empty(); }
+  // Whether clients must log in: users or a requirepass.
+  bool auth_required() const;
+
+  // Live: CONFIG SET requirepass.
+  std::string requirepass() const;
+  void set_requirepass(std::string requirepass);
 
  private:
   struct Entry {
     std::string sha256_hex;
     v1::UserRole role;
   };
-  std::map<std::string, Entry, std::less<>> hashes_;
+  static std::map<std::string, Entry, std::less<>> HashesOf(
+      const v1::ServerConfig& server);
+
+  const std::map<std::string, Entry, std::less<>> hashes_;
+  mutable absl::Mutex mu_;
+  std::string requirepass_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace trackdb::auth

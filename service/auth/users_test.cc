@@ -34,24 +34,35 @@ v1::ServerConfig TwoUsers() {
 TEST(UsersTest, AuthenticatesByPasswordOrHash) {
   const UserTable users(TwoUsers());
   EXPECT_TRUE(users.has_users());
-  EXPECT_THAT(users.Authenticate("alice", "alice-pw", ""),
+  EXPECT_THAT(users.Authenticate("alice", "alice-pw"),
               Optional(v1::USER_ROLE_READ_ONLY));
-  EXPECT_THAT(users.Authenticate("bob", "abc", ""),
+  EXPECT_THAT(users.Authenticate("bob", "abc"),
               Optional(v1::USER_ROLE_READ_WRITE));
-  EXPECT_EQ(users.Authenticate("alice", "abc", ""), std::nullopt);
-  EXPECT_EQ(users.Authenticate("bob", "alice-pw", ""), std::nullopt);
-  EXPECT_EQ(users.Authenticate("carol", "abc", ""), std::nullopt);
-  EXPECT_EQ(users.Authenticate("ALICE", "alice-pw", ""), std::nullopt);
+  EXPECT_EQ(users.Authenticate("alice", "abc"), std::nullopt);
+  EXPECT_EQ(users.Authenticate("bob", "alice-pw"), std::nullopt);
+  EXPECT_EQ(users.Authenticate("carol", "abc"), std::nullopt);
+  EXPECT_EQ(users.Authenticate("ALICE", "alice-pw"), std::nullopt);
 }
 
 TEST(UsersTest, RequirepassIsTheDefaultAdmin) {
-  const UserTable users(v1::ServerConfig{});
+  v1::ServerConfig server;
+  server.set_requirepass("rp");
+  UserTable users(server);
   EXPECT_FALSE(users.has_users());
-  EXPECT_THAT(users.Authenticate("default", "rp", "rp"),
+  EXPECT_TRUE(users.auth_required());
+  EXPECT_THAT(users.Authenticate("default", "rp"),
               Optional(v1::USER_ROLE_ADMIN));
-  EXPECT_EQ(users.Authenticate("default", "nope", "rp"), std::nullopt);
+  EXPECT_EQ(users.Authenticate("default", "nope"), std::nullopt);
+  // Live, as CONFIG SET changes it.
+  users.set_requirepass("new");
+  EXPECT_EQ(users.requirepass(), "new");
+  EXPECT_EQ(users.Authenticate("default", "rp"), std::nullopt);
+  EXPECT_THAT(users.Authenticate("default", "new"),
+              Optional(v1::USER_ROLE_ADMIN));
   // Without requirepass "default" has no password to log in with.
-  EXPECT_EQ(users.Authenticate("default", "", ""), std::nullopt);
+  users.set_requirepass("");
+  EXPECT_FALSE(users.auth_required());
+  EXPECT_EQ(users.Authenticate("default", ""), std::nullopt);
 }
 
 TEST(UsersTest, RolesNest) {

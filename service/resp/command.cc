@@ -34,13 +34,15 @@ std::string ProtectedRefusal(const ServerState& server,
 }  // namespace
 
 ServerState::ServerState(storage::TrackStore* store,
-                         const v1::TrackdbConfig& config)
+                         const v1::TrackdbConfig& config,
+                         std::shared_ptr<auth::UserTable> users)
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
-      users_(config.server()),
+      users_(users != nullptr
+                 ? std::move(users)
+                 : std::make_shared<auth::UserTable>(config.server())),
       start_ms_(NowMs()) {
-  settings_.requirepass = config.server().requirepass();
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();
   }
@@ -54,8 +56,7 @@ ServerState::ServerState(storage::TrackStore* store,
 }
 
 bool ServerState::AuthRequired(const ClientState& client) const {
-  return !client.authenticated &&
-         (users_.has_users() || !settings().requirepass.empty());
+  return !client.authenticated && users_->auth_required();
 }
 
 void ServerState::PublishClient(const ClientState& c) {

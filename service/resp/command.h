@@ -55,8 +55,8 @@ struct ClientState {
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their
 // current values; guarded by ServerState::mu.
+// (requirepass lives in the UserTable, which both doors share.)
 struct LiveSettings {
-  std::string requirepass;
   int64_t maxclients = 10000;
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t timeout_s = 0;         // Redis's timeout: idle seconds; 0 never
@@ -68,12 +68,16 @@ class CommandTable;
 // Shared by every connection.
 class ServerState {
  public:
-  ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config);
+  // `users` may be shared with the gRPC door; null makes this state's own
+  // from config.server.
+  ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config,
+              std::shared_ptr<auth::UserTable> users = nullptr);
 
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
   const CommandTable& commands() const { return *commands_; }
-  const auth::UserTable& users() const { return users_; }
+  const auth::UserTable& users() const { return *users_; }
+  auth::UserTable& users() { return *users_; }
   // Whether `client` must AUTH before running commands: requirepass is set
   // or server.users names anyone.
   bool AuthRequired(const ClientState& client) const;
@@ -109,7 +113,7 @@ class ServerState {
   storage::TrackStore* store_;
   const v1::TrackdbConfig config_;
   std::unique_ptr<CommandTable> commands_;
-  const auth::UserTable users_;
+  const std::shared_ptr<auth::UserTable> users_;
   const int64_t start_ms_;
   std::atomic<int64_t> next_client_id_{0};
 

@@ -29,13 +29,11 @@ constexpr char kWrongPass[] =
 // password, as Redis's nopass default user.
 bool LogIn(CommandContext& ctx, const std::string& user,
            absl::string_view password) {
-  const std::string requirepass = ctx.server.settings().requirepass;
   std::optional<v1::UserRole> role;
-  if (user == "default" && requirepass.empty() &&
-      !ctx.server.users().has_users()) {
+  if (user == "default" && !ctx.server.users().auth_required()) {
     role = v1::USER_ROLE_ADMIN;
   } else {
-    role = ctx.server.users().Authenticate(user, password, requirepass);
+    role = ctx.server.users().Authenticate(user, password);
   }
   if (!role) return false;
   ctx.client.authenticated = true;
@@ -48,8 +46,7 @@ void Auth(CommandContext& ctx) {
   const auto& argv = ctx.argv;
   if (argv.size() > 3) return ctx.reply.Error(kSyntaxError);
   const bool with_user = argv.size() == 3;
-  if (!with_user && ctx.server.settings().requirepass.empty() &&
-      !ctx.server.users().has_users()) {
+  if (!with_user && !ctx.server.users().auth_required()) {
     return ctx.reply.Error(
         "AUTH <password> called without any password configured for the "
         "default user. Are you sure your configuration is correct?");

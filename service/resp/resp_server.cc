@@ -44,8 +44,9 @@ class Connection;
 
 class RespServer::Impl {
  public:
-  Impl(const v1::TrackdbConfig& config, storage::TrackStore* store)
-      : config_(config), state_(store, config) {
+  Impl(const v1::TrackdbConfig& config, storage::TrackStore* store,
+       std::shared_ptr<auth::UserTable> users)
+      : config_(config), state_(store, config, std::move(users)) {
     const int loops = std::max<int>(1, config_.server().resp_threads());
     for (int i = 0; i < loops; ++i) {
       // One thread per loop: Asio's scheduler skips the hand-offs between
@@ -271,8 +272,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Serve() {
     ServerState& state = server_->state();
     const LiveSettings settings = state.settings();
-    const bool auth_configured =
-        !settings.requirepass.empty() || state.users().has_users();
+    const bool auth_configured = state.users().auth_required();
     ParserLimits limits;
     limits.max_bulk_len = settings.proto_max_bulk_len;
     limits.max_multibulk_len = state.config().server().resp_max_multibulk_len();
@@ -521,8 +521,9 @@ int RespServer::tls_port() const { return impl_->tls_port(); }
 void RespServer::Shutdown() { impl_->Shutdown(); }
 
 absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(
-    const v1::TrackdbConfig& config, storage::TrackStore* store) {
-  auto impl = std::make_unique<Impl>(config, store);
+    const v1::TrackdbConfig& config, storage::TrackStore* store,
+    std::shared_ptr<auth::UserTable> users) {
+  auto impl = std::make_unique<Impl>(config, store, std::move(users));
   if (absl::Status s = impl->Listen(); !s.ok()) return s;
   return std::unique_ptr<RespServer>(new RespServer(std::move(impl)));
 }

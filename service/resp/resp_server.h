@@ -25,6 +25,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "service/auth/users.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -34,9 +35,11 @@ class RespServer {
  public:
   // Binds server.resp_bind_address:resp_port (0 picks a free port; none
   // with resp_tls_only) and, with resp_tls_port, a TLS listener there too,
-  // and starts serving `store`, which must outlive the server.
+  // and starts serving `store`, which must outlive the server. `users` may
+  // be shared with the gRPC door (null: the server's own, from config).
   static absl::StatusOr<std::unique_ptr<RespServer>> Start(
-      const v1::TrackdbConfig& config, storage::TrackStore* store);
+      const v1::TrackdbConfig& config, storage::TrackStore* store,
+      std::shared_ptr<auth::UserTable> users = nullptr);
   ~RespServer();  // Shutdown()s
 
   int port() const;      // 0 with resp_tls_only

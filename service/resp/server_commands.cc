@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "conf/security_config.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/glob.h"
@@ -323,7 +324,8 @@ struct ConfigParam {
   std::function<std::string(const ServerState&)> get;
   // Why `value` cannot be set, in Redis's words ("" if it can); null:
   // immutable.
-  std::function<std::string(const std::string& value)> check;
+  std::function<std::string(const ServerState&, const std::string& value)>
+      check;
   std::function<void(ServerState&, const std::string& value)> set;
 };
 
@@ -349,6 +351,26 @@ std::string CheckMemory(const std::string& v, int64_t min) {
   return "";
 }
 
+// Protected mode holds after start too: clearing the password of a server
+// listening beyond loopback without users would open it to the network.
+std::string CheckRequirepass(const ServerState& s, const std::string& v) {
+  const v1::ServerConfig& server = s.config().server();
+  if (!v.empty() || server.protected_mode() == "no" || s.users().has_users()) {
+    return "";
+  }
+  for (const std::string& address :
+       {server.resp_bind_address(), server.grpc_bind_address()}) {
+    if (!conf::IsLoopbackAddress(address)) {
+      return absl::StrCat(
+          "protected mode: trackd listens on ", address,
+          ", not a loopback address, and an empty requirepass would leave it "
+          "without authentication (server.protected_mode: \"no\" allows "
+          "it)");
+    }
+  }
+  return "";
+}
+
 constexpr int64_t kMinProtoMaxBulkLen = 1024 * 1024;
 constexpr int64_t kMaxMaxclients = 4294967295;  // Redis's unsigned int
 constexpr int64_t kMaxTimeout = 2147483647;     // Redis's int
@@ -356,16 +378,18 @@ constexpr int64_t kMaxTimeout = 2147483647;     // Redis's int
 const std::vector<ConfigParam>& ConfigParams() {
   static const auto* params = new std::vector<ConfigParam>{
       {"requirepass",
-       [](const ServerState& s) { return s.settings().requirepass; },
-       [](const std::string&) { return std::string(); },
+       [](const ServerState& s) { return s.users().requirepass(); },
+       CheckRequirepass,
        [](ServerState& s, const std::string& v) {
-         s.UpdateSettings([&](LiveSettings* l) { l->requirepass = v; });
+         s.users().set_requirepass(v);
        }},
       {"maxclients",
        [](const ServerState& s) {
          return absl::StrCat(s.settings().maxclients);
        },
-       [](const std::string& v) { return CheckInt(v, 1, kMaxMaxclients); },
+       [](const ServerState&, const std::string& v) {
+         return CheckInt(v, 1, kMaxMaxclients);
+       },
        [](ServerState& s, const std::string& v) {
          int64_t n = 0;
          ParseInt64(v, &n);
@@ -375,7 +399,9 @@ const std::vector<ConfigParam>& ConfigParams() {
        [](const ServerState& s) {
          return absl::StrCat(s.settings().proto_max_bulk_len);
        },
-       [](const std::string& v) { return CheckMemory(v, kMinProtoMaxBulkLen); },
+       [](const ServerState&, const std::string& v) {
+         return CheckMemory(v, kMinProtoMaxBulkLen);
+       },
        [](ServerState& s, const std::string& v) {
          std::optional<int64_t> n;
          ParseRedisMemory(v, &n);
@@ -386,7 +412,9 @@ const std::vector<ConfigParam>& ConfigParams() {
        [](const ServerState& s) {
          return absl::StrCat(s.settings().timeout_s);
        },
-       [](const std::string& v) { return CheckInt(v, 0, kMaxTimeout); },
+       [](const ServerState&, const std::string& v) {
+         return CheckInt(v, 0, kMaxTimeout);
+       },
        [](ServerState& s, const std::string& v) {
          int64_t n = 0;
          ParseInt64(v, &n);
@@ -472,7 +500,7 @@ void ConfigSet(CommandContext& ctx) {
     changes.emplace_back(param, ctx.argv[i + 1]);
   }
   for (const auto& [param, value] : changes) {
-    if (std::string why = param->check(value); !why.empty()) {
+    if (std::string why = param->check(ctx.server, value); !why.empty()) {
       return failed(param->name, why);
     }
   }
