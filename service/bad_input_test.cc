@@ -6,11 +6,13 @@
 // leave the server serving.
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/sync_stream.h"
 #include "gtest/gtest.h"
 #include "model/limits.h"
@@ -328,6 +330,61 @@ TEST(BadInputTest, EachClassIsInvalidArgumentNamingTheFieldAndWritesNothing) {
   ASSERT_TRUE(
       AddPoints(server.stub(), "fleet", {MakePoint("after", kT0, 1, 1)}).ok());
   EXPECT_TRUE(GetTrack(server.stub(), TrackRequest()).ok());
+}
+
+// StreamPoints as raw messages: a client can send bytes no protobuf
+// decodes, which gRPC's typed reader would take for the end of the stream.
+grpc::Status StreamBytes(testing::TestServer& server,
+                         const std::vector<std::string>& messages,
+                         v1::StreamPointsResponse* resp) {
+  static const grpc::internal::RpcMethod kStreamPoints(
+      "/trackdb.v1.TrackService/StreamPoints",
+      grpc::internal::RpcMethod::CLIENT_STREAMING);
+  grpc::ClientContext ctx;
+  std::unique_ptr<grpc::ClientWriter<grpc::ByteBuffer>> writer(
+      grpc::internal::ClientWriterFactory<grpc::ByteBuffer>::Create(
+          server.channel().get(), kStreamPoints, &ctx, resp));
+  for (const std::string& m : messages) {
+    grpc::Slice slice(m);
+    if (!writer->Write(grpc::ByteBuffer(&slice, 1))) break;
+  }
+  writer->WritesDone();
+  return writer->Finish();
+}
+
+std::string OnePointMessage(const std::string& id) {
+  v1::StreamPointsRequest m;
+  m.set_collection("fleet");
+  *m.add_points() = MakePoint(id, kT0, 1, 1);
+  return m.SerializeAsString();
+}
+
+TEST(BadInputTest, AnUndecodableStreamMessageIsAnErrorNotTheEnd) {
+  testing::TestServer server;
+  v1::StreamPointsResponse resp;
+  // Field 1 (collection) says 5 bytes follow; 2 do.
+  const std::string undecodable(
+      "\x0a\x05"
+      "ab",
+      4);
+  grpc::Status s = StreamBytes(
+      server, {OnePointMessage("first"), undecodable, OnePointMessage("third")},
+      &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << s.error_message();
+  EXPECT_THAT(
+      s.error_message(),
+      HasSubstr("message[1]: not a valid trackdb.v1.StreamPointsRequest"));
+  EXPECT_THAT(s.error_message(),
+              HasSubstr("1 points of earlier messages were stored"));
+  const std::string stored = Dump(server.store());
+  EXPECT_THAT(stored, HasSubstr("first@"));
+  EXPECT_THAT(stored, ::testing::Not(HasSubstr("third@")));
+
+  // Well-formed raw messages are read as the typed stub sends them.
+  s = StreamBytes(server, {OnePointMessage("a"), OnePointMessage("b")}, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.stored(), 2u);
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/descriptor.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/method_handler.h"
 
 namespace trackdb::service {
 namespace {
@@ -61,17 +64,45 @@ namespace {
     return s.ok() ? impl_->Method(context, request, response) : s;   \
   }
 
+// The index gRPC's generated service gives `method`: its place in the
+// proto's service declaration.
+int TrackServiceMethodIndex(const char* method) {
+  return google::protobuf::DescriptorPool::generated_pool()
+      ->FindServiceByName(v1::TrackService::service_full_name())
+      ->FindMethodByName(method)
+      ->index();
+}
+
 class TrackServiceWrapper final : public v1::TrackService::Service {
  public:
   TrackServiceWrapper(TrackServiceImpl* impl, const GrpcAuth* auth)
-      : impl_(impl), auth_(auth) {}
+      : impl_(impl), auth_(auth) {
+    // StreamPoints reads each message's bytes and decodes them itself
+    // (TrackServiceImpl::StreamPointBytes), so that an undecodable message
+    // is an error and not, as gRPC's typed reader reports it, the end of
+    // the stream. The handler is gRPC's own client-streaming one over
+    // grpc::ByteBuffer; the method is then served as bidirectional, which
+    // on the wire is the same.
+    MarkMethodStreamed(
+        TrackServiceMethodIndex("StreamPoints"),
+        new grpc::internal::ClientStreamingHandler<
+            TrackServiceWrapper, grpc::ByteBuffer, v1::StreamPointsResponse>(
+            [](TrackServiceWrapper* self, grpc::ServerContext* context,
+               grpc::ServerReader<grpc::ByteBuffer>* reader,
+               v1::StreamPointsResponse* response) {
+              grpc::Status s =
+                  self->auth_->Check(*context, Access::kWrite, "StreamPoints");
+              return s.ok() ? self->impl_->StreamPointBytes(context, reader,
+                                                            response)
+                            : s;
+            },
+            this));
+  }
 
   TRACKDB_AUTHORIZED(AddPoint, const v1::AddPointRequest*,
                      v1::AddPointResponse*, Access::kWrite)
   TRACKDB_AUTHORIZED(AddPoints, const v1::AddPointsRequest*,
                      v1::AddPointsResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(StreamPoints, grpc::ServerReader<v1::StreamPointsRequest>*,
-                     v1::StreamPointsResponse*, Access::kWrite)
   TRACKDB_AUTHORIZED(DeleteEntity, const v1::DeleteEntityRequest*,
                      v1::DeleteEntityResponse*, Access::kWrite)
   TRACKDB_AUTHORIZED(GetLatest, const v1::GetLatestRequest*,

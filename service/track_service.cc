@@ -11,6 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "grpcpp/impl/codegen/proto_utils.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/proto_buffer_reader.h"
 #include "index/distance.h"
 #include "index/latlng.h"
 #include "index/region.h"
@@ -291,12 +294,50 @@ grpc::Status TrackServiceImpl::StreamPoints(
     grpc::ServerContext* context,
     grpc::ServerReader<v1::StreamPointsRequest>* reader,
     v1::StreamPointsResponse* response) {
+  return StreamMessages(
+      context,
+      [reader](v1::StreamPointsRequest* message) {
+        return reader->Read(message) ? Next::kMessage : Next::kEnd;
+      },
+      response);
+}
+
+grpc::Status TrackServiceImpl::StreamPointBytes(
+    grpc::ServerContext* context, grpc::ServerReader<grpc::ByteBuffer>* reader,
+    v1::StreamPointsResponse* response) {
+  grpc::ByteBuffer bytes;
+  return StreamMessages(
+      context,
+      [reader, &bytes](v1::StreamPointsRequest* message) {
+        if (!reader->Read(&bytes)) return Next::kEnd;
+        const grpc::Status decoded =
+            grpc::GenericDeserialize<grpc::ProtoBufferReader,
+                                     v1::StreamPointsRequest>(&bytes, message);
+        return decoded.ok() ? Next::kMessage : Next::kUndecodable;
+      },
+      response);
+}
+
+grpc::Status TrackServiceImpl::StreamMessages(
+    grpc::ServerContext* context,
+    const std::function<Next(v1::StreamPointsRequest*)>& next,
+    v1::StreamPointsResponse* response) {
   v1::StreamPointsRequest message;
   std::string collection;
   uint64_t stored = 0;
-  // Read() returns false once the client cancels or the deadline passes,
-  // so the loop needs no IsCancelled() (which can sleep, cancel_check.h).
-  for (int n = 0; reader->Read(&message); ++n) {
+  // Reading ends once the client cancels or the deadline passes, so the
+  // loop needs no IsCancelled() (which can sleep, cancel_check.h).
+  for (int n = 0;; ++n) {
+    const Next got = next(&message);
+    if (got == Next::kEnd) break;
+    if (got == Next::kUndecodable) {
+      return grpc::Status(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          absl::StrCat("message[", n,
+                       "]: not a valid trackdb.v1.StreamPointsRequest "
+                       "(protobuf decoding failed) (",
+                       stored, " points of earlier messages were stored)"));
+    }
     // Later messages may leave the collection empty to keep the first's.
     if (!message.collection().empty()) collection = message.collection();
     absl::Status s = StoreBatch(collection, message.points(),

@@ -8,10 +8,10 @@
 // INVALID_ARGUMENT naming the request: "request: not a valid
 // trackdb.v1.AddPointsRequest (protobuf decoding failed)".
 //
-// Only unary methods: a streaming read that fails to decode looks to the
-// handler, and to an interceptor, exactly like the client's end of stream
-// (gRPC 1.51 reports both as "no message"), so StreamPoints answers it with
-// what it stored until then.
+// Only unary methods: a streaming read that fails to decode looks to an
+// interceptor exactly like the client's end of stream (gRPC 1.51 reports
+// both as "no message"), so StreamPoints decodes its messages itself
+// (TrackServiceImpl::StreamPointBytes) and names the one that failed.
 
 #include <memory>
 
