@@ -26,8 +26,8 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
   EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("connection", "geo", "geo_search", "key", "server",
-                          "string", "zset"));
+              ElementsAre("config", "connection", "geo", "geo_search", "key",
+                          "server", "string", "zset"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
