@@ -15,8 +15,7 @@
 # 0: unlimited); both RSS are printed.
 set -euo pipefail
 requests="${1:-20000}"
-trackd="$PWD/service/trackd"
-conf="$PWD/conf/trackdb.textproto"
+source "$PWD/bench/resp_common.sh"
 crowd="$PWD/bench/crowd.py"
 dir="${TMPDIR:-/tmp}/trackdb-connections-bench"
 trackd_port=6392
@@ -24,54 +23,17 @@ redis_port=6393
 rm -rf "$dir"
 mkdir -p "$dir"
 ulimit -n 8192
-"$trackd" --config="$conf" --data_dir="$dir/data" --grpc_port=0 \
-  --resp_port=$trackd_port 2>"$dir/trackd.log" &
-trackd_pid=$!
-redis-server --port $redis_port --save '' --appendonly no --dir "$dir" \
-  --daemonize no --loglevel warning --maxclients 4000 >"$dir/redis.log" 2>&1 &
-redis_pid=$!
 crowd_pids=()
 trap 'kill ${crowd_pids[*]} 2>/dev/null; kill -TERM $trackd_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 1 100); do
-  grep -q ready "$dir/trackd.log" && redis-cli -p $redis_port ping >/dev/null 2>&1 && break
-  sleep 0.1
-done
-grep -q ready "$dir/trackd.log" || { cat "$dir/trackd.log"; exit 1; }
-
-python3 - "$dir" <<'PY'
-import random, sys
-random.seed(11)
-with open(sys.argv[1] + "/add.resp", "w", newline="") as out:
-    for m in range(100_000):
-        lon = "%.6f" % random.uniform(116.0, 116.8)
-        lat = "%.6f" % random.uniform(39.6, 40.2)
-        name = "m:%07d" % m
-        out.write("*5\r\n$6\r\nGEOADD\r\n$5\r\nfleet\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n"
-                  % (len(lon), lon, len(lat), lat, len(name), name))
-PY
+start_servers --maxclients 4000
+write_geoadds 11 "$dir/add.resp:100000"
 big=$(head -c 1048576 /dev/zero | tr '\0' v)
 for port in $redis_port $trackd_port; do
   redis-cli -p $port --pipe <"$dir/add.resp" >/dev/null
   redis-cli -p $port -x SET big <<<"$big" >/dev/null
 done
 
-bench() {  # bench PORT ARGS...: "rps p50 p99" of one redis-benchmark -c 1
-  local port=$1
-  shift
-  redis-benchmark -p "$port" -c 1 --csv "$@" 2>/dev/null |
-    awk -F'","' 'NR == 2 { print $2, $5, $7 }'
-}
-ratio() { awk -v t="$1" -v r="$2" 'BEGIN { printf "%.2f", (r > 0 ? t / r : 0) }'; }
-
-row() {  # row LABEL ARGS...
-  local label=$1 r t
-  shift
-  read -r -a r <<<"$(bench $redis_port "$@")"
-  read -r -a t <<<"$(bench $trackd_port "$@")"
-  printf '| %-40s | %7s | %7s | %5s | %5s/%-5s %5s/%-5s |\n' "$label" \
-    "${r[0]%.*}" "${t[0]%.*}" "$(ratio "${t[0]}" "${r[0]}")" \
-    "${r[1]}" "${r[2]}" "${t[1]}" "${t[2]}"
-}
+row() { compare_row 40 1 "$@"; }  # row LABEL ARGS...: -c 1
 
 table() {
   echo "| one client, $1 | Redis/s | trackd/s | ratio | p50/p99 ms Redis, trackd |"

@@ -16,41 +16,15 @@
 # and the server share the machine's 2 cores.
 set -euo pipefail
 requests="${1:-200000}"
-trackd="$PWD/service/trackd"
-conf="$PWD/conf/trackdb.textproto"
+source "$PWD/bench/resp_common.sh"
 dir="${TMPDIR:-/tmp}/trackdb-resp-bench"
 trackd_port=6390
 redis_port=6391
 rm -rf "$dir"
 mkdir -p "$dir"
-"$trackd" --config="$conf" --data_dir="$dir/data" --grpc_port=0 \
-  --resp_port=$trackd_port 2>"$dir/trackd.log" &
-trackd_pid=$!
-redis-server --port $redis_port --save '' --appendonly no --dir "$dir" \
-  --daemonize no --loglevel warning >"$dir/redis.log" 2>&1 &
-redis_pid=$!
 trap 'kill -TERM $trackd_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 1 100); do
-  grep -q ready "$dir/trackd.log" && redis-cli -p $redis_port ping >/dev/null 2>&1 && break
-  sleep 0.1
-done
-
-python3 - "$dir" <<'PY'
-import random, sys
-random.seed(7)
-def write(path, members):
-    with open(path, "w", newline="") as out:
-        for m in members:
-            lon = "%.6f" % random.uniform(116.0, 116.8)
-            lat = "%.6f" % random.uniform(39.6, 40.2)
-            name = "m:%07d" % m
-            out.write("*5\r\n$6\r\nGEOADD\r\n$5\r\nfleet\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n"
-                      % (len(lon), lon, len(lat), lat, len(name), name))
-write(sys.argv[1] + "/add.resp", range(1_000_000))
-write(sys.argv[1] + "/move.resp", range(100_000))
-PY
-
-ratio() { awk -v t="$1" -v r="$2" 'BEGIN { printf "%.2f", (r > 0 ? t / r : 0) }'; }
+start_servers
+write_geoadds 7 "$dir/add.resp:1000000" "$dir/move.resp:100000"
 
 # pipe_rate PORT FILE COMMANDS: commands/s of one `redis-cli --pipe`.
 pipe_rate() {
@@ -69,23 +43,7 @@ pipe_row() {  # pipe_row LABEL FILE COMMANDS
     "$(ratio "$t" "$r")" "(pipe)"
 }
 
-# bench PORT ARGS...: "rps p50 p99" of one redis-benchmark -c 50 run.
-bench() {
-  local port=$1
-  shift
-  redis-benchmark -p "$port" -c 50 --csv "$@" 2>/dev/null |
-    awk -F'","' 'NR == 2 { print $2, $5, $7 }'
-}
-
-row() {  # row LABEL ARGS...
-  local label=$1 r t
-  shift
-  read -r -a r <<<"$(bench $redis_port "$@")"
-  read -r -a t <<<"$(bench $trackd_port "$@")"
-  printf '| %-46s | %9s | %9s | %5s | %5s/%-5s %5s/%-5s |\n' "$label" \
-    "${r[0]%.*}" "${t[0]%.*}" "$(ratio "${t[0]}" "${r[0]}")" \
-    "${r[1]}" "${r[2]}" "${t[1]}" "${t[2]}"
-}
+row() { compare_row 46 50 "$@"; }  # row LABEL ARGS...: -c 50
 
 echo "| operation | Redis/s | trackd/s | ratio | p50/p99 ms Redis, trackd |"
 echo "|---|---:|---:|---:|---|"

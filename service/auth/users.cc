@@ -65,11 +65,9 @@ std::string Sha256Hex(absl::string_view text) {
 }
 
 UserTable::UserTable(const v1::ServerConfig& server)
-    : hashes_(HashesOf(server)), requirepass_(server.requirepass()) {}
-
-bool UserTable::auth_required() const {
-  return has_users() || !requirepass().empty();
-}
+    : hashes_(HashesOf(server)),
+      requirepass_(server.requirepass()),
+      has_requirepass_(!server.requirepass().empty()) {}
 
 std::string UserTable::requirepass() const {
   absl::MutexLock l(&mu_);
@@ -78,6 +76,7 @@ std::string UserTable::requirepass() const {
 
 void UserTable::set_requirepass(std::string requirepass) {
   absl::MutexLock l(&mu_);
+  has_requirepass_.store(!requirepass.empty(), std::memory_order_release);
   requirepass_ = std::move(requirepass);
 }
 

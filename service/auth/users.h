@@ -6,6 +6,7 @@
 // `authorization` metadata both check passwords here, so one user has the
 // same rights on either door.
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -50,7 +51,10 @@ class UserTable {
   // without a requirepass.
   bool has_users() const { return !hashes_.empty(); }
   // Whether clients must log in: users or a requirepass.
-  bool auth_required() const;
+  // Asked on every gRPC call and RESP read: no lock.
+  bool auth_required() const {
+    return has_users() || has_requirepass_.load(std::memory_order_acquire);
+  }
 
   // Live: CONFIG SET requirepass.
   std::string requirepass() const;
@@ -67,6 +71,7 @@ class UserTable {
   const std::map<std::string, Entry, std::less<>> hashes_;
   mutable absl::Mutex mu_;
   std::string requirepass_ ABSL_GUARDED_BY(mu_);
+  std::atomic<bool> has_requirepass_;  // !requirepass_.empty()
 };
 
 }  // namespace trackdb::auth
