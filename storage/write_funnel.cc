@@ -6,6 +6,7 @@
 #include "storage/counter_merge.h"
 #include "storage/rocks_util.h"
 #include "storage/store_events.h"
+#include "storage/unchecked_by_tsan.h"
 
 namespace trackdb::storage {
 
@@ -148,7 +149,11 @@ absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
     rocksdb::WriteOptions write = engine_.options.write;
     write.no_slowdown =
         engine_.options.events && engine_.options.events->writes_stopped();
-    const rocksdb::Status s = engine_.db->Write(write, &batch_);
+    rocksdb::Status s;
+    {
+      UncheckedByTsan rocksdb_write_group;
+      s = engine_.db->Write(write, &batch_);
+    }
     if (write.no_slowdown && s.IsIncomplete()) return WriteStallError(what);
     if (!s.ok()) return FromRocks(s, what);
   }
