@@ -34,9 +34,9 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "tools/doctor/doctor.h"
 #include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
+#include "tools/doctor/doctor.h"
 
 ABSL_FLAG(std::string, mode, "table", "table | import_reopen");
 ABSL_FLAG(std::string, configs,

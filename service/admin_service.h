@@ -2,8 +2,8 @@
 #define TRACKDB_SERVICE_ADMIN_SERVICE_H_
 
 // trackdb.v1.AdminService over a TrackStore: storage statistics
-// (storage/stats/store_stats.h), the doctor (tools/doctor/doctor.h) and bulk-load mode
-// (TrackStore::SetBulkLoad).
+// (storage/stats/store_stats.h), the doctor (tools/doctor/doctor.h) and
+// bulk-load mode (TrackStore::SetBulkLoad).
 
 #include "grpcpp/grpcpp.h"
 #include "storage/stats/store_stats.h"
