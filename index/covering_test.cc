@@ -237,6 +237,29 @@ TEST_F(CoveringPropertyTest, RectWrappingPastRadianPrecisionCoversTheWorld) {
   }
 }
 
+// A rect's corner a few centimetres from the pole: there a point's
+// longitude, after S2's xyz rounding, moves by far more than the 1 cm
+// margin in angle (the error grows as 1/cos(lat)), so the bound must be
+// widened by a distance on the sphere, not by an angle in longitude
+// (found by index_fuzz: south -71.0151, west 5e-304, north 89.99999966,
+// east 179.99999933).
+TEST_F(CoveringPropertyTest, RectCornerNearThePoleIsCovered) {
+  const double north = 89.99999966472387, east = 179.99999932944775;
+  for (int max_cells : {1, 8, 31}) {
+    auto rect = RectRegion::Create(-71.01510598813536, 5.467670515831841e-304,
+                                   north, east);
+    ASSERT_TRUE(rect.ok());
+    const auto ranges = Covering(*rect, CoveringOptions{max_cells});
+    CheckWellFormed(ranges);
+    for (const LatLng p : {LatLng{north, east}, LatLng{north, 179.9},
+                           LatLng{north, 90}, LatLng{-71.0151, east}}) {
+      ASSERT_TRUE(rect->Contains(p));
+      EXPECT_TRUE(Covered(ranges, CellIdOf(p)))
+          << max_cells << " cells: " << p.lat << "," << p.lon;
+    }
+  }
+}
+
 // Few false positives: of the points the covering admits near a circle, a
 // good share must really be inside, so storage filters little.
 TEST_F(CoveringPropertyTest, CirclesAreCoveredTightly) {

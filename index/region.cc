@@ -51,9 +51,12 @@ std::unique_ptr<S2Region> LatLngRectBound(double south, double west,
   S2LatLngRect rect(R1Interval(S1Angle::Degrees(south).radians(),
                                S1Angle::Degrees(north).radians()),
                     lng);
+  // By a distance on the sphere, not an angle of longitude: near a pole a
+  // point's longitude after S2's xyz rounding moves by ~1e-16 / cos(lat)
+  // radians, far more than the margin (a corner 4 cm from the pole was
+  // missed), and ExpandedByDistance widens the longitudes to match.
   return std::make_unique<S2LatLngRect>(
-      rect.Expanded(S2LatLng::FromRadians(kMarginRadians, kMarginRadians))
-          .PolarClosure());
+      rect.ExpandedByDistance(S1Angle::Radians(kMarginRadians)).PolarClosure());
 }
 
 // Orientation of (a, b, c) in the lon/lat plane: >0 left turn, <0 right, 0
