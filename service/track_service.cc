@@ -290,47 +290,19 @@ grpc::Status TrackServiceImpl::AddPoints(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status TrackServiceImpl::StreamPoints(
-    grpc::ServerContext* context,
-    grpc::ServerReader<v1::StreamPointsRequest>* reader,
-    v1::StreamPointsResponse* response) {
-  return StreamMessages(
-      context,
-      [reader](v1::StreamPointsRequest* message) {
-        return reader->Read(message) ? Next::kMessage : Next::kEnd;
-      },
-      response);
-}
-
 grpc::Status TrackServiceImpl::StreamPointBytes(
     grpc::ServerContext* context, grpc::ServerReader<grpc::ByteBuffer>* reader,
     v1::StreamPointsResponse* response) {
   grpc::ByteBuffer bytes;
-  return StreamMessages(
-      context,
-      [reader, &bytes](v1::StreamPointsRequest* message) {
-        if (!reader->Read(&bytes)) return Next::kEnd;
-        const grpc::Status decoded =
-            grpc::GenericDeserialize<grpc::ProtoBufferReader,
-                                     v1::StreamPointsRequest>(&bytes, message);
-        return decoded.ok() ? Next::kMessage : Next::kUndecodable;
-      },
-      response);
-}
-
-grpc::Status TrackServiceImpl::StreamMessages(
-    grpc::ServerContext* context,
-    const std::function<Next(v1::StreamPointsRequest*)>& next,
-    v1::StreamPointsResponse* response) {
   v1::StreamPointsRequest message;
   std::string collection;
   uint64_t stored = 0;
-  // Reading ends once the client cancels or the deadline passes, so the
-  // loop needs no IsCancelled() (which can sleep, cancel_check.h).
-  for (int n = 0;; ++n) {
-    const Next got = next(&message);
-    if (got == Next::kEnd) break;
-    if (got == Next::kUndecodable) {
+  // Read() returns false once the client cancels or the deadline passes,
+  // so the loop needs no IsCancelled() (which can sleep, cancel_check.h).
+  for (int n = 0; reader->Read(&bytes); ++n) {
+    if (!grpc::GenericDeserialize<grpc::ProtoBufferReader,
+                                  v1::StreamPointsRequest>(&bytes, &message)
+             .ok()) {
       return grpc::Status(
           grpc::StatusCode::INVALID_ARGUMENT,
           absl::StrCat("message[", n,

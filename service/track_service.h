@@ -28,13 +28,11 @@ class TrackServiceImpl final : public v1::TrackService::Service {
                         v1::AddPointResponse*) override;
   grpc::Status AddPoints(grpc::ServerContext*, const v1::AddPointsRequest*,
                          v1::AddPointsResponse*) override;
-  grpc::Status StreamPoints(grpc::ServerContext*,
-                            grpc::ServerReader<v1::StreamPointsRequest>*,
-                            v1::StreamPointsResponse*) override;
-  // StreamPoints over the messages' bytes, each decoded here: a message no
+  // StreamPoints, over the messages' bytes, each decoded here: a message no
   // protobuf decodes is INVALID_ARGUMENT naming it, where gRPC's typed
   // reader reports it as the end of the stream (and the call would succeed
-  // with the points before it). What grpc_auth.cc serves.
+  // with the points before it). grpc_auth.cc serves it as StreamPoints;
+  // the typed StreamPoints stays the generated UNIMPLEMENTED.
   grpc::Status StreamPointBytes(grpc::ServerContext*,
                                 grpc::ServerReader<grpc::ByteBuffer>*,
                                 v1::StreamPointsResponse*);
@@ -56,12 +54,6 @@ class TrackServiceImpl final : public v1::TrackService::Service {
                              v1::SearchResponse*) override;
 
  private:
-  // The next message of a StreamPoints call into *message.
-  enum class Next { kMessage, kEnd, kUndecodable };
-  grpc::Status StreamMessages(
-      grpc::ServerContext* context,
-      const std::function<Next(v1::StreamPointsRequest*)>& next,
-      v1::StreamPointsResponse* response);
   absl::Status StoreBatch(
       const std::string& collection,
       const google::protobuf::RepeatedPtrField<v1::Point>& points,

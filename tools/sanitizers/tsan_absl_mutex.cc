@@ -66,21 +66,6 @@ class Outermost {
   const bool outermost_;
 };
 
-// TSan's view of a wait on held `mu` (Await, CondVar::Wait): the mutex is
-// released, then held again.
-template <typename Wait>
-auto WaitOn(absl::Mutex* mu, Wait wait) {
-  const Outermost outermost;
-  if (!outermost) return wait();
-  const unsigned mode = HeldMode(mu);
-  __tsan_mutex_pre_unlock(mu, mode);
-  __tsan_mutex_post_unlock(mu, mode);
-  auto result = wait();
-  __tsan_mutex_pre_lock(mu, mode);
-  __tsan_mutex_post_lock(mu, mode, 0);
-  return result;
-}
-
 template <typename Lock>
 auto Locking(absl::Mutex* mu, unsigned mode, Lock lock) {
   const Outermost outermost;
@@ -89,6 +74,17 @@ auto Locking(absl::Mutex* mu, unsigned mode, Lock lock) {
   auto result = lock();
   __tsan_mutex_post_lock(mu, mode, 0);
   return result;
+}
+
+// TSan's view of a wait on held `mu` (Await, CondVar::Wait): the mutex is
+// released, then held again as it was.
+template <typename Wait>
+auto WaitOn(absl::Mutex* mu, Wait wait) {
+  if (inside) return wait();
+  const unsigned mode = HeldMode(mu);
+  __tsan_mutex_pre_unlock(mu, mode);
+  __tsan_mutex_post_unlock(mu, mode);
+  return Locking(mu, mode, wait);
 }
 
 template <typename TryLock>
