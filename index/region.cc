@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "index/distance.h"
+#include "index/planar.h"
 #include "s2/s1angle.h"
 #include "s2/s1chord_angle.h"
 #include "s2/s1interval.h"
@@ -57,29 +58,6 @@ std::unique_ptr<S2Region> LatLngRectBound(double south, double west,
   // missed), and ExpandedByDistance widens the longitudes to match.
   return std::make_unique<S2LatLngRect>(
       rect.ExpandedByDistance(S1Angle::Radians(kMarginRadians)).PolarClosure());
-}
-
-// Orientation of (a, b, c) in the lon/lat plane: >0 left turn, <0 right, 0
-// collinear.
-double Cross(const LatLng& a, const LatLng& b, const LatLng& c) {
-  return (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon);
-}
-
-bool OnSegment(const LatLng& p, const LatLng& a, const LatLng& b) {
-  return Cross(a, b, p) == 0 && p.lon >= std::min(a.lon, b.lon) &&
-         p.lon <= std::max(a.lon, b.lon) && p.lat >= std::min(a.lat, b.lat) &&
-         p.lat <= std::max(a.lat, b.lat);
-}
-
-int Sign(double v) { return (v > 0) - (v < 0); }
-
-bool SegmentsIntersect(const LatLng& a, const LatLng& b, const LatLng& c,
-                       const LatLng& d) {
-  const int d1 = Sign(Cross(c, d, a)), d2 = Sign(Cross(c, d, b));
-  const int d3 = Sign(Cross(a, b, c)), d4 = Sign(Cross(a, b, d));
-  if (d1 * d2 < 0 && d3 * d4 < 0) return true;
-  return (d1 == 0 && OnSegment(a, c, d)) || (d2 == 0 && OnSegment(b, c, d)) ||
-         (d3 == 0 && OnSegment(c, a, b)) || (d4 == 0 && OnSegment(d, a, b));
 }
 
 }  // namespace
@@ -188,7 +166,7 @@ absl::StatusOr<PolygonRegion> PolygonRegion::Create(
         const LatLng& shared = (j == i + 1) ? b : a;
         const LatLng& far_a = (j == i + 1) ? a : b;
         const LatLng& far_c = (j == i + 1) ? d : c;
-        bad = Cross(far_a, shared, far_c) == 0 &&
+        bad = Orientation(far_a, shared, far_c) == 0 &&
               ((far_c.lon - shared.lon) * (far_a.lon - shared.lon) +
                    (far_c.lat - shared.lat) * (far_a.lat - shared.lat) >
                0);
@@ -221,6 +199,22 @@ bool PolygonRegion::Contains(const LatLng& p) const {
     }
   }
   return inside;
+}
+
+bool PolygonRegion::OnBoundary(const LatLng& p) const {
+  const size_t n = vertices_.size();
+  for (size_t i = 0, j = n - 1; i < n; j = i++) {
+    if (OnSegment(p, vertices_[i], vertices_[j])) return true;
+  }
+  return false;
+}
+
+bool PolygonRegion::BoundaryMeets(const LatLng& a, const LatLng& b) const {
+  const size_t n = vertices_.size();
+  for (size_t i = 0, j = n - 1; i < n; j = i++) {
+    if (SegmentsIntersect(a, b, vertices_[i], vertices_[j])) return true;
+  }
+  return false;
 }
 
 std::unique_ptr<S2Region> PolygonRegion::SphericalBound() const {

@@ -73,6 +73,10 @@ class PolygonRegion final : public Region {
   static absl::StatusOr<PolygonRegion> Create(std::vector<LatLng> vertices);
   bool Contains(const LatLng& p) const override;
   std::unique_ptr<S2Region> SphericalBound() const override;
+  // Whether p lies on an edge.
+  bool OnBoundary(const LatLng& p) const;
+  // Whether the segment a-b (straight in lon/lat) meets an edge.
+  bool BoundaryMeets(const LatLng& a, const LatLng& b) const;
 
  private:
   explicit PolygonRegion(std::vector<LatLng> v) : vertices_(std::move(v)) {}

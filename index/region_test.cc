@@ -150,6 +150,21 @@ TEST(PolygonRegionTest, ConcavePolygon) {
   EXPECT_FALSE(p->Contains({-0.1, 1}));
 }
 
+TEST(PolygonRegionTest, BoundaryAndWhatMeetsIt) {
+  auto p = PolygonRegion::Create(
+      {{0, 0}, {0, 3}, {1, 3}, {1, 1}, {2, 1}, {2, 3}, {3, 3}, {3, 0}});
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(p->OnBoundary({1.5, 1}));
+  EXPECT_TRUE(p->OnBoundary({3, 0}));
+  EXPECT_FALSE(p->OnBoundary({0.5, 0.5}));  // inside, not on an edge
+  EXPECT_FALSE(p->OnBoundary({1.5, 2}));    // in the notch
+  // Through the notch's mouth without touching the "C", then into it.
+  EXPECT_FALSE(p->BoundaryMeets({1.5, 2}, {1.5, 4}));
+  EXPECT_TRUE(p->BoundaryMeets({1.5, 2}, {1.5, 0.5}));
+  EXPECT_TRUE(p->BoundaryMeets({-1, -1}, {0, 0}));  // ends on a vertex
+  EXPECT_FALSE(p->BoundaryMeets({-1, -1}, {-0.5, 5}));
+}
+
 TEST(PolygonRegionTest, AcceptsClosedRing) {
   auto p = PolygonRegion::Create({{0, 0}, {0, 1}, {1, 1}, {0, 0}});
   ASSERT_TRUE(p.ok());

@@ -12,8 +12,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "conf/security_config.h"
+#include "model/glob.h"
 #include "service/resp/command.h"
-#include "service/resp/glob.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
 
@@ -151,7 +151,7 @@ void ConfigGet(CommandContext& ctx) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const ConfigParam& p : ConfigParams()) {
     for (size_t i = 2; i < ctx.argv.size(); ++i) {
-      if (GlobMatch(ctx.argv[i], p.name, /*nocase=*/true)) {
+      if (model::GlobMatch(ctx.argv[i], p.name, /*nocase=*/true)) {
         out.emplace_back(p.name, p.get(ctx.server));
         break;
       }

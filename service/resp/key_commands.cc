@@ -21,9 +21,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "model/glob.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/glob.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/key_type.h"
 #include "service/resp/keyspace.h"
@@ -99,7 +99,7 @@ void Keys(CommandContext& ctx) {
   absl::Status s = ScanKeys(
       ctx.store(), ctx.client.db, NowMs(), {},
       [&](const std::string& key, KeyType) {
-        if (all || GlobMatch(pattern, key)) keys.push_back(key);
+        if (all || model::GlobMatch(pattern, key)) keys.push_back(key);
         return true;
       },
       nullptr, &done);
@@ -180,7 +180,7 @@ void Scan(CommandContext& ctx) {
       ctx.store(), ctx.client.db, NowMs(), from,
       [&](const std::string& key, KeyType t) {
         ++examined;
-        if ((!use_pattern || GlobMatch(*pattern, key)) &&
+        if ((!use_pattern || model::GlobMatch(*pattern, key)) &&
             (type == nullptr || IsWord(*type, TypeName(t)))) {
           keys.push_back(key);
         }

@@ -12,9 +12,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "model/glob.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
-#include "service/resp/glob.h"
 #include "service/resp/info_section.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/key_type.h"
@@ -104,7 +104,7 @@ void CommandList(CommandContext& ctx) {
   }
   std::vector<std::string> names;
   for (const auto& [name, spec] : ctx.server.commands().all()) {
-    if (all || (pattern && GlobMatch(argv[4], name, /*nocase=*/true))) {
+    if (all || (pattern && model::GlobMatch(argv[4], name, /*nocase=*/true))) {
       names.push_back(name);
     }
   }

@@ -1,4 +1,4 @@
-#include "service/resp/glob.h"
+#include "model/glob.h"
 
 #include <random>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include "gtest/gtest.h"
 
-namespace trackdb::resp {
+namespace trackdb::model {
 namespace {
 
 TEST(GlobMatchTest, RedisPatterns) {
@@ -72,4 +72,4 @@ TEST(GlobMatchTest, ManyStarsDoNotBacktrackExponentially) {
 }
 
 }  // namespace
-}  // namespace trackdb::resp
+}  // namespace trackdb::model

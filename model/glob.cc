@@ -1,9 +1,9 @@
-#include "service/resp/glob.h"
+#include "model/glob.h"
 
 #include <cctype>
 #include <utility>
 
-namespace trackdb::resp {
+namespace trackdb::model {
 namespace {
 
 char Fold(char c, bool nocase) {
@@ -125,4 +125,4 @@ bool GlobMatch(absl::string_view pattern, absl::string_view s, bool nocase) {
                &skip_longer);
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::model
