@@ -32,6 +32,10 @@ class RectRegion final : public Region {
                                            double north, double east);
   bool Contains(const LatLng& p) const override;
   std::unique_ptr<S2Region> SphericalBound() const override;
+  double south() const { return south_; }
+  double west() const { return west_; }
+  double north() const { return north_; }
+  double east() const { return east_; }
 
  private:
   RectRegion(double s, double w, double n, double e)

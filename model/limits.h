@@ -21,6 +21,8 @@ namespace trackdb::model {
 // bytes, the empty name included, as Redis allows.
 inline constexpr size_t kMaxCollectionBytes = 1024;
 inline constexpr size_t kMaxEntityIdBytes = 1024;
+// A fence's name, unique in its collection: 1 to this many bytes.
+inline constexpr size_t kMaxFenceNameBytes = 1024;
 
 // Positions: Redis's GEO range (the Web Mercator square), so that every
 // stored position has a geohash score and reads the same through GEOPOS,

@@ -1,0 +1,90 @@
+#include "fence/detector.h"
+
+namespace trackdb::fence {
+namespace {
+
+bool Counts(const Fence& fence, const model::TrackPoint& point) {
+  return !fence.max_accuracy_m || !point.accuracy_m ||
+         *point.accuracy_m <= *fence.max_accuracy_m;
+}
+
+void Emit(const Fence& fence, v1::FenceEventKind kind,
+          std::vector<FenceHit>* hits, int64_t dwell_ms = 0) {
+  if (fence.Detects(kind)) hits->push_back({kind, false, dwell_ms});
+}
+
+// Moves the confirmed side on by one counted fix; true when it changed.
+bool Confirm(const Fence& fence, bool observed_inside, int64_t t,
+             EntityFenceState* s) {
+  if (observed_inside == s->inside) {
+    s->pending_fixes = 0;
+    return false;
+  }
+  if (s->pending_fixes == 0) s->pending_since_ms = t;
+  ++s->pending_fixes;
+  if (s->pending_fixes < fence.debounce_fixes ||
+      t - s->pending_since_ms < fence.debounce_ms) {
+    return false;
+  }
+  s->inside = observed_inside;
+  s->pending_fixes = 0;
+  if (s->inside) {
+    s->stay_start_ms = s->pending_since_ms;
+    s->dwell_reported = false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool EntityFenceState::operator==(const EntityFenceState& o) const {
+  return seen == o.seen && inside == o.inside && last_inside == o.last_inside &&
+         dwell_reported == o.dwell_reported && last_ms == o.last_ms &&
+         last_lat == o.last_lat && last_lon == o.last_lon &&
+         stay_start_ms == o.stay_start_ms && pending_fixes == o.pending_fixes &&
+         pending_since_ms == o.pending_since_ms;
+}
+
+std::vector<FenceHit> Evaluate(const Fence& fence,
+                               const model::TrackPoint& point,
+                               EntityFenceState* state) {
+  std::vector<FenceHit> hits;
+  if (!Counts(fence, point)) return hits;
+  const index::LatLng here{point.lat, point.lon};
+  const bool observed_inside = fence.shape.Contains(here);
+  const int64_t t = point.loc_time_ms;
+  if (state->seen && t <= state->last_ms) {
+    if (fence.late_points == v1::LATE_POINTS_REPORT) {
+      const auto kind =
+          observed_inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE;
+      if (fence.Detects(kind)) hits.push_back({kind, true, 0});
+    }
+    return hits;
+  }
+  const bool was_inside = state->inside;
+  const bool changed = Confirm(fence, observed_inside, t, state);
+  if (state->seen && !was_inside && !changed && !observed_inside &&
+      !state->last_inside && fence.Detects(v1::FENCE_EVENT_CROSS) &&
+      fence.shape.PathMeets({state->last_lat, state->last_lon}, here)) {
+    Emit(fence, v1::FENCE_EVENT_CROSS, &hits);
+  }
+  if (changed) {
+    Emit(fence, state->inside ? v1::FENCE_EVENT_ENTER : v1::FENCE_EVENT_EXIT,
+         &hits);
+  }
+  if (state->inside && !state->dwell_reported && fence.dwell_ms > 0 &&
+      t - state->stay_start_ms >= fence.dwell_ms) {
+    state->dwell_reported = true;
+    Emit(fence, v1::FENCE_EVENT_DWELL, &hits, t - state->stay_start_ms);
+  }
+  Emit(fence, state->inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
+       &hits);
+  state->seen = true;
+  state->last_inside = observed_inside;
+  state->last_ms = t;
+  state->last_lat = point.lat;
+  state->last_lon = point.lon;
+  return hits;
+}
+
+}  // namespace trackdb::fence

@@ -1,0 +1,200 @@
+// The detector (incremental, one fix at a time, a few bytes of state)
+// against a reference written from the rules in detector.h over a whole
+// sequence of fixes at once: which fixes count, each one's observed side,
+// the confirmed side from runs of fixes, stays, and CROSS by sampling the
+// path densely. Random walks around a circle, a rectangle across the
+// antimeridian and a concave polygon with a hole, with boundary jitter,
+// inaccurate fixes, late fixes and every debounce setting.
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "fence/detector.h"
+#include "fence/fence_test_util.h"
+#include "gtest/gtest.h"
+
+namespace trackdb::fence {
+namespace {
+
+using testing::Compile;
+using testing::Describe;
+
+// Whether some point of the path a-b (straight in lon/lat, the short way)
+// is in the shape, by looking at `samples` evenly spaced points.
+bool SampledPathMeets(const FenceShape& shape, index::LatLng a, index::LatLng b,
+                      int samples) {
+  if (b.lon - a.lon > 180) b.lon -= 360;
+  if (a.lon - b.lon > 180) b.lon += 360;
+  for (int i = 0; i <= samples; ++i) {
+    const double t = static_cast<double>(i) / samples;
+    index::LatLng p{a.lat + (b.lat - a.lat) * t, a.lon + (b.lon - a.lon) * t};
+    if (p.lon > 180) p.lon -= 360;
+    if (p.lon < -180) p.lon += 360;
+    if (shape.Contains(p)) return true;
+  }
+  return false;
+}
+
+// Each fix's events, described, by the rules applied to the whole sequence.
+std::vector<std::vector<std::string>> Reference(
+    const Fence& fence, const std::vector<model::TrackPoint>& fixes) {
+  std::vector<std::vector<std::string>> out(fixes.size());
+  auto emit = [&](size_t i, v1::FenceEventKind kind, std::string text) {
+    if (fence.Detects(kind)) out[i].push_back(std::move(text));
+  };
+  // Counted fixes, in order, and each one's observed side.
+  std::vector<size_t> counted;
+  std::vector<bool> side;
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    const model::TrackPoint& p = fixes[i];
+    if (fence.max_accuracy_m && p.accuracy_m &&
+        *p.accuracy_m > *fence.max_accuracy_m) {
+      continue;
+    }
+    const bool in = fence.shape.Contains({p.lat, p.lon});
+    if (!counted.empty() &&
+        p.loc_time_ms <= fixes[counted.back()].loc_time_ms) {
+      if (fence.late_points == v1::LATE_POINTS_REPORT) {
+        emit(i, in ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
+             in ? "late INSIDE" : "late OUTSIDE");
+      }
+      continue;
+    }
+    counted.push_back(i);
+    side.push_back(in);
+  }
+  bool confirmed = false;  // outside before the first fix
+  int64_t stay_start = 0;
+  bool dwelled = false;
+  for (size_t k = 0; k < counted.size(); ++k) {
+    const size_t i = counted[k];
+    const int64_t t = fixes[i].loc_time_ms;
+    const bool before = confirmed;
+    if (side[k] != confirmed) {
+      size_t j = k;  // the run of fixes on this side that ends here
+      while (j > 0 && side[j - 1] == side[k]) --j;
+      const int64_t run_start = fixes[counted[j]].loc_time_ms;
+      if (k - j + 1 >= fence.debounce_fixes &&
+          t - run_start >= fence.debounce_ms) {
+        confirmed = side[k];
+        if (confirmed) stay_start = run_start, dwelled = false;
+      }
+    }
+    if (k > 0 && !before && !confirmed && !side[k - 1] && !side[k]) {
+      const model::TrackPoint& prev = fixes[counted[k - 1]];
+      const index::LatLng a{prev.lat, prev.lon}, b{fixes[i].lat, fixes[i].lon};
+      // Dense sampling; a disagreement is looked at a thousand times closer.
+      if (SampledPathMeets(fence.shape, a, b, 4096) ||
+          (fence.shape.PathMeets(a, b) &&
+           SampledPathMeets(fence.shape, a, b, 4096 * 1000))) {
+        emit(i, v1::FENCE_EVENT_CROSS, "CROSS");
+      }
+    }
+    if (confirmed != before) {
+      emit(i, confirmed ? v1::FENCE_EVENT_ENTER : v1::FENCE_EVENT_EXIT,
+           confirmed ? "ENTER" : "EXIT");
+    }
+    if (confirmed && !dwelled && t - stay_start >= fence.dwell_ms) {
+      dwelled = true;
+      emit(i, v1::FENCE_EVENT_DWELL, absl::StrCat("DWELL ", t - stay_start));
+    }
+    emit(i, confirmed ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
+         confirmed ? "INSIDE" : "OUTSIDE");
+  }
+  return out;
+}
+
+struct Walk {
+  index::LatLng centre;  // where the walk keeps returning to
+  double step_deg;       // the largest step
+};
+
+// Fixes wandering around `walk.centre`: steps up to step_deg, 1-30 s apart,
+// some inaccurate, some late (an earlier time than the last).
+std::vector<model::TrackPoint> RandomFixes(const Walk& walk, int n,
+                                           std::mt19937* rng) {
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::uniform_int_distribution<int> gap_s(1, 30), pct(0, 99);
+  std::vector<model::TrackPoint> fixes;
+  index::LatLng p = walk.centre;
+  int64_t t = 1700000000000;
+  for (int i = 0; i < n; ++i) {
+    // A pull back towards the centre keeps the walk near the boundary.
+    p.lat += unit(*rng) * walk.step_deg + (walk.centre.lat - p.lat) * 0.1;
+    p.lon += unit(*rng) * walk.step_deg + (walk.centre.lon - p.lon) * 0.1;
+    double lon = p.lon > 180 ? p.lon - 360 : p.lon < -180 ? p.lon + 360 : p.lon;
+    int64_t when = (t += gap_s(*rng) * 1000);
+    if (pct(*rng) < 8) when -= gap_s(*rng) * 4000;  // late
+    std::optional<double> accuracy;
+    if (pct(*rng) < 70) accuracy = 5 + pct(*rng);
+    fixes.push_back(testing::Fix(when, p.lat, lon, accuracy));
+  }
+  return fixes;
+}
+
+void CheckAgainstReference(v1::Fence proto, const Walk& walk, uint32_t seed) {
+  testing::DetectEverything(&proto);
+  std::mt19937 rng(seed);
+  int crosses = 0, enters = 0, dwells = 0;
+  for (int round = 0; round < 40; ++round) {
+    proto.set_debounce_fixes(round % 4);
+    proto.set_debounce_ms(round % 3 == 0 ? 0 : 20000 * (round % 3));
+    proto.set_late_points(round % 2 ? v1::LATE_POINTS_REPORT
+                                    : v1::LATE_POINTS_DROP);
+    if (round % 5 == 4) {
+      proto.clear_max_accuracy_m();
+    } else {
+      proto.set_max_accuracy_m(60);
+    }
+    const Fence fence = Compile(proto);
+    const auto fixes = RandomFixes(walk, 400, &rng);
+    const auto expected = Reference(fence, fixes);
+    EntityFenceState state;
+    for (size_t i = 0; i < fixes.size(); ++i) {
+      const auto got = Describe(Evaluate(fence, fixes[i], &state));
+      ASSERT_EQ(got, expected[i]) << "round " << round << ", fix " << i;
+      for (const std::string& e : got) {
+        crosses += e == "CROSS";
+        enters += e == "ENTER";
+        dwells += e.rfind("DWELL", 0) == 0;
+      }
+    }
+  }
+  // The walks must reach every rule, or agreeing proves little.
+  EXPECT_GT(crosses, 10);
+  EXPECT_GT(enters, 100);
+  EXPECT_GT(dwells, 50);
+}
+
+TEST(DetectorReferenceTest, Circle) {
+  CheckAgainstReference(testing::CircleFence(40, 116, 500),
+                        {{40.0045, 116}, 0.004}, 1);
+}
+
+TEST(DetectorReferenceTest, RectAcrossTheAntimeridian) {
+  CheckAgainstReference(testing::RectFence(-0.004, 179.996, 0.004, -179.996),
+                        {{0.004, 180}, 0.004}, 2);
+}
+
+TEST(DetectorReferenceTest, ConcavePolygonWithAHole) {
+  // A "C" open to the east, 0.02 degrees across, with a square hole.
+  CheckAgainstReference(
+      testing::PolygonFence(
+          {{{0, 0},
+            {0, 0.03},
+            {0.01, 0.03},
+            {0.01, 0.01},
+            {0.02, 0.01},
+            {0.02, 0.03},
+            {0.03, 0.03},
+            {0.03, 0}},
+           {{0.002, 0.002}, {0.002, 0.006}, {0.006, 0.006}, {0.006, 0.002}}}),
+      {{0.015, 0.012}, 0.006}, 3);
+}
+
+}  // namespace
+}  // namespace trackdb::fence

@@ -1,0 +1,200 @@
+#include "fence/detector.h"
+
+#include <vector>
+
+#include "fence/fence_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace trackdb::fence {
+namespace {
+
+using testing::Compile;
+using testing::Describe;
+using ::testing::ElementsAre;
+using testing::Fix;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// A 500 m circle; fixes on a line north of its centre.
+constexpr double kLat = 40.0, kLon = 116.0;
+constexpr double kIn = 40.0;          // the centre
+constexpr double kOut = 40.01;        // 1.1 km north
+constexpr double kJustIn = 40.0044;   // ~489 m
+constexpr double kJustOut = 40.0046;  // ~511 m
+
+class DetectorTest : public ::testing::Test {
+ protected:
+  // Evaluates each fix in turn; returns each one's events.
+  std::vector<std::vector<std::string>> Run(
+      const Fence& fence, const std::vector<model::TrackPoint>& fixes) {
+    std::vector<std::vector<std::string>> out;
+    for (const model::TrackPoint& p : fixes) {
+      out.push_back(Describe(Evaluate(fence, p, &state_)));
+    }
+    return out;
+  }
+  EntityFenceState state_;
+};
+
+TEST_F(DetectorTest, EnterAndExitAtTheFixesThatCrossTheBoundary) {
+  const Fence fence = Compile(testing::CircleFence(kLat, kLon, 500));
+  EXPECT_THAT(Run(fence, {Fix(1000, kOut, kLon), Fix(2000, kIn, kLon),
+                          Fix(3000, kIn, kLon), Fix(4000, kOut, kLon)}),
+              ElementsAre(IsEmpty(), ElementsAre("ENTER"), IsEmpty(),
+                          ElementsAre("EXIT")));
+}
+
+TEST_F(DetectorTest, AnEntityFirstSeenInsideEnters) {
+  const Fence fence = Compile(testing::CircleFence(kLat, kLon, 500));
+  EXPECT_THAT(Run(fence, {Fix(1000, kIn, kLon)}),
+              ElementsAre(ElementsAre("ENTER")));
+}
+
+TEST_F(DetectorTest, DebounceSwallowsBoundaryJitter) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.set_debounce_fixes(3);
+  const Fence fence = Compile(proto);
+  std::vector<model::TrackPoint> fixes;
+  int64_t t = 0;
+  for (int i = 0; i < 10; ++i) {  // flapping across the edge: no event
+    fixes.push_back(Fix(t += 1000, i % 2 ? kJustOut : kJustIn, kLon));
+  }
+  for (int i = 0; i < 3; ++i) fixes.push_back(Fix(t += 1000, kJustIn, kLon));
+  const auto events = Run(fence, fixes);
+  for (int i = 0; i < 12; ++i) EXPECT_THAT(events[i], IsEmpty()) << i;
+  EXPECT_THAT(events[12], ElementsAre("ENTER"));
+}
+
+TEST_F(DetectorTest, DebounceByTimeWaitsForTheFixesToSpanIt) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.set_debounce_ms(30000);
+  const Fence fence = Compile(proto);
+  EXPECT_THAT(Run(fence, {Fix(0, kOut, kLon), Fix(10000, kIn, kLon),
+                          Fix(20000, kIn, kLon), Fix(25000, kOut, kLon),
+                          Fix(30000, kIn, kLon), Fix(60000, kIn, kLon)}),
+              ElementsAre(IsEmpty(), IsEmpty(), IsEmpty(), IsEmpty(), IsEmpty(),
+                          ElementsAre("ENTER")));
+}
+
+TEST_F(DetectorTest, DwellOncePerStayFromWhenTheStayBegan) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.add_detect(v1::FENCE_EVENT_DWELL);
+  proto.set_dwell_ms(60000);
+  proto.set_debounce_fixes(2);
+  const Fence fence = Compile(proto);
+  EXPECT_THAT(
+      Run(fence, {Fix(0, kIn, kLon), Fix(20000, kIn, kLon),
+                  Fix(59000, kIn, kLon), Fix(61000, kIn, kLon),
+                  Fix(120000, kIn, kLon), Fix(130000, kOut, kLon),
+                  Fix(140000, kOut, kLon), Fix(150000, kIn, kLon),
+                  Fix(160000, kIn, kLon), Fix(215000, kIn, kLon)}),
+      ElementsAre(IsEmpty(), IsEmpty(), IsEmpty(), ElementsAre("DWELL 61000"),
+                  IsEmpty(), IsEmpty(), IsEmpty(), IsEmpty(), IsEmpty(),
+                  ElementsAre("DWELL 65000")));
+}
+
+TEST_F(DetectorTest, ALateFixNeverExitsOrEnters) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  const Fence dropping = Compile(proto);
+  EXPECT_THAT(Run(dropping, {Fix(1000, kIn, kLon), Fix(3000, kIn, kLon),
+                             Fix(2000, kOut, kLon), Fix(3000, kOut, kLon),
+                             Fix(4000, kIn, kLon)}),
+              ElementsAre(ElementsAre("ENTER"), IsEmpty(), IsEmpty(), IsEmpty(),
+                          IsEmpty()));
+  EXPECT_EQ(state_.last_ms, 4000);
+  EXPECT_TRUE(state_.inside);
+
+  proto.add_detect(v1::FENCE_EVENT_ENTER);
+  proto.add_detect(v1::FENCE_EVENT_EXIT);
+  proto.add_detect(v1::FENCE_EVENT_OUTSIDE);
+  proto.set_late_points(v1::LATE_POINTS_REPORT);
+  const Fence reporting = Compile(proto);
+  state_ = {};
+  EXPECT_THAT(Run(reporting, {Fix(1000, kIn, kLon), Fix(3000, kIn, kLon),
+                              Fix(2000, kOut, kLon)}),
+              ElementsAre(ElementsAre("ENTER"), IsEmpty(),
+                          ElementsAre("late OUTSIDE")));
+  EXPECT_TRUE(state_.inside);
+}
+
+TEST_F(DetectorTest, InaccurateFixesDoNotCount) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.set_max_accuracy_m(50);
+  const Fence fence = Compile(proto);
+  EXPECT_THAT(Run(fence, {Fix(1000, kIn, kLon, 10), Fix(2000, kOut, kLon, 200),
+                          Fix(3000, kIn, kLon, 50), Fix(4000, kOut, kLon)}),
+              ElementsAre(ElementsAre("ENTER"), IsEmpty(), IsEmpty(),
+                          ElementsAre("EXIT")));
+}
+
+TEST_F(DetectorTest, CrossWhenThePathBetweenTwoOutsideFixesGoesThrough) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.add_detect(v1::FENCE_EVENT_CROSS);
+  const Fence fence = Compile(proto);
+  // South to north through the centre, then east to west well north of it.
+  EXPECT_THAT(
+      Run(fence, {Fix(1000, 39.99, kLon), Fix(2000, 40.01, kLon),
+                  Fix(3000, 40.01, 116.01), Fix(4000, 40.01, 115.99)}),
+      ElementsAre(IsEmpty(), ElementsAre("CROSS"), IsEmpty(), IsEmpty()));
+}
+
+TEST_F(DetectorTest, InsideAndOutsideFollowTheConfirmedSide) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.add_detect(v1::FENCE_EVENT_INSIDE);
+  proto.add_detect(v1::FENCE_EVENT_OUTSIDE);
+  proto.set_debounce_fixes(2);
+  const Fence fence = Compile(proto);
+  EXPECT_THAT(Run(fence, {Fix(1000, kOut, kLon), Fix(2000, kIn, kLon),
+                          Fix(3000, kIn, kLon)}),
+              ElementsAre(ElementsAre("OUTSIDE"), ElementsAre("OUTSIDE"),
+                          ElementsAre("INSIDE")));
+}
+
+TEST_F(DetectorTest, EntityGlobChoosesWhoTheFenceWatches) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.set_entity_glob("truck-*");
+  const Fence fence = Compile(proto);
+  EXPECT_TRUE(fence.Applies("truck-7"));
+  EXPECT_FALSE(fence.Applies("bus-3"));
+  EXPECT_TRUE(Compile(testing::CircleFence(kLat, kLon, 500)).Applies("bus-3"));
+}
+
+TEST(CompileFenceTest, BadSettingsNameTheirField) {
+  auto error = [](v1::Fence f) {
+    auto c = CompileFence(f, model::Limits());
+    return c.ok() ? std::string("OK") : std::string(c.status().message());
+  };
+  v1::Fence f = testing::CircleFence(kLat, kLon, 500);
+  f.set_name("");
+  EXPECT_THAT(error(f), HasSubstr("name must be 1 to 1024 bytes"));
+  f = testing::CircleFence(kLat, kLon, 0);
+  EXPECT_THAT(error(f), HasSubstr("circle.radius_m must be a number > 0"));
+  f = testing::CircleFence(95, kLon, 10);
+  EXPECT_THAT(error(f), HasSubstr("circle.center.latitude"));
+  f = testing::CircleFence(kLat, kLon, 500);
+  f.clear_circle();
+  EXPECT_THAT(error(f), HasSubstr("shape: one of circle, rect or polygon"));
+  f = testing::CircleFence(kLat, kLon, 500);
+  f.add_detect(static_cast<v1::FenceEventKind>(42));
+  EXPECT_THAT(error(f), HasSubstr("detect[0]: not an event kind"));
+  f = testing::CircleFence(kLat, kLon, 500);
+  f.add_detect(v1::FENCE_EVENT_DWELL);
+  EXPECT_THAT(error(f), HasSubstr("dwell_ms: required"));
+  f = testing::CircleFence(kLat, kLon, 500);
+  f.set_debounce_ms(-1);
+  EXPECT_THAT(error(f), HasSubstr("debounce_ms must be >= 0"));
+  f.set_debounce_ms(0);
+  f.set_max_accuracy_m(-1);
+  EXPECT_THAT(error(f), HasSubstr("max_accuracy_m must be a finite number"));
+  f = testing::PolygonFence({{{0, 0}, {1, 1}, {0, 1}, {1, 0}}});
+  EXPECT_THAT(error(f), HasSubstr("polygon: polygon is self-intersecting"));
+  f = testing::PolygonFence(
+      {{{0, 0}, {0, 3}, {3, 3}, {3, 0}}, {{1, 1}, {1, 2}, {1, 1.5}}});
+  EXPECT_THAT(error(f), HasSubstr("polygon.holes[0]"));
+  f = testing::RectFence(2, 0, 1, 1);
+  EXPECT_THAT(error(f), HasSubstr("rect: south_west.latitude (2) must not"));
+}
+
+}  // namespace
+}  // namespace trackdb::fence

@@ -1,0 +1,105 @@
+#include "fence/fence.h"
+
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "model/glob.h"
+#include "model/validate.h"
+
+namespace trackdb::fence {
+namespace {
+
+absl::Status CheckNames(const v1::Fence& proto) {
+  absl::Status s = model::ValidateCollection(proto.collection());
+  if (!s.ok()) return s;
+  if (proto.name().empty() || proto.name().size() > model::kMaxFenceNameBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("name must be 1 to ", model::kMaxFenceNameBytes,
+                     " bytes, got ", proto.name().size()));
+  }
+  if (proto.entity_glob().size() > model::kMaxEntityIdBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("entity_glob must be at most ", model::kMaxEntityIdBytes,
+                     " bytes, got ", proto.entity_glob().size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CompileDetect(const v1::Fence& proto, Fence* fence) {
+  for (int i = 0; i < proto.detect_size(); ++i) {
+    const int kind = proto.detect(i);
+    if (kind <= v1::FENCE_EVENT_KIND_UNSPECIFIED ||
+        !v1::FenceEventKind_IsValid(kind)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("detect[", i,
+                       "]: not an event kind (ENTER, EXIT, INSIDE, OUTSIDE, "
+                       "CROSS, DWELL), got ",
+                       kind));
+    }
+    fence->detect.set(kind);
+  }
+  if (fence->detect.none()) {
+    fence->detect.set(v1::FENCE_EVENT_ENTER);
+    fence->detect.set(v1::FENCE_EVENT_EXIT);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CompileTiming(const v1::Fence& proto, Fence* fence) {
+  if (proto.debounce_ms() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("debounce_ms must be >= 0, got ", proto.debounce_ms()));
+  }
+  if (proto.dwell_ms() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("dwell_ms must be >= 0, got ", proto.dwell_ms()));
+  }
+  if (fence->Detects(v1::FENCE_EVENT_DWELL) && proto.dwell_ms() == 0) {
+    return absl::InvalidArgumentError(
+        "dwell_ms: required (> 0) when detect has DWELL");
+  }
+  if (proto.has_max_accuracy_m() &&
+      !(std::isfinite(proto.max_accuracy_m()) && proto.max_accuracy_m() >= 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_accuracy_m must be a finite number >= 0, got ",
+                     proto.max_accuracy_m()));
+  }
+  if (!v1::LatePoints_IsValid(proto.late_points())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("late_points: not LATE_POINTS_DROP or "
+                     "LATE_POINTS_REPORT, got ",
+                     proto.late_points()));
+  }
+  fence->debounce_fixes = std::max<uint32_t>(1, proto.debounce_fixes());
+  fence->debounce_ms = proto.debounce_ms();
+  fence->dwell_ms = proto.dwell_ms();
+  if (proto.has_max_accuracy_m()) {
+    fence->max_accuracy_m = proto.max_accuracy_m();
+  }
+  fence->late_points = proto.late_points();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool Fence::Applies(absl::string_view entity_id) const {
+  return entity_glob.empty() || model::GlobMatch(entity_glob, entity_id);
+}
+
+absl::StatusOr<Fence> CompileFence(const v1::Fence& proto,
+                                   const model::Limits& limits) {
+  absl::Status s = CheckNames(proto);
+  if (!s.ok()) return s;
+  auto shape = FenceShape::FromProto(proto, limits);
+  if (!shape.ok()) return shape.status();
+  Fence fence{proto.collection(), proto.name(), *std::move(shape)};
+  fence.entity_glob = proto.entity_glob();
+  s = CompileDetect(proto, &fence);
+  if (!s.ok()) return s;
+  s = CompileTiming(proto, &fence);
+  if (!s.ok()) return s;
+  return fence;
+}
+
+}  // namespace trackdb::fence

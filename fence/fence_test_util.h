@@ -1,0 +1,39 @@
+#ifndef TRACKDB_FENCE_FENCE_TEST_UTIL_H_
+#define TRACKDB_FENCE_FENCE_TEST_UTIL_H_
+
+// Fences and fixes for fence/'s tests, in a few words each.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fence/detector.h"
+#include "fence/fence.h"
+#include "model/track_point.h"
+#include "trackdb/v1/fence.pb.h"
+
+namespace trackdb::fence::testing {
+
+// A fence in collection "fleet" named "depot" with this shape, detecting
+// every kind; the caller sets the rest.
+v1::Fence CircleFence(double lat, double lon, double radius_m);
+v1::Fence RectFence(double south, double west, double north, double east);
+// rings[0] is the outer ring, the others holes; each {lat, lon} pairs.
+v1::Fence PolygonFence(const std::vector<std::vector<index::LatLng>>& rings);
+void DetectEverything(v1::Fence* fence);
+
+// CompileFence with default limits; fails the test on an error.
+Fence Compile(const v1::Fence& proto);
+
+model::TrackPoint Fix(int64_t t_ms, double lat, double lon,
+                      std::optional<double> accuracy_m = std::nullopt);
+
+// "ENTER", "EXIT", ... and "late INSIDE", "DWELL 61000": for readable
+// expectations.
+std::string Describe(const FenceHit& hit);
+std::vector<std::string> Describe(const std::vector<FenceHit>& hits);
+
+}  // namespace trackdb::fence::testing
+
+#endif  // TRACKDB_FENCE_FENCE_TEST_UTIL_H_
