@@ -7,11 +7,11 @@
 //
 // The rules, all by the fixes' own times (loc_time), never by arrival:
 // - Counted fixes. A fix whose accuracy_m is worse than max_accuracy_m is
-//   not counted: no event, no change (a fix without accuracy_m counts). A fix no newer than the last counted
-//   one (a late or repeated fix) is not counted either: under
-//   LATE_POINTS_DROP nothing happens, under LATE_POINTS_REPORT it is
-//   reported as INSIDE/OUTSIDE of where it lies, marked late. So a late
-//   fix never causes ENTER, EXIT, CROSS or DWELL.
+//   not counted: no event, no change (a fix without accuracy_m counts). A fix
+//   no newer than the last counted one (a late or repeated fix) is not counted
+//   either: under LATE_POINTS_DROP nothing happens, under LATE_POINTS_REPORT it
+//   is reported as INSIDE/OUTSIDE of where it lies, marked late. So a late fix
+//   never causes ENTER, EXIT, CROSS or DWELL.
 // - Sides. Each counted fix is observed inside (FenceShape::Contains) or
 //   outside. The confirmed side starts outside (an entity never seen is
 //   outside) and changes when the fixes since the last one on the confirmed

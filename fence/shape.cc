@@ -143,6 +143,34 @@ double SegmentDistance(const LatLng& a, const LatLng& b, const LatLng& centre) {
                   index::HaversineMeters(Lerp(a, b, (lo + hi) / 2), centre));
 }
 
+// Appends where along a-b (0 at a, 1 at b) it meets each edge of `ring`:
+// the crossing, or where an edge along the path begins and ends.
+void AppendCrossings(const std::vector<LatLng>& ring, const LatLng& a,
+                     const LatLng& b, std::vector<double>* ts) {
+  const double dx = b.lon - a.lon, dy = b.lat - a.lat;
+  const double length2 = dx * dx + dy * dy;
+  if (length2 == 0) return;
+  auto along = [&](const LatLng& p) {
+    return std::clamp(((p.lon - a.lon) * dx + (p.lat - a.lat) * dy) / length2,
+                      0.0, 1.0);
+  };
+  for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+    const LatLng& c = ring[j];
+    const LatLng& d = ring[i];
+    if (!index::SegmentsIntersect(a, b, c, d)) continue;
+    const double ex = d.lon - c.lon, ey = d.lat - c.lat;
+    const double denominator = dx * ey - dy * ex;
+    if (denominator == 0) {  // along the path
+      ts->push_back(along(c));
+      ts->push_back(along(d));
+    } else {
+      const double t =
+          ((c.lon - a.lon) * ey - (c.lat - a.lat) * ex) / denominator;
+      ts->push_back(std::clamp(t, 0.0, 1.0));
+    }
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<FenceShape> FenceShape::FromProto(const v1::Fence& fence,
@@ -216,12 +244,23 @@ bool FenceShape::SegmentMeets(const LatLng& a, const LatLng& b) const {
     return SegmentMeetsBox(a, b, r->south(), r->west(), r->north(), 180) ||
            SegmentMeetsBox(a, b, r->south(), -180, r->north(), r->east());
   }
-  // Both ends are outside the closed polygon (beyond it, or strictly in a
-  // hole): the path meets it exactly where it meets a ring.
+  // Both ends are outside. Between two places where the path meets a
+  // ring, it is wholly in the area or wholly out of it: look at those
+  // places and at one point between each two. (A ring alone does not
+  // decide: a hole's edge may lie outside the outer ring, and the outer
+  // ring's edge inside a hole.)
   const auto& poly = std::get<Polygon>(area_);
-  if (poly.outer.BoundaryMeets(a, b)) return true;
+  std::vector<double> ts = {0, 1};
+  AppendCrossings(poly.outer.vertices(), a, b, &ts);
   for (const index::PolygonRegion& hole : poly.holes) {
-    if (hole.BoundaryMeets(a, b)) return true;
+    AppendCrossings(hole.vertices(), a, b, &ts);
+  }
+  std::sort(ts.begin(), ts.end());
+  for (size_t i = 1; i < ts.size(); ++i) {
+    if (Contains(Lerp(a, b, ts[i])) ||
+        Contains(Lerp(a, b, (ts[i - 1] + ts[i]) / 2))) {
+      return true;
+    }
   }
   return false;
 }

@@ -41,6 +41,23 @@ TEST(FenceShapeTest, PolygonHoleCutsTheAreaButNotItsEdge) {
   EXPECT_TRUE(p.PathMeets({3, 5}, {5, 2}));  // cuts the corner
 }
 
+TEST(FenceShapeTest, AHoleOutsideTheOuterRingCutsNothingThere) {
+  // A hole that sticks out of the east side of a 4 x 4 square.
+  const FenceShape p = Shape(testing::PolygonFence(
+      {{{0, 0}, {0, 4}, {4, 4}, {4, 0}}, {{1, 3}, {1, 6}, {3, 6}, {3, 3}}}));
+  EXPECT_TRUE(p.Contains({2, 2}));
+  EXPECT_FALSE(p.Contains({2, 3.5}));  // in the hole, inside the square
+  EXPECT_FALSE(p.Contains({2, 5}));    // in the hole, beyond the square
+  EXPECT_TRUE(p.Contains({1, 3.5}));   // the hole's edge, inside the square
+  // Across the hole's edges beyond the square only: not the fence.
+  EXPECT_FALSE(p.PathMeets({0.5, 5}, {3.5, 5}));
+  // Into the hole from the east, across the square's edge within the hole
+  // (not the fence either), then out over the hole's edge inside it.
+  EXPECT_FALSE(p.PathMeets({2, 7}, {2, 3.5}));
+  EXPECT_TRUE(p.PathMeets({2, 7}, {2, 2.5}));
+  EXPECT_TRUE(p.PathMeets({0.5, 5}, {0.5, 3}));  // enters the square
+}
+
 TEST(FenceShapeTest, RectAcrossTheAntimeridian) {
   const FenceShape r = Shape(testing::RectFence(-1, 179, 1, -179));
   EXPECT_TRUE(r.Contains({0, 180}));

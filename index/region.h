@@ -81,6 +81,8 @@ class PolygonRegion final : public Region {
   bool OnBoundary(const LatLng& p) const;
   // Whether the segment a-b (straight in lon/lat) meets an edge.
   bool BoundaryMeets(const LatLng& a, const LatLng& b) const;
+  // The vertices, without a closing repeat of the first.
+  const std::vector<LatLng>& vertices() const { return vertices_; }
 
  private:
   explicit PolygonRegion(std::vector<LatLng> v) : vertices_(std::move(v)) {}
