@@ -1,23 +1,11 @@
 #include "index/planar.h"
 
-#include <algorithm>
-
 namespace trackdb::index {
 namespace {
 
 int Sign(double v) { return (v > 0) - (v < 0); }
 
 }  // namespace
-
-double Orientation(const LatLng& a, const LatLng& b, const LatLng& c) {
-  return (b.lon - a.lon) * (c.lat - a.lat) - (b.lat - a.lat) * (c.lon - a.lon);
-}
-
-bool OnSegment(const LatLng& p, const LatLng& a, const LatLng& b) {
-  return Orientation(a, b, p) == 0 && p.lon >= std::min(a.lon, b.lon) &&
-         p.lon <= std::max(a.lon, b.lon) && p.lat >= std::min(a.lat, b.lat) &&
-         p.lat <= std::max(a.lat, b.lat);
-}
 
 bool SegmentsIntersect(const LatLng& a, const LatLng& b, const LatLng& c,
                        const LatLng& d) {
