@@ -9,8 +9,9 @@ bool Counts(const Fence& fence, const model::TrackPoint& point) {
 }
 
 void Emit(const Fence& fence, v1::FenceEventKind kind,
-          std::vector<FenceHit>* hits, int64_t dwell_ms = 0) {
-  if (fence.Detects(kind)) hits->push_back({kind, false, dwell_ms});
+          std::vector<FenceHit>* hits, int64_t dwell_ms = 0,
+          bool late = false) {
+  if (fence.Detects(kind)) hits->push_back({kind, late, dwell_ms});
 }
 
 // Moves the confirmed side on by one counted fix; true when it changed.
@@ -51,16 +52,17 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
   std::vector<FenceHit> hits;
   if (!Counts(fence, point)) return hits;
   const index::LatLng here{point.lat, point.lon};
-  const bool observed_inside = fence.shape.Contains(here);
   const int64_t t = point.loc_time_ms;
   if (state->seen && t <= state->last_ms) {
     if (fence.late_points == v1::LATE_POINTS_REPORT) {
-      const auto kind =
-          observed_inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE;
-      if (fence.Detects(kind)) hits.push_back({kind, true, 0});
+      Emit(fence,
+           fence.shape.Contains(here) ? v1::FENCE_EVENT_INSIDE
+                                      : v1::FENCE_EVENT_OUTSIDE,
+           &hits, /*dwell_ms=*/0, /*late=*/true);
     }
     return hits;
   }
+  const bool observed_inside = fence.shape.Contains(here);
   const bool was_inside = state->inside;
   const bool changed = Confirm(fence, observed_inside, t, state);
   if (state->seen && !was_inside && !changed && !observed_inside &&
