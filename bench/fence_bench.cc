@@ -15,6 +15,7 @@
 //   bazel run --config=bench //bench:fence_bench
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -55,6 +56,7 @@ v1::Fence RandomFence(int i, double span, std::mt19937_64* rng) {
 
 struct Entity {
   double lat, lon;
+  std::optional<fence::PriorFix> prior;
   absl::flat_hash_set<uint64_t> active;  // fences it is inside or pending
 };
 
@@ -93,13 +95,14 @@ void BM_DetectPerFix(benchmark::State& state) {
     ids.insert(ids.end(), e.active.begin(), e.active.end());
     for (uint64_t id : ids) {
       fence::EntityFenceState& s = states[{id, who}];
-      events += fence::Evaluate(fences[id], fix, &s).size();
+      events += fence::Evaluate(fences[id], fix, e.prior, &s).size();
       if (s.inside || s.pending_fixes > 0) {
         e.active.insert(id);
       } else {
         e.active.erase(id);
       }
     }
+    e.prior = fence::PriorFix{fix.loc_time_ms, fix.lat, fix.lon};
   }
   state.counters["events/fix"] =
       benchmark::Counter(static_cast<double>(events) / std::max<int64_t>(n, 1));

@@ -39,21 +39,21 @@ bool Confirm(const Fence& fence, bool observed_inside, int64_t t,
 }  // namespace
 
 bool EntityFenceState::operator==(const EntityFenceState& o) const {
-  return seen == o.seen && inside == o.inside && last_inside == o.last_inside &&
-         dwell_reported == o.dwell_reported && last_ms == o.last_ms &&
-         last_lat == o.last_lat && last_lon == o.last_lon &&
+  return inside == o.inside && last_inside == o.last_inside &&
+         dwell_reported == o.dwell_reported &&
          stay_start_ms == o.stay_start_ms && pending_fixes == o.pending_fixes &&
          pending_since_ms == o.pending_since_ms;
 }
 
 std::vector<FenceHit> Evaluate(const Fence& fence,
                                const model::TrackPoint& point,
+                               const std::optional<PriorFix>& prior,
                                EntityFenceState* state) {
   std::vector<FenceHit> hits;
   if (!Counts(fence, point)) return hits;
   const index::LatLng here{point.lat, point.lon};
   const int64_t t = point.loc_time_ms;
-  if (state->seen && t <= state->last_ms) {
+  if (prior && t <= prior->loc_time_ms) {
     if (fence.late_points == v1::LATE_POINTS_REPORT) {
       Emit(fence,
            fence.shape.Contains(here) ? v1::FENCE_EVENT_INSIDE
@@ -65,9 +65,9 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
   const bool observed_inside = fence.shape.Contains(here);
   const bool was_inside = state->inside;
   const bool changed = Confirm(fence, observed_inside, t, state);
-  if (state->seen && !was_inside && !changed && !observed_inside &&
+  if (prior && !was_inside && !changed && !observed_inside &&
       !state->last_inside && fence.Detects(v1::FENCE_EVENT_CROSS) &&
-      fence.shape.PathMeets({state->last_lat, state->last_lon}, here)) {
+      fence.shape.PathMeets({prior->lat, prior->lon}, here)) {
     Emit(fence, v1::FENCE_EVENT_CROSS, &hits);
   }
   if (changed) {
@@ -81,11 +81,7 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
   }
   Emit(fence, state->inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
        &hits);
-  state->seen = true;
   state->last_inside = observed_inside;
-  state->last_ms = t;
-  state->last_lat = point.lat;
-  state->last_lon = point.lon;
   return hits;
 }
 

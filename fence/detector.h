@@ -6,12 +6,15 @@
 // (one EntityFenceState per fence and entity) and writes the events.
 //
 // The rules, all by the fixes' own times (loc_time), never by arrival:
+// - The prior fix. The caller passes the entity's newest fix before this
+//   one, whatever its accuracy (the store: its latest point). A fix no newer
+//   than it is late.
 // - Counted fixes. A fix whose accuracy_m is worse than max_accuracy_m is
-//   not counted: no event, no change (a fix without accuracy_m counts). A fix
-//   no newer than the last counted one (a late or repeated fix) is not counted
-//   either: under LATE_POINTS_DROP nothing happens, under LATE_POINTS_REPORT it
-//   is reported as INSIDE/OUTSIDE of where it lies, marked late. So a late fix
-//   never causes ENTER, EXIT, CROSS or DWELL.
+//   not counted: no event, no change (a fix without accuracy_m counts). A
+//   late fix is not counted either: under LATE_POINTS_DROP nothing happens,
+//   under LATE_POINTS_REPORT it is reported as INSIDE/OUTSIDE of where it
+//   lies, marked late. So a late fix never causes ENTER, EXIT, CROSS or
+//   DWELL.
 // - Sides. Each counted fix is observed inside (FenceShape::Contains) or
 //   outside. The confirmed side starts outside (an entity never seen is
 //   outside) and changes when the fixes since the last one on the confirmed
@@ -21,14 +24,21 @@
 // - DWELL: once per stay, at the first counted fix at least dwell_ms after
 //   the stay began (the first fix of the run that confirmed the ENTER).
 //   With no fix there is no event: nothing fires on a timer.
-// - CROSS: the previous counted fix and this one are both observed
-//   outside, the confirmed side stays outside, and the path between them
-//   meets the area (FenceShape::PathMeets).
+// - CROSS: the fence's last counted fix and this one are both observed
+//   outside, the confirmed side stays outside, and the path from the prior
+//   fix to this one meets the area (FenceShape::PathMeets).
 // - INSIDE / OUTSIDE: every counted fix, by the confirmed side after it.
 // Events of one fix come in the order CROSS, ENTER/EXIT, DWELL,
 // INSIDE/OUTSIDE; only the kinds the fence detects are returned.
+//
+// A state that is outside with nothing pending (Resting) is the state of
+// an entity the fence has never seen, and a fix observed outside leaves it
+// so: a fence whose area neither holds a fix nor meets its path from the
+// prior fix, and that does not report OUTSIDE, need not be evaluated, and
+// a store keeps states only where they are not resting.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "fence/fence.h"
@@ -38,19 +48,23 @@ namespace trackdb::fence {
 
 // One entity's state for one fence. Zero-initialised: never seen.
 struct EntityFenceState {
-  bool seen = false;         // a fix has been counted
   bool inside = false;       // the confirmed side
   bool last_inside = false;  // the side the last counted fix was on
   bool dwell_reported = false;
-  int64_t last_ms = 0;  // the last counted fix's loc_time
-  double last_lat = 0, last_lon = 0;
   int64_t stay_start_ms = 0;  // inside: when the stay began
   // Counted fixes since the last one on the confirmed side, and the time
   // of the first of them.
   uint32_t pending_fixes = 0;
   int64_t pending_since_ms = 0;
 
+  bool Resting() const { return !inside && !last_inside && pending_fixes == 0; }
   bool operator==(const EntityFenceState& o) const;
+};
+
+// The entity's newest fix before the one evaluated.
+struct PriorFix {
+  int64_t loc_time_ms = 0;
+  double lat = 0, lon = 0;
 };
 
 struct FenceHit {
@@ -60,9 +74,11 @@ struct FenceHit {
 };
 
 // The events `point` causes for `fence` (which must match its entity:
-// Fence::Applies), updating *state.
+// Fence::Applies), updating *state; `prior` is the entity's newest fix
+// before `point` (none: its first).
 std::vector<FenceHit> Evaluate(const Fence& fence,
                                const model::TrackPoint& point,
+                               const std::optional<PriorFix>& prior,
                                EntityFenceState* state);
 
 }  // namespace trackdb::fence

@@ -46,18 +46,23 @@ std::vector<std::vector<std::string>> Reference(
   auto emit = [&](size_t i, v1::FenceEventKind kind, std::string text) {
     if (fence.Detects(kind)) out[i].push_back(std::move(text));
   };
-  // Counted fixes, in order, and each one's observed side.
+  // Counted fixes, in order, each one's observed side and its prior fix
+  // (the newest before it, whatever its accuracy).
   std::vector<size_t> counted;
+  std::vector<int> prior_of;
   std::vector<bool> side;
+  int newest = -1;
   for (size_t i = 0; i < fixes.size(); ++i) {
     const model::TrackPoint& p = fixes[i];
+    const bool late = newest >= 0 && p.loc_time_ms <= fixes[newest].loc_time_ms;
+    const int prior = newest;
+    if (!late) newest = static_cast<int>(i);
     if (fence.max_accuracy_m && p.accuracy_m &&
         *p.accuracy_m > *fence.max_accuracy_m) {
       continue;
     }
     const bool in = fence.shape.Contains({p.lat, p.lon});
-    if (!counted.empty() &&
-        p.loc_time_ms <= fixes[counted.back()].loc_time_ms) {
+    if (late) {
       if (fence.late_points == v1::LATE_POINTS_REPORT) {
         emit(i, in ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
              in ? "late INSIDE" : "late OUTSIDE");
@@ -65,6 +70,7 @@ std::vector<std::vector<std::string>> Reference(
       continue;
     }
     counted.push_back(i);
+    prior_of.push_back(prior);
     side.push_back(in);
   }
   bool confirmed = false;  // outside before the first fix
@@ -84,8 +90,9 @@ std::vector<std::vector<std::string>> Reference(
         if (confirmed) stay_start = run_start, dwelled = false;
       }
     }
-    if (k > 0 && !before && !confirmed && !side[k - 1] && !side[k]) {
-      const model::TrackPoint& prev = fixes[counted[k - 1]];
+    if (prior_of[k] >= 0 && !before && !confirmed && (k == 0 || !side[k - 1]) &&
+        !side[k]) {
+      const model::TrackPoint& prev = fixes[prior_of[k]];
       const index::LatLng a{prev.lat, prev.lon}, b{fixes[i].lat, fixes[i].lon};
       // Dense sampling; a disagreement is looked at a thousand times closer.
       if (SampledPathMeets(fence.shape, a, b, 4096) ||
@@ -154,8 +161,13 @@ void CheckAgainstReference(v1::Fence proto, const Walk& walk, uint32_t seed) {
     const auto fixes = RandomFixes(walk, 400, &rng);
     const auto expected = Reference(fence, fixes);
     EntityFenceState state;
+    std::optional<PriorFix> prior;
     for (size_t i = 0; i < fixes.size(); ++i) {
-      const auto got = Describe(Evaluate(fence, fixes[i], &state));
+      const model::TrackPoint& p = fixes[i];
+      const auto got = Describe(Evaluate(fence, p, prior, &state));
+      if (!prior || p.loc_time_ms > prior->loc_time_ms) {
+        prior = PriorFix{p.loc_time_ms, p.lat, p.lon};
+      }
       ASSERT_EQ(got, expected[i]) << "round " << round << ", fix " << i;
       for (const std::string& e : got) {
         crosses += e == "CROSS";

@@ -30,10 +30,15 @@ class DetectorTest : public ::testing::Test {
       const Fence& fence, const std::vector<model::TrackPoint>& fixes) {
     std::vector<std::vector<std::string>> out;
     for (const model::TrackPoint& p : fixes) {
-      out.push_back(Describe(Evaluate(fence, p, &state_)));
+      out.push_back(Describe(Evaluate(fence, p, prior_, &state_)));
+      if (!prior_ || p.loc_time_ms > prior_->loc_time_ms) {
+        prior_ = PriorFix{p.loc_time_ms, p.lat, p.lon};
+      }
     }
     return out;
   }
+  // As a store keeps it: the entity's newest fix, whatever its accuracy.
+  std::optional<PriorFix> prior_;
   EntityFenceState state_;
 };
 
@@ -102,7 +107,6 @@ TEST_F(DetectorTest, ALateFixNeverExitsOrEnters) {
                              Fix(4000, kIn, kLon)}),
               ElementsAre(ElementsAre("ENTER"), IsEmpty(), IsEmpty(), IsEmpty(),
                           IsEmpty()));
-  EXPECT_EQ(state_.last_ms, 4000);
   EXPECT_TRUE(state_.inside);
 
   proto.add_detect(v1::FENCE_EVENT_ENTER);
@@ -111,6 +115,7 @@ TEST_F(DetectorTest, ALateFixNeverExitsOrEnters) {
   proto.set_late_points(v1::LATE_POINTS_REPORT);
   const Fence reporting = Compile(proto);
   state_ = {};
+  prior_.reset();
   EXPECT_THAT(Run(reporting, {Fix(1000, kIn, kLon), Fix(3000, kIn, kLon),
                               Fix(2000, kOut, kLon)}),
               ElementsAre(ElementsAre("ENTER"), IsEmpty(),
@@ -137,6 +142,33 @@ TEST_F(DetectorTest, CrossWhenThePathBetweenTwoOutsideFixesGoesThrough) {
       Run(fence, {Fix(1000, 39.99, kLon), Fix(2000, 40.01, kLon),
                   Fix(3000, 40.01, 116.01), Fix(4000, 40.01, 115.99)}),
       ElementsAre(IsEmpty(), ElementsAre("CROSS"), IsEmpty(), IsEmpty()));
+}
+
+TEST_F(DetectorTest, LatenessIsByTheEntitysNewestFixWhateverItsAccuracy) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.set_max_accuracy_m(50);
+  const Fence fence = Compile(proto);
+  // The inaccurate fix at 3000 does not count, but a fix at 2500 is late.
+  EXPECT_THAT(
+      Run(fence, {Fix(1000, kOut, kLon, 10), Fix(3000, kIn, kLon, 90),
+                  Fix(2500, kIn, kLon, 10), Fix(4000, kIn, kLon, 10)}),
+      ElementsAre(IsEmpty(), IsEmpty(), IsEmpty(), ElementsAre("ENTER")));
+}
+
+TEST_F(DetectorTest, OutsideWithNothingPendingIsResting) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.set_debounce_fixes(2);
+  const Fence fence = Compile(proto);
+  EXPECT_TRUE(state_.Resting());
+  Run(fence, {Fix(1000, kOut, kLon)});
+  EXPECT_TRUE(state_.Resting());
+  Run(fence, {Fix(2000, kIn, kLon)});  // pending
+  EXPECT_FALSE(state_.Resting());
+  Run(fence, {Fix(3000, kIn, kLon)});  // ENTER
+  EXPECT_FALSE(state_.Resting());
+  Run(fence, {Fix(4000, kOut, kLon), Fix(5000, kOut, kLon)});  // EXIT
+  EXPECT_FALSE(state_.inside);
+  EXPECT_TRUE(state_.Resting());
 }
 
 TEST_F(DetectorTest, InsideAndOutsideFollowTheConfirmedSide) {
