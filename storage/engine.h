@@ -11,6 +11,7 @@
 
 #include "rocksdb/db.h"
 #include "storage/cache_reservation.h"
+#include "storage/fence_registry.h"
 #include "storage/keys.h"
 #include "storage/latest_index.h"
 #include "storage/options.h"
@@ -29,6 +30,8 @@ struct Engine {
   // The index's memory, charged to the block cache so that the memory
   // budget holds it (set by TrackStore::Open; null: not charged).
   std::unique_ptr<CacheReservation> latest_index_charge;
+  // Every collection's fences (built on open, kept by fence_ops.cc).
+  FenceRegistry fence_registry;
 
   // Brings the charge up to date; after every change to the index.
   void ChargeLatestIndex() {
@@ -50,6 +53,9 @@ struct Engine {
     return cf(ColumnFamily::kLatest);
   }
   rocksdb::ColumnFamilyHandle* kv() const { return cf(ColumnFamily::kKv); }
+  rocksdb::ColumnFamilyHandle* fences() const {
+    return cf(ColumnFamily::kFences);
+  }
 };
 
 }  // namespace trackdb::storage

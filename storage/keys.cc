@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "absl/strings/match.h"
+
 namespace trackdb::storage {
 namespace {
 
@@ -85,6 +87,49 @@ std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key) {
   uint32_t len = 0;
   if (!ReadVarint32(&key, &len) || key.size() < len) return std::nullopt;
   return LatestKeyParts{key.substr(0, len), key.substr(len)};
+}
+
+std::string FencesPrefix(absl::string_view collection, char tag) {
+  std::string key = CollectionPrefix(collection);
+  key.push_back(tag);
+  return key;
+}
+
+std::string FenceKey(absl::string_view collection, absl::string_view fence) {
+  std::string key = FencesPrefix(collection, kFenceTag);
+  key.append(fence.data(), fence.size());
+  return key;
+}
+
+std::string FenceEventKey(absl::string_view collection, uint64_t offset) {
+  std::string key = FencesPrefix(collection, kFenceEventTag);
+  AppendBigEndian64(&key, offset);
+  return key;
+}
+
+std::string EntityFenceStatesPrefix(absl::string_view collection,
+                                    absl::string_view entity) {
+  std::string key = FencesPrefix(collection, kFenceStateTag);
+  AppendVarint32(&key, static_cast<uint32_t>(entity.size()));
+  key.append(entity.data(), entity.size());
+  return key;
+}
+
+std::string FenceStateKey(absl::string_view collection,
+                          absl::string_view entity, absl::string_view fence) {
+  std::string key = EntityFenceStatesPrefix(collection, entity);
+  key.append(fence.data(), fence.size());
+  return key;
+}
+
+std::optional<FenceStateKeyParts> ParseFenceStateKey(
+    absl::string_view collection, absl::string_view key) {
+  const std::string prefix = FencesPrefix(collection, kFenceStateTag);
+  if (!absl::StartsWith(key, prefix)) return std::nullopt;
+  key.remove_prefix(prefix.size());
+  uint32_t len = 0;
+  if (!ReadVarint32(&key, &len) || key.size() < len) return std::nullopt;
+  return FenceStateKeyParts{key.substr(0, len), key.substr(len)};
 }
 
 std::string PrefixEnd(absl::string_view prefix) {

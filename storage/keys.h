@@ -23,6 +23,13 @@
 //           key as the front door names it (service/resp/keyspace.h maps a
 //           Redis database and key to it; the same name is the collection
 //           of a GEO key).
+//   fences  CollectionPrefix | 'd' | fence name -> trackdb.v1.Fence bytes
+//           CollectionPrefix | 'e' | uint64 offset -> EncodeFenceEvent
+//           CollectionPrefix | 's' | varint32(len(entity)) entity | fence name
+//           -> EncodeFenceState (storage/fence_codec.h), only where the
+//           state is not Resting (fence/detector.h).
+//           A collection's fences, its event log in offset order and each
+//           entity's fence states are each one contiguous range.
 //   default holds trackdb's metadata:
 //           kSchemaVersionKey -> kSchemaVersion
 //           RegistryKey(collection) -> int64 little-endian entity count,
@@ -45,14 +52,15 @@ namespace trackdb::storage {
 
 // The column families, by what they hold (TrackStore::handle addresses them
 // by this, never by position).
-enum class ColumnFamily { kDefault, kPoints, kLatest, kKv };
-inline constexpr uint64_t kColumnFamilyCount = 4;
+enum class ColumnFamily { kDefault, kPoints, kLatest, kKv, kFences };
+inline constexpr uint64_t kColumnFamilyCount = 5;
 // The column families every point writes: points, latest.
 inline constexpr uint64_t kPointColumnFamilies = 2;
 
 inline constexpr char kPointsCf[] = "points";
 inline constexpr char kLatestCf[] = "latest";
 inline constexpr char kKvCf[] = "kv";
+inline constexpr char kFencesCf[] = "fences";
 inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
 inline constexpr char kSchemaVersion[] = "3";
 // Version 1 had no collection registry; Open() builds it and upgrades.
@@ -81,6 +89,27 @@ struct LatestKeyParts {
 };
 // Splits a latest key; nullopt if its collection prefix is malformed.
 std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key);
+
+// fences
+inline constexpr char kFenceTag = 'd';
+inline constexpr char kFenceEventTag = 'e';
+inline constexpr char kFenceStateTag = 's';
+// Every key of `collection` in fences with `tag`.
+std::string FencesPrefix(absl::string_view collection, char tag);
+std::string FenceKey(absl::string_view collection, absl::string_view fence);
+std::string FenceEventKey(absl::string_view collection, uint64_t offset);
+// The prefix of every fence state of one entity.
+std::string EntityFenceStatesPrefix(absl::string_view collection,
+                                    absl::string_view entity);
+std::string FenceStateKey(absl::string_view collection,
+                          absl::string_view entity, absl::string_view fence);
+struct FenceStateKeyParts {
+  absl::string_view entity;
+  absl::string_view fence;
+};
+// Splits a fence state key of `collection`; nullopt if malformed.
+std::optional<FenceStateKeyParts> ParseFenceStateKey(
+    absl::string_view collection, absl::string_view key);
 
 // The successor of every key that starts with `prefix`: the exclusive end
 // of a prefix's range. Empty when no such key exists (all 0xff).

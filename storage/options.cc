@@ -219,6 +219,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
       {kPointsCf, WithTable(cf, table)},
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
+      {kFencesCf, WithTable(cf, table)},
   };
 }
 

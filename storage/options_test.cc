@@ -29,8 +29,8 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   EXPECT_EQ(o->db.db_write_buffer_size, 448u << 20);
   EXPECT_TRUE(o->db.create_if_missing);
   EXPECT_TRUE(o->db.enable_pipelined_write);
-  ASSERT_EQ(o->column_families.size(), 4u);
-  for (const char* name : {kPointsCf, kLatestCf, kKvCf}) {
+  ASSERT_EQ(o->column_families.size(), 5u);
+  for (const char* name : {kPointsCf, kLatestCf, kKvCf, kFencesCf}) {
     const auto& cf = Cf(*o, name);
     EXPECT_EQ(cf.write_buffer_size, 8u << 20) << name;
     EXPECT_EQ(cf.max_write_buffer_number, 4);
@@ -171,7 +171,7 @@ TEST(StoreOptionsTest, BulkLoadIsSwitchedLiveNotBuiltIn) {
 TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
   auto o = BuildStoreOptions(v1::StorageConfig());
   const std::string text = DescribeOptions(*o);
-  for (const char* name : {"default", kPointsCf, kLatestCf, kKvCf}) {
+  for (const char* name : {"default", kPointsCf, kLatestCf, kKvCf, kFencesCf}) {
     EXPECT_THAT(text, HasSubstr(std::string("rocksdb cf ") + name + ":"));
   }
   EXPECT_THAT(text, HasSubstr("write_buffer_size=8MiB"));
@@ -197,8 +197,8 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   s.set_db_write_buffer_size_mb(1024);
   s.set_max_write_buffer_number(6);
   EXPECT_THAT(StorageConfigWarnings(s),
-              Contains(AllOf(HasSubstr("256 x 6 x 4 = 6144 MiB"),
-                             HasSubstr("24x storage.memory_budget_mb (256"))));
+              Contains(AllOf(HasSubstr("256 x 6 x 5 = 7680 MiB"),
+                             HasSubstr("30x storage.memory_budget_mb (256"))));
   EXPECT_THAT(StorageConfigWarnings(s),
               Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
                                  "(192 MiB) of storage.memory_budget_mb (256 "
@@ -215,7 +215,7 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   v1::StorageConfig unbounded;
   unbounded.set_db_write_buffer_size_mb(0);
   EXPECT_THAT(StorageConfigWarnings(unbounded),
-              Contains(HasSubstr("8 x 4 x 4 = 128 MiB")));
+              Contains(HasSubstr("8 x 4 x 5 = 160 MiB")));
 
   v1::StorageConfig bulk;
   bulk.set_bulk_load(true);

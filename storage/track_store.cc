@@ -108,6 +108,7 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
       !l.ok()) {
     return l;
   }
+  if (absl::Status f = LoadFences(*store->engine_); !f.ok()) return f;
   if (store->engine_->options.config.bulk_load()) {
     auto bulk = store->SetBulkLoad(true);
     if (!bulk.ok()) return bulk.status();

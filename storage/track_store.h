@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "model/track_point.h"
@@ -27,6 +28,7 @@
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
 #include "trackdb/v1/config.pb.h"
+#include "trackdb/v1/fence.pb.h"
 
 namespace trackdb::storage {
 
@@ -85,6 +87,23 @@ struct ScanOptions {
   bool positions_only = false;
   // If set, what the scan read is added to it (not reset first).
   ScanStats* stats = nullptr;
+};
+
+// One entry of a collection's fence event log.
+struct FenceEventRecord {
+  uint64_t offset = 0;  // increasing in the collection's log
+  std::string fence;
+  v1::FenceEventKind kind = v1::FENCE_EVENT_KIND_UNSPECIFIED;
+  bool late = false;
+  int64_t dwell_ms = 0;
+  int64_t logged_ms = 0;    // server time when the point was written
+  model::TrackPoint point;  // the fix that caused it
+};
+struct FenceEventsPage {
+  std::vector<FenceEventRecord> events;
+  // Where to read next: past the last event returned, or the first offset
+  // not readable yet when none was.
+  uint64_t next_offset = 1;
 };
 
 class TrackStore {
@@ -165,6 +184,36 @@ class TrackStore {
   // Removes a whole collection: history, latest and registry, in one
   // batch. Returns how many entities it had.
   absl::StatusOr<int64_t> DeleteCollection(absl::string_view collection);
+
+  // --- Fences (fence_ops.cc; the rules: fence/detector.h) ---
+  // Every point written by AddPoints is evaluated against its collection's
+  // fences, and the events land in the collection's event log in the same
+  // batch (storage/write_funnel.h).
+
+  // Creates or replaces fence (collection, name). Replacing resets every
+  // entity's state for it (all outside). INVALID_ARGUMENT naming the field
+  // (fence::CompileFence), writing nothing. Returns whether it was created.
+  absl::StatusOr<bool> PutFence(const v1::Fence& fence);
+  absl::StatusOr<std::optional<v1::Fence>> GetFence(
+      absl::string_view collection, absl::string_view name);
+  // Removes a fence and its entities' states; whether it existed.
+  absl::StatusOr<bool> DeleteFence(absl::string_view collection,
+                                   absl::string_view name);
+  // A collection's fences, in name order.
+  absl::StatusOr<std::vector<v1::Fence>> ListFences(
+      absl::string_view collection);
+  // The entities confirmed inside fence `name` now, in entity order.
+  absl::StatusOr<std::vector<std::string>> FenceMembers(
+      absl::string_view collection, absl::string_view name);
+  // Up to `max` events of the collection's log with offsets >= `from`, in
+  // offset order: only events whose batches are written, and of those
+  // none is missed by a reader that goes on from next_offset.
+  absl::StatusOr<FenceEventsPage> ReadFenceEvents(absl::string_view collection,
+                                                  uint64_t from, size_t max);
+  // Waits until an event at offset >= `from` may be readable, or until
+  // `deadline`; false on the deadline.
+  bool WaitForFenceEvents(absl::string_view collection, uint64_t from,
+                          absl::Time deadline);
 
   // --- Whole names (name_ops.cc) ---
   // A name may hold a string (kv) and a collection; the front doors keep at

@@ -78,6 +78,10 @@ void WriteBatchBuilder::DeleteEntity(
   const std::string begin = EntityPointsPrefix(collection, entity);
   DeleteRange(ColumnFamily::kPoints, begin, begin + std::string(9, '\xff'));
   if (!latest) return;
+  if (engine_.fence_registry.Find(collection) != nullptr) {
+    const std::string states = EntityFenceStatesPrefix(collection, entity);
+    DeleteRange(ColumnFamily::kFences, states, PrefixEnd(states));
+  }
   Delete(ColumnFamily::kLatest, LatestKey(collection, entity)).IgnoreError();
   index_changes_.push_back({LatestIndex::Change::Kind::kErase,
                             std::string(collection), std::string(entity)});
@@ -91,6 +95,10 @@ void WriteBatchBuilder::DeleteCollection(absl::string_view collection) {
   const std::string end = PrefixEnd(begin);
   for (ColumnFamily cf : {ColumnFamily::kPoints, ColumnFamily::kLatest}) {
     DeleteRange(cf, begin, end);
+  }
+  if (engine_.fence_registry.Find(collection) != nullptr) {
+    const std::string states = FencesPrefix(collection, kFenceStateTag);
+    DeleteRange(ColumnFamily::kFences, states, PrefixEnd(states));
   }
   Delete(ColumnFamily::kDefault, RegistryKey(collection)).IgnoreError();
   index_changes_.push_back(

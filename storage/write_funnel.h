@@ -42,7 +42,8 @@
 //     holding them, so it cannot put back a value a write has replaced (I5).
 //
 // Every mutation, by entry point (TrackStore, storage/track_store.h):
-//   AddPoints           write_path.cc   history, latest moves, registry +n
+//   AddPoints           write_path.cc   history, latest moves, registry +n,
+//                       fence_eval.cc   fence states and events (below)
 //   DeleteEntity        write_path.cc   one entity's keys, registry -1
 //   DeleteCollection    collections.cc  a collection's ranges and registry
 //   UpdateStrings,
@@ -53,10 +54,20 @@
 //   ReplaceWithStrings  name_ops.cc     whole names (a string and/or a
 //                                       collection) replaced, copied or
 //                                       renamed in one batch
+//   PutFence,
+//   DeleteFence         fence_ops.cc    a fence and its entities' states
 //   SetBulkLoad         bulk_load.cc    options only, no keys
 //   Open (schema 1->2)  collections.cc  the registry built from `latest`
 //   SstImport           sst_import.cc   offline: SST files through the same
 //                                       PlanLatestMove, one ingestion
+//
+// Fences (storage/fence_registry.h): a points write evaluates the
+// collection's fences (AppendFenceEvents) in its own batch, so a point,
+// the fence states it changes and the events it causes land together;
+// DeleteEntity and DeleteCollection remove the entities' fence states
+// with them (an entity that comes back is outside every fence).
+// ReplaceWithPoints and CopyName's collections are not evaluated: their
+// entities start outside every fence.
 // Expiry writes nothing: expired strings read as absent and compaction
 // drops them (storage/kv_expiry.h).
 
@@ -71,6 +82,7 @@
 #include "model/track_point.h"
 #include "rocksdb/write_batch.h"
 #include "storage/engine.h"
+#include "storage/fence_registry.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/track_store.h"
@@ -179,6 +191,40 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
                           absl::string_view collection,
                           absl::Span<const model::TrackPoint> points,
                           const PointsPlan& plan, AddPointsResult* result);
+
+// A run of event offsets reserved for one batch (storage/fence_registry.h),
+// released once the batch is written or has failed: when this goes out of
+// scope, after Commit.
+class FenceOffsets {
+ public:
+  FenceOffsets() = default;
+  FenceOffsets(const FenceOffsets&) = delete;
+  FenceOffsets& operator=(const FenceOffsets&) = delete;
+  ~FenceOffsets() {
+    if (fences_ != nullptr) fences_->Release(first_);
+  }
+  uint64_t Reserve(CollectionFences& fences, uint64_t n) {
+    fences_ = &fences;
+    first_ = fences.Reserve(n);
+    return first_;
+  }
+
+ private:
+  CollectionFences* fences_ = nullptr;
+  uint64_t first_ = 0;
+};
+
+// The fence states and events of a points write (fence_eval.cc): the
+// caller holds the collection's lock shared and the entities' stripes, and
+// `plan` is the one AppendPoints wrote. Events get offsets from `offsets`.
+absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
+                               absl::string_view collection,
+                               absl::Span<const model::TrackPoint> points,
+                               const PointsPlan& plan, CollectionFences& fences,
+                               FenceOffsets* offsets);
+
+// Builds engine.fences from the fences column family (on open).
+absl::Status LoadFences(Engine& engine);
 
 }  // namespace trackdb::storage
 

@@ -140,6 +140,15 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
       !s.ok()) {
     return s;
   }
+  FenceOffsets offsets;
+  if (CollectionFences* fences = engine_->fence_registry.Find(collection);
+      fences != nullptr && !fences->fences.empty()) {
+    if (absl::Status s = AppendFenceEvents(batch, *engine_, collection, points,
+                                           plan, *fences, &offsets);
+        !s.ok()) {
+      return s;
+    }
+  }
   if (absl::Status s = batch.Commit("writing points"); !s.ok()) return s;
   return result;
 }

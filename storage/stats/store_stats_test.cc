@@ -67,7 +67,7 @@ TEST(StoreStatsTest, ReadsWritesFlushesCacheAndOptions) {
   EXPECT_GT(s.sst_writes.bytes, 0u);
   EXPECT_GT(s.write_amplification(), 1.0);
 
-  ASSERT_EQ(s.column_families.size(), 4u);
+  ASSERT_EQ(s.column_families.size(), kColumnFamilyCount);
   const CfStats* points = s.cf(kPointsCf);
   ASSERT_NE(points, nullptr);
   EXPECT_EQ(points->flushes, 1u);

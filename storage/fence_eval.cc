@@ -1,0 +1,173 @@
+// The write funnel's fence step: what a points write means for the
+// collection's fences (fence/detector.h's rules), as state and event-log
+// changes in the same batch as the points (storage/write_funnel.h).
+//
+// Per entity, its points are evaluated in loc_time order (a call's points
+// may come in any order), each against the fences that can see it: those
+// whose area may hold it (the fence index), those whose area may meet its
+// path from the prior fix (if any fence detects CROSS), those the entity
+// has a stored state for (not Resting: inside or about to change), and
+// those that report OUTSIDE. Every other fence's state is Resting and a
+// fix outside it leaves it so, with no event. The prior fix is the
+// entity's latest point before the call, then each newer point in turn.
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "storage/engine.h"
+#include "storage/fence_codec.h"
+#include "storage/keys.h"
+#include "storage/rocks_util.h"
+#include "storage/write_funnel.h"
+
+namespace trackdb::storage {
+namespace {
+
+struct StateRow {
+  fence::EntityFenceState state;
+  fence::EntityFenceState stored;
+  bool had_row = false;
+};
+using StateRows = absl::flat_hash_map<uint64_t, StateRow>;
+
+// The entity's stored states, by fence id (rows of fences since removed
+// are left to the fence's removal).
+absl::Status ReadStates(const Engine& engine, absl::string_view collection,
+                        absl::string_view entity, const CollectionFences& f,
+                        StateRows* rows) {
+  const std::string prefix = EntityFenceStatesPrefix(collection, entity);
+  const std::string end = PrefixEnd(prefix);
+  rocksdb::ReadOptions read;
+  rocksdb::Slice upper = ToSlice(end);
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine.db->NewIterator(read, engine.fences()));
+  for (it->Seek(ToSlice(prefix)); it->Valid(); it->Next()) {
+    absl::string_view name = SliceView(it->key()).substr(prefix.size());
+    auto id = f.ids.find(name);
+    if (id == f.ids.end()) continue;
+    std::optional<fence::EntityFenceState> s =
+        DecodeFenceState(SliceView(it->value()));
+    if (!s) {
+      return absl::DataLossError(absl::StrCat("corrupt fence state of '",
+                                              entity, "' for '", name, "'"));
+    }
+    rows->insert({id->second, {*s, *s, true}});
+  }
+  return FromRocks(it->status(), "reading fence states");
+}
+
+// The fences that can see `p` (see the top of this file), each once.
+void FencesToEvaluate(const CollectionFences& f, const model::TrackPoint& p,
+                      const std::optional<fence::PriorFix>& prior,
+                      const StateRows& rows, std::vector<uint64_t>* ids) {
+  ids->clear();
+  const index::LatLng here{p.lat, p.lon};
+  f.index.Candidates(here, ids);
+  if (prior && p.loc_time_ms > prior->loc_time_ms && f.crossing > 0) {
+    f.index.PathCandidates({prior->lat, prior->lon}, here, ids);
+  }
+  for (const auto& [id, row] : rows) ids->push_back(id);
+  ids->insert(ids->end(), f.every_fix.begin(), f.every_fix.end());
+  std::sort(ids->begin(), ids->end());
+  ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+}
+
+// Evaluates one entity's points (indices into `points`, in time order).
+void EvaluateEntity(const CollectionFences& f,
+                    absl::Span<const model::TrackPoint> points,
+                    const std::vector<size_t>& order,
+                    std::optional<fence::PriorFix> prior, int64_t now_ms,
+                    StateRows* rows, std::vector<FenceEventRecord>* events) {
+  std::vector<uint64_t> ids;
+  for (size_t i : order) {
+    const model::TrackPoint& p = points[i];
+    FencesToEvaluate(f, p, prior, *rows, &ids);
+    for (uint64_t id : ids) {
+      auto fence = f.fences.find(id);
+      if (fence == f.fences.end() || !fence->second.Applies(p.entity)) {
+        continue;
+      }
+      StateRow& row = (*rows)[id];
+      for (const fence::FenceHit& hit :
+           fence::Evaluate(fence->second, p, prior, &row.state)) {
+        events->push_back({0, fence->second.name, hit.kind, hit.late,
+                           hit.dwell_ms, now_ms, p});
+      }
+    }
+    if (!prior || p.loc_time_ms > prior->loc_time_ms) {
+      prior = fence::PriorFix{p.loc_time_ms, p.lat, p.lon};
+    }
+  }
+}
+
+absl::Status WriteStates(ChangeSink& sink, absl::string_view collection,
+                         absl::string_view entity, const CollectionFences& f,
+                         const StateRows& rows) {
+  for (const auto& [id, row] : rows) {
+    const std::string& name = f.fences.at(id).name;
+    const std::string key = FenceStateKey(collection, entity, name);
+    absl::Status s;
+    if (row.state.Resting()) {
+      if (row.had_row) s = sink.Delete(ColumnFamily::kFences, key);
+    } else if (!row.had_row || !(row.state == row.stored)) {
+      s = sink.Put(ColumnFamily::kFences, key, EncodeFenceState(row.state));
+    }
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
+                               absl::string_view collection,
+                               absl::Span<const model::TrackPoint> points,
+                               const PointsPlan& plan, CollectionFences& f,
+                               FenceOffsets* offsets) {
+  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+  std::vector<std::vector<size_t>> order(plan.entities.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    order[plan.entity_of[i]].push_back(i);
+  }
+  std::vector<FenceEventRecord> events;
+  for (size_t e = 0; e < plan.entities.size(); ++e) {
+    const PointsPlan::Entity& entity = plan.entities[e];
+    if (entity.skip) continue;
+    std::stable_sort(order[e].begin(), order[e].end(), [&](size_t a, size_t b) {
+      return points[a].loc_time_ms < points[b].loc_time_ms;
+    });
+    StateRows rows;
+    if (absl::Status s = ReadStates(engine, collection, entity.name, f, &rows);
+        !s.ok()) {
+      return s;
+    }
+    std::optional<fence::PriorFix> prior;
+    if (entity.stored) {
+      prior = fence::PriorFix{entity.stored->loc_time_ms, entity.stored->lat,
+                              entity.stored->lon};
+    }
+    EvaluateEntity(f, points, order[e], prior, now_ms, &rows, &events);
+    if (absl::Status s = WriteStates(batch, collection, entity.name, f, rows);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (events.empty()) return absl::OkStatus();
+  const uint64_t first = offsets->Reserve(f, events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (absl::Status s = batch.Put(ColumnFamily::kFences,
+                                   FenceEventKey(collection, first + i),
+                                   EncodeFenceEvent(events[i]));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace trackdb::storage

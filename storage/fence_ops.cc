@@ -1,0 +1,239 @@
+// Fences as stored objects (TrackStore's fence methods), their event log's
+// reads, and LoadFences, which builds the registry on open
+// (storage/fence_registry.h). A fence's changes take its collection's lock
+// exclusively, so no points write evaluates a fence while it changes.
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "model/limits.h"
+#include "storage/engine.h"
+#include "storage/fence_codec.h"
+#include "storage/keys.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+#include "storage/write_funnel.h"
+
+namespace trackdb::storage {
+namespace {
+
+// Calls `visit` with every key and value of fences in [begin, end).
+absl::Status ScanFences(
+    const Engine& engine, absl::string_view begin, absl::string_view end,
+    const std::function<absl::Status(
+        absl::string_view key, absl::string_view value, bool* stop)>& visit) {
+  rocksdb::ReadOptions read;
+  rocksdb::Slice upper = ToSlice(end);
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine.db->NewIterator(read, engine.fences()));
+  bool stop = false;
+  for (it->Seek(ToSlice(begin)); it->Valid() && !stop; it->Next()) {
+    if (absl::Status s =
+            visit(SliceView(it->key()), SliceView(it->value()), &stop);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return FromRocks(it->status(), "reading fences");
+}
+
+absl::StatusOr<v1::Fence> ParseFence(absl::string_view value) {
+  v1::Fence f;
+  if (!f.ParseFromArray(value.data(), static_cast<int>(value.size()))) {
+    return absl::DataLossError("corrupt fence definition");
+  }
+  return f;
+}
+
+// Deletes, in `batch`, every entity's state for fence `name`.
+absl::Status DeleteStatesOf(const Engine& engine, absl::string_view collection,
+                            absl::string_view name, WriteBatchBuilder& batch) {
+  const std::string begin = FencesPrefix(collection, kFenceStateTag);
+  return ScanFences(engine, begin, PrefixEnd(begin),
+                    [&](absl::string_view key, absl::string_view, bool*) {
+                      auto parts = ParseFenceStateKey(collection, key);
+                      if (!parts || parts->fence != name)
+                        return absl::OkStatus();
+                      return batch.Delete(ColumnFamily::kFences, key);
+                    });
+}
+
+// One collection's fences and event-log bounds, from its keys.
+absl::Status LoadCollection(Engine& engine, absl::string_view collection) {
+  CollectionFences& f = engine.fence_registry.FindOrAdd(collection);
+  const std::string defs = FencesPrefix(collection, kFenceTag);
+  absl::Status s =
+      ScanFences(engine, defs, PrefixEnd(defs),
+                 [&](absl::string_view, absl::string_view value, bool*) {
+                   absl::StatusOr<v1::Fence> proto = ParseFence(value);
+                   if (!proto.ok()) return proto.status();
+                   auto compiled = fence::CompileFence(*proto, model::Limits());
+                   if (!compiled.ok()) return compiled.status();
+                   f.Put(*std::move(compiled));
+                   return absl::OkStatus();
+                 });
+  if (!s.ok()) return s;
+  const std::string log = FencesPrefix(collection, kFenceEventTag);
+  const std::string log_end = PrefixEnd(log);
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine.db->NewIterator(rocksdb::ReadOptions(), engine.fences()));
+  uint64_t first = 1, next = 1;
+  it->Seek(ToSlice(log));
+  if (it->Valid() && SliceView(it->key()) < log_end) {
+    first = ReadBigEndian64(SliceView(it->key()).substr(log.size()));
+    it->SeekForPrev(ToSlice(log_end));
+    next = ReadBigEndian64(SliceView(it->key()).substr(log.size())) + 1;
+  }
+  f.SetLoaded(first, next);
+  return FromRocks(it->status(), "reading the fence event log");
+}
+
+}  // namespace
+
+absl::Status LoadFences(Engine& engine) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine.db->NewIterator(rocksdb::ReadOptions(), engine.fences()));
+  for (it->SeekToFirst(); it->Valid();) {
+    absl::string_view key = SliceView(it->key());
+    uint32_t len = 0;
+    if (!ReadVarint32(&key, &len) || key.size() < len) {
+      return absl::DataLossError("corrupt key in the fences column family");
+    }
+    const std::string collection(key.substr(0, len));
+    if (absl::Status s = LoadCollection(engine, collection); !s.ok()) return s;
+    const std::string end = PrefixEnd(CollectionPrefix(collection));
+    if (end.empty()) break;
+    it->Seek(ToSlice(end));
+  }
+  return FromRocks(it->status(), "loading fences");
+}
+
+absl::StatusOr<bool> TrackStore::PutFence(const v1::Fence& proto) {
+  auto compiled = fence::CompileFence(proto, model::Limits());
+  if (!compiled.ok()) return compiled.status();
+  const std::string& collection = compiled->collection;
+  absl::WriterMutexLock lock(&CollectionLock(collection));
+  CollectionFences& f = engine_->fence_registry.FindOrAdd(collection);
+  const bool existed = f.ids.contains(compiled->name);
+  WriteBatchBuilder batch(*engine_);
+  if (existed) {
+    if (absl::Status s =
+            DeleteStatesOf(*engine_, collection, compiled->name, batch);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s =
+          batch.Put(ColumnFamily::kFences, FenceKey(collection, proto.name()),
+                    proto.SerializeAsString());
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = batch.Commit("writing a fence"); !s.ok()) return s;
+  f.Put(*std::move(compiled));
+  return !existed;
+}
+
+absl::StatusOr<std::optional<v1::Fence>> TrackStore::GetFence(
+    absl::string_view collection, absl::string_view name) {
+  std::string value;
+  rocksdb::Status s =
+      engine_->db->Get(rocksdb::ReadOptions(), engine_->fences(),
+                       ToSlice(FenceKey(collection, name)), &value);
+  if (s.IsNotFound()) return std::nullopt;
+  if (!s.ok()) return FromRocks(s, "reading a fence");
+  absl::StatusOr<v1::Fence> f = ParseFence(value);
+  if (!f.ok()) return f.status();
+  return std::optional<v1::Fence>(*std::move(f));
+}
+
+absl::StatusOr<bool> TrackStore::DeleteFence(absl::string_view collection,
+                                             absl::string_view name) {
+  absl::WriterMutexLock lock(&CollectionLock(collection));
+  CollectionFences* f = engine_->fence_registry.Find(collection);
+  if (f == nullptr || !f->ids.contains(name)) return false;
+  WriteBatchBuilder batch(*engine_);
+  if (absl::Status s = DeleteStatesOf(*engine_, collection, name, batch);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          batch.Delete(ColumnFamily::kFences, FenceKey(collection, name));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = batch.Commit("deleting a fence"); !s.ok()) return s;
+  f->Remove(std::string(name));
+  return true;
+}
+
+absl::StatusOr<std::vector<v1::Fence>> TrackStore::ListFences(
+    absl::string_view collection) {
+  std::vector<v1::Fence> out;
+  const std::string begin = FencesPrefix(collection, kFenceTag);
+  absl::Status s =
+      ScanFences(*engine_, begin, PrefixEnd(begin),
+                 [&](absl::string_view, absl::string_view value, bool*) {
+                   absl::StatusOr<v1::Fence> f = ParseFence(value);
+                   if (!f.ok()) return f.status();
+                   out.push_back(*std::move(f));
+                   return absl::OkStatus();
+                 });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> TrackStore::FenceMembers(
+    absl::string_view collection, absl::string_view name) {
+  std::vector<std::string> out;
+  const std::string begin = FencesPrefix(collection, kFenceStateTag);
+  absl::Status s =
+      ScanFences(*engine_, begin, PrefixEnd(begin),
+                 [&](absl::string_view key, absl::string_view value, bool*) {
+                   auto parts = ParseFenceStateKey(collection, key);
+                   if (!parts || parts->fence != name) return absl::OkStatus();
+                   auto state = DecodeFenceState(value);
+                   if (!state)
+                     return absl::DataLossError("corrupt fence state");
+                   if (state->inside) out.emplace_back(parts->entity);
+                   return absl::OkStatus();
+                 });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<FenceEventsPage> TrackStore::ReadFenceEvents(
+    absl::string_view collection, uint64_t from, size_t max) {
+  FenceEventsPage page;
+  CollectionFences* f = engine_->fence_registry.Find(collection);
+  if (f == nullptr) return page;
+  const uint64_t visible = f->visible();
+  page.next_offset = std::max(from, uint64_t{1});
+  if (page.next_offset >= visible || max == 0) return page;
+  const std::string end = FenceEventKey(collection, visible);
+  absl::Status s = ScanFences(
+      *engine_, FenceEventKey(collection, page.next_offset), end,
+      [&](absl::string_view key, absl::string_view value, bool* stop) {
+        FenceEventRecord e;
+        e.offset = ReadBigEndian64(key.substr(key.size() - 8));
+        if (absl::Status d = DecodeFenceEvent(value, &e); !d.ok()) return d;
+        page.events.push_back(std::move(e));
+        *stop = page.events.size() >= max;
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  page.next_offset =
+      page.events.size() >= max ? page.events.back().offset + 1 : visible;
+  return page;
+}
+
+bool TrackStore::WaitForFenceEvents(absl::string_view collection, uint64_t from,
+                                    absl::Time deadline) {
+  return engine_->fence_registry.FindOrAdd(collection)
+      .WaitUntilReadable(std::max(from, uint64_t{1}), deadline);
+}
+
+}  // namespace trackdb::storage

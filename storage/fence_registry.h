@@ -1,0 +1,90 @@
+#ifndef TRACKDB_STORAGE_FENCE_REGISTRY_H_
+#define TRACKDB_STORAGE_FENCE_REGISTRY_H_
+
+// The fences of every collection, compiled and spatially indexed, and each
+// collection's event log counters: derived from the fences column family
+// (LoadFences on open), kept by the fence operations (fence_ops.cc) and
+// the write funnel (fence_eval.cc).
+//
+// Locking:
+// - A collection's fences (fences, ids, index, every_fix) change only while
+//   its TrackStore collection lock is held exclusively; the write path reads
+//   them holding it shared.
+// - Its event log counters are guarded by CollectionFences::mu.
+// - FenceRegistry::mu guards the map of collections. Entries are never
+//   removed (a collection's offsets must outlive its last fence), so a
+//   pointer from Find stays valid while the store is open.
+//
+// Event offsets: each write that logs events reserves a run of offsets
+// (Reserve) before its batch and releases it (Release) once the batch is
+// written or has failed. `visible` is the first offset not yet readable:
+// every offset below it is written or was never written (a failed batch
+// leaves a gap), so a reader that reads up to `visible` and resumes there
+// misses nothing that commits later with a smaller offset.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "fence/fence.h"
+#include "fence/fence_index.h"
+
+namespace trackdb::storage {
+
+struct CollectionFences {
+  absl::flat_hash_map<uint64_t, fence::Fence> fences;  // by id
+  absl::flat_hash_map<std::string, uint64_t> ids;      // by name
+  fence::FenceIndex index;
+  // Fences evaluated on every fix: those that report OUTSIDE (fence/
+  // detector.h: every other fence is evaluated only near its area).
+  std::vector<uint64_t> every_fix;
+  int crossing = 0;  // fences that detect CROSS
+  uint64_t next_id = 1;
+
+  // Files `f` (replacing a fence of the same name) or unfiles `name`.
+  void Put(fence::Fence f);
+  bool Remove(const std::string& name);
+
+  // The event log.
+  uint64_t Reserve(uint64_t n);  // the first of n offsets
+  void Release(uint64_t first);  // after the batch, written or not
+  uint64_t visible() const;      // the first offset not readable yet
+  uint64_t first_kept() const;   // the oldest offset retention kept
+  // Waits until `offset` is readable (visible() > offset) or `deadline`;
+  // true if it is.
+  bool WaitUntilReadable(uint64_t offset, absl::Time deadline) const;
+  void SetLoaded(uint64_t first_kept, uint64_t next);
+  void SetFirstKept(uint64_t first);
+
+ private:
+  mutable absl::Mutex mu_;
+  uint64_t next_offset_ ABSL_GUARDED_BY(mu_) = 1;
+  uint64_t first_kept_ ABSL_GUARDED_BY(mu_) = 1;
+  std::set<uint64_t> in_flight_ ABSL_GUARDED_BY(mu_);
+};
+
+class FenceRegistry {
+ public:
+  // Null when the collection never had a fence.
+  CollectionFences* Find(absl::string_view collection) const;
+  CollectionFences& FindOrAdd(absl::string_view collection);
+  // Whether any collection has ever had a fence: the write path's fast
+  // exit when none has.
+  bool empty() const { return count_.load(std::memory_order_acquire) == 0; }
+
+ private:
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::unique_ptr<CollectionFences>> by_name_
+      ABSL_GUARDED_BY(mu_);
+  std::atomic<int> count_{0};
+};
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_FENCE_REGISTRY_H_

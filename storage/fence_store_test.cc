@@ -1,0 +1,330 @@
+// Fences through the store: PutFence and friends, evaluation of every
+// AddPoints in its batch, the event log's offsets across reopening, and
+// the store's events against the pure detector run over each entity's
+// whole sequence (fence/detector.h's rules, evaluated the way
+// fence_eval.cc says: per call, per entity in time order).
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "fence/detector.h"
+#include "fence/fence_test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "storage/keys.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using testing::OpenStore;
+using testing::Point;
+
+constexpr double kLat = 40.0, kLon = 116.0;
+constexpr double kIn = 40.0, kOut = 40.01;  // a 500 m circle at kLat, kLon
+
+v1::Fence Depot() {
+  v1::Fence f = fence::testing::CircleFence(kLat, kLon, 500);
+  f.clear_detect();
+  f.add_detect(v1::FENCE_EVENT_ENTER);
+  f.add_detect(v1::FENCE_EVENT_EXIT);
+  return f;
+}
+
+// "<entity> <fence> <kind>[ late]" per event, in log order.
+std::vector<std::string> Events(TrackStore& store, uint64_t from = 1) {
+  auto page = store.ReadFenceEvents("fleet", from, 10000);
+  EXPECT_TRUE(page.ok()) << page.status();
+  std::vector<std::string> out;
+  for (const FenceEventRecord& e : page->events) {
+    out.push_back(absl::StrCat(e.point.entity, " ", e.fence, " ",
+                               v1::FenceEventKind_Name(e.kind).substr(12),
+                               e.late ? " late" : ""));
+  }
+  return out;
+}
+
+TEST(FenceStoreTest, EveryAddPointsIsEvaluatedAndLogged) {
+  auto store = OpenStore(testing::NewDataDir());
+  ASSERT_EQ(*store->PutFence(Depot()), true);
+  ASSERT_TRUE(store
+                  ->AddPoints("fleet", {Point("t1", 1000, kOut, kLon),
+                                        Point("t2", 1000, kIn, kLon)})
+                  .ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 2000, kIn, kLon)}).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t2", 2000, kOut, kLon)}).ok());
+  EXPECT_THAT(Events(*store),
+              ElementsAre("t2 depot ENTER", "t1 depot ENTER", "t2 depot EXIT"));
+  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), ElementsAre("t1"));
+  auto page = store->ReadFenceEvents("fleet", 1, 2);
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->events.size(), 2u);
+  EXPECT_EQ(page->events[0].offset, 1u);
+  EXPECT_EQ(page->events[1].offset, 2u);
+  EXPECT_EQ(page->next_offset, 3u);
+  EXPECT_THAT(Events(*store, page->next_offset), ElementsAre("t2 depot EXIT"));
+  // Another collection sees nothing of it.
+  ASSERT_TRUE(store->AddPoints("other", {Point("t3", 1000, kIn, kLon)}).ok());
+  auto other = store->ReadFenceEvents("other", 1, 10);
+  ASSERT_TRUE(other.ok());
+  EXPECT_THAT(other->events, IsEmpty());
+}
+
+TEST(FenceStoreTest, PointsOfOneCallAreEvaluatedInTimeOrder) {
+  auto store = OpenStore(testing::NewDataDir());
+  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  // Sent newest first: in time order they enter at 2000 and leave at 3000.
+  ASSERT_TRUE(store
+                  ->AddPoints("fleet", {Point("t1", 3000, kOut, kLon),
+                                        Point("t1", 2000, kIn, kLon),
+                                        Point("t1", 1000, kOut, kLon)})
+                  .ok());
+  EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot EXIT"));
+  // Older than the latest (3000): late, dropped.
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 2500, kIn, kLon)}).ok());
+  EXPECT_EQ(Events(*store).size(), 2u);
+}
+
+TEST(FenceStoreTest, StatesAndOffsetsSurviveReopening) {
+  const std::string dir = testing::NewDataDir();
+  {
+    auto store = OpenStore(dir);
+    v1::Fence f = Depot();
+    f.set_debounce_fixes(2);
+    ASSERT_TRUE(store->PutFence(f).ok());
+    ASSERT_TRUE(store
+                    ->AddPoints("fleet", {Point("t1", 1000, kIn, kLon),
+                                          Point("t1", 2000, kIn, kLon)})
+                    .ok());
+    ASSERT_TRUE(
+        store->AddPoints("fleet", {Point("t1", 3000, kOut, kLon)}).ok());
+    EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER"));
+    ASSERT_TRUE(store->Close().ok());
+  }
+  auto store = OpenStore(dir);
+  EXPECT_EQ(store->ListFences("fleet")->size(), 1u);
+  // One fix outside is pending from before the restart: this one exits.
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 4000, kOut, kLon)}).ok());
+  auto page = store->ReadFenceEvents("fleet", 1, 10);
+  ASSERT_EQ(page->events.size(), 2u);
+  EXPECT_EQ(page->events[1].offset, 2u);
+  EXPECT_EQ(page->events[1].kind, v1::FENCE_EVENT_EXIT);
+  EXPECT_EQ(page->events[1].point.loc_time_ms, 4000);
+}
+
+TEST(FenceStoreTest, ReplacingOrDeletingAFenceDropsItsStates) {
+  auto store = OpenStore(testing::NewDataDir());
+  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
+  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), ElementsAre("t1"));
+  EXPECT_EQ(*store->PutFence(Depot()), false);  // replaced: all outside
+  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 2000, kIn, kLon)}).ok());
+  EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot ENTER"));
+  EXPECT_EQ(*store->DeleteFence("fleet", "depot"), true);
+  EXPECT_EQ(*store->DeleteFence("fleet", "depot"), false);
+  EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kFences,
+                               FencesPrefix("fleet", kFenceStateTag)),
+              IsEmpty());
+  EXPECT_FALSE(store->GetFence("fleet", "depot")->has_value());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 3000, kOut, kLon)}).ok());
+  EXPECT_EQ(Events(*store).size(), 2u);
+}
+
+TEST(FenceStoreTest, ADeletedEntityComesBackOutside) {
+  auto store = OpenStore(testing::NewDataDir());
+  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
+  ASSERT_TRUE(*store->DeleteEntity("fleet", "t1"));
+  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 500, kIn, kLon)}).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t2", 500, kIn, kLon)}).ok());
+  ASSERT_TRUE(store->DeleteCollection("fleet").ok());
+  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  EXPECT_EQ(store->ListFences("fleet")->size(), 1u);  // fences stay
+  EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot ENTER",
+                                          "t2 depot ENTER"));
+}
+
+TEST(FenceStoreTest, ABadFenceNamesItsFieldAndWritesNothing) {
+  auto store = OpenStore(testing::NewDataDir());
+  v1::Fence f = Depot();
+  f.mutable_circle()->set_radius_m(-1);
+  auto put = store->PutFence(f);
+  EXPECT_EQ(put.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(put.status().message(), HasSubstr("circle.radius_m"));
+  EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kFences), IsEmpty());
+}
+
+TEST(FenceStoreTest, AWaiterWakesWhenAnEventIsLogged) {
+  auto store = OpenStore(testing::NewDataDir());
+  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  EXPECT_FALSE(store->WaitForFenceEvents("fleet", 1,
+                                         absl::Now() + absl::Milliseconds(20)));
+  std::thread writer([&] {
+    absl::SleepFor(absl::Milliseconds(50));
+    ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
+  });
+  EXPECT_TRUE(
+      store->WaitForFenceEvents("fleet", 1, absl::Now() + absl::Seconds(30)));
+  writer.join();
+  EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER"));
+}
+
+// --- The store against the pure detector ---
+
+struct Scenario {
+  std::vector<v1::Fence> fences;
+  // Calls, each a batch of points (several entities, any order).
+  std::vector<std::vector<model::TrackPoint>> calls;
+};
+
+// Fixes of four entities wandering around the fences, with boundary
+// jitter, inaccurate fixes, late ones and jumps far from every fence (so
+// that an EXIT comes from outside the fence index's cells); every
+// (entity, time) once.
+Scenario RandomScenario(uint32_t seed) {
+  std::mt19937 rng(seed);
+  Scenario s;
+  v1::Fence circle = fence::testing::CircleFence(kLat, kLon, 500);
+  circle.set_name("circle");
+  circle.set_debounce_fixes(2);
+  circle.set_dwell_ms(60000);
+  circle.set_max_accuracy_m(60);
+  v1::Fence rect = fence::testing::RectFence(40.003, 116.0, 40.008, 116.006);
+  rect.set_name("rect");
+  rect.set_late_points(v1::LATE_POINTS_REPORT);
+  rect.set_entity_glob("t[12]");
+  v1::Fence poly = fence::testing::PolygonFence(
+      {{{39.995, 115.995}, {40.006, 115.998}, {39.998, 116.007}},
+       {{39.999, 115.999}, {40.0, 116.0}, {39.999, 116.001}}});
+  poly.set_name("poly");
+  poly.set_debounce_ms(20000);
+  for (v1::Fence* f : {&circle, &rect, &poly}) {
+    fence::testing::DetectEverything(f);
+    if (f != &circle) f->set_dwell_ms(45000);
+    // Only the rect reports OUTSIDE, so the others are evaluated only near
+    // their area and where an entity has a state.
+    if (f != &rect) {
+      f->clear_detect();
+      for (auto kind :
+           {v1::FENCE_EVENT_ENTER, v1::FENCE_EVENT_EXIT, v1::FENCE_EVENT_INSIDE,
+            v1::FENCE_EVENT_CROSS, v1::FENCE_EVENT_DWELL}) {
+        f->add_detect(kind);
+      }
+    }
+    s.fences.push_back(*f);
+  }
+  std::uniform_real_distribution<double> step(-0.002, 0.002);
+  std::uniform_int_distribution<int> pct(0, 99), gap(1, 30), batch(1, 6);
+  std::map<std::string, std::tuple<double, double, int64_t>> at;
+  std::map<std::string, std::set<int64_t>> used;
+  for (const char* e : {"t1", "t2", "t3", "t4"}) at[e] = {kLat, kLon, 1000};
+  std::vector<model::TrackPoint> call;
+  for (int i = 0; i < 1500; ++i) {
+    const std::string e = absl::StrCat("t", 1 + pct(rng) % 4);
+    auto& [lat, lon, t] = at[e];
+    lat += step(rng) + (kLat + 0.002 - lat) * 0.1;
+    lon += step(rng) + (kLon + 0.002 - lon) * 0.1;
+    if (pct(rng) < 4) {  // far out of every fence's covering, and back
+      lat += pct(rng) < 50 ? 0.05 : -0.05;
+    }
+    int64_t when = (t += gap(rng) * 1000);
+    if (pct(rng) < 8) when -= gap(rng) * 3000 + 17;  // late
+    if (!used[e].insert(when).second) continue;
+    model::TrackPoint p = Point(e, when, lat, lon);
+    if (pct(rng) < 60) p.accuracy_m = 5 + pct(rng);
+    call.push_back(p);
+    if (static_cast<int>(call.size()) >= batch(rng)) {
+      std::shuffle(call.begin(), call.end(), rng);
+      s.calls.push_back(std::move(call));
+      call.clear();
+    }
+  }
+  if (!call.empty()) s.calls.push_back(call);
+  return s;
+}
+
+// "<entity> <fence> <t> <hit>" for every event the rules give, per call
+// and entity (first appearance order), points by time, fences by name.
+std::multiset<std::string> ReferenceEvents(const Scenario& s) {
+  std::vector<fence::Fence> fences;
+  for (const v1::Fence& f : s.fences)
+    fences.push_back(fence::testing::Compile(f));
+  std::map<std::pair<std::string, std::string>, fence::EntityFenceState> state;
+  std::map<std::string, fence::PriorFix> prior;
+  std::multiset<std::string> out;
+  for (std::vector<model::TrackPoint> call : s.calls) {
+    std::stable_sort(call.begin(), call.end(),
+                     [](const auto& a, const auto& b) {
+                       return a.loc_time_ms < b.loc_time_ms;
+                     });
+    for (const model::TrackPoint& p : call) {
+      std::optional<fence::PriorFix> before;
+      if (prior.count(p.entity)) before = prior[p.entity];
+      for (const fence::Fence& f : fences) {
+        if (!f.Applies(p.entity)) continue;
+        for (const std::string& hit : fence::testing::Describe(
+                 fence::Evaluate(f, p, before, &state[{p.entity, f.name}]))) {
+          out.insert(absl::StrCat(p.entity, " ", f.name, " ", p.loc_time_ms,
+                                  " ", hit));
+        }
+      }
+      if (!before || p.loc_time_ms > before->loc_time_ms) {
+        prior[p.entity] = {p.loc_time_ms, p.lat, p.lon};
+      }
+    }
+  }
+  return out;
+}
+
+TEST(FenceStoreTest, AgreesWithTheDetectorOverWholeSequences) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    const Scenario s = RandomScenario(seed);
+    const std::string dir = testing::NewDataDir();
+    auto store = OpenStore(dir);
+    for (const v1::Fence& f : s.fences) ASSERT_TRUE(store->PutFence(f).ok());
+    for (size_t i = 0; i < s.calls.size(); ++i) {
+      ASSERT_TRUE(store->AddPoints("fleet", s.calls[i]).ok());
+      if (i == s.calls.size() / 2) {  // the second half after a reopen
+        ASSERT_TRUE(store->Close().ok());
+        store = OpenStore(dir);
+      }
+    }
+    std::multiset<std::string> got;
+    std::map<std::string, int> kinds;
+    uint64_t last = 0;
+    auto page = store->ReadFenceEvents("fleet", 1, 1 << 20);
+    ASSERT_TRUE(page.ok()) << page.status();
+    for (const FenceEventRecord& e : page->events) {
+      ASSERT_GT(e.offset, last);
+      last = e.offset;
+      std::string hit =
+          fence::testing::Describe(fence::FenceHit{e.kind, e.late, e.dwell_ms});
+      ++kinds[hit.substr(0, hit.find(' '))];
+      got.insert(absl::StrCat(e.point.entity, " ", e.fence, " ",
+                              e.point.loc_time_ms, " ", hit));
+    }
+    EXPECT_EQ(got, ReferenceEvents(s)) << "seed " << seed;
+    // The walk must reach every rule, or agreeing proves little.
+    for (const char* kind : {"ENTER", "EXIT", "CROSS", "DWELL", "late"}) {
+      EXPECT_GT(kinds[kind], 3) << kind << ", seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trackdb::storage
