@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "service/grpc_status.h"
 #include "service/resp/info_section.h"
 #include "tools/doctor/doctor.h"
 
@@ -15,12 +16,6 @@ void ToProto(const storage::DiskWrites& w, v1::DiskWriteStats* out) {
   out->set_writes(w.ops);
   out->set_bytes(w.bytes);
   out->set_avg_bytes(w.avg_bytes());
-}
-
-grpc::Status ToGrpc(const absl::Status& s) {
-  if (s.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()),
-                      std::string(s.message()));
 }
 
 }  // namespace

@@ -140,6 +140,30 @@ class AdminServiceWrapper final : public v1::AdminService::Service {
   const GrpcAuth* auth_;
 };
 
+// Fences are data as points are: changing one writes, the rest read.
+class FenceServiceWrapper final : public v1::FenceService::Service {
+ public:
+  FenceServiceWrapper(FenceServiceImpl* impl, const GrpcAuth* auth)
+      : impl_(impl), auth_(auth) {}
+
+  TRACKDB_AUTHORIZED(PutFence, const v1::PutFenceRequest*,
+                     v1::PutFenceResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(DeleteFence, const v1::DeleteFenceRequest*,
+                     v1::DeleteFenceResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(GetFence, const v1::GetFenceRequest*, v1::Fence*,
+                     Access::kRead)
+  TRACKDB_AUTHORIZED(ListFences, const v1::ListFencesRequest*,
+                     v1::ListFencesResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(GetFenceState, const v1::GetFenceStateRequest*,
+                     v1::GetFenceStateResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(Watch, const v1::WatchRequest*,
+                     grpc::ServerWriter<v1::FenceEvent>*, Access::kRead)
+
+ private:
+  FenceServiceImpl* impl_;
+  const GrpcAuth* auth_;
+};
+
 #undef TRACKDB_AUTHORIZED
 
 }  // namespace
@@ -152,6 +176,11 @@ std::unique_ptr<v1::TrackService::Service> AuthorizedTrackService(
 std::unique_ptr<v1::AdminService::Service> AuthorizedAdminService(
     AdminServiceImpl* impl, const GrpcAuth* auth) {
   return std::make_unique<AdminServiceWrapper>(impl, auth);
+}
+
+std::unique_ptr<v1::FenceService::Service> AuthorizedFenceService(
+    FenceServiceImpl* impl, const GrpcAuth* auth) {
+  return std::make_unique<FenceServiceWrapper>(impl, auth);
 }
 
 }  // namespace trackdb::service

@@ -3,7 +3,7 @@
 
 // Users on the gRPC door: each call carries its user in metadata,
 // `authorization: Basic base64(name:password)` (RFC 7617), checked against
-// the same users as RESP's AUTH (service/auth/users.h). The two services
+// the same users as RESP's AUTH (service/auth/users.h). The services
 // are served through wrappers that check every method before it runs, each
 // method classified as reading, writing or administering below; a method
 // the wrappers do not know answers UNIMPLEMENTED, so a new RPC is never
@@ -19,6 +19,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/admin_service.h"
 #include "service/auth/users.h"
+#include "service/fence_service.h"
 #include "service/track_service.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -45,6 +46,9 @@ std::unique_ptr<v1::TrackService::Service> AuthorizedTrackService(
 // AdminService likewise.
 std::unique_ptr<v1::AdminService::Service> AuthorizedAdminService(
     AdminServiceImpl* impl, const GrpcAuth* auth);
+// FenceService likewise.
+std::unique_ptr<v1::FenceService::Service> AuthorizedFenceService(
+    FenceServiceImpl* impl, const GrpcAuth* auth);
 
 }  // namespace trackdb::service
 

@@ -90,6 +90,7 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
   std::unique_ptr<GrpcServer> server(new GrpcServer());
   server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
   server->admin_ = std::make_unique<AdminServiceImpl>(store);
+  server->fences_ = std::make_unique<FenceServiceImpl>(store);
   if (users == nullptr) {
     users = std::make_shared<auth::UserTable>(config.server());
   }
@@ -98,6 +99,8 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
       AuthorizedTrackService(server->service_.get(), server->auth_.get());
   server->authorized_admin_ =
       AuthorizedAdminService(server->admin_.get(), server->auth_.get());
+  server->authorized_fences_ =
+      AuthorizedFenceService(server->fences_.get(), server->auth_.get());
   auto credentials = Credentials(config.server());
   if (!credentials.ok()) return credentials.status();
   const std::string address = absl::StrCat(config.server().grpc_bind_address(),
@@ -106,6 +109,7 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
   builder.AddListeningPort(address, *credentials, &server->port_);
   builder.RegisterService(server->authorized_service_.get());
   builder.RegisterService(server->authorized_admin_.get());
+  builder.RegisterService(server->authorized_fences_.get());
   ApplyLimits(config.server(), builder);
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
@@ -121,6 +125,7 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
       server->server_->GetHealthCheckService();
   health->SetServingStatus("", true);
   health->SetServingStatus(v1::TrackService::service_full_name(), true);
+  health->SetServingStatus(v1::FenceService::service_full_name(), true);
   return server;
 }
 

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "service/admin_service.h"
+#include "service/fence_service.h"
 #include "service/grpc_auth.h"
 #include "service/track_service.h"
 #include "storage/track_store.h"
@@ -41,10 +42,12 @@ class GrpcServer {
   GrpcServer() = default;
   std::unique_ptr<TrackServiceImpl> service_;
   std::unique_ptr<AdminServiceImpl> admin_;
+  std::unique_ptr<FenceServiceImpl> fences_;
   std::unique_ptr<GrpcAuth> auth_;
   // What the server serves: service_ and admin_ behind auth_'s checks.
   std::unique_ptr<v1::TrackService::Service> authorized_service_;
   std::unique_ptr<v1::AdminService::Service> authorized_admin_;
+  std::unique_ptr<v1::FenceService::Service> authorized_fences_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
 };

@@ -56,10 +56,11 @@ int Fail(const absl::Status& status) {
 // Where each door listens and how clients log in; never a password.
 void LogDoors(const v1::ServerConfig& server, int grpc_port,
               const resp::RespServer& resp_server) {
-  Log(absl::StrCat(
-      "serving gRPC (trackdb.v1.TrackService, health, reflection) on ",
-      server.grpc_bind_address(), ":", grpc_port,
-      server.grpc_tls() ? " over TLS" : ""));
+  Log(
+      absl::StrCat("serving gRPC (trackdb.v1.TrackService, FenceService, "
+                   "AdminService, health, reflection) on ",
+                   server.grpc_bind_address(), ":", grpc_port,
+                   server.grpc_tls() ? " over TLS" : ""));
   if (!server.resp_tls_only()) {
     Log(absl::StrCat("serving the Redis protocol on ",
                      server.resp_bind_address(), ":", resp_server.port()));

@@ -230,6 +230,10 @@ absl::StatusOr<FenceEventsPage> TrackStore::ReadFenceEvents(
   return page;
 }
 
+uint64_t TrackStore::FenceLogEnd(absl::string_view collection) {
+  return engine_->fence_registry.FindOrAdd(collection).visible();
+}
+
 bool TrackStore::WaitForFenceEvents(absl::string_view collection, uint64_t from,
                                     absl::Time deadline) {
   return engine_->fence_registry.FindOrAdd(collection)

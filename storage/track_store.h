@@ -210,6 +210,9 @@ class TrackStore {
   // none is missed by a reader that goes on from next_offset.
   absl::StatusOr<FenceEventsPage> ReadFenceEvents(absl::string_view collection,
                                                   uint64_t from, size_t max);
+  // The offset the collection's next event will have, as readers see it:
+  // a watcher "from now" starts there.
+  uint64_t FenceLogEnd(absl::string_view collection);
   // Waits until an event at offset >= `from` may be readable, or until
   // `deadline`; false on the deadline.
   bool WaitForFenceEvents(absl::string_view collection, uint64_t from,

@@ -1,0 +1,17 @@
+#ifndef TRACKDB_SERVICE_GRPC_STATUS_H_
+#define TRACKDB_SERVICE_GRPC_STATUS_H_
+
+// Storage's and the model's absl::Status as the gRPC door answers it: the
+// codes trackdb uses map to gRPC's of the same name, anything else is
+// INTERNAL; the message is kept.
+
+#include "absl/status/status.h"
+#include "grpcpp/grpcpp.h"
+
+namespace trackdb::service {
+
+grpc::Status ToGrpc(const absl::Status& s);
+
+}  // namespace trackdb::service
+
+#endif  // TRACKDB_SERVICE_GRPC_STATUS_H_
