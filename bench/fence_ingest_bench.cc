@@ -1,0 +1,105 @@
+// Ingest with fences: TrackStore::AddPoints, one point per call, moving
+// entities (each point a new position near the last), into collections
+// that have 0, 1,000 and 100,000 circle fences spread over the same city,
+// in one run so that the ratio to 0 fences is what the table reports. Each
+// point is evaluated against the fences that can see it and its events go
+// in its own batch (storage/fence_eval.cc).
+//
+//   bazel run --config=bench //bench:fence_ingest_bench
+//
+// Results: bench/README.md, "Fences".
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "benchmark/benchmark.h"
+#include "storage/track_store.h"
+
+namespace trackdb {
+namespace {
+
+constexpr int kEntities = 10000;
+constexpr double kLat = 39.9, kLon = 116.4, kSpan = 0.27;  // ~30 km
+storage::TrackStore* g_store = nullptr;
+
+std::string Collection(int fences) { return absl::StrCat("fleet-", fences); }
+
+// `n` circles of 50-500 m radius, centres anywhere in the city; each
+// detects ENTER and EXIT (the default).
+void PutFences(int n) {
+  std::mt19937_64 rng(n);
+  std::uniform_real_distribution<double> at(0, kSpan), radius(50, 500);
+  for (int i = 0; i < n; ++i) {
+    v1::Fence f;
+    f.set_collection(Collection(n));
+    f.set_name(absl::StrCat("fence-", i));
+    f.mutable_circle()->mutable_center()->set_latitude(kLat + at(rng));
+    f.mutable_circle()->mutable_center()->set_longitude(kLon + at(rng));
+    f.mutable_circle()->set_radius_m(radius(rng));
+    if (!g_store->PutFence(f).ok()) std::abort();
+  }
+}
+
+struct Entity {
+  double lat, lon;
+};
+// Fix times only grow, across the benchmark's repeated runs too: every
+// point is new, never late.
+int64_t g_clock = 1700000000000;
+
+void BM_AddPointWithFences(benchmark::State& state) {
+  const std::string collection = Collection(static_cast<int>(state.range(0)));
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> at(0, kSpan), step(-0.0005, 0.0005);
+  std::vector<Entity> entities(kEntities);
+  for (Entity& e : entities) e = {kLat + at(rng), kLon + at(rng)};
+  std::vector<model::TrackPoint> point(1);
+  const uint64_t first_event = g_store->FenceLogEnd(collection);
+  int64_t n = 0;
+  for (auto _ : state) {
+    Entity& e = entities[n++ % kEntities];
+    e.lat += step(rng);
+    e.lon += step(rng);
+    model::TrackPoint& p = point[0];
+    p.entity = absl::StrCat("vehicle-", &e - entities.data());
+    p.loc_time_ms = ++g_clock;
+    p.lat = e.lat;
+    p.lon = e.lon;
+    absl::Status s = g_store->AddPoints(collection, point);
+    if (!s.ok()) state.SkipWithError(std::string(s.message()).c_str());
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["events/point"] =
+      static_cast<double>(g_store->FenceLogEnd(collection) - first_event) /
+      std::max<int64_t>(n, 1);
+}
+BENCHMARK(BM_AddPointWithFences)
+    ->Arg(0)
+    ->Arg(1000)
+    ->Arg(100000)
+    ->Arg(0)  // again: the machine's drift over the run
+    ->MinTime(5)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace trackdb
+
+int main(int argc, char** argv) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "trackdb_fence_ingest_bench")
+          .string();
+  std::filesystem::remove_all(dir);
+  auto store = trackdb::storage::TrackStore::Open(dir, {});
+  if (!store.ok()) return 1;
+  trackdb::g_store = store->get();
+  for (int n : {1000, 100000}) trackdb::PutFences(n);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  (*store)->Close().IgnoreError();
+  std::filesystem::remove_all(dir);
+  return 0;
+}
