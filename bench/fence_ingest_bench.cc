@@ -1,15 +1,19 @@
 // Ingest with fences: TrackStore::AddPoints, one point per call, moving
 // entities (each point a new position near the last), into collections
-// that have 0, 1,000 and 100,000 circle fences spread over the same city,
-// in one run so that the ratio to 0 fences is what the table reports. Each
-// point is evaluated against the fences that can see it and its events go
-// in its own batch (storage/fence_eval.cc).
+// with 0, 1,000 and 100,000 circle fences (50-500 m), in one run so that
+// the ratio to 0 fences is what the table reports. "Spread": fences as
+// dense as 1,000 over a 30 km city (a fix is inside ~0.3 of them), the
+// area and the entities' range growing with the count; "dense": 100,000
+// in the one city (a fix is inside ~30). Each point is evaluated against
+// the fences that can see it and its events go in its own batch
+// (storage/fence_eval.cc).
 //
 //   bazel run --config=bench //bench:fence_ingest_bench
 //
 // Results: bench/README.md, "Fences".
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -23,19 +27,27 @@ namespace trackdb {
 namespace {
 
 constexpr int kEntities = 10000;
-constexpr double kLat = 39.9, kLon = 116.4, kSpan = 0.27;  // ~30 km
+constexpr double kLat = 30.0, kLon = 110.0, kCity = 0.27;  // ~30 km
 storage::TrackStore* g_store = nullptr;
 
-std::string Collection(int fences) { return absl::StrCat("fleet-", fences); }
+std::string Collection(int fences, bool spread) {
+  return absl::StrCat("fleet-", fences, spread ? "-spread" : "-dense");
+}
 
-// `n` circles of 50-500 m radius, centres anywhere in the city; each
+// The side of the square the fences and entities are in.
+double Span(int fences, bool spread) {
+  return spread ? kCity * std::sqrt(std::max(1.0, fences / 1000.0)) : kCity;
+}
+
+// `n` circles of 50-500 m radius, centres anywhere in the square; each
 // detects ENTER and EXIT (the default).
-void PutFences(int n) {
+void PutFences(int n, bool spread) {
   std::mt19937_64 rng(n);
-  std::uniform_real_distribution<double> at(0, kSpan), radius(50, 500);
+  std::uniform_real_distribution<double> at(0, Span(n, spread)),
+      radius(50, 500);
   for (int i = 0; i < n; ++i) {
     v1::Fence f;
-    f.set_collection(Collection(n));
+    f.set_collection(Collection(n, spread));
     f.set_name(absl::StrCat("fence-", i));
     f.mutable_circle()->mutable_center()->set_latitude(kLat + at(rng));
     f.mutable_circle()->mutable_center()->set_longitude(kLon + at(rng));
@@ -52,9 +64,12 @@ struct Entity {
 int64_t g_clock = 1700000000000;
 
 void BM_AddPointWithFences(benchmark::State& state) {
-  const std::string collection = Collection(static_cast<int>(state.range(0)));
+  const int fences = static_cast<int>(state.range(0));
+  const bool spread = state.range(1) != 0;
+  const std::string collection = Collection(fences, spread);
   std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> at(0, kSpan), step(-0.0005, 0.0005);
+  std::uniform_real_distribution<double> at(0, Span(fences, spread)),
+      step(-0.0005, 0.0005);
   std::vector<Entity> entities(kEntities);
   for (Entity& e : entities) e = {kLat + at(rng), kLon + at(rng)};
   std::vector<model::TrackPoint> point(1);
@@ -78,10 +93,11 @@ void BM_AddPointWithFences(benchmark::State& state) {
       std::max<int64_t>(n, 1);
 }
 BENCHMARK(BM_AddPointWithFences)
-    ->Arg(0)
-    ->Arg(1000)
-    ->Arg(100000)
-    ->Arg(0)  // again: the machine's drift over the run
+    ->Args({0, 1})
+    ->Args({1000, 1})
+    ->Args({100000, 1})
+    ->Args({0, 1})  // again: the machine's drift over the run
+    ->Args({100000, 0})
     ->MinTime(5)
     ->UseRealTime();
 
@@ -96,7 +112,9 @@ int main(int argc, char** argv) {
   auto store = trackdb::storage::TrackStore::Open(dir, {});
   if (!store.ok()) return 1;
   trackdb::g_store = store->get();
-  for (int n : {1000, 100000}) trackdb::PutFences(n);
+  trackdb::PutFences(1000, true);
+  trackdb::PutFences(100000, true);
+  trackdb::PutFences(100000, false);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   (*store)->Close().IgnoreError();

@@ -105,19 +105,32 @@ void EvaluateEntity(const CollectionFences& f,
   }
 }
 
+// Writes the states that changed; keeps CollectionFences::MayHaveStates a
+// superset of the entities with states: added before the batch, forgotten
+// after it when none is left and all were read (`read_all`).
 absl::Status WriteStates(ChangeSink& sink, absl::string_view collection,
-                         absl::string_view entity, const CollectionFences& f,
-                         const StateRows& rows) {
+                         absl::string_view entity, CollectionFences& f,
+                         const StateRows& rows, bool read_all,
+                         FenceWrite* write) {
+  bool any_left = false;
   for (const auto& [id, row] : rows) {
     const std::string& name = f.fences.at(id).name;
     const std::string key = FenceStateKey(collection, entity, name);
     absl::Status s;
     if (row.state.Resting()) {
       if (row.had_row) s = sink.Delete(ColumnFamily::kFences, key);
-    } else if (!row.had_row || !(row.state == row.stored)) {
-      s = sink.Put(ColumnFamily::kFences, key, EncodeFenceState(row.state));
+    } else {
+      any_left = true;
+      if (!row.had_row || !(row.state == row.stored)) {
+        s = sink.Put(ColumnFamily::kFences, key, EncodeFenceState(row.state));
+      }
     }
     if (!s.ok()) return s;
+  }
+  if (any_left) {
+    f.MayHaveStates(entity, true);
+  } else if (read_all) {
+    write->ForgetAfterCommit(f, entity);
   }
   return absl::OkStatus();
 }
@@ -128,7 +141,7 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
                                absl::string_view collection,
                                absl::Span<const model::TrackPoint> points,
                                const PointsPlan& plan, CollectionFences& f,
-                               FenceOffsets* offsets) {
+                               FenceWrite* write) {
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
   std::vector<std::vector<size_t>> order(plan.entities.size());
   for (size_t i = 0; i < points.size(); ++i) {
@@ -142,9 +155,13 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
       return points[a].loc_time_ms < points[b].loc_time_ms;
     });
     StateRows rows;
-    if (absl::Status s = ReadStates(engine, collection, entity.name, f, &rows);
-        !s.ok()) {
-      return s;
+    const bool may_have_states = f.MayHaveStates(entity.name);
+    if (may_have_states) {
+      if (absl::Status s =
+              ReadStates(engine, collection, entity.name, f, &rows);
+          !s.ok()) {
+        return s;
+      }
     }
     std::optional<fence::PriorFix> prior;
     if (entity.stored) {
@@ -152,13 +169,14 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
                               entity.stored->lon};
     }
     EvaluateEntity(f, points, order[e], prior, now_ms, &rows, &events);
-    if (absl::Status s = WriteStates(batch, collection, entity.name, f, rows);
+    if (absl::Status s = WriteStates(batch, collection, entity.name, f, rows,
+                                     may_have_states, write);
         !s.ok()) {
       return s;
     }
   }
   if (events.empty()) return absl::OkStatus();
-  const uint64_t first = offsets->Reserve(f, events.size());
+  const uint64_t first = write->Reserve(f, events.size());
   for (size_t i = 0; i < events.size(); ++i) {
     if (absl::Status s = batch.Put(ColumnFamily::kFences,
                                    FenceEventKey(collection, first + i),

@@ -76,6 +76,15 @@ absl::Status LoadCollection(Engine& engine, absl::string_view collection) {
                    return absl::OkStatus();
                  });
   if (!s.ok()) return s;
+  const std::string states = FencesPrefix(collection, kFenceStateTag);
+  s = ScanFences(engine, states, PrefixEnd(states),
+                 [&](absl::string_view key, absl::string_view, bool*) {
+                   if (auto parts = ParseFenceStateKey(collection, key)) {
+                     f.MayHaveStates(parts->entity, true);
+                   }
+                   return absl::OkStatus();
+                 });
+  if (!s.ok()) return s;
   const std::string log = FencesPrefix(collection, kFenceEventTag);
   const std::string log_end = PrefixEnd(log);
   std::unique_ptr<rocksdb::Iterator> it(

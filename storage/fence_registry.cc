@@ -29,6 +29,20 @@ bool CollectionFences::Remove(const std::string& name) {
   return true;
 }
 
+void CollectionFences::MayHaveStates(absl::string_view entity, bool may) {
+  absl::MutexLock lock(&states_mu_);
+  if (may) {
+    with_states_.emplace(entity);
+  } else {
+    with_states_.erase(entity);
+  }
+}
+
+bool CollectionFences::MayHaveStates(absl::string_view entity) const {
+  absl::MutexLock lock(&states_mu_);
+  return with_states_.contains(entity);
+}
+
 uint64_t CollectionFences::Reserve(uint64_t n) {
   absl::MutexLock lock(&mu_);
   const uint64_t first = next_offset_;

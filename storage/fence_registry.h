@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "fence/fence.h"
@@ -46,6 +47,13 @@ struct CollectionFences {
   std::vector<uint64_t> every_fix;
   int crossing = 0;  // fences that detect CROSS
   uint64_t next_id = 1;
+
+  // Entities that may have a stored (not Resting) state: a superset, so
+  // that the write path reads states only for them. An entity's writer
+  // adds it before writing a state and removes it once none is left,
+  // holding the entity's stripe.
+  void MayHaveStates(absl::string_view entity, bool may);
+  bool MayHaveStates(absl::string_view entity) const;
 
   // Files `f` (replacing a fence of the same name) or unfiles `name`.
   void Put(fence::Fence f);
@@ -67,6 +75,8 @@ struct CollectionFences {
   uint64_t next_offset_ ABSL_GUARDED_BY(mu_) = 1;
   uint64_t first_kept_ ABSL_GUARDED_BY(mu_) = 1;
   std::set<uint64_t> in_flight_ ABSL_GUARDED_BY(mu_);
+  mutable absl::Mutex states_mu_;
+  absl::flat_hash_set<std::string> with_states_ ABSL_GUARDED_BY(states_mu_);
 };
 
 class FenceRegistry {

@@ -192,38 +192,50 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
                           absl::Span<const model::TrackPoint> points,
                           const PointsPlan& plan, AddPointsResult* result);
 
-// A run of event offsets reserved for one batch (storage/fence_registry.h),
-// released once the batch is written or has failed: when this goes out of
-// scope, after Commit.
-class FenceOffsets {
+// What a points write's fence step leaves to do around its batch: the run
+// of event offsets it reserved (storage/fence_registry.h), released once
+// the batch is written or has failed, when this goes out of scope after
+// Commit; and the entities whose last stored state the batch deletes, which
+// CollectionFences::MayHaveStates forgets only once the batch is written
+// (Committed), so that it is never narrower than what is stored.
+class FenceWrite {
  public:
-  FenceOffsets() = default;
-  FenceOffsets(const FenceOffsets&) = delete;
-  FenceOffsets& operator=(const FenceOffsets&) = delete;
-  ~FenceOffsets() {
-    if (fences_ != nullptr) fences_->Release(first_);
+  FenceWrite() = default;
+  FenceWrite(const FenceWrite&) = delete;
+  FenceWrite& operator=(const FenceWrite&) = delete;
+  ~FenceWrite() {
+    if (reserved_ != nullptr) reserved_->Release(first_);
   }
   uint64_t Reserve(CollectionFences& fences, uint64_t n) {
-    fences_ = &fences;
+    reserved_ = &fences;
     first_ = fences.Reserve(n);
     return first_;
   }
+  void ForgetAfterCommit(CollectionFences& fences, absl::string_view entity) {
+    fences_ = &fences;
+    forget_.emplace_back(entity);
+  }
+  void Committed() {
+    for (const std::string& e : forget_) fences_->MayHaveStates(e, false);
+  }
 
  private:
-  CollectionFences* fences_ = nullptr;
+  CollectionFences* reserved_ = nullptr;
   uint64_t first_ = 0;
+  CollectionFences* fences_ = nullptr;
+  std::vector<std::string> forget_;
 };
 
 // The fence states and events of a points write (fence_eval.cc): the
 // caller holds the collection's lock shared and the entities' stripes, and
-// `plan` is the one AppendPoints wrote. Events get offsets from `offsets`.
+// `plan` is the one AppendPoints wrote. Events get offsets from `write`.
 absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
                                absl::string_view collection,
                                absl::Span<const model::TrackPoint> points,
                                const PointsPlan& plan, CollectionFences& fences,
-                               FenceOffsets* offsets);
+                               FenceWrite* write);
 
-// Builds engine.fences from the fences column family (on open).
+// Builds engine.fence_registry from the fences column family (on open).
 absl::Status LoadFences(Engine& engine);
 
 }  // namespace trackdb::storage

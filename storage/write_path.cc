@@ -140,16 +140,17 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
       !s.ok()) {
     return s;
   }
-  FenceOffsets offsets;
+  FenceWrite fence_write;
   if (CollectionFences* fences = engine_->fence_registry.Find(collection);
       fences != nullptr && !fences->fences.empty()) {
     if (absl::Status s = AppendFenceEvents(batch, *engine_, collection, points,
-                                           plan, *fences, &offsets);
+                                           plan, *fences, &fence_write);
         !s.ok()) {
       return s;
     }
   }
   if (absl::Status s = batch.Commit("writing points"); !s.ok()) return s;
+  fence_write.Committed();
   return result;
 }
 
