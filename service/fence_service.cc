@@ -50,6 +50,22 @@ absl::StatusOr<WatchFilter> MakeFilter(const v1::WatchRequest& request) {
   return f;
 }
 
+// The named fence: INVALID_ARGUMENT for bad names, NOT_FOUND if absent.
+grpc::Status FindFence(storage::TrackStore& store,
+                       const std::string& collection, const std::string& name,
+                       v1::Fence* out) {
+  if (grpc::Status s = CheckNames(collection, name); !s.ok()) return s;
+  auto fence = store.GetFence(collection, name);
+  if (!fence.ok()) return ToGrpc(fence.status());
+  if (!fence->has_value()) {
+    return grpc::Status(
+        grpc::StatusCode::NOT_FOUND,
+        absl::StrCat("no fence '", name, "' in collection '", collection, "'"));
+  }
+  *out = **std::move(fence);
+  return grpc::Status::OK;
+}
+
 }  // namespace
 
 void ToProtoEvent(absl::string_view collection,
@@ -90,20 +106,7 @@ grpc::Status FenceServiceImpl::PutFence(grpc::ServerContext*,
 grpc::Status FenceServiceImpl::GetFence(grpc::ServerContext*,
                                         const v1::GetFenceRequest* request,
                                         v1::Fence* response) {
-  if (grpc::Status s = CheckNames(request->collection(), request->name());
-      !s.ok()) {
-    return s;
-  }
-  auto fence = store_->GetFence(request->collection(), request->name());
-  if (!fence.ok()) return ToGrpc(fence.status());
-  if (!fence->has_value()) {
-    return grpc::Status(
-        grpc::StatusCode::NOT_FOUND,
-        absl::StrCat("no fence '", request->name(), "' in collection '",
-                     request->collection(), "'"));
-  }
-  *response = **std::move(fence);
-  return grpc::Status::OK;
+  return FindFence(*store_, request->collection(), request->name(), response);
 }
 
 grpc::Status FenceServiceImpl::DeleteFence(
@@ -135,15 +138,11 @@ grpc::Status FenceServiceImpl::ListFences(grpc::ServerContext*,
 grpc::Status FenceServiceImpl::GetFenceState(
     grpc::ServerContext*, const v1::GetFenceStateRequest* request,
     v1::GetFenceStateResponse* response) {
-  if (grpc::Status s = CheckNames(request->collection(), request->name());
+  v1::Fence fence;
+  if (grpc::Status s =
+          FindFence(*store_, request->collection(), request->name(), &fence);
       !s.ok()) {
     return s;
-  }
-  auto fence = store_->GetFence(request->collection(), request->name());
-  if (!fence.ok()) return ToGrpc(fence.status());
-  if (!fence->has_value()) {
-    return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                        absl::StrCat("no fence '", request->name(), "'"));
   }
   auto inside = store_->FenceMembers(request->collection(), request->name());
   if (!inside.ok()) return ToGrpc(inside.status());
