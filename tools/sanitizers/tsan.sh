@@ -26,6 +26,10 @@ tests=(
   //storage:entity_locks_test
   //storage:latest_index_test
   //storage:name_ops_test
+  # fences: writers committing events out of offset order, a reader
+  # following the log, Watch streams.
+  //storage:fence_store_test
+  //service:fence_service_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
   //service/resp:string_commands_test
   //service/resp:key_commands_test
