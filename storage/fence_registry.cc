@@ -56,9 +56,13 @@ void CollectionFences::Release(uint64_t first) {
   in_flight_.erase(first);
 }
 
+uint64_t CollectionFences::VisibleLocked() const {
+  return in_flight_.empty() ? next_offset_ : *in_flight_.begin();
+}
+
 uint64_t CollectionFences::visible() const {
   absl::MutexLock lock(&mu_);
-  return in_flight_.empty() ? next_offset_ : *in_flight_.begin();
+  return VisibleLocked();
 }
 
 uint64_t CollectionFences::first_kept() const {
@@ -70,7 +74,7 @@ bool CollectionFences::WaitUntilReadable(uint64_t offset,
                                          absl::Time deadline) const {
   absl::MutexLock lock(&mu_);
   auto beyond = [this, offset]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return (in_flight_.empty() ? next_offset_ : *in_flight_.begin()) > offset;
+    return VisibleLocked() > offset;
   };
   return mu_.AwaitWithDeadline(absl::Condition(&beyond), deadline);
 }

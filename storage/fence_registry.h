@@ -71,6 +71,9 @@ struct CollectionFences {
   void SetFirstKept(uint64_t first);
 
  private:
+  // visible(), with mu_ held: the one statement of the watermark rule.
+  uint64_t VisibleLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   mutable absl::Mutex mu_;
   uint64_t next_offset_ ABSL_GUARDED_BY(mu_) = 1;
   uint64_t first_kept_ ABSL_GUARDED_BY(mu_) = 1;
@@ -89,6 +92,9 @@ class FenceRegistry {
   bool empty() const { return count_.load(std::memory_order_acquire) == 0; }
 
  private:
+  // visible(), with mu_ held: the one statement of the watermark rule.
+  uint64_t VisibleLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::unique_ptr<CollectionFences>> by_name_
       ABSL_GUARDED_BY(mu_);
