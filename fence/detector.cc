@@ -45,6 +45,14 @@ bool EntityFenceState::operator==(const EntityFenceState& o) const {
          pending_since_ms == o.pending_since_ms;
 }
 
+FixOrder OrderOf(const model::TrackPoint& point,
+                 const std::optional<PriorFix>& prior) {
+  if (!prior || point.loc_time_ms > prior->loc_time_ms) return FixOrder::kNewer;
+  if (point.loc_time_ms < prior->loc_time_ms) return FixOrder::kLate;
+  return point.lat == prior->lat && point.lon == prior->lon ? FixOrder::kRepeat
+                                                            : FixOrder::kNewer;
+}
+
 std::vector<FenceHit> Evaluate(const Fence& fence,
                                const model::TrackPoint& point,
                                const std::optional<PriorFix>& prior,
@@ -53,7 +61,9 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
   if (!Counts(fence, point)) return hits;
   const index::LatLng here{point.lat, point.lon};
   const int64_t t = point.loc_time_ms;
-  if (prior && t <= prior->loc_time_ms) {
+  const FixOrder order = OrderOf(point, prior);
+  if (order == FixOrder::kRepeat) return hits;
+  if (order == FixOrder::kLate) {
     if (fence.late_points == v1::LATE_POINTS_REPORT) {
       Emit(fence,
            fence.shape.Contains(here) ? v1::FENCE_EVENT_INSIDE

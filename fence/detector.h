@@ -7,8 +7,11 @@
 //
 // The rules, all by the fixes' own times (loc_time), never by arrival:
 // - The prior fix. The caller passes the entity's newest fix before this
-//   one, whatever its accuracy (the store: its latest point). A fix no newer
-//   than it is late.
+//   one, whatever its accuracy (the store: its latest point). A fix older
+//   than it is late. One as old as it at the same position repeats it (a
+//   retried write) and changes nothing; one as old as it elsewhere replaces
+//   it, as it replaces the store's latest point, and is evaluated as newer
+//   (OrderOf).
 // - Counted fixes. A fix whose accuracy_m is worse than max_accuracy_m is
 //   not counted: no event, no change (a fix without accuracy_m counts). A
 //   late fix is not counted either: under LATE_POINTS_DROP nothing happens,
@@ -66,6 +69,11 @@ struct PriorFix {
   int64_t loc_time_ms = 0;
   double lat = 0, lon = 0;
 };
+
+// How a fix stands to the entity's prior fix (the rules above).
+enum class FixOrder { kNewer, kRepeat, kLate };
+FixOrder OrderOf(const model::TrackPoint& point,
+                 const std::optional<PriorFix>& prior);
 
 struct FenceHit {
   v1::FenceEventKind kind;

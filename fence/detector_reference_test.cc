@@ -54,11 +54,14 @@ std::vector<std::vector<std::string>> Reference(
   int newest = -1;
   for (size_t i = 0; i < fixes.size(); ++i) {
     const model::TrackPoint& p = fixes[i];
-    const bool late = newest >= 0 && p.loc_time_ms <= fixes[newest].loc_time_ms;
+    const model::TrackPoint* last = newest >= 0 ? &fixes[newest] : nullptr;
+    const bool late = last && p.loc_time_ms < last->loc_time_ms;
+    const bool repeat = last && p.loc_time_ms == last->loc_time_ms &&
+                        p.lat == last->lat && p.lon == last->lon;
     const int prior = newest;
-    if (!late) newest = static_cast<int>(i);
-    if (fence.max_accuracy_m && p.accuracy_m &&
-        *p.accuracy_m > *fence.max_accuracy_m) {
+    if (!late && !repeat) newest = static_cast<int>(i);
+    if (repeat || (fence.max_accuracy_m && p.accuracy_m &&
+                   *p.accuracy_m > *fence.max_accuracy_m)) {
       continue;
     }
     const bool in = fence.shape.Contains({p.lat, p.lon});
@@ -121,7 +124,8 @@ struct Walk {
 };
 
 // Fixes wandering around `walk.centre`: steps up to step_deg, 1-30 s apart,
-// some inaccurate, some late (an earlier time than the last).
+// some inaccurate, some late (an earlier time than the last), some at the
+// time of the one before (a repeat of it, or a move).
 std::vector<model::TrackPoint> RandomFixes(const Walk& walk, int n,
                                            std::mt19937* rng) {
   std::uniform_real_distribution<double> unit(-1, 1);
@@ -134,8 +138,14 @@ std::vector<model::TrackPoint> RandomFixes(const Walk& walk, int n,
     p.lat += unit(*rng) * walk.step_deg + (walk.centre.lat - p.lat) * 0.1;
     p.lon += unit(*rng) * walk.step_deg + (walk.centre.lon - p.lon) * 0.1;
     double lon = p.lon > 180 ? p.lon - 360 : p.lon < -180 ? p.lon + 360 : p.lon;
+    const int kind = pct(*rng);
+    if (kind < 3 && !fixes.empty()) {  // a repeat
+      fixes.push_back(fixes.back());
+      continue;
+    }
     int64_t when = (t += gap_s(*rng) * 1000);
-    if (pct(*rng) < 8) when -= gap_s(*rng) * 4000;  // late
+    if (kind < 6 && !fixes.empty()) when = fixes.back().loc_time_ms;
+    if (kind >= 6 && kind < 14) when -= gap_s(*rng) * 4000;  // late
     std::optional<double> accuracy;
     if (pct(*rng) < 70) accuracy = 5 + pct(*rng);
     fixes.push_back(testing::Fix(when, p.lat, lon, accuracy));
@@ -165,7 +175,7 @@ void CheckAgainstReference(v1::Fence proto, const Walk& walk, uint32_t seed) {
     for (size_t i = 0; i < fixes.size(); ++i) {
       const model::TrackPoint& p = fixes[i];
       const auto got = Describe(Evaluate(fence, p, prior, &state));
-      if (!prior || p.loc_time_ms > prior->loc_time_ms) {
+      if (OrderOf(p, prior) == FixOrder::kNewer) {
         prior = PriorFix{p.loc_time_ms, p.lat, p.lon};
       }
       ASSERT_EQ(got, expected[i]) << "round " << round << ", fix " << i;

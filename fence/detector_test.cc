@@ -31,7 +31,7 @@ class DetectorTest : public ::testing::Test {
     std::vector<std::vector<std::string>> out;
     for (const model::TrackPoint& p : fixes) {
       out.push_back(Describe(Evaluate(fence, p, prior_, &state_)));
-      if (!prior_ || p.loc_time_ms > prior_->loc_time_ms) {
+      if (OrderOf(p, prior_) == FixOrder::kNewer) {
         prior_ = PriorFix{p.loc_time_ms, p.lat, p.lon};
       }
     }
@@ -99,11 +99,35 @@ TEST_F(DetectorTest, DwellOncePerStayFromWhenTheStayBegan) {
                   ElementsAre("DWELL 65000")));
 }
 
+// Two fixes at one time: the store keeps the later written as the latest
+// point, so the fence follows it too; an exact repeat (a retried write) is
+// not a second fix.
+TEST_F(DetectorTest, AFixAsOldAsTheLastIsARepeatOrAMove) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.add_detect(v1::FENCE_EVENT_ENTER);
+  proto.add_detect(v1::FENCE_EVENT_EXIT);
+  proto.add_detect(v1::FENCE_EVENT_INSIDE);
+  proto.set_debounce_fixes(2);
+  const Fence fence = Compile(proto);
+  EXPECT_THAT(Run(fence, {Fix(1000, kIn, kLon), Fix(1000, kIn, kLon),
+                          Fix(2000, kIn, kLon), Fix(2000, kIn, kLon),
+                          Fix(3000, kOut, kLon), Fix(3000, kOut, kLon),
+                          Fix(3000, kJustOut, kLon)}),
+              ElementsAre(IsEmpty(), IsEmpty(), ElementsAre("ENTER", "INSIDE"),
+                          IsEmpty(), ElementsAre("INSIDE"), IsEmpty(),
+                          ElementsAre("EXIT")));
+  EXPECT_FALSE(state_.inside);
+  EXPECT_EQ(OrderOf(Fix(5, 1, 2), PriorFix{5, 1, 2}), FixOrder::kRepeat);
+  EXPECT_EQ(OrderOf(Fix(5, 1, 2.5), PriorFix{5, 1, 2}), FixOrder::kNewer);
+  EXPECT_EQ(OrderOf(Fix(4, 1, 2), PriorFix{5, 1, 2}), FixOrder::kLate);
+  EXPECT_EQ(OrderOf(Fix(4, 1, 2), std::nullopt), FixOrder::kNewer);
+}
+
 TEST_F(DetectorTest, ALateFixNeverExitsOrEnters) {
   v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
   const Fence dropping = Compile(proto);
   EXPECT_THAT(Run(dropping, {Fix(1000, kIn, kLon), Fix(3000, kIn, kLon),
-                             Fix(2000, kOut, kLon), Fix(3000, kOut, kLon),
+                             Fix(2000, kOut, kLon), Fix(2999, kOut, kLon),
                              Fix(4000, kIn, kLon)}),
               ElementsAre(ElementsAre("ENTER"), IsEmpty(), IsEmpty(), IsEmpty(),
                           IsEmpty()));

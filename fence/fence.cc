@@ -4,11 +4,16 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/stubs/common.h"
 #include "model/glob.h"
 #include "model/validate.h"
 
 namespace trackdb::fence {
 namespace {
+
+bool IsUtf8(const std::string& s) {
+  return google::protobuf::internal::IsStructurallyValidUTF8(s);
+}
 
 absl::Status CheckNames(const v1::Fence& proto) {
   absl::Status s = model::ValidateCollection(proto.collection());
@@ -17,6 +22,12 @@ absl::Status CheckNames(const v1::Fence& proto) {
     return absl::InvalidArgumentError(
         absl::StrCat("name must be 1 to ", model::kMaxFenceNameBytes,
                      " bytes, got ", proto.name().size()));
+  }
+  // Both are proto3 strings (UTF-8 on the wire, in JSON and in storage);
+  // a RESP client may send any bytes.
+  if (!IsUtf8(proto.name()) || !IsUtf8(proto.entity_glob())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        IsUtf8(proto.name()) ? "entity_glob" : "name", " must be UTF-8"));
   }
   if (proto.entity_glob().size() > model::kMaxEntityIdBytes) {
     return absl::InvalidArgumentError(

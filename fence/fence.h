@@ -39,7 +39,9 @@ struct Fence {
 // a valid name (an empty fence name included), a bad shape (FenceShape::
 // FromProto), an unknown event kind, a negative debounce_ms or dwell_ms,
 // DWELL without dwell_ms, a max_accuracy_m that is not a finite number >=
-// 0, an unknown late_points, an entity_glob over kMaxEntityIdBytes.
+// 0, an unknown late_points, an entity_glob over kMaxEntityIdBytes, a name
+// or entity_glob that is not UTF-8. (The collection may be any bytes a
+// collection name may be.)
 absl::StatusOr<Fence> CompileFence(const v1::Fence& proto,
                                    const model::Limits& limits);
 

@@ -13,7 +13,8 @@
 //   - CompileFence never crashes; a refusal says why;
 //   - every event is of a kind the fence detects; ENTER/EXIT only when the
 //     confirmed side changes that way; DWELL at most once per stay;
-//   - a fix that does not count (inaccurate, or late) changes no state and
+//   - a fix that does not count (inaccurate, late, a repeat) changes no state
+//   and
 //     reports at most a late INSIDE/OUTSIDE; the last counted time never
 //     goes back;
 //   - a path meets the shape when an end is in it; the fence index offers
@@ -191,10 +192,10 @@ void RunFixes(FuzzInput& in, const v1::Fence& proto,
     const fence::EntityFenceState before = state;
     const bool accurate = !fence.max_accuracy_m || !fix.accuracy_m ||
                           *fix.accuracy_m <= *fence.max_accuracy_m;
-    const bool late = prior && fix.loc_time_ms <= prior->loc_time_ms;
+    const bool newer = fence::OrderOf(fix, prior) == fence::FixOrder::kNewer;
     const auto hits = fence::Evaluate(fence, fix, prior, &state);
-    CheckEvents(fence, before, state, accurate && !late, hits);
-    if (!late) prior = fence::PriorFix{fix.loc_time_ms, fix.lat, fix.lon};
+    CheckEvents(fence, before, state, accurate && newer, hits);
+    if (newer) prior = fence::PriorFix{fix.loc_time_ms, fix.lat, fix.lon};
   }
 }
 

@@ -68,7 +68,8 @@ void FencesToEvaluate(const CollectionFences& f, const model::TrackPoint& p,
   ids->clear();
   const index::LatLng here{p.lat, p.lon};
   f.index.Candidates(here, ids);
-  if (prior && p.loc_time_ms > prior->loc_time_ms && f.crossing > 0) {
+  if (prior && f.crossing > 0 &&
+      fence::OrderOf(p, prior) == fence::FixOrder::kNewer) {
     f.index.PathCandidates({prior->lat, prior->lon}, here, ids);
   }
   for (const auto& [id, row] : rows) ids->push_back(id);
@@ -86,6 +87,7 @@ void EvaluateEntity(const CollectionFences& f,
   std::vector<uint64_t> ids;
   for (size_t i : order) {
     const model::TrackPoint& p = points[i];
+    const bool newer = fence::OrderOf(p, prior) == fence::FixOrder::kNewer;
     FencesToEvaluate(f, p, prior, *rows, &ids);
     for (uint64_t id : ids) {
       auto fence = f.fences.find(id);
@@ -99,9 +101,7 @@ void EvaluateEntity(const CollectionFences& f,
                            hit.dwell_ms, now_ms, p});
       }
     }
-    if (!prior || p.loc_time_ms > prior->loc_time_ms) {
-      prior = fence::PriorFix{p.loc_time_ms, p.lat, p.lon};
-    }
+    if (newer) prior = fence::PriorFix{p.loc_time_ms, p.lat, p.lon};
   }
 }
 

@@ -40,11 +40,22 @@ absl::Status ScanFences(
   return FromRocks(it->status(), "reading fences");
 }
 
-absl::StatusOr<v1::Fence> ParseFence(absl::string_view value) {
+// A definition's value is the fence without its collection, which its key
+// holds: a collection name need not be UTF-8 (a RESP database's prefix),
+// and a proto3 string must.
+std::string DefinitionValue(const v1::Fence& proto) {
+  v1::Fence stored = proto;
+  stored.clear_collection();
+  return stored.SerializeAsString();
+}
+
+absl::StatusOr<v1::Fence> ParseFence(absl::string_view collection,
+                                     absl::string_view value) {
   v1::Fence f;
   if (!f.ParseFromArray(value.data(), static_cast<int>(value.size()))) {
     return absl::DataLossError("corrupt fence definition");
   }
+  f.set_collection(std::string(collection));
   return f;
 }
 
@@ -65,16 +76,16 @@ absl::Status DeleteStatesOf(const Engine& engine, absl::string_view collection,
 absl::Status LoadCollection(Engine& engine, absl::string_view collection) {
   CollectionFences& f = engine.fence_registry.FindOrAdd(collection);
   const std::string defs = FencesPrefix(collection, kFenceTag);
-  absl::Status s =
-      ScanFences(engine, defs, PrefixEnd(defs),
-                 [&](absl::string_view, absl::string_view value, bool*) {
-                   absl::StatusOr<v1::Fence> proto = ParseFence(value);
-                   if (!proto.ok()) return proto.status();
-                   auto compiled = fence::CompileFence(*proto, model::Limits());
-                   if (!compiled.ok()) return compiled.status();
-                   f.Put(*std::move(compiled));
-                   return absl::OkStatus();
-                 });
+  absl::Status s = ScanFences(
+      engine, defs, PrefixEnd(defs),
+      [&](absl::string_view, absl::string_view value, bool*) {
+        absl::StatusOr<v1::Fence> proto = ParseFence(collection, value);
+        if (!proto.ok()) return proto.status();
+        auto compiled = fence::CompileFence(*proto, model::Limits());
+        if (!compiled.ok()) return compiled.status();
+        f.Put(*std::move(compiled));
+        return absl::OkStatus();
+      });
   if (!s.ok()) return s;
   const std::string states = FencesPrefix(collection, kFenceStateTag);
   s = ScanFences(engine, states, PrefixEnd(states),
@@ -137,7 +148,7 @@ absl::StatusOr<bool> TrackStore::PutFence(const v1::Fence& proto) {
   }
   if (absl::Status s =
           batch.Put(ColumnFamily::kFences, FenceKey(collection, proto.name()),
-                    proto.SerializeAsString());
+                    DefinitionValue(proto));
       !s.ok()) {
     return s;
   }
@@ -154,7 +165,7 @@ absl::StatusOr<std::optional<v1::Fence>> TrackStore::GetFence(
                        ToSlice(FenceKey(collection, name)), &value);
   if (s.IsNotFound()) return std::nullopt;
   if (!s.ok()) return FromRocks(s, "reading a fence");
-  absl::StatusOr<v1::Fence> f = ParseFence(value);
+  absl::StatusOr<v1::Fence> f = ParseFence(collection, value);
   if (!f.ok()) return f.status();
   return std::optional<v1::Fence>(*std::move(f));
 }
@@ -186,7 +197,7 @@ absl::StatusOr<std::vector<v1::Fence>> TrackStore::ListFences(
   absl::Status s =
       ScanFences(*engine_, begin, PrefixEnd(begin),
                  [&](absl::string_view, absl::string_view value, bool*) {
-                   absl::StatusOr<v1::Fence> f = ParseFence(value);
+                   absl::StatusOr<v1::Fence> f = ParseFence(collection, value);
                    if (!f.ok()) return f.status();
                    out.push_back(*std::move(f));
                    return absl::OkStatus();

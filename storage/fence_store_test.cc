@@ -169,6 +169,54 @@ TEST(FenceStoreTest, ABadFenceNamesItsFieldAndWritesNothing) {
   EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kFences), IsEmpty());
 }
 
+// A collection name may be any bytes (a RESP database's names start with
+// 0xff); a fence name must be UTF-8, as every proto3 string.
+TEST(FenceStoreTest, FencesOfACollectionWhoseNameIsNotUtf8) {
+  const std::string dir = testing::NewDataDir();
+  const std::string binary(
+      "\xff\x01"
+      "fleet",
+      7);
+  v1::Fence f = Depot();
+  f.set_collection(binary);
+  {
+    auto store = OpenStore(dir);
+    ASSERT_TRUE(store->PutFence(f).ok());
+    ASSERT_TRUE(store->AddPoints(binary, {Point("t1", 1000, kIn, kLon)}).ok());
+    ASSERT_TRUE(store->Close().ok());
+  }
+  auto store = OpenStore(dir);
+  auto got = store->GetFence(binary, "depot");
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_TRUE(got->has_value());
+  EXPECT_EQ((*got)->collection(), binary);
+  EXPECT_EQ(store->ListFences(binary)->size(), 1u);
+  EXPECT_THAT(*store->FenceMembers(binary, "depot"), ElementsAre("t1"));
+  ASSERT_TRUE(store->AddPoints(binary, {Point("t1", 2000, kOut, kLon)}).ok());
+  EXPECT_EQ(store->ReadFenceEvents(binary, 1, 10)->events.size(), 2u);
+
+  f.set_name("\xff");
+  auto put = store->PutFence(f);
+  EXPECT_EQ(put.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(put.status().message(), HasSubstr("name must be UTF-8"));
+}
+
+// Two points of an entity at one time: the latest point is the one written
+// last, and the fence follows it; the same point again is not a new fix.
+TEST(FenceStoreTest, APointAsOldAsTheLatestMovesItOrRepeatsIt) {
+  auto store = OpenStore(testing::NewDataDir());
+  v1::Fence f = Depot();
+  f.add_detect(v1::FENCE_EVENT_INSIDE);
+  ASSERT_TRUE(store->PutFence(f).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
+  ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kOut, kLon)}).ok());
+  EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot INSIDE",
+                                          "t1 depot EXIT"));
+  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  EXPECT_EQ(store->GetLatest("fleet", "t1")->value().lat, kOut);
+}
+
 TEST(FenceStoreTest, AWaiterWakesWhenAnEventIsLogged) {
   auto store = OpenStore(testing::NewDataDir());
   ASSERT_TRUE(store->PutFence(Depot()).ok());
