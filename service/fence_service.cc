@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "service/fence_event_proto.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
 
@@ -67,18 +68,6 @@ grpc::Status FindFence(storage::TrackStore& store,
 }
 
 }  // namespace
-
-void ToProtoEvent(absl::string_view collection,
-                  const storage::FenceEventRecord& in, v1::FenceEvent* out) {
-  out->set_offset(in.offset);
-  out->set_collection(std::string(collection));
-  out->set_fence(in.fence);
-  out->set_kind(in.kind);
-  ToProtoPoint(in.point, /*ids_and_positions_only=*/false,
-               out->mutable_point());
-  out->set_late(in.late);
-  out->set_dwell_ms(in.dwell_ms);
-}
 
 grpc::Status FenceServiceImpl::PutFence(grpc::ServerContext*,
                                         const v1::PutFenceRequest* request,

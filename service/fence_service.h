@@ -39,10 +39,6 @@ class FenceServiceImpl final : public v1::FenceService::Service {
   storage::TrackStore* store_;
 };
 
-// The event as FenceService sends it (and RESP's JSON describes it).
-void ToProtoEvent(absl::string_view collection,
-                  const storage::FenceEventRecord& in, v1::FenceEvent* out);
-
 }  // namespace trackdb::service
 
 #endif  // TRACKDB_SERVICE_FENCE_SERVICE_H_

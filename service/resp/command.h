@@ -5,10 +5,10 @@
 // state, the calling client's state, its arguments and its reply. Commands
 // are plain functions grouped by family (connection_commands.cc,
 // server_commands.cc, key_commands.cc, string_commands.cc, geo_commands.cc,
-// geo_search_command.cc, zset_commands.cc). Each family's file registers
-// its commands, with everything the server needs to know about each (arity,
-// flags, key positions, and whether it runs on the worker pool), in one
-// TRACKDB_RESP_COMMAND_FAMILY block; the table is the only list of them.
+// geo_search_command.cc, zset_commands.cc, fence_commands.cc). Each family's
+// file registers its commands, with everything the server needs to know about
+// each (arity, flags, key positions, and whether it runs on the worker pool),
+// in one TRACKDB_RESP_COMMAND_FAMILY block; the table is the only list of them.
 //
 // Dispatch checks what Redis checks before running a command, in Redis's
 // order and with its words: unknown command, arity, authentication, the

@@ -26,8 +26,8 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
   EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("config", "connection", "geo", "geo_search", "key",
-                          "server", "string", "zset"));
+              ElementsAre("config", "connection", "fence", "geo", "geo_search",
+                          "key", "server", "string", "zset"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -41,8 +41,9 @@ TEST(CommandTableTest, WorkerCommands) {
            "geosearch", "geosearchstore", "georadius", "georadius_ro",
            "georadiusbymember", "georadiusbymember_ro", "zrange", "zrevrange",
            "zrangebyscore", "zrevrangebyscore", "zrangebylex", "zrevrangebylex",
-           "zcount", "zrank", "zrevrank", "rename", "renamenx", "copy",
-           "move"}));
+           "zcount", "zrank", "zrevrank", "rename", "renamenx", "copy", "move",
+           // A key's fences, the members inside one, its event log.
+           "fence.list", "fence.state", "fence.events"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -66,7 +67,9 @@ TEST(CommandTableTest, LoopCommands) {
            // geo
            "geoadd", "geopos", "geodist", "geohash",
            // zset
-           "zcard", "zscore", "zmscore", "zrem"}));
+           "zcard", "zscore", "zmscore", "zrem",
+           // fence
+           "fence.set", "fence.get", "fence.del"}));
 }
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {

@@ -648,6 +648,26 @@ const VerdictRow kUnsupportedRows[] = {
     {"", "FOOBAR a b"},
 };
 
+constexpr char kOwnCommand[] = "a trackdb command: Redis has no FENCE.*";
+const VerdictRow kFenceRows[] = {
+    {"fence.set", "FENCE.SET g f SQUARE 1 2 3", VerdictRow::kOwn, kOwnCommand},
+    {"fence.set", "FENCE.SET g f CIRCLE 1 2 -3 m", VerdictRow::kOwn,
+     kOwnCommand},
+    {"fence.set", "FENCE.SET g f CIRCLE 1 2 3 m DETECT <huge>",
+     VerdictRow::kOwn, kOwnCommand},
+    {"fence.set", "FENCE.SET <long> f CIRCLE 1 2 3 m", VerdictRow::kOwn,
+     kOwnCommand},
+    {"fence.set", "FENCE.SET g <long> CIRCLE 1 2 3 m", VerdictRow::kOwn,
+     kOwnCommand},
+    {"fence.get", "FENCE.GET g <empty>", VerdictRow::kOwn, kOwnCommand},
+    {"fence.del", "FENCE.DEL g f <empty>", VerdictRow::kOwn, kOwnCommand},
+    {"fence.list", "FENCE.LIST <long>", VerdictRow::kOwn, kOwnCommand},
+    {"fence.state", "FENCE.STATE g nope", VerdictRow::kOwn, kOwnCommand},
+    {"fence.events", "FENCE.EVENTS g -1", VerdictRow::kOwn, kOwnCommand},
+    {"fence.events", "FENCE.EVENTS g 0 COUNT <huge>", VerdictRow::kOwn,
+     kOwnCommand},
+};
+
 template <size_t N>
 void Append(const VerdictRow (&rows)[N], std::vector<VerdictRow>* out) {
   out->insert(out->end(), rows, rows + N);
@@ -665,6 +685,7 @@ const std::vector<VerdictRow>& VerdictRows() {
     Append(kGeoRows, all);
     Append(kGeoSearchRows, all);
     Append(kZsetRows, all);
+    Append(kFenceRows, all);
     Append(kUnsupportedRows, all);
     return all;
   }();

@@ -15,6 +15,10 @@ struct VerdictRow {
     kNone,     // same verdict; an error's text byte for byte
     kText,     // same verdict, other words
     kVerdict,  // trackdb refuses what Redis accepts
+    // A trackdb command (module-style name, FENCE.SET) that Redis lacks:
+    // Redis answers "unknown command"; the row is a bad request trackdb
+    // must refuse. fence_commands_test.cc has the ones it serves.
+    kOwn,
   };
   // Table entry: "geoadd", "config|get"; "" for a command not in the
   // table.
