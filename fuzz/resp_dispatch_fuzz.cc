@@ -13,12 +13,14 @@
 // Not the event loop, sockets or worker hand-off: those only move the
 // same calls between threads, and the TSan tests cover them.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "conf/config.h"
 #include "fuzz/fuzz_check.h"
@@ -84,14 +86,42 @@ class Connection {
         resp::DispatchGroup(*group, state_, client_, calls, reply);
         CheckReplies(out, calls.size(), argv);
       } else {
+        const size_t before = Subscriptions(argv);
         resp::Dispatch(state_, client_, argv, reply);
-        CheckReplies(out, 1, argv);
+        CheckReplies(out, RepliesExpected(argv, out, before), argv);
       }
       state_.PublishClient(client_);
     }
   }
 
  private:
+  static bool IsCommand(const std::vector<std::string>& argv,
+                        absl::string_view name) {
+    return absl::EqualsIgnoreCase(argv[0], name);
+  }
+
+  // The channels (for UNSUBSCRIBE) or patterns (PUNSUBSCRIBE) the client
+  // has before the call.
+  size_t Subscriptions(const std::vector<std::string>& argv) const {
+    const bool pattern = IsCommand(argv, "punsubscribe");
+    if (!pattern && !IsCommand(argv, "unsubscribe")) return 0;
+    return state_.pubsub().SubscriptionsOf(client_.id, pattern).size();
+  }
+
+  // One reply per call, except Redis's subscribe family, which answers
+  // each channel (UNSUBSCRIBE without one: each it had, or one null).
+  static size_t RepliesExpected(const std::vector<std::string>& argv,
+                                absl::string_view out, size_t before) {
+    if (out.empty() || out[0] == '-') return 1;
+    if (IsCommand(argv, "subscribe") || IsCommand(argv, "psubscribe")) {
+      return argv.size() - 1;
+    }
+    if (IsCommand(argv, "unsubscribe") || IsCommand(argv, "punsubscribe")) {
+      return argv.size() > 1 ? argv.size() - 1 : std::max<size_t>(before, 1);
+    }
+    return 1;
+  }
+
   // The next command, the one Gather read ahead first; false at the end
   // of the input or on a protocol error (which ends the connection).
   bool Next(std::vector<std::string>* argv) {

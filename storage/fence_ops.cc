@@ -260,4 +260,16 @@ bool TrackStore::WaitForFenceEvents(absl::string_view collection, uint64_t from,
       .WaitUntilReadable(std::max(from, uint64_t{1}), deadline);
 }
 
+uint64_t TrackStore::FenceLogTicks() {
+  return engine_->fence_registry.clock().ticks();
+}
+
+bool TrackStore::WaitForFenceLogTick(uint64_t seen, absl::Time deadline) {
+  return engine_->fence_registry.clock().WaitPast(seen, deadline);
+}
+
+std::vector<std::pair<std::string, uint64_t>> TrackStore::FenceLogEnds() {
+  return engine_->fence_registry.LogEnds();
+}
+
 }  // namespace trackdb::storage

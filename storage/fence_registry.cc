@@ -52,8 +52,11 @@ uint64_t CollectionFences::Reserve(uint64_t n) {
 }
 
 void CollectionFences::Release(uint64_t first) {
-  absl::MutexLock lock(&mu_);
-  in_flight_.erase(first);
+  {
+    absl::MutexLock lock(&mu_);
+    in_flight_.erase(first);
+  }
+  if (clock != nullptr) clock->Tick();
 }
 
 uint64_t CollectionFences::VisibleLocked() const {
@@ -90,6 +93,31 @@ void CollectionFences::SetFirstKept(uint64_t first) {
   first_kept_ = std::max(first_kept_, first);
 }
 
+uint64_t FenceLogClock::ticks() const {
+  absl::MutexLock lock(&mu_);
+  return ticks_;
+}
+
+void FenceLogClock::Tick() {
+  absl::MutexLock lock(&mu_);
+  ++ticks_;
+}
+
+bool FenceLogClock::WaitPast(uint64_t seen, absl::Time deadline) const {
+  absl::MutexLock lock(&mu_);
+  auto moved = [this, seen]()
+                   ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return ticks_ > seen; };
+  return mu_.AwaitWithDeadline(absl::Condition(&moved), deadline);
+}
+
+std::vector<std::pair<std::string, uint64_t>> FenceRegistry::LogEnds() const {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  absl::ReaderMutexLock lock(&mu_);
+  out.reserve(by_name_.size());
+  for (const auto& [name, f] : by_name_) out.emplace_back(name, f->visible());
+  return out;
+}
+
 CollectionFences* FenceRegistry::Find(absl::string_view collection) const {
   if (empty()) return nullptr;
   absl::ReaderMutexLock lock(&mu_);
@@ -102,6 +130,7 @@ CollectionFences& FenceRegistry::FindOrAdd(absl::string_view collection) {
   auto& slot = by_name_[collection];
   if (!slot) {
     slot = std::make_unique<CollectionFences>();
+    slot->clock = &clock_;
     count_.fetch_add(1, std::memory_order_release);
   }
   return *slot;

@@ -27,6 +27,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -37,6 +38,20 @@
 #include "fence/fence_index.h"
 
 namespace trackdb::storage {
+
+// A store-wide count of event-log advances, so that a follower of every
+// collection's log (RESP pub/sub) waits on one thing, not on each log.
+class FenceLogClock {
+ public:
+  uint64_t ticks() const;
+  void Tick();
+  // Waits until ticks() > seen or `deadline`; true if it moved.
+  bool WaitPast(uint64_t seen, absl::Time deadline) const;
+
+ private:
+  mutable absl::Mutex mu_;
+  uint64_t ticks_ ABSL_GUARDED_BY(mu_) = 0;
+};
 
 struct CollectionFences {
   absl::flat_hash_map<uint64_t, fence::Fence> fences;  // by id
@@ -61,9 +76,12 @@ struct CollectionFences {
 
   // The event log.
   uint64_t Reserve(uint64_t n);  // the first of n offsets
-  void Release(uint64_t first);  // after the batch, written or not
-  uint64_t visible() const;      // the first offset not readable yet
-  uint64_t first_kept() const;   // the oldest offset retention kept
+  // After the batch, written or not; ticks `clock` (if set: FindOrAdd sets
+  // the registry's).
+  void Release(uint64_t first);
+  FenceLogClock* clock = nullptr;
+  uint64_t visible() const;     // the first offset not readable yet
+  uint64_t first_kept() const;  // the oldest offset retention kept
   // Waits until `offset` is readable (visible() > offset) or `deadline`;
   // true if it is.
   bool WaitUntilReadable(uint64_t offset, absl::Time deadline) const;
@@ -90,11 +108,12 @@ class FenceRegistry {
   // Whether any collection has ever had a fence: the write path's fast
   // exit when none has.
   bool empty() const { return count_.load(std::memory_order_acquire) == 0; }
+  // Every collection that has had a fence, with its log's visible().
+  std::vector<std::pair<std::string, uint64_t>> LogEnds() const;
+  FenceLogClock& clock() { return clock_; }
 
  private:
-  // visible(), with mu_ held: the one statement of the watermark rule.
-  uint64_t VisibleLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
+  FenceLogClock clock_;
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::unique_ptr<CollectionFences>> by_name_
       ABSL_GUARDED_BY(mu_);

@@ -232,6 +232,31 @@ TEST(FenceStoreTest, AWaiterWakesWhenAnEventIsLogged) {
   EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER"));
 }
 
+// A follower of every log waits on one clock: an event in any collection
+// moves it, and FenceLogEnds then shows which log grew.
+TEST(FenceStoreTest, OneClockForEveryCollectionsLog) {
+  auto store = OpenStore(testing::NewDataDir());
+  v1::Fence other = Depot();
+  other.set_collection("buses");
+  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->PutFence(other).ok());
+  const uint64_t seen = store->FenceLogTicks();
+  EXPECT_FALSE(
+      store->WaitForFenceLogTick(seen, absl::Now() + absl::Milliseconds(20)));
+  std::thread writer([&] {
+    absl::SleepFor(absl::Milliseconds(50));
+    ASSERT_TRUE(store->AddPoints("buses", {Point("b1", 1000, kIn, kLon)}).ok());
+  });
+  EXPECT_TRUE(
+      store->WaitForFenceLogTick(seen, absl::Now() + absl::Seconds(30)));
+  writer.join();
+  EXPECT_GT(store->FenceLogTicks(), seen);
+  auto ends = store->FenceLogEnds();
+  std::sort(ends.begin(), ends.end());
+  EXPECT_THAT(ends, ElementsAre(std::make_pair(std::string("buses"), 2u),
+                                std::make_pair(std::string("fleet"), 1u)));
+}
+
 // Writers of different entities commit events concurrently, out of offset
 // order; a reader that follows the log (read up to what is readable, wait,
 // go on from next_offset) must still see every event exactly once.

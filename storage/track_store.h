@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -217,6 +218,13 @@ class TrackStore {
   // `deadline`; false on the deadline.
   bool WaitForFenceEvents(absl::string_view collection, uint64_t from,
                           absl::Time deadline);
+  // Every collection's log at once, for a follower of all of them: a count
+  // that moves on whenever some log may have grown (read it before
+  // FenceLogEnds, then wait past it), and every collection that has had a
+  // fence with its FenceLogEnd.
+  uint64_t FenceLogTicks();
+  bool WaitForFenceLogTick(uint64_t seen, absl::Time deadline);
+  std::vector<std::pair<std::string, uint64_t>> FenceLogEnds();
 
   // --- Whole names (name_ops.cc) ---
   // A name may hold a string (kv) and a collection; the front doors keep at

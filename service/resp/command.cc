@@ -65,6 +65,7 @@ void ServerState::PublishClient(const ClientState& c) {
 }
 
 void ServerState::RemoveClient(int64_t id) {
+  pubsub_.RemoveClient(id);
   absl::MutexLock l(&mu_);
   clients_.erase(id);
 }
@@ -212,6 +213,17 @@ bool MayRun(const ClientState& client, const CommandSpec& spec) {
          auth::RoleAllows(client.role, AccessOf(spec));
 }
 
+namespace {
+
+bool IsSubscriberCommand(absl::string_view name) {
+  return name == "subscribe" || name == "unsubscribe" || name == "psubscribe" ||
+         name == "punsubscribe" || name == "ssubscribe" ||
+         name == "sunsubscribe" || name == "ping" || name == "quit" ||
+         name == "reset";
+}
+
+}  // namespace
+
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply) {
   CommandContext ctx{server, client, argv, reply};
@@ -259,6 +271,15 @@ void Dispatch(ServerState& server, ClientState& client,
     reply.Error(
         absl::StrCat("-NOPERM this user has no permissions to run the '",
                      full_name, "' command"));
+    return;
+  }
+  // Redis's RESP2 subscriber speaks only pub/sub (RESP3 has no limit).
+  if (client.subscriptions > 0 && client.protocol == 2 &&
+      !IsSubscriberCommand(spec->name)) {
+    reply.Error(absl::StrCat(
+        "Can't execute '", full_name,
+        "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
+        "allowed in this context"));
     return;
   }
   client.last_command = full_name;

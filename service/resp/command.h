@@ -5,7 +5,8 @@
 // state, the calling client's state, its arguments and its reply. Commands
 // are plain functions grouped by family (connection_commands.cc,
 // server_commands.cc, key_commands.cc, string_commands.cc, geo_commands.cc,
-// geo_search_command.cc, zset_commands.cc, fence_commands.cc). Each family's
+// geo_search_command.cc, zset_commands.cc, fence_commands.cc,
+// pubsub_commands.cc). Each family's
 // file registers its commands, with everything the server needs to know about
 // each (arity, flags, key positions, and whether it runs on the worker pool),
 // in one TRACKDB_RESP_COMMAND_FAMILY block; the table is the only list of them.
@@ -28,6 +29,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "service/auth/users.h"
+#include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -51,6 +53,10 @@ struct ClientState {
   int64_t last_command_ms = 0;
   std::string last_command = "NULL";
   bool close_after_reply = false;  // QUIT, protocol errors
+  // Pub/sub: where messages go (the connection; null: nowhere), and how
+  // many channels and patterns it is subscribed to (pubsub.h).
+  std::weak_ptr<PushTarget> push;
+  int subscriptions = 0;
 };
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their
@@ -76,6 +82,7 @@ class ServerState {
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
   const CommandTable& commands() const { return *commands_; }
+  PubSub& pubsub() { return pubsub_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
   // Whether `client` must AUTH before running commands: requirepass is set
@@ -115,6 +122,7 @@ class ServerState {
   std::unique_ptr<CommandTable> commands_;
   const std::shared_ptr<auth::UserTable> users_;
   const int64_t start_ms_;
+  PubSub pubsub_;
   std::atomic<int64_t> next_client_id_{0};
 
   mutable absl::Mutex mu_;

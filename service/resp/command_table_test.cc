@@ -27,7 +27,7 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 TEST(CommandTableTest, EveryFamilyRegisters) {
   EXPECT_THAT(CommandFamilyNames(),
               ElementsAre("config", "connection", "fence", "geo", "geo_search",
-                          "key", "server", "string", "zset"));
+                          "key", "pubsub", "server", "string", "zset"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -69,7 +69,10 @@ TEST(CommandTableTest, LoopCommands) {
            // zset
            "zcard", "zscore", "zmscore", "zrem",
            // fence
-           "fence.set", "fence.get", "fence.del"}));
+           "fence.set", "fence.get", "fence.del",
+           // pubsub
+           "subscribe", "psubscribe", "unsubscribe", "punsubscribe",
+           "publish"}));
 }
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {

@@ -15,6 +15,12 @@ constexpr char kRedisVersion[] = "7.0.15";
 
 void Ping(CommandContext& ctx) {
   if (ctx.argv.size() > 2) return ReplyArityError(ctx, "ping");
+  if (ctx.client.subscriptions > 0 && ctx.client.protocol == 2) {
+    // Redis's subscriber gets a pong it can tell from a message.
+    static const std::string kPong = "pong", kEmpty;
+    return ctx.reply.Encoded(
+        PushFrame(2, {&kPong, ctx.argv.size() == 2 ? &ctx.argv[1] : &kEmpty}));
+  }
   if (ctx.argv.size() == 2) return ctx.reply.Bulk(ctx.argv[1]);
   ctx.reply.Status("PONG");
 }

@@ -22,8 +22,7 @@
 //     up to n (default 10, at most 1000) events of the key's log from
 //     `offset` (0: its oldest), each trackdb.v1.FenceEvent in proto3 JSON
 //     as gRPC's Watch streams it; read again from the next offset.
-// JSON strings are UTF-8: a key or member that is not is shown with each
-// byte >= 0x80 as the Latin-1 character of its value.
+// (fence_json.h: how keys and members that are not UTF-8 are shown.)
 //
 // Every argument is checked before anything is written, and the fence by
 // the same rules as gRPC's PutFence (fence::CompileFence): a bad one gets
@@ -31,17 +30,16 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "google/protobuf/stubs/common.h"
-#include "google/protobuf/util/json_util.h"
 #include "index/latlng.h"
 #include "model/limits.h"
-#include "service/fence_event_proto.h"
 #include "service/resp/command.h"
+#include "service/resp/fence_json.h"
 #include "service/resp/geo_args.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
@@ -56,33 +54,6 @@ using LatLngs = google::protobuf::RepeatedPtrField<v1::LatLng>;
 // one ring's vertex count an int.
 constexpr int64_t kMaxRingVertices = 1 << 20;
 constexpr int64_t kDefaultEventCount = 10;
-
-std::string ToJson(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::util::JsonPrintOptions options;
-  // The JSON of a message trackd built itself always converts.
-  (void)google::protobuf::util::MessageToJsonString(m, &out, options);
-  return out;
-}
-
-// A RESP key or member in a JSON string, which must be UTF-8: as it is if
-// it is UTF-8, else each byte >= 0x80 as the Latin-1 character of its value
-// ("\xff" -> "\u00ff"), so no byte is dropped.
-std::string JsonText(absl::string_view s) {
-  if (google::protobuf::internal::IsStructurallyValidUTF8(s.data(), s.size())) {
-    return std::string(s);
-  }
-  std::string out;
-  for (unsigned char c : s) {
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back(static_cast<char>(0xc0 | (c >> 6)));
-      out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
-    }
-  }
-  return out;
-}
 
 // A fence's name as every door checks it (gRPC's FenceService too).
 bool ValidFenceNameOrReply(CommandContext& ctx, absl::string_view name) {
@@ -274,8 +245,7 @@ void FenceGet(CommandContext& ctx) {
   auto fence = ctx.store().GetFence(ctx.Name(ctx.argv[1]), ctx.argv[2]);
   if (!ctx.Check(fence.status())) return;
   if (!fence->has_value()) return ctx.reply.Null();
-  (*fence)->set_collection(JsonText(ctx.argv[1]));
-  ctx.reply.Bulk(ToJson(**fence));
+  ctx.reply.Bulk(FenceJson(ctx.argv[1], **std::move(fence)));
 }
 
 void FenceDel(CommandContext& ctx) {
@@ -342,10 +312,7 @@ void FenceEvents(CommandContext& ctx) {
   ctx.reply.Integer(static_cast<int64_t>(page->next_offset));
   ctx.reply.Array(page->events.size());
   for (const storage::FenceEventRecord& e : page->events) {
-    v1::FenceEvent event;
-    service::ToProtoEvent(JsonText(ctx.argv[1]), e, &event);
-    event.mutable_point()->set_entity_id(JsonText(e.point.entity));
-    ctx.reply.Bulk(ToJson(event));
+    ctx.reply.Bulk(FenceEventJson(ctx.argv[1], e));
   }
 }
 

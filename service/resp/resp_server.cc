@@ -15,6 +15,7 @@
 #include "asio.hpp"
 #include "service/clock.h"
 #include "service/resp/command.h"
+#include "service/resp/fence_publisher.h"
 #include "service/resp/request_parser.h"
 #include "service/resp/tls_context.h"
 
@@ -84,6 +85,8 @@ class RespServer::Impl {
       tls_port_ = tls_acceptor_->local_endpoint().port();
     }
     RaiseOpenFileLimit(state_.settings().maxclients);
+    fence_publisher_ =
+        std::make_unique<FencePublisher>(&state_.store(), &state_.pubsub());
     if (acceptor_) Accept(acceptor_.get(), nullptr);
     if (tls_acceptor_) Accept(tls_acceptor_.get(), tls_.get());
     for (auto& loop : loops_) {
@@ -140,9 +143,11 @@ class RespServer::Impl {
   std::unique_ptr<tcp::acceptor> tls_acceptor_;  // null: no resp_tls_port
   int tls_port_ = 0;
   std::vector<std::thread> threads_;
+  std::unique_ptr<FencePublisher> fence_publisher_;  // once listening
 };
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection : public std::enable_shared_from_this<Connection>,
+                   public PushTarget {
  public:
   // Over TLS when `tls` is not null.
   Connection(tcp::socket socket, RespServer::Impl* server,
@@ -158,6 +163,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     client_.addr = Endpoint(socket_.remote_endpoint(ec));
     client_.laddr = Endpoint(socket_.local_endpoint(ec));
     client_.created_ms = client_.last_command_ms = NowMs();
+    client_.push = shared_from_this();
     socket_.set_option(tcp::no_delay(true), ec);
     state.PublishClient(client_);
     idle_timeout_s_ = state.settings().timeout_s;
@@ -174,6 +180,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   tcp::socket::executor_type executor() { return socket_.get_executor(); }
+
+  // Pub/sub messages, from any thread: sent from the loop, at once while
+  // the connection waits for a request, else after its replies.
+  void Push(std::string bytes) override {
+    auto self = shared_from_this();
+    asio::post(executor(), [self, bytes = std::move(bytes)] {
+      self->pushed_ += bytes;
+      // Redis's pubsub output limit: a subscriber that does not read.
+      if (self->pushed_.size() > kMaxPushedBytes) return self->Close();
+      if (self->idle_) self->WritePushes();
+    });
+  }
 
   void Close() {
     asio::error_code ec;
@@ -221,7 +239,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void WaitForInput() {
     ArmIdleTimer();
     auto self = shared_from_this();
+    idle_ = true;
+    WritePushes();
     AsyncReadSome([self](asio::error_code ec, size_t n) {
+      self->idle_ = false;
       // A command in progress is not idleness (Redis does the same).
       if (self->idle_timer_) self->idle_timer_->cancel();
       if (ec) return self->Close();  // end of stream included
@@ -234,7 +255,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Redis's timeout: a connection that sends nothing for timeout seconds
   // is closed. The timer exists only while a timeout is set.
   void ArmIdleTimer() {
-    if (idle_timeout_s_ <= 0) {
+    // As in Redis, a subscriber waiting for messages is not idle.
+    if (idle_timeout_s_ <= 0 || client_.subscriptions > 0) {
       if (idle_timer_) idle_timer_->cancel();
       return;
     }
@@ -313,10 +335,36 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
+    out_ += pushed_;  // messages that came while serving, after the replies
+    pushed_.clear();
     Flush();
   }
 
+  // While the connection waits for a request: sends the messages pushed,
+  // one write at a time (Flush waits for it).
+  void WritePushes() {
+    if (push_writing_ || pushed_.empty()) return;
+    push_writing_ = true;
+    push_out_.swap(pushed_);
+    pushed_.clear();
+    auto self = shared_from_this();
+    auto done = [self](asio::error_code ec, size_t) {
+      self->push_writing_ = false;
+      self->push_out_.clear();
+      if (ec) return self->Close();
+      if (self->flush_after_push_) {
+        self->flush_after_push_ = false;
+        return self->Flush();
+      }
+      if (self->idle_) self->WritePushes();
+    };
+    if (tls_) return asio::async_write(*tls_, asio::buffer(push_out_), done);
+    asio::async_write(socket_, asio::buffer(push_out_), done);
+  }
+
   static constexpr size_t kReplyPieceBytes = 1 << 20;
+  // Redis's default hard limit for pub/sub clients.
+  static constexpr size_t kMaxPushedBytes = 32 << 20;
 
   // Redis's client-output-buffer-limit (one hard limit): replies not yet
   // sent past it close the connection, as Redis closes such a client.
@@ -394,6 +442,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // piece, every complete request buffered has been served, so what the
   // parser still holds is the start of one yet to arrive.
   void Flush() {
+    if (push_writing_) {  // one write at a time on a socket
+      flush_after_push_ = true;
+      return;
+    }
     size_t sent = 0;
     // A TLS stream writes asynchronously only: a record half taken by a
     // non-blocking socket cannot be taken back.
@@ -435,6 +487,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool resume_after_flush_ = false;  // requests buffered, not yet served
   int64_t idle_timeout_s_ = 0;       // the live setting, per request batch
   std::unique_ptr<asio::steady_timer> idle_timer_;
+  // Pub/sub: messages not yet sent, the ones being written while idle.
+  std::string pushed_, push_out_;
+  bool idle_ = false;  // a read for the next request is pending
+  bool push_writing_ = false;
+  bool flush_after_push_ = false;  // Flush waits for push_out_'s write
   char head_[512];
 };
 
@@ -496,6 +553,7 @@ void RespServer::Impl::Shutdown() {
       if (auto c = weak.lock()) open.push_back(std::move(c));
     }
   }
+  if (fence_publisher_) fence_publisher_->Stop();
   asio::post(*loops_[0], [this] {
     asio::error_code ec;
     if (acceptor_) acceptor_->close(ec);

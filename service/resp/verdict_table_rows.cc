@@ -648,6 +648,16 @@ const VerdictRow kUnsupportedRows[] = {
     {"", "FOOBAR a b"},
 };
 
+// An entry's rows share one connection, in order: after "SUBSCRIBE ch" it
+// is a subscriber for the rows after it (the arity rows), on both servers.
+const VerdictRow kPubSubRows[] = {
+    {"publish", "PUBLISH ch hello"},  {"publish", "PUBLISH <long> <huge>"},
+    {"unsubscribe", "UNSUBSCRIBE"},   {"unsubscribe", "UNSUBSCRIBE ch other"},
+    {"punsubscribe", "PUNSUBSCRIBE"}, {"punsubscribe", "PUNSUBSCRIBE h*"},
+    {"psubscribe", "PSUBSCRIBE"},     {"subscribe", "SUBSCRIBE"},
+    {"subscribe", "SUBSCRIBE ch"},    {"psubscribe", "PSUBSCRIBE h*"},
+};
+
 constexpr char kOwnCommand[] = "a trackdb command: Redis has no FENCE.*";
 const VerdictRow kFenceRows[] = {
     {"fence.set", "FENCE.SET g f SQUARE 1 2 3", VerdictRow::kOwn, kOwnCommand},
@@ -685,6 +695,7 @@ const std::vector<VerdictRow>& VerdictRows() {
     Append(kGeoRows, all);
     Append(kGeoSearchRows, all);
     Append(kZsetRows, all);
+    Append(kPubSubRows, all);
     Append(kFenceRows, all);
     Append(kUnsupportedRows, all);
     return all;

@@ -30,6 +30,9 @@ tests=(
   # following the log, Watch streams.
   //storage:fence_store_test
   //service:fence_service_test
+  # pub/sub: messages pushed from other threads (PUBLISH, the fence
+  # publisher) into connections on their loops.
+  //service/resp:pubsub_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
   //service/resp:string_commands_test
   //service/resp:key_commands_test
