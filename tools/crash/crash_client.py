@@ -27,6 +27,10 @@ were acknowledged. After a restart its stored history (GetTrack) holds every
 acknowledged point and nothing never sent; GetLatest is the history's newest
 point; SearchRadius around it finds the entity, and a whole-world
 SearchBounds returns each entity once, at that position.
+
+Fences (crash_fences.py): a fence on the gRPC collection, watched while
+trackd is killed; its event log, a resumed Watch and the fence states are
+checked against what the writers and the watcher saw.
 """
 import json
 import os
@@ -39,6 +43,7 @@ import time
 
 import grpc
 
+import crash_fences
 from trackdb.v1 import track_service_pb2 as pb
 from trackdb.v1 import track_service_pb2_grpc as pb_grpc
 
@@ -279,10 +284,14 @@ def write(state_path, grpc_port, resp_port, pid, rnd):
     if os.path.exists(state_path):
         state = json.load(open(state_path))
     lock = threading.Lock()
+    crash_fences.ensure_fence(grpc_port, GRPC_COLLECTION)
     writers = [RespWriter(state, lock, c, rnd).run for c in range(RESP_WRITERS)]
     ports = [resp_port] * RESP_WRITERS
     writers += [GrpcWriter(state, lock, c, rnd).run for c in range(GRPC_WRITERS)]
     ports += [grpc_port] * GRPC_WRITERS
+    writers.append(
+        crash_fences.Watcher(state, lock, grpc_port, GRPC_COLLECTION).run)
+    ports.append(grpc_port)
     threads = [threading.Thread(target=w, args=(p,), daemon=True)
                for w, p in zip(writers, ports)]
     for t in threads:
@@ -440,20 +449,23 @@ def check_grpc(port, state):
     if sorted(world) != expected:
         raise Lost("whole-world SearchBounds: %d hits, %d entities expected "
                    "(or at other positions)" % (len(world), len(expected)))
-    return acked
+    return acked, {e: (lat, lon) for e, lat, lon in expected}
 
 
 def check(state_path, grpc_port, resp_port):
     state = json.load(open(state_path))
     try:
         resp_acked = check_resp(resp_port, state)
-        grpc_acked = check_grpc(grpc_port, state)
-    except Lost as lost:
+        grpc_acked, latest = check_grpc(grpc_port, state)
+        events, watched = crash_fences.check(grpc_port, GRPC_COLLECTION,
+                                             state, latest)
+    except (Lost, crash_fences.Lost) as lost:
         print("LOST:", lost)
         sys.exit(1)
     json.dump(state, open(state_path, "w"))
-    print("checked %d acknowledged RESP writes, %d acknowledged gRPC points" %
-          (resp_acked, grpc_acked))
+    print("checked %d acknowledged RESP writes, %d acknowledged gRPC points, "
+          "%d fence events (%d watched before the kill)" %
+          (resp_acked, grpc_acked, events, watched))
 
 
 if __name__ == "__main__":

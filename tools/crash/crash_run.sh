@@ -51,12 +51,15 @@ start() {  # start CONF DATA: starts trackd, sets pid, grpc_port, resp_port
 }
 
 checked=0
+watched=0  # fence events a Watch saw before a kill (crash_fences.py)
 check() {  # check STATE LABEL: runs the checks, adds up what was checked
   out=$("$python" "$client" check "$1" "$grpc_port" "$resp_port") ||
     { echo "$out"; cat "$work/trackd.log"; fail "$2: acknowledged writes lost"; }
   echo "$2: $out"
   n=$(echo "$out" | sed -n 's/checked \([0-9]*\) acknowledged RESP writes, \([0-9]*\) .*/\1 + \2/p')
   checked=$((checked + n))
+  w=$(echo "$out" | sed -n 's/.*(\([0-9]*\) watched before the kill).*/\1/p')
+  watched=$((watched + ${w:-0}))
 }
 
 began=$(date +%s)
@@ -94,5 +97,7 @@ for mode in DURABILITY_WAL_SYNC DURABILITY_WAL; do
     rm -rf "$data"
   done
 done
+# The resume check needs a watcher that saw events before some kill.
+[ "$watched" -gt 0 ] || fail "no fence event was watched before a kill"
 echo "PASS: $done_kills kills, $checked acknowledged writes checked, 0 lost," \
-  "$(($(date +%s) - began)) s"
+  "$watched fence events watched across kills, $(($(date +%s) - began)) s"
