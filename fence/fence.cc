@@ -4,30 +4,21 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/stubs/common.h"
 #include "model/glob.h"
 #include "model/validate.h"
 
 namespace trackdb::fence {
 namespace {
 
-bool IsUtf8(const std::string& s) {
-  return google::protobuf::internal::IsStructurallyValidUTF8(s);
-}
-
 absl::Status CheckNames(const v1::Fence& proto) {
   absl::Status s = model::ValidateCollection(proto.collection());
   if (!s.ok()) return s;
-  if (proto.name().empty() || proto.name().size() > model::kMaxFenceNameBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("name must be 1 to ", model::kMaxFenceNameBytes,
-                     " bytes, got ", proto.name().size()));
-  }
-  // Both are proto3 strings (UTF-8 on the wire, in JSON and in storage);
-  // a RESP client may send any bytes.
-  if (!IsUtf8(proto.name()) || !IsUtf8(proto.entity_glob())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        IsUtf8(proto.name()) ? "entity_glob" : "name", " must be UTF-8"));
+  s = model::ValidateFenceName(proto.name());
+  if (!s.ok()) return s;
+  // A proto3 string (the API, events' JSON); a RESP client may send any
+  // bytes.
+  if (!model::IsUtf8(proto.entity_glob())) {
+    return absl::InvalidArgumentError("entity_glob must be UTF-8");
   }
   if (proto.entity_glob().size() > model::kMaxEntityIdBytes) {
     return absl::InvalidArgumentError(

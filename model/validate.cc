@@ -76,6 +76,49 @@ absl::Status ValidateEntityId(absl::string_view id, absl::string_view field) {
   return ValidateName(id, field, kMaxEntityIdBytes);
 }
 
+bool IsUtf8(absl::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = s[i];
+    int extra = 0;
+    uint32_t code = 0, min = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xe0) == 0xc0) {
+      extra = 1, code = c & 0x1f, min = 0x80;
+    } else if ((c & 0xf0) == 0xe0) {
+      extra = 2, code = c & 0x0f, min = 0x800;
+    } else if ((c & 0xf8) == 0xf0) {
+      extra = 3, code = c & 0x07, min = 0x10000;
+    } else {
+      return false;
+    }
+    if (i + extra >= s.size()) return false;  // cut short
+    for (int k = 1; k <= extra; ++k) {
+      const unsigned char t = s[i + k];
+      if ((t & 0xc0) != 0x80) return false;
+      code = (code << 6) | (t & 0x3f);
+    }
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+absl::Status ValidateFenceName(absl::string_view name,
+                               absl::string_view field) {
+  if (name.empty() || name.size() > kMaxFenceNameBytes) {
+    return Invalid(field, "",
+                   absl::StrCat("must be 1 to ", kMaxFenceNameBytes,
+                                " bytes, got ", name.size()));
+  }
+  if (!IsUtf8(name)) return Invalid(field, "", "must be UTF-8");
+  return absl::OkStatus();
+}
+
 absl::Status ValidatePosition(double lat, double lon, absl::string_view field) {
   if (!InRange(lat, kMinLatitude, kMaxLatitude)) {
     return Invalid(field, ".latitude",

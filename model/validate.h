@@ -25,6 +25,15 @@ absl::Status ValidateCollection(absl::string_view name,
                                 absl::string_view field = "collection");
 // At most kMaxEntityIdBytes bytes, any bytes, empty included.
 absl::Status ValidateEntityId(absl::string_view id, absl::string_view field);
+// A fence's name: 1 to kMaxFenceNameBytes bytes of UTF-8 (it is a proto3
+// string in the API, in events and in their JSON). Every door and the
+// fence compiler use it.
+absl::Status ValidateFenceName(absl::string_view name,
+                               absl::string_view field = "name");
+// Structurally valid UTF-8, as protobuf requires of a proto3 string: no
+// overlong forms, no surrogates, nothing above U+10FFFF.
+bool IsUtf8(absl::string_view s);
+
 // Finite, latitude and longitude within the position range (limits.h).
 // Names "<field>.latitude" / "<field>.longitude".
 absl::Status ValidatePosition(double lat, double lon, absl::string_view field);

@@ -40,6 +40,31 @@ TEST(ValidateNames, BoundsAreInclusiveAndEmptyIsAName) {
   EXPECT_TRUE(ValidateEntityId(std::string("a\0\xff", 3), "m").ok());
 }
 
+TEST(ValidateNames, AFenceNameIsOneTo1024BytesOfUtf8) {
+  EXPECT_TRUE(ValidateFenceName("depot").ok());
+  EXPECT_TRUE(ValidateFenceName(std::string(kMaxFenceNameBytes, 'f')).ok());
+  EXPECT_TRUE(
+      ValidateFenceName("d\xc3\xa9p\xc3\xb4t \xe6\x9c\xba\xf0\x9f\x9a\x9a")
+          .ok());
+  ExpectInvalid(ValidateFenceName(""), "name must be 1 to 1024 bytes, got 0");
+  ExpectInvalid(ValidateFenceName(std::string(kMaxFenceNameBytes + 1, 'f')),
+                "got 1025");
+  ExpectInvalid(ValidateFenceName("\xff", "fence name"),
+                "fence name must be UTF-8");
+}
+
+TEST(ValidateNames, Utf8AsProtobufChecksIt) {
+  EXPECT_TRUE(IsUtf8(""));
+  EXPECT_TRUE(IsUtf8(std::string("a\0b", 3)));
+  EXPECT_TRUE(IsUtf8("\xf4\x8f\xbf\xbf"));       // U+10FFFF
+  EXPECT_FALSE(IsUtf8("\xf4\x90\x80\x80"));      // above U+10FFFF
+  EXPECT_FALSE(IsUtf8("\xed\xa0\x80"));          // a surrogate
+  EXPECT_FALSE(IsUtf8("\xc0\xaf"));              // overlong '/'
+  EXPECT_FALSE(IsUtf8("\xe2\x82"));              // cut short
+  EXPECT_FALSE(IsUtf8("\x80"));                  // a continuation first
+  EXPECT_FALSE(IsUtf8("\xf8\x88\x80\x80\x80"));  // 5 bytes
+}
+
 TEST(ValidatePosition, RedisGeoRangeIsTheRange) {
   EXPECT_TRUE(ValidatePosition(kMaxLatitude, kMaxLongitude, "p").ok());
   EXPECT_TRUE(ValidatePosition(kMinLatitude, kMinLongitude, "p").ok());

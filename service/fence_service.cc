@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "model/validate.h"
 #include "service/fence_event_proto.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
@@ -18,12 +19,7 @@ grpc::Status CheckNames(absl::string_view collection, absl::string_view name) {
   if (absl::Status s = ValidateCollectionField(collection); !s.ok()) {
     return ToGrpc(s);
   }
-  if (name.empty() || name.size() > model::kMaxFenceNameBytes) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                        absl::StrCat("name must be 1 to ",
-                                     model::kMaxFenceNameBytes, " bytes"));
-  }
-  return grpc::Status::OK;
+  return ToGrpc(model::ValidateFenceName(name));
 }
 
 // Which events a Watch sends.

@@ -126,6 +126,12 @@ TEST_F(FenceServiceTest, FencesAreStoredListedAndDeleted) {
   v1::Fence got;
   EXPECT_EQ(fences_->GetFence(&get_ctx, get, &got).error_code(),
             grpc::StatusCode::NOT_FOUND);
+  // The name's rule is the domain's (model::ValidateFenceName).
+  grpc::ClientContext unnamed_ctx;
+  get.clear_name();
+  const grpc::Status unnamed = fences_->GetFence(&unnamed_ctx, get, &got);
+  EXPECT_EQ(unnamed.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(unnamed.error_message(), "name must be 1 to 1024 bytes, got 0");
 }
 
 TEST_F(FenceServiceTest, ABadFenceIsInvalidArgumentNamingTheField) {

@@ -38,6 +38,7 @@
 #include "absl/strings/str_split.h"
 #include "index/latlng.h"
 #include "model/limits.h"
+#include "model/validate.h"
 #include "service/resp/command.h"
 #include "service/resp/fence_json.h"
 #include "service/resp/geo_args.h"
@@ -55,12 +56,11 @@ using LatLngs = google::protobuf::RepeatedPtrField<v1::LatLng>;
 constexpr int64_t kMaxRingVertices = 1 << 20;
 constexpr int64_t kDefaultEventCount = 10;
 
-// A fence's name as every door checks it (gRPC's FenceService too).
+// A fence's name as every door checks it (model::ValidateFenceName).
 bool ValidFenceNameOrReply(CommandContext& ctx, absl::string_view name) {
-  if (!name.empty() && name.size() <= model::kMaxFenceNameBytes) return true;
-  ctx.reply.Error(absl::StrCat("fence name must be 1 to ",
-                               model::kMaxFenceNameBytes, " bytes"));
-  return false;
+  const absl::Status s = model::ValidateFenceName(name, "fence name");
+  if (!s.ok()) ctx.reply.Error(s.message());
+  return s.ok();
 }
 
 // Reads FENCE.SET's arguments after the key and the name, replying with

@@ -178,7 +178,7 @@ TEST(FenceCommandsTest, BadRequestsAreRefusedAndWriteNothing) {
       {{"FENCE.SET", "fleet", "", "CIRCLE", "1", "2", "3", "m"},
        "-ERR fence name must be 1 to 1024 bytes"},
       {{"FENCE.SET", "fleet", "\xff", "CIRCLE", "1", "2", "3", "m"},
-       "-ERR name must be UTF-8"},
+       "-ERR fence name must be UTF-8"},
       {With(kDepot, {"MATCH", "\xfe*"}), "-ERR entity_glob must be UTF-8"},
       {{"FENCE.SET", std::string(1025, 'k'), "f", "CIRCLE", "1", "2", "3", "m"},
        "-ERR GEO key"},
