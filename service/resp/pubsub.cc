@@ -91,19 +91,21 @@ int PubSub::Publish(absl::string_view channel, absl::string_view message) {
   std::vector<std::pair<std::shared_ptr<PushTarget>, std::string>> sends;
   {
     absl::MutexLock lock(&mu_);
-    auto add = [&](int64_t id, const std::string* pattern) {
-      auto c = clients_.find(id);
-      if (c == clients_.end()) return;
-      std::shared_ptr<PushTarget> target = c->second.target.lock();
-      if (!target) return;  // its connection is closing
-      static const std::string kMessage = "message", kPMessage = "pmessage";
-      sends.emplace_back(
-          std::move(target),
-          pattern == nullptr
-              ? PushFrame(c->second.protocol, {&kMessage, &name, &body})
-              : PushFrame(c->second.protocol,
-                          {&kPMessage, pattern, &name, &body}));
-    };
+    auto add =
+        [&](int64_t id,
+            const std::string* pattern) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+          auto c = clients_.find(id);
+          if (c == clients_.end()) return;
+          std::shared_ptr<PushTarget> target = c->second.target.lock();
+          if (!target) return;  // its connection is closing
+          static const std::string kMessage = "message", kPMessage = "pmessage";
+          sends.emplace_back(
+              std::move(target),
+              pattern == nullptr
+                  ? PushFrame(c->second.protocol, {&kMessage, &name, &body})
+                  : PushFrame(c->second.protocol,
+                              {&kPMessage, pattern, &name, &body}));
+        };
     if (auto it = channels_.find(channel); it != channels_.end()) {
       for (int64_t id : it->second) add(id, nullptr);
     }
