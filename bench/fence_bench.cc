@@ -72,7 +72,7 @@ void BM_DetectPerFix(benchmark::State& state) {
   fence::FenceIndex index;
   for (int i = 0; i < state.range(0); ++i) {
     fences.push_back(*fence::CompileFence(RandomFence(i, span, &rng), {}));
-    index.Add(i, fences.back().shape);
+    index.Add(i, *fences.back().shape);
   }
   std::uniform_real_distribution<double> at(0, span), step(-0.0009, 0.0009);
   std::vector<Entity> entities(kEntities);
@@ -121,7 +121,7 @@ void BM_IndexBuild(benchmark::State& state) {
   }
   for (auto _ : state) {
     fence::FenceIndex index;
-    for (size_t i = 0; i < fences.size(); ++i) index.Add(i, fences[i].shape);
+    for (size_t i = 0; i < fences.size(); ++i) index.Add(i, *fences[i].shape);
     benchmark::DoNotOptimize(index.size());
   }
 }

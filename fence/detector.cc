@@ -57,6 +57,14 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
                                const model::TrackPoint& point,
                                const std::optional<PriorFix>& prior,
                                EntityFenceState* state) {
+  return Evaluate(fence, point, prior,
+                  fence.shape->Contains({point.lat, point.lon}), state);
+}
+
+std::vector<FenceHit> Evaluate(const Fence& fence,
+                               const model::TrackPoint& point,
+                               const std::optional<PriorFix>& prior,
+                               bool observed_inside, EntityFenceState* state) {
   std::vector<FenceHit> hits;
   if (!Counts(fence, point)) return hits;
   const index::LatLng here{point.lat, point.lon};
@@ -66,18 +74,16 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
   if (order == FixOrder::kLate) {
     if (fence.late_points == v1::LATE_POINTS_REPORT) {
       Emit(fence,
-           fence.shape.Contains(here) ? v1::FENCE_EVENT_INSIDE
-                                      : v1::FENCE_EVENT_OUTSIDE,
+           observed_inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
            &hits, /*dwell_ms=*/0, /*late=*/true);
     }
     return hits;
   }
-  const bool observed_inside = fence.shape.Contains(here);
   const bool was_inside = state->inside;
   const bool changed = Confirm(fence, observed_inside, t, state);
   if (prior && !was_inside && !changed && !observed_inside &&
       !state->last_inside && fence.Detects(v1::FENCE_EVENT_CROSS) &&
-      fence.shape.PathMeets({prior->lat, prior->lon}, here)) {
+      fence.shape && fence.shape->PathMeets({prior->lat, prior->lon}, here)) {
     Emit(fence, v1::FENCE_EVENT_CROSS, &hits);
   }
   if (changed) {

@@ -18,7 +18,8 @@
 //   under LATE_POINTS_REPORT it is reported as INSIDE/OUTSIDE of where it
 //   lies, marked late. So a late fix never causes ENTER, EXIT, CROSS or
 //   DWELL.
-// - Sides. Each counted fix is observed inside (FenceShape::Contains) or
+// - Sides. Each counted fix is observed inside (FenceShape::Contains; a
+//   roaming fence: within its radius of a target, fence::Roam) or
 //   outside. The confirmed side starts outside (an entity never seen is
 //   outside) and changes when the fixes since the last one on the confirmed
 //   side number at least debounce_fixes and span at least debounce_ms from
@@ -82,12 +83,19 @@ struct FenceHit {
 };
 
 // The events `point` causes for `fence` (which must match its entity:
-// Fence::Applies), updating *state; `prior` is the entity's newest fix
-// before `point` (none: its first).
+// Fence::Applies, and have a fixed area: Fence::shape), updating *state;
+// `prior` is the entity's newest fix before `point` (none: its first).
 std::vector<FenceHit> Evaluate(const Fence& fence,
                                const model::TrackPoint& point,
                                const std::optional<PriorFix>& prior,
                                EntityFenceState* state);
+// The same for a fence whose side the caller observes: `observed_inside`
+// is where `point` lies (a roaming fence: near a target). CROSS needs an
+// area: none without one.
+std::vector<FenceHit> Evaluate(const Fence& fence,
+                               const model::TrackPoint& point,
+                               const std::optional<PriorFix>& prior,
+                               bool observed_inside, EntityFenceState* state);
 
 }  // namespace trackdb::fence
 

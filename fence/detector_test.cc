@@ -1,7 +1,11 @@
 #include "fence/detector.h"
 
+#include <cmath>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "fence/fence_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -230,7 +234,8 @@ TEST(CompileFenceTest, BadSettingsNameTheirField) {
   EXPECT_THAT(error(f), HasSubstr("circle.center.latitude"));
   f = testing::CircleFence(kLat, kLon, 500);
   f.clear_circle();
-  EXPECT_THAT(error(f), HasSubstr("shape: one of circle, rect or polygon"));
+  EXPECT_THAT(error(f),
+              HasSubstr("shape: one of circle, rect, polygon or roam"));
   f = testing::CircleFence(kLat, kLon, 500);
   f.add_detect(static_cast<v1::FenceEventKind>(42));
   EXPECT_THAT(error(f), HasSubstr("detect[0]: not an event kind"));
@@ -250,6 +255,84 @@ TEST(CompileFenceTest, BadSettingsNameTheirField) {
   EXPECT_THAT(error(f), HasSubstr("polygon.holes[0]"));
   f = testing::RectFence(2, 0, 1, 1);
   EXPECT_THAT(error(f), HasSubstr("rect: south_west.latitude (2) must not"));
+}
+
+v1::Fence RoamFence(double radius_m) {
+  v1::Fence f = testing::CircleFence(kLat, kLon, 1);
+  f.clear_circle();
+  f.mutable_roam()->set_radius_m(radius_m);
+  return f;
+}
+
+TEST(CompileFenceTest, ARoamingFenceTargetsItsOwnCollectionUnlessTold) {
+  v1::Fence proto = RoamFence(500);
+  proto.mutable_roam()->set_entity_glob("bus-*");
+  const Fence own = Compile(proto);
+  ASSERT_TRUE(own.roam.has_value());
+  EXPECT_FALSE(own.shape.has_value());
+  EXPECT_EQ(own.roam->collection, "fleet");
+  EXPECT_EQ(own.roam->radius_m, 500);
+  EXPECT_TRUE(own.roam->Targets("fleet", "bus-1", "bus-3"));
+  EXPECT_FALSE(own.roam->Targets("fleet", "bus-3", "bus-3"))
+      << "never its own target";
+  EXPECT_FALSE(own.roam->Targets("fleet", "bus-1", "car-3"));
+  proto.mutable_roam()->set_collection("buses");
+  const Fence other = Compile(proto);
+  EXPECT_EQ(other.roam->collection, "buses");
+  EXPECT_TRUE(other.roam->Targets("fleet", "bus-3", "bus-3"))
+      << "the same id in another collection is another entity";
+}
+
+TEST(CompileFenceTest, BadRoamingSettingsNameTheirField) {
+  auto error = [](v1::Fence f) {
+    auto c = CompileFence(f, model::Limits());
+    return c.ok() ? std::string("OK") : std::string(c.status().message());
+  };
+  EXPECT_THAT(error(RoamFence(0)), HasSubstr("roam.radius_m must be a number"));
+  EXPECT_THAT(error(RoamFence(NAN)), HasSubstr("roam.radius_m"));
+  model::Limits limits;
+  limits.max_radius_m = 1000;
+  auto too_far = CompileFence(RoamFence(2000), limits);
+  EXPECT_THAT(too_far.status().message(), HasSubstr("roam.radius_m"));
+  v1::Fence f = RoamFence(100);
+  f.add_detect(v1::FENCE_EVENT_ENTER);
+  f.add_detect(v1::FENCE_EVENT_CROSS);
+  EXPECT_THAT(error(f), HasSubstr("detect[1]: CROSS is not defined for a "
+                                  "roaming fence"));
+  f = RoamFence(100);
+  f.mutable_roam()->set_entity_glob("bus-\xff");
+  EXPECT_THAT(error(f), HasSubstr("roam.entity_glob must be UTF-8"));
+  f = RoamFence(100);
+  f.mutable_roam()->set_collection(std::string(1, '\xff') + "x");
+  EXPECT_THAT(error(f), HasSubstr("roam.collection must be UTF-8"));
+  f = RoamFence(100);
+  f.mutable_roam()->set_collection(std::string(100000, 'c'));
+  EXPECT_THAT(error(f), HasSubstr("roam.collection"));
+}
+
+TEST_F(DetectorTest, ARoamingFencesSideIsTheCallersObservation) {
+  v1::Fence proto = RoamFence(300);
+  proto.set_debounce_fixes(2);
+  testing::DetectEverything(&proto);
+  proto.clear_detect();
+  for (auto k : {v1::FENCE_EVENT_ENTER, v1::FENCE_EVENT_EXIT}) {
+    proto.add_detect(k);
+  }
+  const Fence fence = Compile(proto);
+  EntityFenceState state;
+  std::optional<PriorFix> prior;
+  std::vector<std::string> got;
+  int64_t t = 1000;
+  for (bool near : {true, true, false, true, false, false}) {
+    const model::TrackPoint p = Fix(t += 1000, kIn, kLon);
+    for (const std::string& e :
+         Describe(Evaluate(fence, p, prior, near, &state))) {
+      got.push_back(absl::StrCat(t, " ", e));
+    }
+    prior = PriorFix{p.loc_time_ms, p.lat, p.lon};
+  }
+  // The same position throughout: only the observation moves it.
+  EXPECT_THAT(got, ElementsAre("3000 ENTER", "7000 EXIT"));
 }
 
 }  // namespace

@@ -10,21 +10,66 @@
 namespace trackdb::fence {
 namespace {
 
+absl::Status CheckGlob(absl::string_view glob, absl::string_view field) {
+  // A proto3 string (the API, events' JSON); a RESP client may send any
+  // bytes.
+  if (!model::IsUtf8(glob)) {
+    return absl::InvalidArgumentError(absl::StrCat(field, " must be UTF-8"));
+  }
+  if (glob.size() > model::kMaxEntityIdBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must be at most ", model::kMaxEntityIdBytes,
+                     " bytes, got ", glob.size()));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckNames(const v1::Fence& proto) {
   absl::Status s = model::ValidateCollection(proto.collection());
   if (!s.ok()) return s;
   s = model::ValidateFenceName(proto.name());
   if (!s.ok()) return s;
-  // A proto3 string (the API, events' JSON); a RESP client may send any
-  // bytes.
-  if (!model::IsUtf8(proto.entity_glob())) {
-    return absl::InvalidArgumentError("entity_glob must be UTF-8");
+  return CheckGlob(proto.entity_glob(), "entity_glob");
+}
+
+absl::StatusOr<Roam> CompileRoam(const v1::Fence& proto,
+                                 const model::Limits& limits) {
+  const v1::FenceRoam& r = proto.roam();
+  Roam roam{r.collection().empty() ? proto.collection() : r.collection(),
+            r.entity_glob(), r.radius_m()};
+  absl::Status s;
+  if (!r.collection().empty()) {
+    s = model::ValidateCollection(r.collection(), "roam.collection");
+    if (!s.ok()) return s;
+    // Stored as a proto3 string, as gRPC sends it (a RESP key of another
+    // database is not one: its door says so).
+    if (!model::IsUtf8(r.collection())) {
+      return absl::InvalidArgumentError("roam.collection must be UTF-8");
+    }
   }
-  if (proto.entity_glob().size() > model::kMaxEntityIdBytes) {
+  s = CheckGlob(r.entity_glob(), "roam.entity_glob");
+  if (!s.ok()) return s;
+  if (!(r.radius_m() > 0)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("entity_glob must be at most ", model::kMaxEntityIdBytes,
-                     " bytes, got ", proto.entity_glob().size()));
+        absl::StrCat("roam.radius_m must be a number > 0, got ", r.radius_m()));
   }
+  s = model::ValidateRadius(r.radius_m(), "roam.radius_m", limits);
+  if (!s.ok()) return s;
+  return roam;
+}
+
+// The area, or a roaming fence's targets.
+absl::Status CompileWhere(const v1::Fence& proto, const model::Limits& limits,
+                          Fence* fence) {
+  if (proto.has_roam()) {
+    auto roam = CompileRoam(proto, limits);
+    if (!roam.ok()) return roam.status();
+    fence->roam = *std::move(roam);
+    return absl::OkStatus();
+  }
+  auto shape = FenceShape::FromProto(proto, limits);
+  if (!shape.ok()) return shape.status();
+  fence->shape = *std::move(shape);
   return absl::OkStatus();
 }
 
@@ -38,6 +83,10 @@ absl::Status CompileDetect(const v1::Fence& proto, Fence* fence) {
                        "]: not an event kind (ENTER, EXIT, INSIDE, OUTSIDE, "
                        "CROSS, DWELL), got ",
                        kind));
+    }
+    if (kind == v1::FENCE_EVENT_CROSS && fence->roam) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "detect[", i, "]: CROSS is not defined for a roaming fence"));
     }
     fence->detect.set(kind);
   }
@@ -85,6 +134,12 @@ absl::Status CompileTiming(const v1::Fence& proto, Fence* fence) {
 
 }  // namespace
 
+bool Roam::Targets(absl::string_view own, absl::string_view watched,
+                   absl::string_view entity) const {
+  if (collection == own && entity == watched) return false;
+  return entity_glob.empty() || model::GlobMatch(entity_glob, entity);
+}
+
 bool Fence::Applies(absl::string_view entity_id) const {
   return entity_glob.empty() || model::GlobMatch(entity_glob, entity_id);
 }
@@ -93,9 +148,9 @@ absl::StatusOr<Fence> CompileFence(const v1::Fence& proto,
                                    const model::Limits& limits) {
   absl::Status s = CheckNames(proto);
   if (!s.ok()) return s;
-  auto shape = FenceShape::FromProto(proto, limits);
-  if (!shape.ok()) return shape.status();
-  Fence fence{proto.collection(), proto.name(), *std::move(shape)};
+  Fence fence{proto.collection(), proto.name()};
+  s = CompileWhere(proto, limits, &fence);
+  if (!s.ok()) return s;
   fence.entity_glob = proto.entity_glob();
   s = CompileDetect(proto, &fence);
   if (!s.ok()) return s;

@@ -18,10 +18,25 @@
 
 namespace trackdb::fence {
 
+// A roaming fence's targets (trackdb.v1.FenceRoam): "inside" is within
+// radius_m of one of them.
+struct Roam {
+  std::string collection;  // never empty: the fence's own when unset
+  std::string entity_glob;
+  double radius_m = 0;
+
+  // Whether `entity` of `collection` may be a target of a fix of `watched`
+  // in the fence's collection `own`.
+  bool Targets(absl::string_view own, absl::string_view watched,
+               absl::string_view entity) const;
+};
+
 struct Fence {
   std::string collection;
   std::string name;
-  FenceShape shape;
+  // Exactly one: a fixed area, or the targets of a roaming fence.
+  std::optional<FenceShape> shape;
+  std::optional<Roam> roam;
   std::bitset<8> detect;  // by v1::FenceEventKind
   std::string entity_glob;
   uint32_t debounce_fixes = 1;
@@ -40,8 +55,10 @@ struct Fence {
 // FromProto), an unknown event kind, a negative debounce_ms or dwell_ms,
 // DWELL without dwell_ms, a max_accuracy_m that is not a finite number >=
 // 0, an unknown late_points, an entity_glob over kMaxEntityIdBytes, a name
-// or entity_glob that is not UTF-8. (The collection may be any bytes a
-// collection name may be.)
+// or entity_glob that is not UTF-8; for a roaming fence, a bad target
+// collection (or one that is not UTF-8) or glob (as above), a radius_m that is
+// not > 0 or beyond limits.max_radius_m, and CROSS. (The collection may be any
+// bytes a collection name may be.)
 absl::StatusOr<Fence> CompileFence(const v1::Fence& proto,
                                    const model::Limits& limits);
 

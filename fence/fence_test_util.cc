@@ -86,4 +86,80 @@ std::vector<std::string> Describe(const std::vector<FenceHit>& hits) {
   return out;
 }
 
+std::vector<std::vector<std::string>> ReferenceEvents(
+    const Fence& fence, const std::vector<model::TrackPoint>& fixes,
+    const std::function<bool(size_t)>& inside,
+    const std::function<bool(size_t, size_t)>& path_meets) {
+  std::vector<std::vector<std::string>> out(fixes.size());
+  auto emit = [&](size_t i, v1::FenceEventKind kind, std::string text) {
+    if (fence.Detects(kind)) out[i].push_back(std::move(text));
+  };
+  // Counted fixes, in order, each one's observed side and its prior fix
+  // (the newest before it, whatever its accuracy).
+  std::vector<size_t> counted;
+  std::vector<int> prior_of;
+  std::vector<bool> side;
+  int newest = -1;
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    const model::TrackPoint& p = fixes[i];
+    const model::TrackPoint* last = newest >= 0 ? &fixes[newest] : nullptr;
+    const bool late = last && p.loc_time_ms < last->loc_time_ms;
+    const bool repeat = last && p.loc_time_ms == last->loc_time_ms &&
+                        p.lat == last->lat && p.lon == last->lon;
+    const int prior = newest;
+    if (!late && !repeat) newest = static_cast<int>(i);
+    if (repeat || (fence.max_accuracy_m && p.accuracy_m &&
+                   *p.accuracy_m > *fence.max_accuracy_m)) {
+      continue;
+    }
+    const bool in = inside(i);
+    if (late) {
+      if (fence.late_points == v1::LATE_POINTS_REPORT) {
+        emit(i, in ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
+             in ? "late INSIDE" : "late OUTSIDE");
+      }
+      continue;
+    }
+    counted.push_back(i);
+    prior_of.push_back(prior);
+    side.push_back(in);
+  }
+  bool confirmed = false;  // outside before the first fix
+  int64_t stay_start = 0;
+  bool dwelled = false;
+  for (size_t k = 0; k < counted.size(); ++k) {
+    const size_t i = counted[k];
+    const int64_t t = fixes[i].loc_time_ms;
+    const bool before = confirmed;
+    if (side[k] != confirmed) {
+      size_t j = k;  // the run of fixes on this side that ends here
+      while (j > 0 && side[j - 1] == side[k]) --j;
+      const int64_t run_start = fixes[counted[j]].loc_time_ms;
+      if (k - j + 1 >= fence.debounce_fixes &&
+          t - run_start >= fence.debounce_ms) {
+        confirmed = side[k];
+        if (confirmed) stay_start = run_start, dwelled = false;
+      }
+    }
+    if (prior_of[k] >= 0 && !before && !confirmed && (k == 0 || !side[k - 1]) &&
+        !side[k]) {
+      if (fence.Detects(v1::FENCE_EVENT_CROSS) &&
+          path_meets(static_cast<size_t>(prior_of[k]), i)) {
+        emit(i, v1::FENCE_EVENT_CROSS, "CROSS");
+      }
+    }
+    if (confirmed != before) {
+      emit(i, confirmed ? v1::FENCE_EVENT_ENTER : v1::FENCE_EVENT_EXIT,
+           confirmed ? "ENTER" : "EXIT");
+    }
+    if (confirmed && !dwelled && t - stay_start >= fence.dwell_ms) {
+      dwelled = true;
+      emit(i, v1::FENCE_EVENT_DWELL, absl::StrCat("DWELL ", t - stay_start));
+    }
+    emit(i, confirmed ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
+         confirmed ? "INSIDE" : "OUTSIDE");
+  }
+  return out;
+}
+
 }  // namespace trackdb::fence::testing

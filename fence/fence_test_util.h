@@ -4,6 +4,7 @@
 // Fences and fixes for fence/'s tests, in a few words each.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,17 @@ model::TrackPoint Fix(int64_t t_ms, double lat, double lon,
 // expectations.
 std::string Describe(const FenceHit& hit);
 std::vector<std::string> Describe(const std::vector<FenceHit>& hits);
+
+// Each fix's events, described, by detector.h's rules applied to a whole
+// sequence of one entity's fixes at once (which count, the runs that
+// confirm a side, stays), not one fix at a time: a reference for the
+// detector. inside(i): where fix i lies; path_meets(prior, i): whether
+// the path from fix `prior` to fix i meets the area (asked only when the
+// fence detects CROSS).
+std::vector<std::vector<std::string>> ReferenceEvents(
+    const Fence& fence, const std::vector<model::TrackPoint>& fixes,
+    const std::function<bool(size_t)>& inside,
+    const std::function<bool(size_t, size_t)>& path_meets);
 
 }  // namespace trackdb::fence::testing
 

@@ -192,11 +192,12 @@ absl::StatusOr<FenceShape> FenceShape::FromProto(const v1::Fence& fence,
       return FenceShape(
           FenceShape::Polygon{std::move(p->first), std::move(p->second)});
     }
+    case v1::Fence::kRoam:  // no fixed area: fence::CompileFence's Roam
     case v1::Fence::SHAPE_NOT_SET:
       break;
   }
   return absl::InvalidArgumentError(
-      "shape: one of circle, rect or polygon is required");
+      "shape: one of circle, rect, polygon or roam is required");
 }
 
 bool FenceShape::Contains(const LatLng& p) const {

@@ -29,7 +29,8 @@ class FenceShape {
   // radius <= 0 or beyond limits.max_radius_m, or a polygon or hole that is
   // too small, too large (limits.max_polygon_vertices in all) or
   // self-intersecting. A hole is not checked against the outer ring: the
-  // part of a hole outside it cuts nothing.
+  // part of a hole outside it cuts nothing. A roaming fence has no fixed
+  // area (fence::Roam): INVALID_ARGUMENT too.
   static absl::StatusOr<FenceShape> FromProto(const v1::Fence& fence,
                                               const model::Limits& limits);
 

@@ -1,7 +1,8 @@
 // Fences from arbitrary client input, then arbitrary fixes through them:
 // fence/'s compiler (trackdb.v1.Fence as any bytes, or built field by field
 // from the input's numbers, NaN and out-of-range values included), its
-// shapes, its index and its detector.
+// shapes, its index and its detector (a roaming fence's side at each fix
+// from the input).
 //
 // Input: a byte choosing how the fence is made (even: the next bytes,
 // length-prefixed, decoded as a trackdb.v1.Fence; odd: a shape and
@@ -55,7 +56,12 @@ v1::Fence BuiltFence(FuzzInput& in) {
   f.set_name("f" + in.String(8));
   const double lat = in.DoubleIn(-85, 85), lon = in.DoubleIn(-180, 180);
   const double spread = in.DoubleIn(0, 2);
-  switch (in.Byte() % 3) {
+  switch (in.Byte() % 4) {
+    case 3:  // roaming: near another entity
+      f.mutable_roam()->set_radius_m(in.DoubleIn(-1, 200000));
+      if (in.Byte() & 1) f.mutable_roam()->set_entity_glob(in.String(8));
+      if (in.Byte() & 1) f.mutable_roam()->set_collection(in.String(8));
+      break;
     case 0:
       SetLatLng(in, lat, lon, 0, f.mutable_circle()->mutable_center());
       f.mutable_circle()->set_radius_m(in.DoubleIn(0, 200000));
@@ -144,12 +150,37 @@ void Home(const v1::Fence& f, double* lat, double* lon, double* spread) {
   }
 }
 
+// The index offers the fence for a fix it contains and a path it meets.
+void CheckIndex(const v1::Fence& proto, const fence::Fence& fence,
+                const fence::FenceIndex& index,
+                const std::optional<fence::PriorFix>& prior,
+                const model::TrackPoint& fix) {
+  const index::LatLng here{fix.lat, fix.lon};
+  std::vector<uint64_t> ids;
+  index.Candidates(here, &ids);
+  FUZZ_CHECK(!fence.shape->Contains(here) || ids == std::vector<uint64_t>{7})
+      << "index misses a fence that holds " << here.lat << "," << here.lon;
+  if (!prior) return;
+  const index::LatLng last{prior->lat, prior->lon};
+  const bool meets = fence.shape->PathMeets(last, here);
+  FUZZ_CHECK(meets ||
+             !(fence.shape->Contains(last) || fence.shape->Contains(here)));
+  ids.clear();
+  index.PathCandidates(last, here, &ids);
+  FUZZ_CHECK(!meets || ids == std::vector<uint64_t>{7})
+      << "index misses a fence on the path from " << last.lat << "," << last.lon
+      << " to " << here.lat << "," << here.lon << ": "
+      << proto.ShortDebugString();
+}
+
 void RunFixes(FuzzInput& in, const v1::Fence& proto,
               const fence::Fence& fence) {
   double home_lat, home_lon, spread;
   Home(proto, &home_lat, &home_lon, &spread);
+  // A roaming fence has no area: the input says where each fix lies.
+  const bool roaming = fence.roam.has_value();
   fence::FenceIndex index;
-  index.Add(7, fence.shape);
+  if (!roaming) index.Add(7, *fence.shape);
   fence::EntityFenceState state;
   std::optional<fence::PriorFix> prior;
   model::TrackPoint fix;
@@ -172,28 +203,14 @@ void RunFixes(FuzzInput& in, const v1::Fence& proto,
         !model::ValidatePosition(fix.lat, fix.lon, "fix").ok()) {
       continue;
     }
-    const index::LatLng here{fix.lat, fix.lon};
-    std::vector<uint64_t> ids;
-    index.Candidates(here, &ids);
-    FUZZ_CHECK(!fence.shape.Contains(here) || ids == std::vector<uint64_t>{7})
-        << "index misses a fence that holds " << here.lat << "," << here.lon;
-    if (prior) {
-      const index::LatLng last{prior->lat, prior->lon};
-      const bool meets = fence.shape.PathMeets(last, here);
-      FUZZ_CHECK(meets ||
-                 !(fence.shape.Contains(last) || fence.shape.Contains(here)));
-      ids.clear();
-      index.PathCandidates(last, here, &ids);
-      FUZZ_CHECK(!meets || ids == std::vector<uint64_t>{7})
-          << "index misses a fence on the path from " << last.lat << ","
-          << last.lon << " to " << here.lat << "," << here.lon << ": "
-          << proto.ShortDebugString();
-    }
+    if (!roaming) CheckIndex(proto, fence, index, prior, fix);
     const fence::EntityFenceState before = state;
     const bool accurate = !fence.max_accuracy_m || !fix.accuracy_m ||
                           *fix.accuracy_m <= *fence.max_accuracy_m;
     const bool newer = fence::OrderOf(fix, prior) == fence::FixOrder::kNewer;
-    const auto hits = fence::Evaluate(fence, fix, prior, &state);
+    const auto hits =
+        roaming ? fence::Evaluate(fence, fix, prior, in.Byte() & 1, &state)
+                : fence::Evaluate(fence, fix, prior, &state);
     CheckEvents(fence, before, state, accurate && newer, hits);
     if (newer) prior = fence::PriorFix{fix.loc_time_ms, fix.lat, fix.lon};
   }

@@ -16,6 +16,8 @@ void ToProtoEvent(absl::string_view collection,
                out->mutable_point());
   out->set_late(in.late);
   out->set_dwell_ms(in.dwell_ms);
+  out->set_nearby(in.nearby);
+  out->set_nearby_distance_m(in.nearby_distance_m);
 }
 
 }  // namespace trackdb::service

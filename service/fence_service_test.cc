@@ -3,6 +3,7 @@
 // resumed after a disconnect with each event exactly once.
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <thread>
@@ -87,6 +88,10 @@ class FenceServiceTest : public ::testing::Test {
     while (out.size() < n && reader->Read(&e)) {
       out.push_back(absl::StrCat(e.offset(), " ", e.point().entity_id(), " ",
                                  v1::FenceEventKind_Name(e.kind())));
+      if (!e.nearby().empty()) {
+        absl::StrAppend(&out.back(), " near ", e.nearby(), " ",
+                        std::lround(e.nearby_distance_m()), " m");
+      }
     }
     ctx.TryCancel();
     return out;
@@ -167,6 +172,23 @@ TEST_F(FenceServiceTest, WatchSendsEachEventOnceAcrossReconnects) {
     ASSERT_TRUE(fences_->GetFenceState(&ctx, req, &resp).ok());
     EXPECT_THAT(resp.inside(), ElementsAre("t2"));
   }
+}
+
+TEST_F(FenceServiceTest, ARoamingFenceReportsTheNearestTarget) {
+  v1::Fence f = Depot();
+  f.set_name("close");
+  f.mutable_roam()->set_radius_m(300);  // replaces the circle
+  ASSERT_TRUE(Put(f).ok());
+  AddPoint("bus", 1000, kIn);
+  AddPoint("t1", 1000, kOut);
+  AddPoint("t1", 2000, kIn + 0.001);  // 111 m north of the bus
+  AddPoint("t1", 3000, kOut);
+  EXPECT_THAT(Watch(1, 2), ElementsAre("1 t1 FENCE_EVENT_ENTER near bus 111 m",
+                                       "2 t1 FENCE_EVENT_EXIT"));
+  f.mutable_roam()->set_radius_m(-5);
+  const grpc::Status s = Put(f);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("fence.roam.radius_m"));
 }
 
 TEST_F(FenceServiceTest, WatchFromNowSeesOnlyNewEvents) {

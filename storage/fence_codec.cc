@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "absl/base/casts.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 
@@ -62,13 +63,19 @@ std::optional<fence::EntityFenceState> DecodeFenceState(absl::string_view in) {
 std::string EncodeFenceEvent(const FenceEventRecord& e) {
   std::string out(1, kVersion);
   out.push_back(static_cast<char>(e.kind));
-  out.push_back(static_cast<char>(e.late ? 1 : 0));
+  const bool nearby = !e.nearby.empty();
+  out.push_back(static_cast<char>((e.late ? 1 : 0) | (nearby ? 2 : 0)));
   AppendBigEndian64(&out, static_cast<uint64_t>(e.dwell_ms));
   AppendBigEndian64(&out, static_cast<uint64_t>(e.logged_ms));
   AppendVarint32(&out, static_cast<uint32_t>(e.fence.size()));
   out += e.fence;
   AppendVarint32(&out, static_cast<uint32_t>(e.point.entity.size()));
   out += e.point.entity;
+  if (nearby) {
+    AppendVarint32(&out, static_cast<uint32_t>(e.nearby.size()));
+    out += e.nearby;
+    AppendBigEndian64(&out, absl::bit_cast<uint64_t>(e.nearby_distance_m));
+  }
   out += EncodePointValue(e.point);
   return out;
 }
@@ -84,6 +91,14 @@ absl::Status DecodeFenceEvent(absl::string_view in, FenceEventRecord* out) {
   }
   out->kind = static_cast<v1::FenceEventKind>(kind);
   out->late = bits & 1;
+  if (bits & 2) {
+    int64_t distance = 0;
+    if (!ReadString(&in, &out->nearby) || out->nearby.empty() ||
+        !ReadInt64(&in, &distance)) {
+      return absl::DataLossError("corrupt fence event");
+    }
+    out->nearby_distance_m = absl::bit_cast<double>(distance);
+  }
   return DecodePointValue(in, &out->point);
 }
 

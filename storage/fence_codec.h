@@ -13,10 +13,12 @@
 // An event (the collection and offset are in its key):
 //   byte    format version (1)
 //   byte    kind (trackdb.v1.FenceEventKind)
-//   byte    bits: 1 late
+//   byte    bits: 1 late, 2 nearby
 //   int64   dwell_ms, big-endian
 //   int64   logged_ms (server time when logged), big-endian
 //   varint32 len, fence name; varint32 len, entity
+//   with bit 2: varint32 len, nearby entity (not empty); its distance in
+//           metres, an IEEE double's bits, big-endian
 //   the rest: the point, EncodePointValue (storage/point_codec.h)
 
 #include <optional>

@@ -7,8 +7,10 @@
 // whose area may hold it (the fence index), those whose area may meet its
 // path from the prior fix (if any fence detects CROSS), those the entity
 // has a stored state for (not Resting: inside or about to change), and
-// those that report OUTSIDE. Every other fence's state is Resting and a
-// fix outside it leaves it so, with no event. The prior fix is the
+// those that report OUTSIDE, and roaming fences (near a target: the
+// targets' latest positions before the write, so a call's own points of
+// other entities are not seen yet). Every other fence's state is Resting
+// and a fix outside it leaves it so, with no event. The prior fix is the
 // entity's latest point before the call, then each newer point in turn.
 #include <algorithm>
 #include <memory>
@@ -18,6 +20,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "index/covering.h"
+#include "index/distance.h"
+#include "index/region.h"
 #include "storage/engine.h"
 #include "storage/fence_codec.h"
 #include "storage/keys.h"
@@ -78,28 +83,90 @@ void FencesToEvaluate(const CollectionFences& f, const model::TrackPoint& p,
   ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
 }
 
+// The nearest of a roaming fence's targets within its radius of `p`, by
+// their latest positions as indexed before this write (the store's latest
+// index, storage/latest_index.h); ties go to the smaller entity id.
+struct Nearest {
+  std::string entity;
+  double distance_m = 0;
+};
+std::optional<Nearest> NearestTarget(const Engine& engine,
+                                     absl::string_view collection,
+                                     const fence::Roam& roam,
+                                     const model::TrackPoint& p) {
+  const index::LatLng here{p.lat, p.lon};
+  // The radius was checked when the fence was compiled.
+  absl::StatusOr<index::CircleRegion> disc =
+      index::CircleRegion::Create(here, roam.radius_m);
+  if (!disc.ok()) return std::nullopt;
+  std::vector<LatestIndex::Hit> hits;
+  engine.latest_index.Scan(
+      roam.collection, index::Covering(*disc),
+      [&](const PointPosition& q) {
+        return disc->Contains({q.lat, q.lon});
+      },
+      &hits);
+  std::optional<Nearest> best;
+  for (const LatestIndex::Hit& hit : hits) {
+    if (!roam.Targets(collection, p.entity, hit.entity)) continue;
+    const double d =
+        index::HaversineMeters(here, {hit.position.lat, hit.position.lon});
+    if (!best || d < best->distance_m ||
+        (d == best->distance_m && hit.entity < best->entity)) {
+      best = Nearest{hit.entity, d};
+    }
+  }
+  return best;
+}
+
+struct EvalContext {
+  const Engine& engine;
+  absl::string_view collection;
+  const CollectionFences& f;
+  int64_t now_ms;
+};
+
+// `fence`'s events for `p`, logged in *events.
+void EvaluateFence(const EvalContext& ctx, const fence::Fence& fence,
+                   const model::TrackPoint& p,
+                   const std::optional<fence::PriorFix>& prior,
+                   fence::EntityFenceState* state,
+                   std::vector<FenceEventRecord>* events) {
+  std::optional<Nearest> nearest;
+  std::vector<fence::FenceHit> hits;
+  if (fence.roam) {
+    nearest = NearestTarget(ctx.engine, ctx.collection, *fence.roam, p);
+    hits = fence::Evaluate(fence, p, prior, nearest.has_value(), state);
+  } else {
+    hits = fence::Evaluate(fence, p, prior, state);
+  }
+  for (const fence::FenceHit& hit : hits) {
+    FenceEventRecord& e = events->emplace_back(FenceEventRecord{
+        0, fence.name, hit.kind, hit.late, hit.dwell_ms, ctx.now_ms, p});
+    if (nearest) {
+      e.nearby = nearest->entity;
+      e.nearby_distance_m = nearest->distance_m;
+    }
+  }
+}
+
 // Evaluates one entity's points (indices into `points`, in time order).
-void EvaluateEntity(const CollectionFences& f,
+void EvaluateEntity(const EvalContext& ctx,
                     absl::Span<const model::TrackPoint> points,
                     const std::vector<size_t>& order,
-                    std::optional<fence::PriorFix> prior, int64_t now_ms,
-                    StateRows* rows, std::vector<FenceEventRecord>* events) {
+                    std::optional<fence::PriorFix> prior, StateRows* rows,
+                    std::vector<FenceEventRecord>* events) {
   std::vector<uint64_t> ids;
   for (size_t i : order) {
     const model::TrackPoint& p = points[i];
     const bool newer = fence::OrderOf(p, prior) == fence::FixOrder::kNewer;
-    FencesToEvaluate(f, p, prior, *rows, &ids);
+    FencesToEvaluate(ctx.f, p, prior, *rows, &ids);
     for (uint64_t id : ids) {
-      auto fence = f.fences.find(id);
-      if (fence == f.fences.end() || !fence->second.Applies(p.entity)) {
+      auto fence = ctx.f.fences.find(id);
+      if (fence == ctx.f.fences.end() || !fence->second.Applies(p.entity)) {
         continue;
       }
-      StateRow& row = (*rows)[id];
-      for (const fence::FenceHit& hit :
-           fence::Evaluate(fence->second, p, prior, &row.state)) {
-        events->push_back({0, fence->second.name, hit.kind, hit.late,
-                           hit.dwell_ms, now_ms, p});
-      }
+      EvaluateFence(ctx, fence->second, p, prior, &(*rows)[id].state, events);
     }
     if (newer) prior = fence::PriorFix{p.loc_time_ms, p.lat, p.lon};
   }
@@ -142,7 +209,7 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
                                absl::Span<const model::TrackPoint> points,
                                const PointsPlan& plan, CollectionFences& f,
                                FenceWrite* write) {
-  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+  const EvalContext ctx{engine, collection, f, absl::ToUnixMillis(absl::Now())};
   std::vector<std::vector<size_t>> order(plan.entities.size());
   for (size_t i = 0; i < points.size(); ++i) {
     order[plan.entity_of[i]].push_back(i);
@@ -168,7 +235,7 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
       prior = fence::PriorFix{entity.stored->loc_time_ms, entity.stored->lat,
                               entity.stored->lon};
     }
-    EvaluateEntity(f, points, order[e], prior, now_ms, &rows, &events);
+    EvaluateEntity(ctx, points, order[e], prior, &rows, &events);
     if (absl::Status s = WriteStates(batch, collection, entity.name, f, rows,
                                      may_have_states, write);
         !s.ok()) {

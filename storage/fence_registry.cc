@@ -8,8 +8,8 @@ namespace trackdb::storage {
 void CollectionFences::Put(fence::Fence f) {
   Remove(f.name);
   const uint64_t id = next_id++;
-  index.Add(id, f.shape);
-  if (f.Detects(v1::FENCE_EVENT_OUTSIDE)) every_fix.push_back(id);
+  if (f.shape) index.Add(id, *f.shape);
+  if (!f.shape || f.Detects(v1::FENCE_EVENT_OUTSIDE)) every_fix.push_back(id);
   if (f.Detects(v1::FENCE_EVENT_CROSS)) ++crossing;
   ids[f.name] = id;
   fences.emplace(id, std::move(f));

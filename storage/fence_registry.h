@@ -57,8 +57,9 @@ struct CollectionFences {
   absl::flat_hash_map<uint64_t, fence::Fence> fences;  // by id
   absl::flat_hash_map<std::string, uint64_t> ids;      // by name
   fence::FenceIndex index;
-  // Fences evaluated on every fix: those that report OUTSIDE (fence/
-  // detector.h: every other fence is evaluated only near its area).
+  // Fences evaluated on every fix: roaming fences (no area to index) and
+  // those that report OUTSIDE (fence/detector.h: every other fence is
+  // evaluated only near its area).
   std::vector<uint64_t> every_fix;
   int crossing = 0;  // fences that detect CROSS
   uint64_t next_id = 1;

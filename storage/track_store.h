@@ -99,6 +99,9 @@ struct FenceEventRecord {
   int64_t dwell_ms = 0;
   int64_t logged_ms = 0;    // server time when the point was written
   model::TrackPoint point;  // the fix that caused it
+  // A roaming fence's nearest target within its radius (empty: none).
+  std::string nearby;
+  double nearby_distance_m = 0;
 };
 struct FenceEventsPage {
   std::vector<FenceEventRecord> events;

@@ -11,6 +11,11 @@
 //     shape: CIRCLE lon lat radius m|km|ft|mi
 //          | RECT west_lon south_lat east_lon north_lat
 //          | POLYGON n lon lat ... [HOLE n lon lat ...]...
+//          | ROAM key pattern radius m|km|ft|mi
+//              (within radius of a member of `key` whose name matches
+//              `pattern`, as Tile38's ROAM: trackdb.v1.FenceRoam; `key`
+//              is the fence's own key or, from database 0, another
+//              UTF-8 key; events carry the nearest member as "nearby")
 //     kinds: enter exit inside outside cross dwell (default enter,exit)
 //     -> :1 created, :0 replaced (every entity's state for it reset)
 //   FENCE.GET key name     -> the fence in proto3 JSON (trackdb.v1.Fence,
@@ -121,6 +126,7 @@ class FenceSetParser {
       circle->set_radius_m(radius * to_meters);
       return true;
     }
+    if (IsWord(word, "roam")) return Roam(fence->mutable_roam());
     if (IsWord(word, "rect")) {
       v1::FenceRect* rect = fence->mutable_rect();
       return LonLat(rect->mutable_south_west()) &&
@@ -137,6 +143,33 @@ class FenceSetParser {
     }
     ctx_.reply.Error(kSyntaxError);
     return false;
+  }
+
+  // key pattern radius unit.
+  bool Roam(v1::FenceRoam* roam) {
+    if (!Have(4)) return false;
+    const std::string& key = Arg(next_);
+    if (!ValidGeoKeyOrReply(ctx_, key)) return false;
+    if (key != ctx_.argv[1]) {
+      // A collection in the fence's definition is a proto3 string.
+      std::string name = ctx_.Name(key);
+      if (!model::IsUtf8(name)) {
+        ctx_.reply.Error(
+            "ROAM key must be the fence's own key, or a UTF-8 key of "
+            "database 0");
+        return false;
+      }
+      roam->set_collection(std::move(name));
+    }
+    roam->set_entity_glob(Arg(next_ + 1));
+    double radius = 0, to_meters = 0;
+    if (!ParseDistanceOrReply(ctx_, Arg(next_ + 2), Arg(next_ + 3), &radius,
+                              &to_meters)) {
+      return false;
+    }
+    next_ += 4;
+    roam->set_radius_m(radius * to_meters);
+    return true;
   }
 
   // n lon lat ... (n pairs).

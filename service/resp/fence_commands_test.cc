@@ -213,5 +213,48 @@ TEST(FenceCommandsTest, BadRequestsAreRefusedAndWriteNothing) {
   EXPECT_EQ(c.Call({"PING"}), "+PONG\r\n");
 }
 
+TEST(FenceCommandsTest, RoamingFenceBetweenMembers) {
+  TrackdbResp server;
+  RawClient c(server.port());
+  // Within 300 m of another member of the same key.
+  ASSERT_EQ(c.Call({"FENCE.SET", "fleet", "close", "ROAM", "fleet", "*", "300",
+                    "m", "DETECT", "enter,exit"}),
+            ":1\r\n");
+  EXPECT_THAT(c.Call({"FENCE.GET", "fleet", "close"}),
+              HasSubstr("\"roam\":{\"entityGlob\":\"*\",\"radiusM\":300}"));
+  ASSERT_EQ(c.Call({"GEOADD", "fleet", "13.40", "52.52", "bus3"}), ":1\r\n");
+  ASSERT_EQ(c.Call({"GEOADD", "fleet", "13.40", "52.53", "truck7"}), ":1\r\n");
+  ASSERT_EQ(c.Call({"GEOADD", "fleet", "13.40", "52.521", "truck7"}), ":0\r\n");
+  const std::string events = c.Call({"FENCE.EVENTS", "fleet", "0"});
+  EXPECT_THAT(events, HasSubstr("\"kind\":\"FENCE_EVENT_ENTER\""));
+  EXPECT_THAT(events, HasSubstr("\"nearby\":\"bus3\""));
+  EXPECT_THAT(events, HasSubstr("\"nearbyDistanceM\":111."));
+  EXPECT_EQ(c.Call({"FENCE.STATE", "fleet", "close"}),
+            "*1\r\n$6\r\ntruck7\r\n");
+  // Another key as the targets; from another database only its own key.
+  EXPECT_EQ(
+      c.Call({"FENCE.SET", "cars", "depot", "ROAM", "depots", "d*", "1", "km"}),
+      ":1\r\n");
+  auto stored = server.store().GetFence("cars", "depot");
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->roam().collection(), "depots");
+  EXPECT_EQ((*stored)->roam().radius_m(), 1000);
+  ASSERT_EQ(c.Call({"SELECT", "2"}), "+OK\r\n");
+  EXPECT_EQ(c.Call({"FENCE.SET", "cars", "d", "ROAM", "cars", "*", "1", "km"}),
+            ":1\r\n");
+  EXPECT_THAT(
+      c.Call({"FENCE.SET", "cars", "d", "ROAM", "depots", "*", "1", "km"}),
+      StartsWith("-ERR ROAM key must be the fence's own key"));
+  EXPECT_EQ(c.Call({"FENCE.SET", "cars", "d", "ROAM", "cars", "*", "-1", "km"}),
+            "-ERR radius cannot be negative\r\n");
+  EXPECT_EQ(c.Call({"FENCE.SET", "cars", "d", "ROAM", "cars", "*", "0", "km"}),
+            "-ERR roam.radius_m must be a number > 0, got 0\r\n");
+  EXPECT_EQ(c.Call({"FENCE.SET", "cars", "d", "ROAM", "cars", "*", "1"}),
+            "-ERR syntax error\r\n");
+  EXPECT_THAT(c.Call({"FENCE.SET", "cars", "d", "ROAM", "cars", "*", "1", "km",
+                      "DETECT", "cross"}),
+              StartsWith("-ERR detect[0]: CROSS is not defined"));
+}
+
 }  // namespace
 }  // namespace trackdb::resp

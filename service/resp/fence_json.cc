@@ -44,6 +44,7 @@ std::string FenceEventJson(absl::string_view key,
   v1::FenceEvent proto;
   service::ToProtoEvent(JsonText(key), event, &proto);
   proto.mutable_point()->set_entity_id(JsonText(event.point.entity));
+  proto.set_nearby(JsonText(event.nearby));
   return ToJson(proto);
 }
 
