@@ -278,6 +278,12 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   if (!s->has_max_atomic_copy_mb()) {
     s->set_max_atomic_copy_mb(model::kDefaultMaxAtomicCopyMb);
   }
+  if (!s->has_fence_log_max_age_s()) {
+    s->set_fence_log_max_age_s(model::kDefaultFenceLogMaxAgeS);
+  }
+  if (!s->has_fence_log_max_events()) {
+    s->set_fence_log_max_events(model::kDefaultFenceLogMaxEvents);
+  }
   if (!s->has_max_write_buffer_number()) s->set_max_write_buffer_number(4);
   if (!s->has_max_background_jobs()) s->set_max_background_jobs(4);
   if (!s->has_level0_file_num_compaction_trigger()) {

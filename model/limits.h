@@ -40,6 +40,12 @@ inline constexpr uint32_t kMaxPageSize = 1000;
 // default bound on its size, in MiB (storage.max_atomic_copy_mb).
 inline constexpr uint64_t kDefaultMaxAtomicCopyMb = 256;
 
+// How long, and how many of, a collection's fence events are kept
+// (storage.fence_log_max_age_s, storage.fence_log_max_events): a week, as
+// Kafka keeps a topic, and at most ten million events.
+inline constexpr uint64_t kDefaultFenceLogMaxAgeS = 7 * 24 * 3600;
+inline constexpr uint64_t kDefaultFenceLogMaxEvents = 10'000'000;
+
 // The configurable limits, with their defaults.
 struct Limits {
   // Points in one AddPoints call or one StreamPoints message.

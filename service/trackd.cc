@@ -24,6 +24,7 @@
 #include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/auth/users.h"
+#include "service/fence_log_trimmer.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
 #include "service/resp/resp_server.h"
@@ -130,6 +131,8 @@ int Run() {
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
+  // The fence event logs' retention (storage.fence_log_max_*).
+  service::FenceLogTrimmer fence_log_trimmer(store->get(), absl::Minutes(1));
   Log("ready");
 
   int sig = 0;

@@ -107,8 +107,23 @@ absl::Status LoadCollection(Engine& engine, absl::string_view collection) {
     it->SeekForPrev(ToSlice(log_end));
     next = ReadBigEndian64(SliceView(it->key()).substr(log.size())) + 1;
   }
+  if (!it->status().ok()) {
+    return FromRocks(it->status(), "reading the fence event log");
+  }
+  std::string kept;
+  const rocksdb::Status k = engine.db->Get(
+      rocksdb::ReadOptions(), engine.fences(),
+      ToSlice(FencesPrefix(collection, kFenceLogKeptTag)), &kept);
+  if (k.ok() && kept.size() == 8) {
+    const uint64_t from = ReadBigEndian64(kept);
+    first = std::max(first, from);
+    next = std::max(next, from);
+  } else if (!k.IsNotFound()) {
+    return k.ok() ? absl::DataLossError("corrupt fence log start")
+                  : FromRocks(k, "reading the fence log start");
+  }
   f.SetLoaded(first, next);
-  return FromRocks(it->status(), "reading the fence event log");
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -270,6 +285,80 @@ bool TrackStore::WaitForFenceLogTick(uint64_t seen, absl::Time deadline) {
 
 std::vector<std::pair<std::string, uint64_t>> TrackStore::FenceLogEnds() {
   return engine_->fence_registry.LogEnds();
+}
+
+}  // namespace trackdb::storage
+
+namespace trackdb::storage {
+namespace {
+
+// The first offset of a log to keep: past the excess over max_events,
+// then past every event logged before `expired_before_ms` (logging times
+// of concurrent writers may interleave by a little: the pass stops at the
+// first event young enough, keeping what follows it).
+absl::StatusOr<uint64_t> FirstToKeep(const Engine& engine,
+                                     absl::string_view collection,
+                                     uint64_t first, uint64_t visible,
+                                     int64_t expired_before_ms) {
+  const v1::StorageConfig& config = engine.options.config;
+  uint64_t keep = first;
+  const uint64_t max_events = config.fence_log_max_events();
+  if (max_events > 0 && visible - first > max_events) {
+    keep = visible - max_events;
+  }
+  if (config.fence_log_max_age_s() == 0 || keep >= visible) return keep;
+  absl::Status s = ScanFences(
+      engine, FenceEventKey(collection, keep),
+      FenceEventKey(collection, visible),
+      [&](absl::string_view key, absl::string_view value, bool* stop) {
+        FenceEventRecord e;
+        if (absl::Status d = DecodeFenceEvent(value, &e); !d.ok()) return d;
+        if (e.logged_ms >= expired_before_ms) {
+          *stop = true;
+        } else {
+          keep = ReadBigEndian64(key.substr(key.size() - 8)) + 1;
+        }
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return keep;
+}
+
+}  // namespace
+
+absl::StatusOr<uint64_t> TrackStore::TrimFenceLogs(absl::Time now) {
+  const int64_t max_age_ms =
+      static_cast<int64_t>(std::min<uint64_t>(
+          engine_->options.config.fence_log_max_age_s(), INT64_MAX / 1000)) *
+      1000;
+  const int64_t expired_before_ms = absl::ToUnixMillis(now) - max_age_ms;
+  uint64_t removed = 0;
+  for (const auto& [collection, visible] : engine_->fence_registry.LogEnds()) {
+    CollectionFences* f = engine_->fence_registry.Find(collection);
+    const uint64_t first = f->first_kept();
+    if (first >= visible) continue;
+    absl::StatusOr<uint64_t> keep =
+        FirstToKeep(*engine_, collection, first, visible, expired_before_ms);
+    if (!keep.ok()) return keep.status();
+    if (*keep <= first) continue;
+    WriteBatchBuilder batch(*engine_);
+    batch.DeleteRange(ColumnFamily::kFences, FenceEventKey(collection, first),
+                      FenceEventKey(collection, *keep));
+    std::string kept;
+    AppendBigEndian64(&kept, *keep);
+    if (absl::Status s =
+            batch.Put(ColumnFamily::kFences,
+                      FencesPrefix(collection, kFenceLogKeptTag), kept);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = batch.Commit("trimming a fence event log"); !s.ok()) {
+      return s;
+    }
+    f->SetFirstKept(*keep);
+    removed += *keep - first;
+  }
+  return removed;
 }
 
 }  // namespace trackdb::storage

@@ -125,6 +125,80 @@ TEST(FenceStoreTest, StatesAndOffsetsSurviveReopening) {
   EXPECT_EQ(page->events[1].point.loc_time_ms, 4000);
 }
 
+// A store whose fence logs keep at most `max_events` events no older than
+// `max_age_s` (0: no limit).
+std::unique_ptr<TrackStore> OpenWithRetention(const std::string& dir,
+                                              uint64_t max_age_s,
+                                              uint64_t max_events) {
+  v1::StorageConfig config;
+  config.set_fence_log_max_age_s(max_age_s);
+  config.set_fence_log_max_events(max_events);
+  auto store = TrackStore::Open(dir, config);
+  EXPECT_TRUE(store.ok()) << store.status();
+  return *std::move(store);
+}
+
+// Moves t1 in and out of the depot: `n` events, ENTER first.
+void CrossTheDepot(TrackStore& store, int n, int64_t* t) {
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(store
+                    .AddPoints("fleet", {Point("t1", *t += 1000,
+                                               i % 2 ? kOut : kIn, kLon)})
+                    .ok());
+  }
+}
+
+std::vector<uint64_t> Offsets(TrackStore& store) {
+  auto page = store.ReadFenceEvents("fleet", 1, 1000);
+  EXPECT_TRUE(page.ok()) << page.status();
+  std::vector<uint64_t> out;
+  for (const FenceEventRecord& e : page->events) out.push_back(e.offset);
+  return out;
+}
+
+TEST(FenceStoreTest, RetentionKeepsTheNewestEventsAndNeverReusesOffsets) {
+  const std::string dir = testing::NewDataDir();
+  int64_t t = 0;
+  {
+    auto store = OpenWithRetention(dir, 0, 3);
+    ASSERT_TRUE(store->PutFence(Depot()).ok());
+    CrossTheDepot(*store, 10, &t);
+    EXPECT_EQ(*store->TrimFenceLogs(absl::Now()), 7u);
+    EXPECT_THAT(Offsets(*store), ElementsAre(8, 9, 10));
+    EXPECT_EQ(*store->TrimFenceLogs(absl::Now()), 0u);
+    ASSERT_TRUE(store->Close().ok());
+  }
+  auto store = OpenWithRetention(dir, 0, 3);
+  EXPECT_THAT(Offsets(*store), ElementsAre(8, 9, 10));
+  CrossTheDepot(*store, 1, &t);
+  EXPECT_THAT(Offsets(*store), ElementsAre(8, 9, 10, 11));
+  auto page = store->ReadFenceEvents("fleet", 2, 10);
+  ASSERT_TRUE(page.ok());
+  EXPECT_EQ(page->events.front().offset, 8u)
+      << "a read from an offset no longer kept starts at the oldest kept";
+}
+
+TEST(FenceStoreTest, RetentionByAgeMayEmptyTheLogButOffsetsGoOn) {
+  const std::string dir = testing::NewDataDir();
+  int64_t t = 0;
+  const absl::Time now = absl::Now();
+  {
+    auto store = OpenWithRetention(dir, 60, 0);
+    ASSERT_TRUE(store->PutFence(Depot()).ok());
+    CrossTheDepot(*store, 4, &t);
+    EXPECT_EQ(*store->TrimFenceLogs(now + absl::Seconds(30)), 0u);
+    EXPECT_THAT(Offsets(*store), ElementsAre(1, 2, 3, 4));
+    EXPECT_EQ(*store->TrimFenceLogs(now + absl::Minutes(2)), 4u);
+    EXPECT_THAT(Offsets(*store), IsEmpty());
+    ASSERT_TRUE(store->Close().ok());
+  }
+  auto store = OpenWithRetention(dir, 60, 0);
+  EXPECT_EQ(store->FenceLogEnd("fleet"), 5u);
+  CrossTheDepot(*store, 1, &t);
+  EXPECT_THAT(Offsets(*store), ElementsAre(5));
+  EXPECT_EQ(*store->TrimFenceLogs(now), 0u) << "young enough";
+}
+
 TEST(FenceStoreTest, ReplacingOrDeletingAFenceDropsItsStates) {
   auto store = OpenStore(testing::NewDataDir());
   ASSERT_TRUE(store->PutFence(Depot()).ok());

@@ -25,6 +25,9 @@
 //           of a GEO key).
 //   fences  CollectionPrefix | 'd' | fence name -> trackdb.v1.Fence bytes
 //           CollectionPrefix | 'e' | uint64 offset -> EncodeFenceEvent
+//           CollectionPrefix | 'k' -> uint64 big-endian: the first offset
+//           retention kept (TrimFenceLogs), so that an emptied log does
+//           not reuse offsets after a restart
 //           CollectionPrefix | 's' | varint32(len(entity)) entity | fence name
 //           -> EncodeFenceState (storage/fence_codec.h), only where the
 //           state is not Resting (fence/detector.h).
@@ -93,6 +96,7 @@ std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key);
 // fences
 inline constexpr char kFenceTag = 'd';
 inline constexpr char kFenceEventTag = 'e';
+inline constexpr char kFenceLogKeptTag = 'k';
 inline constexpr char kFenceStateTag = 's';
 // Every key of `collection` in fences with `tag`.
 std::string FencesPrefix(absl::string_view collection, char tag);

@@ -228,6 +228,14 @@ class TrackStore {
   uint64_t FenceLogTicks();
   bool WaitForFenceLogTick(uint64_t seen, absl::Time deadline);
   std::vector<std::pair<std::string, uint64_t>> FenceLogEnds();
+  // Removes, from every collection's event log, the events older than
+  // storage.fence_log_max_age_s at `now` (by logged_ms) and all but the
+  // newest storage.fence_log_max_events (0: no such limit), in one range
+  // deletion per log; returns how many offsets left the logs. Offsets are
+  // never reused: a read from one no longer kept starts at the oldest kept.
+  // Safe beside writers and readers (service/fence_log_trimmer.h calls it
+  // every minute).
+  absl::StatusOr<uint64_t> TrimFenceLogs(absl::Time now);
 
   // --- Whole names (name_ops.cc) ---
   // A name may hold a string (kv) and a collection; the front doors keep at

@@ -1,0 +1,61 @@
+// The trimmer's thread applies the store's fence log retention at start
+// and then every interval, and stops when destroyed.
+
+#include "service/fence_log_trimmer.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::service {
+namespace {
+
+TEST(FenceLogTrimmerTest, TrimsAtStartAndEveryInterval) {
+  v1::StorageConfig config;
+  config.set_fence_log_max_events(1);
+  auto store =
+      storage::TrackStore::Open(storage::testing::NewDataDir(), config);
+  ASSERT_TRUE(store.ok()) << store.status();
+  v1::Fence depot;
+  depot.set_collection("fleet");
+  depot.set_name("depot");
+  depot.mutable_circle()->mutable_center()->set_latitude(40);
+  depot.mutable_circle()->mutable_center()->set_longitude(116);
+  depot.mutable_circle()->set_radius_m(500);
+  ASSERT_TRUE((*store)->PutFence(depot).ok());
+  int64_t t = 0;
+  auto cross = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      ASSERT_TRUE((*store)
+                      ->AddPoints("fleet", {storage::testing::Point(
+                                               "t1", t += 1000,
+                                               i % 2 ? 40.01 : 40.0, 116)})
+                      .ok());
+    }
+  };
+  cross(4);
+  auto oldest = [&] {
+    auto page = (*store)->ReadFenceEvents("fleet", 1, 10);
+    return page.ok() && !page->events.empty() ? page->events[0].offset : 0;
+  };
+  FenceLogTrimmer trimmer(store->get(), absl::Milliseconds(50));
+  const absl::Time deadline = absl::Now() + absl::Seconds(20);
+  while (oldest() != 4 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(oldest(), 4u);
+  cross(2);  // offsets 5, 6
+  // The count moves just after the log does.
+  while ((oldest() != 6 || trimmer.removed() != 5) && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(oldest(), 6u) << "a later pass";
+  EXPECT_EQ(trimmer.removed(), 5u);
+}
+
+}  // namespace
+}  // namespace trackdb::service
