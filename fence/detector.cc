@@ -4,8 +4,9 @@ namespace trackdb::fence {
 namespace {
 
 bool Counts(const Fence& fence, const model::TrackPoint& point) {
-  return !fence.max_accuracy_m || !point.accuracy_m ||
-         *point.accuracy_m <= *fence.max_accuracy_m;
+  return (!fence.max_accuracy_m || !point.accuracy_m ||
+          *point.accuracy_m <= *fence.max_accuracy_m) &&
+         fence.Matches(point);
 }
 
 void Emit(const Fence& fence, v1::FenceEventKind kind,

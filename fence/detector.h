@@ -13,7 +13,8 @@
 //   it, as it replaces the store's latest point, and is evaluated as newer
 //   (OrderOf).
 // - Counted fixes. A fix whose accuracy_m is worse than max_accuracy_m is
-//   not counted: no event, no change (a fix without accuracy_m counts). A
+//   not counted: no event, no change (a fix without accuracy_m counts);
+//   nor is one that fails the fence's `where` filters (Fence::Matches). A
 //   late fix is not counted either: under LATE_POINTS_DROP nothing happens,
 //   under LATE_POINTS_REPORT it is reported as INSIDE/OUTSIDE of where it
 //   lies, marked late. So a late fix never causes ENTER, EXIT, CROSS or

@@ -70,6 +70,12 @@ std::vector<model::TrackPoint> RandomFixes(const Walk& walk, int n,
     std::optional<double> accuracy;
     if (pct(*rng) < 70) accuracy = 5 + pct(*rng);
     fixes.push_back(testing::Fix(when, p.lat, lon, accuracy));
+    // For the `where` filters: mostly moving, mostly loaded.
+    if (pct(*rng) < 90) fixes.back().speed_kmh = pct(*rng);
+    if (pct(*rng) < 90) {
+      fixes.back().attributes.push_back(
+          {"load", pct(*rng) < 80 ? "full" : "empty"});
+    }
   }
   return fixes;
 }
@@ -87,6 +93,15 @@ void CheckAgainstReference(v1::Fence proto, const Walk& walk, uint32_t seed) {
       proto.clear_max_accuracy_m();
     } else {
       proto.set_max_accuracy_m(60);
+    }
+    proto.clear_where();
+    if (round % 3 == 1) {
+      v1::FenceWhere* moving = proto.add_where();
+      moving->set_field("speed_kmh");
+      moving->set_min(5);
+      v1::FenceWhere* loaded = proto.add_where();
+      loaded->set_field("load");
+      loaded->add_in("full");
     }
     const Fence fence = Compile(proto);
     const auto fixes = RandomFixes(walk, 400, &rng);

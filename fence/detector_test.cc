@@ -335,5 +335,71 @@ TEST_F(DetectorTest, ARoamingFencesSideIsTheCallersObservation) {
   EXPECT_THAT(got, ElementsAre("3000 ENTER", "7000 EXIT"));
 }
 
+TEST_F(DetectorTest, AFixThatFailsAWhereIsIgnoredLikeAnInaccurateOne) {
+  v1::Fence proto = testing::CircleFence(kLat, kLon, 500);
+  proto.clear_detect();
+  proto.add_detect(v1::FENCE_EVENT_ENTER);
+  proto.add_detect(v1::FENCE_EVENT_EXIT);
+  v1::FenceWhere* loaded = proto.add_where();
+  loaded->set_field("load");
+  loaded->add_in("full");
+  v1::FenceWhere* moving = proto.add_where();
+  moving->set_field("speed_kmh");
+  moving->set_min(5);
+  moving->set_max(120);
+  const Fence fence = Compile(proto);
+  auto fix = [](int64_t t, double lat, std::optional<double> speed,
+                const char* load) {
+    model::TrackPoint p = Fix(t, lat, kLon);
+    p.speed_kmh = speed;
+    if (load != nullptr) p.attributes.push_back({"load", load});
+    return p;
+  };
+  EntityFenceState state;
+  std::optional<PriorFix> prior;
+  std::vector<std::string> got;
+  for (const model::TrackPoint& p :
+       {fix(1000, kIn, 30, "empty"), fix(2000, kIn, 30, nullptr),
+        fix(3000, kIn, std::nullopt, "full"), fix(4000, kIn, 2, "full"),
+        fix(5000, kIn, 30, "full"), fix(6000, kOut, 130, "full"),
+        fix(7000, kOut, 60, "full")}) {
+    for (const std::string& e : Describe(Evaluate(fence, p, prior, &state))) {
+      got.push_back(absl::StrCat(p.loc_time_ms, " ", e));
+    }
+    prior = PriorFix{p.loc_time_ms, p.lat, p.lon};
+  }
+  EXPECT_THAT(got, ElementsAre("5000 ENTER", "7000 EXIT"));
+}
+
+TEST(CompileFenceTest, BadWheresNameTheirField) {
+  auto error = [](const v1::FenceWhere& w) {
+    v1::Fence f = testing::CircleFence(kLat, kLon, 500);
+    *f.add_where() = w;
+    auto c = CompileFence(f, model::Limits());
+    return c.ok() ? std::string("OK") : std::string(c.status().message());
+  };
+  v1::FenceWhere w;
+  EXPECT_THAT(error(w), HasSubstr("where[0].field must be 1 to 256 bytes"));
+  w.set_field("speed_kmh");
+  EXPECT_THAT(error(w), HasSubstr("where[0]: set either min/max or in"));
+  w.set_min(10);
+  w.add_in("x");
+  EXPECT_THAT(error(w), HasSubstr("where[0]: set either min/max or in"));
+  w.clear_min();
+  EXPECT_THAT(error(w), HasSubstr("where[0].in: speed_kmh is a number"));
+  w.clear_in();
+  w.set_min(10);
+  w.set_max(5);
+  EXPECT_THAT(error(w), HasSubstr("min <= max"));
+  w.set_max(NAN);
+  EXPECT_THAT(error(w), HasSubstr("must be numbers"));
+  w.set_max(20);
+  EXPECT_EQ(error(w), "OK");
+  v1::Fence many = testing::CircleFence(kLat, kLon, 500);
+  for (int i = 0; i <= kMaxWheres; ++i) *many.add_where() = w;
+  EXPECT_THAT(CompileFence(many, model::Limits()).status().message(),
+              HasSubstr("where: at most 16 filters"));
+}
+
 }  // namespace
 }  // namespace trackdb::fence

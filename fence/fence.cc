@@ -1,8 +1,10 @@
 #include "fence/fence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
 #include "model/validate.h"
@@ -132,7 +134,100 @@ absl::Status CompileTiming(const v1::Fence& proto, Fence* fence) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Where> CompileWhere(const v1::FenceWhere& w,
+                                   const std::string& at) {
+  if (w.field().empty() || w.field().size() > kMaxWhereFieldBytes ||
+      !model::IsUtf8(w.field())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        at, ".field must be 1 to ", kMaxWhereFieldBytes, " bytes of UTF-8"));
+  }
+  Where where;
+  static const auto* const kNumeric =
+      new std::vector<std::pair<absl::string_view, Where::Field>>{
+          {"speed_kmh", Where::Field::kSpeed},
+          {"direction_deg", Where::Field::kDirection},
+          {"height_m", Where::Field::kHeight},
+          {"accuracy_m", Where::Field::kAccuracy}};
+  where.attribute = w.field();
+  for (const auto& [name, field] : *kNumeric) {
+    if (w.field() == name) where.field = field;
+  }
+  const bool range = w.has_min() || w.has_max();
+  if (range == (w.in_size() > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(at, ": set either min/max or in"));
+  }
+  if (std::isnan(w.min()) || std::isnan(w.max()) ||
+      (w.has_min() && w.has_max() && w.min() > w.max())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(at, ": min and max must be numbers, min <= max"));
+  }
+  if (!range && where.field != Where::Field::kAttribute) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(at, ".in: ", w.field(), " is a number: give min and max"));
+  }
+  if (w.has_min()) where.min = w.min();
+  if (w.has_max()) where.max = w.max();
+  where.in.assign(w.in().begin(), w.in().end());
+  return where;
+}
+
+absl::Status CompileWheres(const v1::Fence& proto, Fence* fence) {
+  if (proto.where_size() > kMaxWheres) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "where: at most ", kMaxWheres, " filters, got ", proto.where_size()));
+  }
+  for (int i = 0; i < proto.where_size(); ++i) {
+    auto w = CompileWhere(proto.where(i), absl::StrCat("where[", i, "]"));
+    if (!w.ok()) return w.status();
+    fence->where.push_back(*std::move(w));
+  }
+  return absl::OkStatus();
+}
+
+// The number `w` looks at in `p` (none for an attribute: Where::Matches).
+std::optional<double> NumericField(const Where& w, const model::TrackPoint& p) {
+  switch (w.field) {
+    case Where::Field::kSpeed:
+      return p.speed_kmh;
+    case Where::Field::kDirection:
+      return p.direction_deg;
+    case Where::Field::kHeight:
+      return p.height_m;
+    case Where::Field::kAccuracy:
+      return p.accuracy_m;
+    case Where::Field::kAttribute:
+      break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool Where::Matches(const model::TrackPoint& p) const {
+  std::optional<double> number = NumericField(*this, p);
+  if (field == Field::kAttribute) {
+    const std::string* value = nullptr;
+    for (const auto& [name, v] : p.attributes) {
+      if (name == attribute) value = &v;
+    }
+    if (value == nullptr) return false;
+    if (!in.empty()) {
+      return std::find(in.begin(), in.end(), *value) != in.end();
+    }
+    double d = 0;
+    if (!absl::SimpleAtod(*value, &d) || std::isnan(d)) return false;
+    number = d;
+  }
+  return number && (!min || *number >= *min) && (!max || *number <= *max);
+}
+
+bool Fence::Matches(const model::TrackPoint& point) const {
+  for (const Where& w : where) {
+    if (!w.Matches(point)) return false;
+  }
+  return true;
+}
 
 bool Roam::Targets(absl::string_view own, absl::string_view watched,
                    absl::string_view entity) const {
@@ -155,6 +250,8 @@ absl::StatusOr<Fence> CompileFence(const v1::Fence& proto,
   s = CompileDetect(proto, &fence);
   if (!s.ok()) return s;
   s = CompileTiming(proto, &fence);
+  if (!s.ok()) return s;
+  s = CompileWheres(proto, &fence);
   if (!s.ok()) return s;
   return fence;
 }

@@ -1,5 +1,7 @@
 #include "fence/fence_test_util.h"
 
+#include <cstdlib>
+
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "model/limits.h"
@@ -86,6 +88,44 @@ std::vector<std::string> Describe(const std::vector<FenceHit>& hits) {
   return out;
 }
 
+namespace {
+
+// Fence::Matches, written out again for the reference: the field's value
+// (a named number, or the last attribute of that name) in the list, or
+// as a number in the range.
+bool MeetsEveryWhere(const Fence& fence, const model::TrackPoint& p) {
+  for (const Where& w : fence.where) {
+    std::optional<double> number;
+    std::optional<std::string> text;
+    if (w.attribute == "speed_kmh") number = p.speed_kmh;
+    if (w.attribute == "direction_deg") number = p.direction_deg;
+    if (w.attribute == "height_m") number = p.height_m;
+    if (w.attribute == "accuracy_m") number = p.accuracy_m;
+    if (w.field == Where::Field::kAttribute) {
+      for (const auto& [name, value] : p.attributes) {
+        if (name == w.attribute) text = value;
+      }
+      if (!text) return false;
+      if (!w.in.empty()) {
+        bool listed = false;
+        for (const std::string& v : w.in) listed = listed || v == *text;
+        if (!listed) return false;
+        continue;
+      }
+      char* end = nullptr;
+      const double d = std::strtod(text->c_str(), &end);
+      if (text->empty() || *end != '\0') return false;
+      number = d;
+    }
+    if (!number || (w.min && *number < *w.min) || (w.max && *number > *w.max)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<std::vector<std::string>> ReferenceEvents(
     const Fence& fence, const std::vector<model::TrackPoint>& fixes,
     const std::function<bool(size_t)>& inside,
@@ -108,8 +148,10 @@ std::vector<std::vector<std::string>> ReferenceEvents(
                         p.lat == last->lat && p.lon == last->lon;
     const int prior = newest;
     if (!late && !repeat) newest = static_cast<int>(i);
-    if (repeat || (fence.max_accuracy_m && p.accuracy_m &&
-                   *p.accuracy_m > *fence.max_accuracy_m)) {
+    if (repeat ||
+        (fence.max_accuracy_m && p.accuracy_m &&
+         *p.accuracy_m > *fence.max_accuracy_m) ||
+        !MeetsEveryWhere(fence, p)) {
       continue;
     }
     const bool in = inside(i);

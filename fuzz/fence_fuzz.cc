@@ -2,7 +2,7 @@
 // fence/'s compiler (trackdb.v1.Fence as any bytes, or built field by field
 // from the input's numbers, NaN and out-of-range values included), its
 // shapes, its index and its detector (a roaming fence's side at each fix
-// from the input).
+// from the input; `where` filters on speed and an attribute).
 //
 // Input: a byte choosing how the fence is made (even: the next bytes,
 // length-prefixed, decoded as a trackdb.v1.Fence; odd: a shape and
@@ -14,10 +14,9 @@
 //   - CompileFence never crashes; a refusal says why;
 //   - every event is of a kind the fence detects; ENTER/EXIT only when the
 //     confirmed side changes that way; DWELL at most once per stay;
-//   - a fix that does not count (inaccurate, late, a repeat) changes no state
-//   and
-//     reports at most a late INSIDE/OUTSIDE; the last counted time never
-//     goes back;
+//   - a fix that does not count (inaccurate, filtered out, late, a repeat)
+//     changes no state and reports at most a late INSIDE/OUTSIDE; the last
+//     counted time never goes back;
 //   - a path meets the shape when an end is in it; the fence index offers
 //     the fence for every fix it contains and every path it meets.
 
@@ -92,6 +91,13 @@ v1::Fence BuiltFence(FuzzInput& in) {
   if (in.Byte() & 1) f.set_max_accuracy_m(in.DoubleIn(0, 100));
   f.set_late_points(static_cast<v1::LatePoints>(in.Byte() % 3));
   if (in.Byte() & 1) f.set_entity_glob(in.String(8));
+  if (in.Byte() & 1) {
+    v1::FenceWhere* w = f.add_where();
+    w->set_field(in.Byte() & 1 ? "speed_kmh" : "load");
+    if (in.Byte() & 1) w->set_min(in.DoubleIn(-10, 100));
+    if (in.Byte() & 1) w->set_max(in.DoubleIn(-10, 100));
+    if (in.Byte() & 1) w->add_in(in.Byte() & 1 ? "full" : in.String(4));
+  }
   return f;
 }
 
@@ -199,14 +205,19 @@ void RunFixes(FuzzInput& in, const v1::Fence& proto,
     }
     fix.accuracy_m.reset();
     if (in.Byte() & 1) fix.accuracy_m = in.DoubleIn(0, 200);
+    fix.speed_kmh.reset();
+    if (in.Byte() & 1) fix.speed_kmh = in.DoubleIn(0, 120);
+    fix.attributes.clear();
+    if (in.Byte() & 1) fix.attributes.push_back({"load", in.String(4)});
     if (!model::ValidateStoredPoint(fix, "fix").ok() ||
         !model::ValidatePosition(fix.lat, fix.lon, "fix").ok()) {
       continue;
     }
     if (!roaming) CheckIndex(proto, fence, index, prior, fix);
     const fence::EntityFenceState before = state;
-    const bool accurate = !fence.max_accuracy_m || !fix.accuracy_m ||
-                          *fix.accuracy_m <= *fence.max_accuracy_m;
+    const bool accurate = (!fence.max_accuracy_m || !fix.accuracy_m ||
+                           *fix.accuracy_m <= *fence.max_accuracy_m) &&
+                          fence.Matches(fix);
     const bool newer = fence::OrderOf(fix, prior) == fence::FixOrder::kNewer;
     const auto hits =
         roaming ? fence::Evaluate(fence, fix, prior, in.Byte() & 1, &state)

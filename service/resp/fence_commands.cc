@@ -8,6 +8,10 @@
 //   FENCE.SET key name shape [DETECT kind[,kind...]] [MATCH pattern]
 //             [DEBOUNCE fixes milliseconds] [DWELL milliseconds]
 //             [MAXACCURACY meters] [LATE DROP|REPORT]
+//             [WHERE field min max]... [WHEREIN field n value...]...
+//     (WHERE/WHEREIN as Tile38's: a fix counts only if it meets them all;
+//      field: speed_kmh, direction_deg, height_m, accuracy_m or an
+//      attribute's name; trackdb.v1.FenceWhere)
 //     shape: CIRCLE lon lat radius m|km|ft|mi
 //          | RECT west_lon south_lat east_lon north_lat
 //          | POLYGON n lon lat ... [HOLE n lon lat ...]...
@@ -33,6 +37,7 @@
 // the same rules as gRPC's PutFence (fence::CompileFence): a bad one gets
 // an -ERR naming the field, and nothing changes.
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -193,6 +198,8 @@ class FenceSetParser {
       fence->set_debounce_ms(n);
       return true;
     }
+    if (IsWord(word, "where")) return Where(fence->add_where());
+    if (IsWord(word, "wherein")) return WhereIn(fence->add_where());
     if (IsWord(word, "dwell")) {
       if (!Integer(0, INT64_MAX, &n)) return false;
       fence->set_dwell_ms(n);
@@ -224,6 +231,37 @@ class FenceSetParser {
     }
     fence->set_late_points(IsWord(value, "drop") ? v1::LATE_POINTS_DROP
                                                  : v1::LATE_POINTS_REPORT);
+    return true;
+  }
+
+  // field min max (-inf / +inf: open), as Tile38's WHERE.
+  bool Where(v1::FenceWhere* where) {
+    if (!Have(3)) return false;
+    where->set_field(Arg(next_));
+    double bound[2];
+    for (int i = 0; i < 2; ++i) {
+      if (!ParseRedisDouble(Arg(next_ + 1 + i), &bound[i])) {
+        ctx_.reply.Error(kNotFloatError);
+        return false;
+      }
+    }
+    next_ += 3;
+    if (!std::isinf(bound[0])) where->set_min(bound[0]);
+    if (!std::isinf(bound[1])) where->set_max(bound[1]);
+    // Both open: any value of the field, which it must have.
+    if (!where->has_min() && !where->has_max()) where->set_min(-HUGE_VAL);
+    return true;
+  }
+
+  // field count value..., as Tile38's WHEREIN.
+  bool WhereIn(v1::FenceWhere* where) {
+    if (!Have(1)) return false;
+    where->set_field(Arg(next_++));
+    int64_t n = 0;
+    if (!Integer(1, kMaxRingVertices, &n) || !Have(static_cast<size_t>(n))) {
+      return false;
+    }
+    for (int64_t i = 0; i < n; ++i) where->add_in(Arg(next_++));
     return true;
   }
 

@@ -256,5 +256,44 @@ TEST(FenceCommandsTest, RoamingFenceBetweenMembers) {
               StartsWith("-ERR detect[0]: CROSS is not defined"));
 }
 
+TEST(FenceCommandsTest, WhereAndWhereInFilterTheFixes) {
+  TrackdbResp server;
+  RawClient c(server.port());
+  ASSERT_EQ(c.Call(With(kDepot, {"WHERE", "speed_kmh", "5", "+inf", "WHEREIN",
+                                 "load", "2", "full", "half"})),
+            ":1\r\n");
+  auto stored = server.store().GetFence("fleet", "depot");
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  ASSERT_EQ((*stored)->where_size(), 2);
+  EXPECT_EQ((*stored)->where(0).min(), 5);
+  EXPECT_FALSE((*stored)->where(0).has_max());
+  EXPECT_THAT((*stored)->where(1).in(), ::testing::ElementsAre("full", "half"));
+  // A GEOADD member has no speed: its fixes do not count.
+  ASSERT_EQ(c.Call({"GEOADD", "fleet", "13.40", "52.52", "truck7"}), ":1\r\n");
+  EXPECT_EQ(c.Call({"FENCE.STATE", "fleet", "depot"}), "*0\r\n");
+  // A gRPC point with both counts.
+  model::TrackPoint p;
+  p.entity = "bus3";
+  p.loc_time_ms = 1700000000000;
+  p.lat = 52.52;
+  p.lon = 13.40;
+  p.speed_kmh = 30;
+  p.attributes = {{"load", "half"}};
+  ASSERT_TRUE(server.store().AddPoints("fleet", {p}).ok());
+  EXPECT_EQ(c.Call({"FENCE.STATE", "fleet", "depot"}), "*1\r\n$4\r\nbus3\r\n");
+  EXPECT_EQ(c.Call(With(kDepot, {"WHERE", "speed_kmh", "x", "1"})),
+            "-ERR value is not a valid float\r\n");
+  EXPECT_EQ(c.Call(With(kDepot, {"WHERE", "speed_kmh", "9", "1"})),
+            "-ERR where[0]: min and max must be numbers, min <= max\r\n");
+  EXPECT_EQ(c.Call(With(kDepot, {"WHEREIN", "speed_kmh", "1", "9"})),
+            "-ERR where[0].in: speed_kmh is a number: give min and max\r\n");
+  EXPECT_EQ(c.Call(With(kDepot, {"WHEREIN", "load", "3", "a", "b"})),
+            "-ERR syntax error\r\n");
+  EXPECT_EQ(c.Call(With(kDepot, {"WHEREIN", "load", "0"})),
+            "-ERR value is not an integer or out of range\r\n");
+  EXPECT_EQ((*server.store().GetFence("fleet", "depot"))->where_size(), 2)
+      << "refused requests changed nothing";
+}
+
 }  // namespace
 }  // namespace trackdb::resp
