@@ -126,6 +126,38 @@ absl::Status LoadCollection(Engine& engine, absl::string_view collection) {
   return absl::OkStatus();
 }
 
+// The first offset of a log to keep: past the excess over max_events,
+// then past every event logged before `expired_before_ms` (logging times
+// of concurrent writers may interleave by a little: the pass stops at the
+// first event young enough, keeping what follows it).
+absl::StatusOr<uint64_t> FirstToKeep(const Engine& engine,
+                                     absl::string_view collection,
+                                     uint64_t first, uint64_t visible,
+                                     int64_t expired_before_ms) {
+  const v1::StorageConfig& config = engine.options.config;
+  uint64_t keep = first;
+  const uint64_t max_events = config.fence_log_max_events();
+  if (max_events > 0 && visible - first > max_events) {
+    keep = visible - max_events;
+  }
+  if (config.fence_log_max_age_s() == 0 || keep >= visible) return keep;
+  absl::Status s = ScanFences(
+      engine, FenceEventKey(collection, keep),
+      FenceEventKey(collection, visible),
+      [&](absl::string_view key, absl::string_view value, bool* stop) {
+        FenceEventRecord e;
+        if (absl::Status d = DecodeFenceEvent(value, &e); !d.ok()) return d;
+        if (e.logged_ms >= expired_before_ms) {
+          *stop = true;
+        } else {
+          keep = ReadBigEndian64(key.substr(key.size() - 8)) + 1;
+        }
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return keep;
+}
+
 }  // namespace
 
 absl::Status LoadFences(Engine& engine) {
@@ -286,45 +318,6 @@ bool TrackStore::WaitForFenceLogTick(uint64_t seen, absl::Time deadline) {
 std::vector<std::pair<std::string, uint64_t>> TrackStore::FenceLogEnds() {
   return engine_->fence_registry.LogEnds();
 }
-
-}  // namespace trackdb::storage
-
-namespace trackdb::storage {
-namespace {
-
-// The first offset of a log to keep: past the excess over max_events,
-// then past every event logged before `expired_before_ms` (logging times
-// of concurrent writers may interleave by a little: the pass stops at the
-// first event young enough, keeping what follows it).
-absl::StatusOr<uint64_t> FirstToKeep(const Engine& engine,
-                                     absl::string_view collection,
-                                     uint64_t first, uint64_t visible,
-                                     int64_t expired_before_ms) {
-  const v1::StorageConfig& config = engine.options.config;
-  uint64_t keep = first;
-  const uint64_t max_events = config.fence_log_max_events();
-  if (max_events > 0 && visible - first > max_events) {
-    keep = visible - max_events;
-  }
-  if (config.fence_log_max_age_s() == 0 || keep >= visible) return keep;
-  absl::Status s = ScanFences(
-      engine, FenceEventKey(collection, keep),
-      FenceEventKey(collection, visible),
-      [&](absl::string_view key, absl::string_view value, bool* stop) {
-        FenceEventRecord e;
-        if (absl::Status d = DecodeFenceEvent(value, &e); !d.ok()) return d;
-        if (e.logged_ms >= expired_before_ms) {
-          *stop = true;
-        } else {
-          keep = ReadBigEndian64(key.substr(key.size() - 8)) + 1;
-        }
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
-  return keep;
-}
-
-}  // namespace
 
 absl::StatusOr<uint64_t> TrackStore::TrimFenceLogs(absl::Time now) {
   const int64_t max_age_ms =
