@@ -12,8 +12,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -25,6 +27,7 @@
 #include "google/protobuf/text_format.h"
 #include "service/auth/users.h"
 #include "service/fence_log_trimmer.h"
+#include "service/fence_webhook.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
 #include "service/resp/resp_server.h"
@@ -73,6 +76,20 @@ void LogDoors(const v1::ServerConfig& server, int grpc_port,
   Log(absl::StrCat("authentication: ", server.users_size(), " users, ",
                    server.requirepass().empty() ? "no" : "a",
                    " requirepass (user \"default\")"));
+}
+
+// Outbound webhooks of fence events (fence_webhook.h).
+absl::StatusOr<std::vector<std::unique_ptr<service::FenceWebhook>>>
+StartWebhooks(const v1::ServerConfig& server, storage::TrackStore* store) {
+  std::vector<std::unique_ptr<service::FenceWebhook>> webhooks;
+  for (const v1::FenceWebhook& hook : server.fence_webhooks()) {
+    auto started = service::FenceWebhook::Start(store, hook);
+    if (!started.ok()) return started.status();
+    webhooks.push_back(*std::move(started));
+    Log(absl::StrCat("webhook ", hook.name(), ": events of ", hook.collection(),
+                     " to ", hook.url()));
+  }
+  return webhooks;
 }
 
 int Run() {
@@ -132,7 +149,10 @@ int Run() {
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
   // The fence event logs' retention (storage.fence_log_max_*).
-  service::FenceLogTrimmer fence_log_trimmer(store->get(), absl::Minutes(1));
+  auto fence_log_trimmer = std::make_unique<service::FenceLogTrimmer>(
+      store->get(), absl::Minutes(1));
+  auto webhooks = StartWebhooks(config.server(), store->get());
+  if (!webhooks.ok()) return Fail(webhooks.status());
   Log("ready");
 
   int sig = 0;
@@ -141,6 +161,9 @@ int Run() {
                    ", draining in-flight calls"));
   (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
+  // They use the store: stopped before it closes.
+  webhooks->clear();
+  fence_log_trimmer.reset();
   Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
   Log("closed cleanly");

@@ -354,4 +354,31 @@ absl::StatusOr<uint64_t> TrackStore::TrimFenceLogs(absl::Time now) {
   return removed;
 }
 
+absl::StatusOr<std::optional<uint64_t>> TrackStore::FenceCursor(
+    absl::string_view collection, absl::string_view consumer) {
+  std::string key = FencesPrefix(collection, kFenceCursorTag);
+  key.append(consumer.data(), consumer.size());
+  std::string value;
+  const rocksdb::Status s = engine_->db->Get(
+      rocksdb::ReadOptions(), engine_->fences(), ToSlice(key), &value);
+  if (s.IsNotFound()) return std::nullopt;
+  if (!s.ok()) return FromRocks(s, "reading a fence log cursor");
+  if (value.size() != 8) return absl::DataLossError("corrupt fence cursor");
+  return ReadBigEndian64(value);
+}
+
+absl::Status TrackStore::SetFenceCursor(absl::string_view collection,
+                                        absl::string_view consumer,
+                                        uint64_t next) {
+  std::string key = FencesPrefix(collection, kFenceCursorTag);
+  key.append(consumer.data(), consumer.size());
+  std::string value;
+  AppendBigEndian64(&value, next);
+  WriteBatchBuilder batch(*engine_);
+  if (absl::Status s = batch.Put(ColumnFamily::kFences, key, value); !s.ok()) {
+    return s;
+  }
+  return batch.Commit("saving a fence log cursor");
+}
+
 }  // namespace trackdb::storage

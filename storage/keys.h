@@ -28,6 +28,8 @@
 //           CollectionPrefix | 'k' -> uint64 big-endian: the first offset
 //           retention kept (TrimFenceLogs), so that an emptied log does
 //           not reuse offsets after a restart
+//           CollectionPrefix | 'c' | consumer -> uint64 big-endian: the
+//           next offset a named consumer (a webhook) will deliver
 //           CollectionPrefix | 's' | varint32(len(entity)) entity | fence name
 //           -> EncodeFenceState (storage/fence_codec.h), only where the
 //           state is not Resting (fence/detector.h).
@@ -97,6 +99,7 @@ std::optional<LatestKeyParts> ParseLatestKey(absl::string_view key);
 inline constexpr char kFenceTag = 'd';
 inline constexpr char kFenceEventTag = 'e';
 inline constexpr char kFenceLogKeptTag = 'k';
+inline constexpr char kFenceCursorTag = 'c';
 inline constexpr char kFenceStateTag = 's';
 // Every key of `collection` in fences with `tag`.
 std::string FencesPrefix(absl::string_view collection, char tag);

@@ -236,6 +236,13 @@ class TrackStore {
   // Safe beside writers and readers (service/fence_log_trimmer.h calls it
   // every minute).
   absl::StatusOr<uint64_t> TrimFenceLogs(absl::Time now);
+  // A named consumer's place in a collection's log (the next offset it
+  // will deliver), stored so that it survives restarts; nullopt before the
+  // first SetFenceCursor.
+  absl::StatusOr<std::optional<uint64_t>> FenceCursor(
+      absl::string_view collection, absl::string_view consumer);
+  absl::Status SetFenceCursor(absl::string_view collection,
+                              absl::string_view consumer, uint64_t next);
 
   // --- Whole names (name_ops.cc) ---
   // A name may hold a string (kv) and a collection; the front doors keep at

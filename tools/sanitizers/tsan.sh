@@ -33,6 +33,9 @@ tests=(
   # pub/sub: messages pushed from other threads (PUBLISH, the fence
   # publisher) into connections on their loops.
   //service/resp:pubsub_test
+  # Webhooks and the log trimmer: threads beside the store's writers.
+  //service:fence_webhook_test
+  //service:fence_log_trimmer_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
   //service/resp:string_commands_test
   //service/resp:key_commands_test

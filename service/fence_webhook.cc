@@ -1,0 +1,128 @@
+#include "service/fence_webhook.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "model/validate.h"
+#include "service/resp/fence_json.h"
+
+namespace trackdb::service {
+namespace {
+
+constexpr size_t kPage = 100;
+
+absl::Status Validate(const v1::FenceWebhook& config) {
+  if (config.name().empty() || config.name().size() > 256) {
+    return absl::InvalidArgumentError(
+        "fence_webhooks.name must be 1 to 256 bytes");
+  }
+  return model::ValidateCollection(config.collection(),
+                                   "fence_webhooks.collection");
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<FenceWebhook>> FenceWebhook::Start(
+    storage::TrackStore* store, const v1::FenceWebhook& config, Timing timing) {
+  if (absl::Status s = Validate(config); !s.ok()) return s;
+  absl::StatusOr<HttpUrl> url = ParseHttpUrl(config.url());
+  if (!url.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fence_webhooks.", url.status().message()));
+  }
+  absl::StatusOr<std::optional<uint64_t>> cursor =
+      store->FenceCursor(config.collection(), config.name());
+  if (!cursor.ok()) return cursor.status();
+  if (!cursor->has_value()) {
+    absl::Status s =
+        store->SetFenceCursor(config.collection(), config.name(),
+                              store->FenceLogEnd(config.collection()));
+    if (!s.ok()) return s;
+  }
+  return std::unique_ptr<FenceWebhook>(
+      new FenceWebhook(store, config, *std::move(url), timing));
+}
+
+FenceWebhook::FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config,
+                           HttpUrl url, Timing timing)
+    : store_(store),
+      config_(std::move(config)),
+      url_(std::move(url)),
+      timing_(timing) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+FenceWebhook::~FenceWebhook() {
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+  }
+  thread_.join();
+}
+
+WebhookCounters FenceWebhook::counters() const {
+  absl::MutexLock lock(&mu_);
+  return counters_;
+}
+
+bool FenceWebhook::Stopping() {
+  absl::MutexLock lock(&mu_);
+  return stop_;
+}
+
+bool FenceWebhook::Pause(absl::Duration d) {
+  absl::MutexLock lock(&mu_);
+  return !mu_.AwaitWithTimeout(absl::Condition(&stop_), d);
+}
+
+bool FenceWebhook::Deliver(const std::string& body) {
+  absl::Duration backoff = timing_.first_backoff;
+  for (bool first = true;; first = false) {
+    if (Stopping()) return false;
+    const absl::Status s = HttpPost(url_, body, timing_.post_timeout);
+    absl::MutexLock lock(&mu_);
+    if (!first) ++counters_.retried;
+    if (s.ok()) {
+      ++counters_.delivered;
+      return true;
+    }
+    ++counters_.failed;
+    if (counters_.failed % 100 == 1) {
+      std::fprintf(stderr, "trackd: webhook %s: %s (retrying)\n",
+                   config_.name().c_str(), std::string(s.message()).c_str());
+    }
+    if (mu_.AwaitWithTimeout(absl::Condition(&stop_), backoff)) return false;
+    backoff = std::min(backoff * 2, timing_.max_backoff);
+  }
+}
+
+void FenceWebhook::Run() {
+  const std::string& collection = config_.collection();
+  absl::StatusOr<std::optional<uint64_t>> cursor =
+      store_->FenceCursor(collection, config_.name());
+  uint64_t next = cursor.ok() && cursor->has_value() ? **cursor : 1;
+  while (!Stopping()) {
+    absl::StatusOr<storage::FenceEventsPage> page =
+        store_->ReadFenceEvents(collection, next, kPage);
+    if (!page.ok()) {
+      if (!Pause(timing_.first_backoff)) return;
+      continue;
+    }
+    for (const storage::FenceEventRecord& e : page->events) {
+      if (!Deliver(resp::FenceEventJson(collection, e))) return;
+      next = e.offset + 1;
+      // Not saved (a disk error): the event is sent again after a restart.
+      (void)store_->SetFenceCursor(collection, config_.name(), next);
+    }
+    if (page->events.empty()) {
+      next = std::max(next, page->next_offset);
+      store_->WaitForFenceEvents(collection, next,
+                                 absl::Now() + absl::Milliseconds(200));
+    }
+  }
+}
+
+}  // namespace trackdb::service

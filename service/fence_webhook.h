@@ -1,0 +1,77 @@
+#ifndef TRACKDB_SERVICE_FENCE_WEBHOOK_H_
+#define TRACKDB_SERVICE_FENCE_WEBHOOK_H_
+
+// An outbound webhook (trackdb.v1.FenceWebhook in the config): a thread
+// that follows a collection's fence event log and POSTs each event, as the
+// JSON FENCE.EVENTS gives, to a URL, in offset order and at least once.
+// A failed POST is retried with doubling backoff until it is accepted;
+// after each accepted one the next offset is stored (TrackStore::
+// SetFenceCursor under the webhook's name), so a restart resumes there and
+// at most the event in flight is sent twice. A webhook seen for the first
+// time starts at the log's end.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "service/http_post.h"
+#include "storage/track_store.h"
+#include "trackdb/v1/config.pb.h"
+
+namespace trackdb::service {
+
+struct WebhookCounters {
+  uint64_t delivered = 0;  // events accepted by the endpoint
+  uint64_t failed = 0;     // POSTs that failed
+  uint64_t retried = 0;    // POSTs sent again after a failure
+};
+
+class FenceWebhook {
+ public:
+  struct Timing {
+    absl::Duration post_timeout = absl::Seconds(10);
+    absl::Duration first_backoff = absl::Milliseconds(100);
+    absl::Duration max_backoff = absl::Seconds(30);
+  };
+
+  // INVALID_ARGUMENT naming the field for a bad name, url or collection.
+  static absl::StatusOr<std::unique_ptr<FenceWebhook>> Start(
+      storage::TrackStore* store, const v1::FenceWebhook& config,
+      Timing timing);
+  static absl::StatusOr<std::unique_ptr<FenceWebhook>> Start(
+      storage::TrackStore* store, const v1::FenceWebhook& config) {
+    return Start(store, config, Timing());
+  }
+  ~FenceWebhook();  // stops; an event not yet accepted is sent after restart
+
+  const std::string& name() const { return config_.name(); }
+  WebhookCounters counters() const;
+
+ private:
+  FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config, HttpUrl url,
+               Timing timing);
+  void Run();
+  // Posts until accepted; false if stopped first.
+  bool Deliver(const std::string& body);
+  bool Stopping();
+  // Sleeps `d` unless stopped; false if stopped.
+  bool Pause(absl::Duration d);
+
+  storage::TrackStore* const store_;
+  const v1::FenceWebhook config_;
+  const HttpUrl url_;
+  const Timing timing_;
+  mutable absl::Mutex mu_;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  WebhookCounters counters_ ABSL_GUARDED_BY(mu_);
+  std::thread thread_;
+};
+
+}  // namespace trackdb::service
+
+#endif  // TRACKDB_SERVICE_FENCE_WEBHOOK_H_
