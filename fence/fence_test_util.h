@@ -17,7 +17,7 @@
 namespace trackdb::fence::testing {
 
 // A fence in collection "fleet" named "depot" with this shape, detecting
-// every kind; the caller sets the rest.
+// ENTER and EXIT (the default); the caller sets the rest.
 v1::Fence CircleFence(double lat, double lon, double radius_m);
 v1::Fence RectFence(double south, double west, double north, double east);
 // rings[0] is the outer ring, the others holes; each {lat, lon} pairs.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/time/clock.h"
+#include "fence/fence_test_util.h"
 #include "gtest/gtest.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -20,12 +21,7 @@ TEST(FenceLogTrimmerTest, TrimsAtStartAndEveryInterval) {
   auto store =
       storage::TrackStore::Open(storage::testing::NewDataDir(), config);
   ASSERT_TRUE(store.ok()) << store.status();
-  v1::Fence depot;
-  depot.set_collection("fleet");
-  depot.set_name("depot");
-  depot.mutable_circle()->mutable_center()->set_latitude(40);
-  depot.mutable_circle()->mutable_center()->set_longitude(116);
-  depot.mutable_circle()->set_radius_m(500);
+  const v1::Fence depot = fence::testing::CircleFence(40, 116, 500);
   ASSERT_TRUE((*store)->PutFence(depot).ok());
   int64_t t = 0;
   auto cross = [&](int n) {

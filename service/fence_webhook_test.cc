@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "fence/fence_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/http_post.h"
@@ -123,12 +124,7 @@ void Cross(storage::TrackStore& store, int n, int64_t* t) {
 TEST(FenceWebhookTest, DeliversInOrderRetriesAndResumes) {
   const std::string dir = storage::testing::NewDataDir();
   auto store = storage::testing::OpenStore(dir);
-  v1::Fence depot;
-  depot.set_collection("fleet");
-  depot.set_name("depot");
-  depot.mutable_circle()->mutable_center()->set_latitude(40);
-  depot.mutable_circle()->mutable_center()->set_longitude(116);
-  depot.mutable_circle()->set_radius_m(500);
+  const v1::Fence depot = fence::testing::CircleFence(40, 116, 500);
   ASSERT_TRUE(store->PutFence(depot).ok());
   int64_t t = 0;
   Cross(*store, 2, &t);  // offsets 1, 2: before the webhook, not sent
