@@ -4,7 +4,9 @@
 // the ratio to 0 fences is what the table reports. "Spread": fences as
 // dense as 1,000 over a 30 km city (a fix is inside ~0.3 of them), the
 // area and the entities' range growing with the count; "dense": 100,000
-// in the one city (a fix is inside ~30). Each point is evaluated against
+// in the one city (a fix is inside ~30); "roaming": one fence, within
+// 100 m of another vehicle (a search of the latest index around every
+// fix). Each point is evaluated against
 // the fences that can see it and its events go in its own batch
 // (storage/fence_eval.cc).
 //
@@ -30,13 +32,27 @@ constexpr int kEntities = 10000;
 constexpr double kLat = 30.0, kLon = 110.0, kCity = 0.27;  // ~30 km
 storage::TrackStore* g_store = nullptr;
 
+// fences < 0: one roaming fence (kRoaming).
+constexpr int kRoaming = -1;
+
 std::string Collection(int fences, bool spread) {
+  if (fences == kRoaming) return "fleet-roaming";
   return absl::StrCat("fleet-", fences, spread ? "-spread" : "-dense");
 }
 
 // The side of the square the fences and entities are in.
 double Span(int fences, bool spread) {
   return spread ? kCity * std::sqrt(std::max(1.0, fences / 1000.0)) : kCity;
+}
+
+// One roaming fence: within 100 m of another of the collection's
+// vehicles (~0.3 others a fix, 10,000 in the city).
+void PutRoamingFence() {
+  v1::Fence f;
+  f.set_collection(Collection(kRoaming, true));
+  f.set_name("near-another");
+  f.mutable_roam()->set_radius_m(100);
+  if (!g_store->PutFence(f).ok()) std::abort();
 }
 
 // `n` circles of 50-500 m radius, centres anywhere in the square; each
@@ -98,6 +114,7 @@ BENCHMARK(BM_AddPointWithFences)
     ->Args({100000, 1})
     ->Args({0, 1})  // again: the machine's drift over the run
     ->Args({100000, 0})
+    ->Args({kRoaming, 1})
     ->MinTime(5)
     ->UseRealTime();
 
@@ -115,6 +132,7 @@ int main(int argc, char** argv) {
   trackdb::PutFences(1000, true);
   trackdb::PutFences(100000, true);
   trackdb::PutFences(100000, false);
+  trackdb::PutRoamingFence();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   (*store)->Close().IgnoreError();
