@@ -36,23 +36,24 @@ absl::StatusOr<std::unique_ptr<FenceWebhook>> FenceWebhook::Start(
   absl::StatusOr<std::optional<uint64_t>> cursor =
       store->FenceCursor(config.collection(), config.name());
   if (!cursor.ok()) return cursor.status();
+  uint64_t next = cursor->value_or(0);
   if (!cursor->has_value()) {
+    next = store->FenceLogEnd(config.collection());
     absl::Status s =
-        store->SetFenceCursor(config.collection(), config.name(),
-                              store->FenceLogEnd(config.collection()));
+        store->SetFenceCursor(config.collection(), config.name(), next);
     if (!s.ok()) return s;
   }
   return std::unique_ptr<FenceWebhook>(
-      new FenceWebhook(store, config, *std::move(url), timing));
+      new FenceWebhook(store, config, *std::move(url), timing, next));
 }
 
 FenceWebhook::FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config,
-                           HttpUrl url, Timing timing)
+                           HttpUrl url, Timing timing, uint64_t next)
     : store_(store),
       config_(std::move(config)),
       url_(std::move(url)),
       timing_(timing) {
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this, next] { Run(next); });
 }
 
 FenceWebhook::~FenceWebhook() {
@@ -99,11 +100,8 @@ bool FenceWebhook::Deliver(const std::string& body) {
   }
 }
 
-void FenceWebhook::Run() {
+void FenceWebhook::Run(uint64_t next) {
   const std::string& collection = config_.collection();
-  absl::StatusOr<std::optional<uint64_t>> cursor =
-      store_->FenceCursor(collection, config_.name());
-  uint64_t next = cursor.ok() && cursor->has_value() ? **cursor : 1;
   while (!Stopping()) {
     absl::StatusOr<storage::FenceEventsPage> page =
         store_->ReadFenceEvents(collection, next, kPage);

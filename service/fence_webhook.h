@@ -53,9 +53,10 @@ class FenceWebhook {
   WebhookCounters counters() const;
 
  private:
+  // `next`: the stored offset to deliver from.
   FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config, HttpUrl url,
-               Timing timing);
-  void Run();
+               Timing timing, uint64_t next);
+  void Run(uint64_t next);
   // Posts until accepted; false if stopped first.
   bool Deliver(const std::string& body);
   bool Stopping();

@@ -19,6 +19,11 @@
 namespace trackdb::storage {
 namespace {
 
+// The offset an event-log key (FenceEventKey) ends with.
+uint64_t EventOffset(absl::string_view key) {
+  return ReadBigEndian64(key.substr(key.size() - 8));
+}
+
 // Calls `visit` with every key and value of fences in [begin, end).
 absl::Status ScanFences(
     const Engine& engine, absl::string_view begin, absl::string_view end,
@@ -103,9 +108,9 @@ absl::Status LoadCollection(Engine& engine, absl::string_view collection) {
   uint64_t first = 1, next = 1;
   it->Seek(ToSlice(log));
   if (it->Valid() && SliceView(it->key()) < log_end) {
-    first = ReadBigEndian64(SliceView(it->key()).substr(log.size()));
+    first = EventOffset(SliceView(it->key()));
     it->SeekForPrev(ToSlice(log_end));
-    next = ReadBigEndian64(SliceView(it->key()).substr(log.size())) + 1;
+    next = EventOffset(SliceView(it->key())) + 1;
   }
   if (!it->status().ok()) {
     return FromRocks(it->status(), "reading the fence event log");
@@ -150,7 +155,7 @@ absl::StatusOr<uint64_t> FirstToKeep(const Engine& engine,
         if (e.logged_ms >= expired_before_ms) {
           *stop = true;
         } else {
-          keep = ReadBigEndian64(key.substr(key.size() - 8)) + 1;
+          keep = EventOffset(key) + 1;
         }
         return absl::OkStatus();
       });
@@ -285,7 +290,7 @@ absl::StatusOr<FenceEventsPage> TrackStore::ReadFenceEvents(
       *engine_, FenceEventKey(collection, page.next_offset), end,
       [&](absl::string_view key, absl::string_view value, bool* stop) {
         FenceEventRecord e;
-        e.offset = ReadBigEndian64(key.substr(key.size() - 8));
+        e.offset = EventOffset(key);
         if (absl::Status d = DecodeFenceEvent(value, &e); !d.ok()) return d;
         page.events.push_back(std::move(e));
         *stop = page.events.size() >= max;
