@@ -10,15 +10,7 @@ namespace trackdb::service {
 FenceLogTrimmer::FenceLogTrimmer(storage::TrackStore* store,
                                  absl::Duration interval)
     : store_(store), interval_(interval) {
-  thread_ = std::thread([this] { Run(); });
-}
-
-FenceLogTrimmer::~FenceLogTrimmer() {
-  {
-    absl::MutexLock lock(&mu_);
-    stop_ = true;
-  }
-  thread_.join();
+  thread_.Start([this] { Run(); });
 }
 
 uint64_t FenceLogTrimmer::removed() const {
@@ -27,17 +19,18 @@ uint64_t FenceLogTrimmer::removed() const {
 }
 
 void FenceLogTrimmer::Run() {
-  for (;;) {
+  do {
     absl::StatusOr<uint64_t> removed = store_->TrimFenceLogs(absl::Now());
     if (!removed.ok()) {
       // A failed pass (a disk error) removes nothing; the next one retries.
       std::fprintf(stderr, "trackd: trimming fence event logs: %s\n",
                    std::string(removed.status().message()).c_str());
     }
-    absl::MutexLock lock(&mu_);
-    if (removed.ok()) removed_ += *removed;
-    if (mu_.AwaitWithTimeout(absl::Condition(&stop_), interval_)) return;
-  }
+    if (removed.ok()) {
+      absl::MutexLock lock(&mu_);
+      removed_ += *removed;
+    }
+  } while (thread_.WaitFor(interval_));
 }
 
 }  // namespace trackdb::service

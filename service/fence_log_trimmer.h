@@ -7,10 +7,10 @@
 // log stays within its limits by at most one interval's events.
 
 #include <cstdint>
-#include <thread>
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "service/stoppable_thread.h"
 #include "storage/track_store.h"
 
 namespace trackdb::service {
@@ -18,7 +18,7 @@ namespace trackdb::service {
 class FenceLogTrimmer {
  public:
   FenceLogTrimmer(storage::TrackStore* store, absl::Duration interval);
-  ~FenceLogTrimmer();  // stops the thread, after a pass under way
+  // The destructor stops the thread, after a pass under way.
 
   // Offsets removed so far.
   uint64_t removed() const;
@@ -29,9 +29,8 @@ class FenceLogTrimmer {
   storage::TrackStore* const store_;
   const absl::Duration interval_;
   mutable absl::Mutex mu_;
-  bool stop_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t removed_ ABSL_GUARDED_BY(mu_) = 0;
-  std::thread thread_;
+  StoppableThread thread_;
 };
 
 }  // namespace trackdb::service

@@ -53,15 +53,7 @@ FenceWebhook::FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config,
       config_(std::move(config)),
       url_(std::move(url)),
       timing_(timing) {
-  thread_ = std::thread([this, next] { Run(next); });
-}
-
-FenceWebhook::~FenceWebhook() {
-  {
-    absl::MutexLock lock(&mu_);
-    stop_ = true;
-  }
-  thread_.join();
+  thread_.Start([this, next] { Run(next); });
 }
 
 WebhookCounters FenceWebhook::counters() const {
@@ -69,44 +61,37 @@ WebhookCounters FenceWebhook::counters() const {
   return counters_;
 }
 
-bool FenceWebhook::Stopping() {
-  absl::MutexLock lock(&mu_);
-  return stop_;
-}
-
-bool FenceWebhook::Pause(absl::Duration d) {
-  absl::MutexLock lock(&mu_);
-  return !mu_.AwaitWithTimeout(absl::Condition(&stop_), d);
-}
-
 bool FenceWebhook::Deliver(const std::string& body) {
   absl::Duration backoff = timing_.first_backoff;
   for (bool first = true;; first = false) {
-    if (Stopping()) return false;
+    if (thread_.Stopped()) return false;
     const absl::Status s = HttpPost(url_, body, timing_.post_timeout);
-    absl::MutexLock lock(&mu_);
-    if (!first) ++counters_.retried;
-    if (s.ok()) {
-      ++counters_.delivered;
-      return true;
+    uint64_t failed = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      if (!first) ++counters_.retried;
+      if (s.ok()) {
+        ++counters_.delivered;
+        return true;
+      }
+      failed = ++counters_.failed;
     }
-    ++counters_.failed;
-    if (counters_.failed % 100 == 1) {
+    if (failed % 100 == 1) {
       std::fprintf(stderr, "trackd: webhook %s: %s (retrying)\n",
                    config_.name().c_str(), std::string(s.message()).c_str());
     }
-    if (mu_.AwaitWithTimeout(absl::Condition(&stop_), backoff)) return false;
+    if (!thread_.WaitFor(backoff)) return false;
     backoff = std::min(backoff * 2, timing_.max_backoff);
   }
 }
 
 void FenceWebhook::Run(uint64_t next) {
   const std::string& collection = config_.collection();
-  while (!Stopping()) {
+  while (!thread_.Stopped()) {
     absl::StatusOr<storage::FenceEventsPage> page =
         store_->ReadFenceEvents(collection, next, kPage);
     if (!page.ok()) {
-      if (!Pause(timing_.first_backoff)) return;
+      if (!thread_.WaitFor(timing_.first_backoff)) return;
       continue;
     }
     for (const storage::FenceEventRecord& e : page->events) {

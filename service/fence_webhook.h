@@ -10,16 +10,15 @@
 // at most the event in flight is sent twice. A webhook seen for the first
 // time starts at the log's end.
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "service/http_post.h"
+#include "service/stoppable_thread.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -47,7 +46,8 @@ class FenceWebhook {
       storage::TrackStore* store, const v1::FenceWebhook& config) {
     return Start(store, config, Timing());
   }
-  ~FenceWebhook();  // stops; an event not yet accepted is sent after restart
+  // Destroying it stops it; an event not yet accepted is sent after a
+  // restart.
 
   const std::string& name() const { return config_.name(); }
   WebhookCounters counters() const;
@@ -59,18 +59,14 @@ class FenceWebhook {
   void Run(uint64_t next);
   // Posts until accepted; false if stopped first.
   bool Deliver(const std::string& body);
-  bool Stopping();
-  // Sleeps `d` unless stopped; false if stopped.
-  bool Pause(absl::Duration d);
 
   storage::TrackStore* const store_;
   const v1::FenceWebhook config_;
   const HttpUrl url_;
   const Timing timing_;
   mutable absl::Mutex mu_;
-  bool stop_ ABSL_GUARDED_BY(mu_) = false;
   WebhookCounters counters_ ABSL_GUARDED_BY(mu_);
-  std::thread thread_;
+  StoppableThread thread_;
 };
 
 }  // namespace trackdb::service

@@ -14,16 +14,8 @@ MemoryReturner::MemoryReturner(absl::Duration interval,
       threshold_bytes_(threshold_bytes),
       low_mark_(ResidentBytes()) {
   if (interval_ > absl::ZeroDuration()) {
-    thread_ = std::thread([this] { Run(); });
+    thread_.Start([this] { Run(); });
   }
-}
-
-MemoryReturner::~MemoryReturner() {
-  {
-    absl::MutexLock l(&mu_);
-    stop_ = true;
-  }
-  if (thread_.joinable()) thread_.join();
 }
 
 uint64_t MemoryReturner::ResidentBytes() {
@@ -56,12 +48,7 @@ bool MemoryReturner::MaybeReturn() {
 }
 
 void MemoryReturner::Run() {
-  absl::MutexLock l(&mu_);
-  while (!mu_.AwaitWithTimeout(absl::Condition(&stop_), interval_)) {
-    mu_.Unlock();
-    MaybeReturn();
-    mu_.Lock();
-  }
+  while (thread_.WaitFor(interval_)) MaybeReturn();
 }
 
 }  // namespace trackdb::service

@@ -16,10 +16,9 @@
 // trim is in use, and growth is measured from there.
 
 #include <cstdint>
-#include <thread>
 
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "service/stoppable_thread.h"
 
 namespace trackdb::service {
 
@@ -27,7 +26,6 @@ class MemoryReturner {
  public:
   // With a zero interval no thread runs; MaybeReturn() is called by hand.
   MemoryReturner(absl::Duration interval, uint64_t threshold_bytes);
-  ~MemoryReturner();  // stops the thread
 
   // One look, as the thread takes: true if it trimmed.
   bool MaybeReturn();
@@ -41,9 +39,7 @@ class MemoryReturner {
   const absl::Duration interval_;
   const uint64_t threshold_bytes_;
   uint64_t low_mark_ = 0;  // resident bytes; only the looking thread
-  absl::Mutex mu_;
-  bool stop_ ABSL_GUARDED_BY(mu_) = false;
-  std::thread thread_;
+  StoppableThread thread_;
 };
 
 }  // namespace trackdb::service

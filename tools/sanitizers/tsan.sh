@@ -33,7 +33,9 @@ tests=(
   # pub/sub: messages pushed from other threads (PUBLISH, the fence
   # publisher) into connections on their loops.
   //service/resp:pubsub_test
-  # Webhooks and the log trimmer: threads beside the store's writers.
+  # Webhooks and the log trimmer: threads beside the store's writers,
+  # stopped from another thread.
+  //service:stoppable_thread_test
   //service:fence_webhook_test
   //service:fence_log_trimmer_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
