@@ -79,7 +79,23 @@ void StatsToProto(const storage::StoreStats& s, v1::GetStatsResponse* out) {
   out->set_info_text(resp::FormatInfoSection(s));
 }
 
-AdminServiceImpl::AdminServiceImpl(storage::TrackStore* store) : store_(store) {
+void WebhookStatsToProto(const std::vector<WebhookStats>& stats,
+                         v1::GetStatsResponse* out) {
+  for (const WebhookStats& s : stats) {
+    v1::WebhookStats* w = out->add_webhooks();
+    w->set_name(s.name);
+    w->set_collection(s.collection);
+    w->set_url(s.url);
+    w->set_delivered(s.counters.delivered);
+    w->set_retried(s.counters.retried);
+    w->set_failed(s.counters.failed);
+    w->set_pending(s.pending);
+  }
+}
+
+AdminServiceImpl::AdminServiceImpl(storage::TrackStore* store,
+                                   const FenceWebhooks* webhooks)
+    : store_(store), webhooks_(webhooks) {
   sampler_.Sample(*store_);  // the first interval starts at startup
 }
 
@@ -113,6 +129,7 @@ grpc::Status AdminServiceImpl::GetStats(grpc::ServerContext* context,
   grpc::Status s = Sample(context, request->sample_seconds(), &stats);
   if (!s.ok()) return s;
   StatsToProto(stats, response);
+  if (webhooks_ != nullptr) WebhookStatsToProto(webhooks_->Stats(), response);
   return grpc::Status::OK;
 }
 

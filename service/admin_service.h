@@ -2,10 +2,13 @@
 #define TRACKDB_SERVICE_ADMIN_SERVICE_H_
 
 // trackdb.v1.AdminService over a TrackStore: storage statistics
-// (storage/stats/store_stats.h), the doctor (tools/doctor/doctor.h) and
-// bulk-load mode (TrackStore::SetBulkLoad).
+// (storage/stats/store_stats.h) and the webhooks' counters, the doctor
+// (tools/doctor/doctor.h) and bulk-load mode (TrackStore::SetBulkLoad).
+
+#include <vector>
 
 #include "grpcpp/grpcpp.h"
+#include "service/fence_webhook.h"
 #include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
@@ -16,8 +19,9 @@ inline constexpr double kMaxSampleSeconds = 60;
 
 class AdminServiceImpl final : public v1::AdminService::Service {
  public:
-  // `store` outlives the service.
-  explicit AdminServiceImpl(storage::TrackStore* store);
+  // `store` and `webhooks` (null: none run) outlive the service.
+  explicit AdminServiceImpl(storage::TrackStore* store,
+                            const FenceWebhooks* webhooks = nullptr);
 
   grpc::Status GetStats(grpc::ServerContext*, const v1::GetStatsRequest*,
                         v1::GetStatsResponse*) override;
@@ -32,10 +36,13 @@ class AdminServiceImpl final : public v1::AdminService::Service {
                       storage::StoreStats* out);
 
   storage::TrackStore* store_;
+  const FenceWebhooks* webhooks_;
   storage::StatsSampler sampler_;
 };
 
 void StatsToProto(const storage::StoreStats& stats, v1::GetStatsResponse* out);
+void WebhookStatsToProto(const std::vector<WebhookStats>& stats,
+                         v1::GetStatsResponse* out);
 
 }  // namespace trackdb::service
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "model/validate.h"
@@ -53,6 +54,7 @@ FenceWebhook::FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config,
       config_(std::move(config)),
       url_(std::move(url)),
       timing_(timing) {
+  counters_.next_offset = next;
   thread_.Start([this, next] { Run(next); });
 }
 
@@ -97,6 +99,10 @@ void FenceWebhook::Run(uint64_t next) {
     for (const storage::FenceEventRecord& e : page->events) {
       if (!Deliver(resp::FenceEventJson(collection, e))) return;
       next = e.offset + 1;
+      {
+        absl::MutexLock lock(&mu_);
+        counters_.next_offset = next;
+      }
       // Not saved (a disk error): the event is sent again after a restart.
       (void)store_->SetFenceCursor(collection, config_.name(), next);
     }
@@ -106,6 +112,37 @@ void FenceWebhook::Run(uint64_t next) {
                                  absl::Now() + absl::Milliseconds(200));
     }
   }
+}
+
+absl::StatusOr<std::unique_ptr<FenceWebhooks>> FenceWebhooks::Start(
+    storage::TrackStore* store, const v1::ServerConfig& server,
+    FenceWebhook::Timing timing) {
+  std::unique_ptr<FenceWebhooks> hooks(new FenceWebhooks(store));
+  absl::flat_hash_set<std::string> names;
+  for (const v1::FenceWebhook& config : server.fence_webhooks()) {
+    if (!names.insert(config.name()).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "fence_webhooks.name \"", config.name(), "\" is used twice"));
+    }
+    auto started = FenceWebhook::Start(store, config, timing);
+    if (!started.ok()) return started.status();
+    hooks->hooks_.push_back(*std::move(started));
+  }
+  return hooks;
+}
+
+std::vector<WebhookStats> FenceWebhooks::Stats() const {
+  std::vector<WebhookStats> stats;
+  for (const std::unique_ptr<FenceWebhook>& hook : hooks_) {
+    WebhookStats& s = stats.emplace_back();
+    s.name = hook->name();
+    s.collection = hook->collection();
+    s.url = hook->url();
+    s.counters = hook->counters();
+    const uint64_t end = store_->FenceLogEnd(s.collection);
+    s.pending = end > s.counters.next_offset ? end - s.counters.next_offset : 0;
+  }
+  return stats;
 }
 
 }  // namespace trackdb::service

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
@@ -25,9 +26,19 @@
 namespace trackdb::service {
 
 struct WebhookCounters {
-  uint64_t delivered = 0;  // events accepted by the endpoint
-  uint64_t failed = 0;     // POSTs that failed
-  uint64_t retried = 0;    // POSTs sent again after a failure
+  uint64_t delivered = 0;    // events accepted by the endpoint
+  uint64_t failed = 0;       // POSTs that failed
+  uint64_t retried = 0;      // POSTs sent again after a failure
+  uint64_t next_offset = 0;  // the first event not yet accepted
+};
+
+// One endpoint as stats report it (INFO's "# Webhooks", GetStats).
+struct WebhookStats {
+  std::string name;
+  std::string collection;
+  std::string url;
+  WebhookCounters counters;
+  uint64_t pending = 0;  // events in the log not yet accepted
 };
 
 class FenceWebhook {
@@ -50,6 +61,8 @@ class FenceWebhook {
   // restart.
 
   const std::string& name() const { return config_.name(); }
+  const std::string& collection() const { return config_.collection(); }
+  const std::string& url() const { return config_.url(); }
   WebhookCounters counters() const;
 
  private:
@@ -67,6 +80,27 @@ class FenceWebhook {
   mutable absl::Mutex mu_;
   WebhookCounters counters_ ABSL_GUARDED_BY(mu_);
   StoppableThread thread_;
+};
+
+// The webhooks of a server config, running together; what both doors'
+// stats read.
+class FenceWebhooks {
+ public:
+  // INVALID_ARGUMENT naming the field for a bad webhook or a name used
+  // twice (two webhooks would share one stored offset).
+  static absl::StatusOr<std::unique_ptr<FenceWebhooks>> Start(
+      storage::TrackStore* store, const v1::ServerConfig& server,
+      FenceWebhook::Timing timing = FenceWebhook::Timing());
+
+  size_t size() const { return hooks_.size(); }
+  // In config order.
+  std::vector<WebhookStats> Stats() const;
+
+ private:
+  explicit FenceWebhooks(storage::TrackStore* store) : store_(store) {}
+
+  storage::TrackStore* const store_;
+  std::vector<std::unique_ptr<FenceWebhook>> hooks_;
 };
 
 }  // namespace trackdb::service

@@ -20,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/http_post.h"
+#include "service/resp/resp_test_client.h"
 #include "storage/store_test_util.h"
 
 namespace trackdb::service {
@@ -180,6 +181,65 @@ TEST(FenceWebhookTest, BadConfigNamesTheField) {
   config.set_name("");
   EXPECT_THAT(FenceWebhook::Start(store.get(), config).status().message(),
               HasSubstr("fence_webhooks.name"));
+}
+
+TEST(FenceWebhooksTest, StatsCountPerEndpointAndPending) {
+  auto store = storage::testing::OpenStore(storage::testing::NewDataDir());
+  ASSERT_TRUE(store->PutFence(fence::testing::CircleFence(40, 116, 500)).ok());
+  HookServer server(/*fail_first=*/1);
+  v1::ServerConfig config;
+  v1::FenceWebhook* ops = config.add_fence_webhooks();
+  ops->set_name("ops");
+  ops->set_url(server.url());
+  ops->set_collection("fleet");
+  // An endpoint that refuses connections: nothing delivered, all pending.
+  v1::FenceWebhook* down = config.add_fence_webhooks();
+  down->set_name("down");
+  down->set_url(
+      absl::StrCat("http://127.0.0.1:", resp::testing::FreePort(), "/x"));
+  down->set_collection("fleet");
+  FenceWebhook::Timing fast;
+  fast.first_backoff = absl::Milliseconds(5);
+  fast.max_backoff = absl::Milliseconds(20);
+  auto hooks = FenceWebhooks::Start(store.get(), config, fast);
+  ASSERT_TRUE(hooks.ok()) << hooks.status();
+  int64_t t = 0;
+  Cross(*store, 3, &t);
+  ASSERT_TRUE(server.WaitFor(4));
+  std::vector<WebhookStats> stats;
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  do {
+    absl::SleepFor(absl::Milliseconds(5));
+    stats = (*hooks)->Stats();
+  } while ((stats[0].counters.delivered < 3 || stats[1].counters.failed < 3) &&
+           absl::Now() < deadline);
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[0].name, "ops");
+  EXPECT_EQ(stats[0].collection, "fleet");
+  EXPECT_EQ(stats[0].url, server.url());
+  EXPECT_EQ(stats[0].counters.delivered, 3u);
+  EXPECT_EQ(stats[0].counters.failed, 1u);
+  EXPECT_EQ(stats[0].counters.retried, 1u);
+  EXPECT_EQ(stats[0].pending, 0u);
+  EXPECT_EQ(stats[1].name, "down");
+  EXPECT_EQ(stats[1].counters.delivered, 0u);
+  EXPECT_GE(stats[1].counters.failed, 3u);
+  EXPECT_EQ(stats[1].pending, 3u);
+}
+
+TEST(FenceWebhooksTest, RefusesANameUsedTwice) {
+  auto store = storage::testing::OpenStore(storage::testing::NewDataDir());
+  v1::ServerConfig config;
+  for (int i = 0; i < 2; ++i) {
+    v1::FenceWebhook* hook = config.add_fence_webhooks();
+    hook->set_name("ops");
+    hook->set_url("http://127.0.0.1:1/x");
+    hook->set_collection(i == 0 ? "fleet" : "buses");
+  }
+  const absl::Status s = FenceWebhooks::Start(store.get(), config).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(),
+              HasSubstr("fence_webhooks.name \"ops\" is used twice"));
 }
 
 TEST(HttpPostTest, ParsesUrlsAndFailsClearly) {

@@ -82,14 +82,15 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
 
 absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,
-    std::shared_ptr<const auth::UserTable> users) {
+    std::shared_ptr<const auth::UserTable> users,
+    const FenceWebhooks* webhooks) {
   grpc::EnableDefaultHealthCheckService(true);
   RegisterHealthDescriptor();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
   std::unique_ptr<GrpcServer> server(new GrpcServer());
   server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
-  server->admin_ = std::make_unique<AdminServiceImpl>(store);
+  server->admin_ = std::make_unique<AdminServiceImpl>(store, webhooks);
   server->fences_ = std::make_unique<FenceServiceImpl>(store);
   if (users == nullptr) {
     users = std::make_shared<auth::UserTable>(config.server());

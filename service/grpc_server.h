@@ -15,6 +15,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/admin_service.h"
 #include "service/fence_service.h"
+#include "service/fence_webhook.h"
 #include "service/grpc_auth.h"
 #include "service/track_service.h"
 #include "storage/track_store.h"
@@ -28,9 +29,12 @@ class GrpcServer {
   // `config` must have defaults filled in; `store` outlives the server.
   // `users` may be shared with the RESP door, whose CONFIG SET requirepass
   // then holds here too (null: the server's own, from config).
+  // `webhooks`, whose counters GetStats reports, outlives the server (null:
+  // none run).
   static absl::StatusOr<std::unique_ptr<GrpcServer>> Start(
       const v1::TrackdbConfig& config, storage::TrackStore* store,
-      std::shared_ptr<const auth::UserTable> users = nullptr);
+      std::shared_ptr<const auth::UserTable> users = nullptr,
+      const FenceWebhooks* webhooks = nullptr);
 
   int port() const { return port_; }
 

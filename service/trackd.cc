@@ -78,18 +78,11 @@ void LogDoors(const v1::ServerConfig& server, int grpc_port,
                    " requirepass (user \"default\")"));
 }
 
-// Outbound webhooks of fence events (fence_webhook.h).
-absl::StatusOr<std::vector<std::unique_ptr<service::FenceWebhook>>>
-StartWebhooks(const v1::ServerConfig& server, storage::TrackStore* store) {
-  std::vector<std::unique_ptr<service::FenceWebhook>> webhooks;
+void LogWebhooks(const v1::ServerConfig& server) {
   for (const v1::FenceWebhook& hook : server.fence_webhooks()) {
-    auto started = service::FenceWebhook::Start(store, hook);
-    if (!started.ok()) return started.status();
-    webhooks.push_back(*std::move(started));
     Log(absl::StrCat("webhook ", hook.name(), ": events of ", hook.collection(),
                      " to ", hook.url()));
   }
-  return webhooks;
 }
 
 int Run() {
@@ -139,11 +132,18 @@ int Run() {
   std::fprintf(stderr, "%s",
                storage::DescribeOptions((*store)->options()).c_str());
 
+  // Outbound webhooks of fence events (fence_webhook.h); both doors report
+  // their counters.
+  auto webhooks = service::FenceWebhooks::Start(store->get(), config.server());
+  if (!webhooks.ok()) return Fail(webhooks.status());
+  LogWebhooks(config.server());
   // One user table for both doors: CONFIG SET requirepass holds on both.
   auto users = std::make_shared<auth::UserTable>(config.server());
-  auto grpc_server = service::GrpcServer::Start(config, store->get(), users);
+  auto grpc_server =
+      service::GrpcServer::Start(config, store->get(), users, webhooks->get());
   if (!grpc_server.ok()) return Fail(grpc_server.status());
-  auto resp_server = resp::RespServer::Start(config, store->get(), users);
+  auto resp_server =
+      resp::RespServer::Start(config, store->get(), users, webhooks->get());
   if (!resp_server.ok()) return Fail(resp_server.status());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).
@@ -151,8 +151,6 @@ int Run() {
   // The fence event logs' retention (storage.fence_log_max_*).
   auto fence_log_trimmer = std::make_unique<service::FenceLogTrimmer>(
       store->get(), absl::Minutes(1));
-  auto webhooks = StartWebhooks(config.server(), store->get());
-  if (!webhooks.ok()) return Fail(webhooks.status());
   Log("ready");
 
   int sig = 0;
@@ -162,7 +160,7 @@ int Run() {
   (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.
-  webhooks->clear();
+  webhooks->reset();
   fence_log_trimmer.reset();
   Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);

@@ -35,13 +35,15 @@ std::string ProtectedRefusal(const ServerState& server,
 
 ServerState::ServerState(storage::TrackStore* store,
                          const v1::TrackdbConfig& config,
-                         std::shared_ptr<auth::UserTable> users)
+                         std::shared_ptr<auth::UserTable> users,
+                         const service::FenceWebhooks* webhooks)
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
       users_(users != nullptr
                  ? std::move(users)
                  : std::make_shared<auth::UserTable>(config.server())),
+      webhooks_(webhooks),
       start_ms_(NowMs()) {
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();

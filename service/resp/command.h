@@ -29,6 +29,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "service/auth/users.h"
+#include "service/fence_webhook.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
 #include "storage/track_store.h"
@@ -75,14 +76,16 @@ class CommandTable;
 class ServerState {
  public:
   // `users` may be shared with the gRPC door; null makes this state's own
-  // from config.server.
+  // from config.server. `webhooks` (null: none run) outlives the state.
   ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config,
-              std::shared_ptr<auth::UserTable> users = nullptr);
+              std::shared_ptr<auth::UserTable> users = nullptr,
+              const service::FenceWebhooks* webhooks = nullptr);
 
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
   const CommandTable& commands() const { return *commands_; }
   PubSub& pubsub() { return pubsub_; }
+  const service::FenceWebhooks* webhooks() const { return webhooks_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
   // Whether `client` must AUTH before running commands: requirepass is set
@@ -121,6 +124,7 @@ class ServerState {
   const v1::TrackdbConfig config_;
   std::unique_ptr<CommandTable> commands_;
   const std::shared_ptr<auth::UserTable> users_;
+  const service::FenceWebhooks* const webhooks_;
   const int64_t start_ms_;
   PubSub pubsub_;
   std::atomic<int64_t> next_client_id_{0};

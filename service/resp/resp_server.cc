@@ -46,8 +46,9 @@ class Connection;
 class RespServer::Impl {
  public:
   Impl(const v1::TrackdbConfig& config, storage::TrackStore* store,
-       std::shared_ptr<auth::UserTable> users)
-      : config_(config), state_(store, config, std::move(users)) {
+       std::shared_ptr<auth::UserTable> users,
+       const service::FenceWebhooks* webhooks)
+      : config_(config), state_(store, config, std::move(users), webhooks) {
     const int loops = std::max<int>(1, config_.server().resp_threads());
     for (int i = 0; i < loops; ++i) {
       // One thread per loop: Asio's scheduler skips the hand-offs between
@@ -580,8 +581,9 @@ void RespServer::Shutdown() { impl_->Shutdown(); }
 
 absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,
-    std::shared_ptr<auth::UserTable> users) {
-  auto impl = std::make_unique<Impl>(config, store, std::move(users));
+    std::shared_ptr<auth::UserTable> users,
+    const service::FenceWebhooks* webhooks) {
+  auto impl = std::make_unique<Impl>(config, store, std::move(users), webhooks);
   if (absl::Status s = impl->Listen(); !s.ok()) return s;
   return std::unique_ptr<RespServer>(new RespServer(std::move(impl)));
 }

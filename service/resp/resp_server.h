@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "service/auth/users.h"
+#include "service/fence_webhook.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -37,9 +38,12 @@ class RespServer {
   // with resp_tls_only) and, with resp_tls_port, a TLS listener there too,
   // and starts serving `store`, which must outlive the server. `users` may
   // be shared with the gRPC door (null: the server's own, from config).
+  // `webhooks`, whose counters INFO reports, outlives the server (null:
+  // none run).
   static absl::StatusOr<std::unique_ptr<RespServer>> Start(
       const v1::TrackdbConfig& config, storage::TrackStore* store,
-      std::shared_ptr<auth::UserTable> users = nullptr);
+      std::shared_ptr<auth::UserTable> users = nullptr,
+      const service::FenceWebhooks* webhooks = nullptr);
   ~RespServer();  // Shutdown()s
 
   int port() const;      // 0 with resp_tls_only

@@ -67,6 +67,8 @@ size_t ParseValue(const std::string& b, size_t pos) {
   }
 }
 
+}  // namespace
+
 int FreePort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
@@ -80,8 +82,6 @@ int FreePort() {
   close(fd);
   return port;
 }
-
-}  // namespace
 
 size_t CompleteReplyLength(const std::string& bytes) {
   const size_t end = ParseValue(bytes, 0);

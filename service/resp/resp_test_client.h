@@ -42,6 +42,10 @@ class RawClient {
 
 std::string EncodeCommand(const std::vector<std::string>& argv);
 
+// A loopback port that nothing listened on a moment ago: a server may bind
+// it, and until one does a connection to it is refused.
+int FreePort();
+
 // A real redis-server (Debian's redis-server 7.0, from
 // tools/setup/debian-packages.txt) on a free port, with persistence off.
 class RedisServerProcess {

@@ -230,6 +230,22 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
     absl::StrAppend(
         &text, FormatInfoSection(storage::ReadStoreStats(ctx.store())), "\r\n");
   }
+  if (want("webhooks")) {
+    // Outbound fence webhooks (fence_webhook.h), as Redis lists replicas:
+    // one line each, its fields comma-separated.
+    absl::StrAppend(&text, "# Webhooks\r\n");
+    if (ctx.server.webhooks() != nullptr) {
+      int i = 0;
+      for (const service::WebhookStats& w : ctx.server.webhooks()->Stats()) {
+        absl::StrAppend(
+            &text, "webhook", i++, ":name=", w.name,
+            ",collection=", w.collection, ",delivered=", w.counters.delivered,
+            ",retried=", w.counters.retried, ",failed=", w.counters.failed,
+            ",pending=", w.pending, "\r\n");
+      }
+    }
+    absl::StrAppend(&text, "\r\n");
+  }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
     for (int db = 0; db < kDatabases; ++db) {
