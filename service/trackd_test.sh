@@ -53,6 +53,13 @@ printf 'storage {\n  write_bufer_size_mb: 8\n}\n' >"$work/bad.textproto"
 grep -q "bad.textproto:2:.*write_bufer_size_mb" "$work/bad.log" ||
   { cat "$work/bad.log"; fail "config error does not name line and field"; }
 
+# Two webhooks of one name would share a stored offset: refused.
+printf 'server {\n  fence_webhooks { name: "ops" url: "http://127.0.0.1:1/a" collection: "fleet" }\n  fence_webhooks { name: "ops" url: "http://127.0.0.1:1/b" collection: "buses" }\n}\n' >"$work/hooks.textproto"
+"$trackd" --config="$work/hooks.textproto" --data_dir="$work/hooks" --grpc_port=0 --resp_port=0 2>"$work/hooks.log"
+[ $? -ne 0 ] || fail "trackd started with a webhook name used twice"
+grep -q 'fence_webhooks.name "ops" is used twice' "$work/hooks.log" ||
+  { cat "$work/hooks.log"; fail "duplicate webhook name not named"; }
+
 # Memory knobs that fit neither each other nor the budget start, loudly.
 printf 'storage {\n  memory_budget_mb: 256\n  write_buffer_size_mb: 256\n  db_write_buffer_size_mb: 1024\n  max_write_buffer_number: 6\n}\n' >"$work/big.textproto"
 "$trackd" --config="$work/big.textproto" --data_dir="$work/big" --grpc_port=0 --resp_port=0 2>"$work/big.log" &
