@@ -164,6 +164,34 @@ RedisGeoShape RedisGeoShape::Box(const LatLng& centre, double width,
   return s;
 }
 
+absl::StatusOr<RedisGeoShape> RedisGeoShape::Polygon(
+    std::vector<LatLng> vertices) {
+  RedisGeoShape s;
+  s.kind = Kind::kPolygon;
+  // geohashBoundingBox's polygon case: the box of the coordinates, and the
+  // normalised mean of the vertices' unit vectors.
+  double x = 0, y = 0, z = 0;
+  s.lon_min = s.lat_min = 1e9;
+  s.lon_max = s.lat_max = -1e9;
+  for (const LatLng& v : vertices) {
+    s.lon_min = std::min(s.lon_min, v.lon);
+    s.lon_max = std::max(s.lon_max, v.lon);
+    s.lat_min = std::min(s.lat_min, v.lat);
+    s.lat_max = std::max(s.lat_max, v.lat);
+    const double lat = DegToRad(v.lat), lon = DegToRad(v.lon);
+    x += std::cos(lat) * std::cos(lon);
+    y += std::cos(lat) * std::sin(lon);
+    z += std::sin(lat);
+  }
+  s.centre.lon = RadToDeg(std::atan2(y, x));
+  s.centre.lat = RadToDeg(std::atan2(z, std::sqrt(x * x + y * y)));
+  absl::StatusOr<PolygonRegion> polygon =
+      PolygonRegion::Create(std::move(vertices));
+  if (!polygon.ok()) return polygon.status();
+  s.polygon = std::make_shared<const PolygonRegion>(*std::move(polygon));
+  return s;
+}
+
 std::optional<uint64_t> RedisGeoMemberScore(const LatLng& p) {
   const std::optional<uint64_t> bits = RedisGeoScore(p);
   if (!bits) return std::nullopt;
@@ -176,6 +204,13 @@ namespace {
 // geohashBoundingBox. The longitude span is taken at the box edge nearer
 // the pole, where a metre is the most degrees.
 void SetBoundingBox(const RedisGeoShape& shape, RedisGeoAreas* out) {
+  if (shape.kind == RedisGeoShape::Kind::kPolygon) {
+    out->lon_min = shape.lon_min;
+    out->lon_max = shape.lon_max;
+    out->lat_min = shape.lat_min;
+    out->lat_max = shape.lat_max;
+    return;
+  }
   const bool circle = shape.kind == RedisGeoShape::Kind::kRadius;
   const double lon = shape.centre.lon;
   const double lat = shape.centre.lat;
@@ -230,18 +265,41 @@ void AddScans(RedisGeoAreas* out) {
   }
 }
 
+// The farthest corner of a polygon's vertex box from its centre, in metres:
+// the radius Valkey picks the step by.
+double PolygonReachMeters(const RedisGeoShape& shape) {
+  const LatLng corners[4] = {{shape.lat_max, shape.lon_min},
+                             {shape.lat_max, shape.lon_max},
+                             {shape.lat_min, shape.lon_min},
+                             {shape.lat_min, shape.lon_max}};
+  double reach = 0;
+  for (const LatLng& corner : corners) {
+    reach = std::max(reach, HaversineMeters(shape.centre, corner));
+  }
+  return reach;
+}
+
+// The radius in metres the step is estimated from: a box's half diagonal.
+double StepRadiusMeters(const RedisGeoShape& shape) {
+  switch (shape.kind) {
+    case RedisGeoShape::Kind::kRadius:
+      return shape.radius * shape.unit_to_meters;
+    case RedisGeoShape::Kind::kBox:
+      return std::sqrt((shape.width / 2) * (shape.width / 2) +
+                       (shape.height / 2) * (shape.height / 2)) *
+             shape.unit_to_meters;
+    case RedisGeoShape::Kind::kPolygon:
+      return PolygonReachMeters(shape);
+  }
+  return 0;
+}
+
 }  // namespace
 
 RedisGeoAreas ComputeRedisGeoAreas(const RedisGeoShape& shape) {
   RedisGeoAreas out;
   SetBoundingBox(shape, &out);
-  const bool circle = shape.kind == RedisGeoShape::Kind::kRadius;
-  // A box's step comes from its half diagonal.
-  double radius_meters =
-      circle ? shape.radius
-             : std::sqrt((shape.width / 2) * (shape.width / 2) +
-                         (shape.height / 2) * (shape.height / 2));
-  radius_meters *= shape.unit_to_meters;
+  const double radius_meters = StepRadiusMeters(shape);
   int step = EstimateStep(radius_meters, shape.centre.lat);
 
   std::optional<GeohashBits> centre = GeohashEncode(shape.centre, step);
@@ -287,6 +345,10 @@ std::optional<double> RedisGeoMatch(const RedisGeoShape& shape,
                                     uint64_t score) {
   const LatLng p = RedisGeoScoreToLatLng(score);
   const LatLng& c = shape.centre;
+  if (shape.kind == RedisGeoShape::Kind::kPolygon) {
+    if (!shape.polygon->Contains(p)) return std::nullopt;
+    return HaversineMeters(c, p);
+  }
   if (shape.kind == RedisGeoShape::Kind::kRadius) {
     const double d = HaversineMeters(c, p);
     if (d > shape.radius * shape.unit_to_meters) return std::nullopt;
@@ -315,11 +377,23 @@ std::optional<RedisGeoAccept> RedisGeoSearchMatch(const RedisGeoAreas& areas,
 }
 
 double RedisGeoCandidateRadiusMeters(const RedisGeoShape& shape) {
+  if (shape.kind == RedisGeoShape::Kind::kPolygon) {
+    return PolygonReachMeters(shape) + kDecodedMarginMeters;
+  }
   if (shape.kind == RedisGeoShape::Kind::kRadius) {
     return shape.radius * shape.unit_to_meters + kDecodedMarginMeters;
   }
   return shape.width * shape.unit_to_meters / 2 +
          shape.height * shape.unit_to_meters / 2 + kDecodedMarginMeters;
+}
+
+absl::StatusOr<RectRegion> RedisGeoPolygonCandidates(
+    const RedisGeoShape& shape) {
+  constexpr double kMarginDegrees = 1e-5;
+  return RectRegion::Create(std::max(shape.lat_min - kMarginDegrees, -90.0),
+                            std::max(shape.lon_min - kMarginDegrees, -180.0),
+                            std::min(shape.lat_max + kMarginDegrees, 90.0),
+                            std::min(shape.lon_max + kMarginDegrees, 180.0));
 }
 
 bool RedisGeoNaturalLess(const RedisGeoResult& a, const RedisGeoResult& b) {

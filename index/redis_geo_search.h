@@ -3,7 +3,10 @@
 
 // Which members Redis 7.0's GEOSEARCH / GEORADIUS / GEORADIUSBYMEMBER return,
 // with which distance and in which order, decided exactly as Redis 7.0.15
-// (src/geo.c, src/geohash_helper.c) decides it. Pure functions, no I/O.
+// (src/geo.c, src/geohash_helper.c) decides it; and Valkey 9.0's GEOSEARCH
+// BYPOLYGON, whose areas, centre, distances and order are Valkey's but
+// whose membership test is trackdb's polygon (PolygonRegion, as gRPC's
+// SearchPolygon), see RedisGeoShape::Polygon. Pure functions, no I/O.
 //
 // How Redis answers a search:
 //   1. ComputeRedisGeoAreas: from the shape it picks a geohash step, the cell
@@ -41,12 +44,15 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "index/geohash.h"
 #include "index/latlng.h"
+#include "index/region.h"
 
 namespace trackdb::index {
 
@@ -59,18 +65,34 @@ namespace trackdb::index {
 // For FROMMEMBER / GEORADIUSBYMEMBER the centre is the member's decoded
 // position, RedisGeoScoreToLatLng(its score), not where it was added.
 struct RedisGeoShape {
-  enum class Kind { kRadius, kBox };
+  enum class Kind { kRadius, kBox, kPolygon };
   Kind kind = Kind::kRadius;
   LatLng centre;
   double radius = 0;  // kRadius, in the unit.
   double width = 0;   // kBox, in the unit (east-west).
   double height = 0;  // kBox, in the unit (north-south).
   double unit_to_meters = 1;
+  // kPolygon: the polygon, and the box of its vertices' coordinates.
+  std::shared_ptr<const PolygonRegion> polygon;
+  double lon_min = 0, lat_min = 0, lon_max = 0, lat_max = 0;
 
   static RedisGeoShape Radius(const LatLng& centre, double radius,
                               double unit_to_meters = 1);
   static RedisGeoShape Box(const LatLng& centre, double width, double height,
                            double unit_to_meters = 1);
+  // GEOSEARCH BYPOLYGON (Valkey 9.0, src/geo.c) over `vertices` as the
+  // client gave them (a closing repeat of the first counts as a vertex, as
+  // in Valkey). As Valkey: the centre, which WITHDIST and ASC/DESC measure
+  // from, is the vertices' spherical centroid (their unit vectors' mean);
+  // the areas scanned come from the vertices' lon/lat box and the largest
+  // distance from the centre to its corners; a member is tested at its
+  // decoded position; distances are in metres. Unlike Valkey's ray casting
+  // (half-open at the boundary, even-odd for edges that cross), a member
+  // is inside as PolygonRegion::Contains says: boundary points are inside,
+  // and a polygon whose edges cross is refused (INVALID_ARGUMENT), as
+  // everywhere in trackdb. Preconditions: every vertex within Redis's GEO
+  // ranges.
+  static absl::StatusOr<RedisGeoShape> Polygon(std::vector<LatLng> vertices);
 };
 
 // The score Redis stores for a member GEOADDed at p: the 52-bit geohash
@@ -125,8 +147,18 @@ std::optional<RedisGeoAccept> RedisGeoSearchMatch(const RedisGeoAreas& areas,
 
 // The radius in metres of the circle around shape.centre that contains the
 // stored position of every member Redis can return (see the proof above):
-// radius + 1 m for a radius, width/2 + height/2 + 1 m for a box.
+// radius + 1 m for a radius, width/2 + height/2 + 1 m for a box. For a
+// polygon, the largest distance from the centre to a corner of the
+// vertices' box + 1 m: an estimate, for searches that try small circles
+// first; its candidates come from RedisGeoPolygonCandidates.
 double RedisGeoCandidateRadiusMeters(const RedisGeoShape& shape);
+
+// A polygon's candidate region: the vertices' box, 1e-5 degrees wider on
+// each side. A member inside is inside that box at its decoded position,
+// and its stored position is within half a step-26 cell (2.7e-6 degrees)
+// of that.
+absl::StatusOr<RectRegion> RedisGeoPolygonCandidates(
+    const RedisGeoShape& shape);
 
 // One member of a reply.
 struct RedisGeoResult {

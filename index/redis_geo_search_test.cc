@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "index/distance.h"
 #include "index/geohash.h"
+#include "index/redis_geo_format.h"
 
 namespace trackdb::index {
 namespace {
@@ -424,6 +425,118 @@ TEST(RedisGeoNearestFromInnerTest, DeclinesATieAtTheCut) {
       shape, {{"a", Score(near)}, {"c", Score(far)}}, 100, 1);
   ASSERT_TRUE(one);
   EXPECT_THAT(*one, ElementsAre(testing::Field(&RedisGeoResult::member, "a")));
+}
+
+// Valkey's GEOSEARCH documentation: Sicily BYPOLYGON 5 ... (Valkey 9.0).
+std::vector<LatLng> SicilyPolygon() {
+  return {{38.05033923003755, 12.41098696654226},
+          {38.00616649901906, 15.107936245794182},
+          {38.63804787603499, 18.148439288534455},
+          {39.50316813110968, 17.80831874257693},
+          {38.57719533463012, 12.458468633214036}};
+}
+
+std::vector<RedisGeoCandidate> SicilyMembers() {
+  return {{"Palermo", Score({38.115556, 13.361389})},
+          {"Catania", Score({37.502669, 15.087269})},
+          {"edge1", Score({38.788135, 12.758489})},
+          {"edge2", Score({38.788135, 17.241510})}};
+}
+
+TEST(RedisGeoPolygonTest, AnswersValkeysDocumentedExample) {
+  absl::StatusOr<RedisGeoShape> shape = RedisGeoShape::Polygon(SicilyPolygon());
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  std::vector<RedisGeoResult> unsorted =
+      RedisGeoSearch(*shape, SicilyMembers(), {});
+  ASSERT_EQ(unsorted.size(), 2u);
+  EXPECT_EQ(unsorted[0].member, "Palermo");
+  EXPECT_EQ(unsorted[1].member, "edge2");
+  // ... ASC WITHCOORD WITHDIST: metres from the vertices' centroid.
+  std::vector<RedisGeoResult> asc =
+      RedisGeoSearch(*shape, SicilyMembers(), {RedisGeoSort::kAsc, 0, false});
+  ASSERT_EQ(asc.size(), 2u);
+  EXPECT_EQ(asc[0].member, "Palermo");
+  EXPECT_EQ(RedisFormatDistance(asc[0].distance_m, 1), "166482.0159");
+  EXPECT_EQ(asc[1].member, "edge2");
+  EXPECT_EQ(RedisFormatDistance(asc[1].distance_m, 1), "180861.7725");
+  std::vector<RedisGeoResult> desc_one =
+      RedisGeoSearch(*shape, SicilyMembers(), {RedisGeoSort::kDesc, 1, false});
+  ASSERT_EQ(desc_one.size(), 1u);
+  EXPECT_EQ(desc_one[0].member, "edge2");
+}
+
+TEST(RedisGeoPolygonTest, CentreIsTheSphericalCentroidCountingEachVertex) {
+  // A square around the equator's 0/0: its centroid is 0/0; repeating the
+  // first vertex (as a closing vertex) pulls the centroid towards it.
+  const std::vector<LatLng> square = {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}};
+  absl::StatusOr<RedisGeoShape> open = RedisGeoShape::Polygon(square);
+  ASSERT_TRUE(open.ok());
+  EXPECT_NEAR(open->centre.lat, 0, 1e-12);
+  EXPECT_NEAR(open->centre.lon, 0, 1e-12);
+  std::vector<LatLng> closed = square;
+  closed.push_back(square[0]);
+  absl::StatusOr<RedisGeoShape> shifted = RedisGeoShape::Polygon(closed);
+  ASSERT_TRUE(shifted.ok());
+  EXPECT_LT(shifted->centre.lat, -0.1);
+  EXPECT_LT(shifted->centre.lon, -0.1);
+  EXPECT_EQ(shifted->polygon->vertices().size(), 4u);
+}
+
+TEST(RedisGeoPolygonTest, RefusesCrossingEdgesAndTooFewVertices) {
+  // A bow tie: Valkey's even-odd rule would take it; trackdb's polygons
+  // refuse it everywhere.
+  EXPECT_FALSE(RedisGeoShape::Polygon({{0, 0}, {1, 1}, {0, 1}, {1, 0}}).ok());
+  EXPECT_FALSE(RedisGeoShape::Polygon({{0, 0}, {1, 1}, {0, 0}}).ok());
+}
+
+// Random polygons (stars around a centre, so simple) and members: a member
+// is in the reply iff the polygon contains its decoded position and its
+// score is in a scanned range; every member the polygon holds is inside
+// the candidate box at its added position.
+TEST(RedisGeoPolygonTest, AcceptsExactlyTheDecodedPositionsInside) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int inside = 0, outside = 0;
+  for (int round = 0; round < 200; ++round) {
+    const LatLng c{-60 + 120 * unit(rng), -170 + 340 * unit(rng)};
+    const double size_m = std::pow(10, 1 + 4 * unit(rng));
+    std::vector<LatLng> star;
+    const int n = 3 + static_cast<int>(unit(rng) * 10);
+    for (int i = 0; i < n; ++i) {
+      star.push_back(Destination(c, size_m * (0.3 + unit(rng)),
+                                 360.0 * (i + 0.8 * unit(rng)) / n));
+    }
+    absl::StatusOr<RedisGeoShape> shape = RedisGeoShape::Polygon(star);
+    ASSERT_TRUE(shape.ok()) << shape.status();
+    absl::StatusOr<RectRegion> box = RedisGeoPolygonCandidates(*shape);
+    ASSERT_TRUE(box.ok());
+    const RedisGeoAreas areas = ComputeRedisGeoAreas(*shape);
+    std::vector<RedisGeoCandidate> members;
+    for (int i = 0; i < 100; ++i) {
+      const LatLng p =
+          Destination(c, 1.5 * size_m * unit(rng), 360 * unit(rng));
+      const std::optional<uint64_t> score = RedisGeoMemberScore(p);
+      if (!score) continue;
+      members.push_back({absl::StrCat("m", i), *score});
+      const LatLng decoded = RedisGeoScoreToLatLng(*score);
+      const bool in = shape->polygon->Contains(decoded);
+      if (in) EXPECT_TRUE(box->Contains(p));
+      const std::optional<RedisGeoAccept> hit =
+          RedisGeoSearchMatch(areas, *shape, *score);
+      EXPECT_EQ(hit.has_value(), in && RedisGeoScanIndex(areas, *score) >= 0);
+      if (hit) {
+        EXPECT_EQ(hit->distance_m, HaversineMeters(shape->centre, decoded));
+      }
+      ++(in ? inside : outside);
+    }
+    const std::vector<RedisGeoResult> asc =
+        RedisGeoSearch(*shape, members, {RedisGeoSort::kAsc, 0, false});
+    for (size_t i = 1; i < asc.size(); ++i) {
+      EXPECT_LE(asc[i - 1].distance_m, asc[i].distance_m);
+    }
+  }
+  EXPECT_GT(inside, 2000);
+  EXPECT_GT(outside, 2000);
 }
 
 TEST(RedisGeoWantsNearestTest, CountWithoutAnyNearestFirst) {

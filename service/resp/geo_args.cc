@@ -42,6 +42,12 @@ bool OkOrReply(CommandContext& ctx, const absl::Status& s) {
 
 }  // namespace
 
+bool ValidPolygonSizeOrReply(CommandContext& ctx, int64_t vertices) {
+  return OkOrReply(ctx, model::ValidatePolygonSize(
+                            vertices, "BYPOLYGON",
+                            model::LimitsFrom(ctx.server.config().limits())));
+}
+
 bool ValidGeoKeyOrReply(CommandContext& ctx, absl::string_view key) {
   return OkOrReply(ctx, model::ValidateCollection(key, "GEO key"));
 }

@@ -5,6 +5,7 @@
 // named for the Redis function (src/geo.c) it mirrors. Each replies Redis's
 // error and returns false when the arguments are not valid.
 
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -23,6 +24,8 @@ bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
 // "GEO member ...") and returns false when it refuses.
 bool ValidGeoKeyOrReply(CommandContext& ctx, absl::string_view key);
 bool ValidGeoMemberOrReply(CommandContext& ctx, absl::string_view member);
+// And on a polygon's number of vertices (model::ValidatePolygonSize).
+bool ValidPolygonSizeOrReply(CommandContext& ctx, int64_t vertices);
 
 // extractDistanceOrReply: <radius> <unit>; `to_meters` is the unit's size.
 // Then the domain's radius limit (model::ValidateRadius), as every door

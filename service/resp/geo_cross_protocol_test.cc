@@ -2,9 +2,12 @@
 // the same name. The RESP server runs on the in-process gRPC server's store;
 // a real redis-server, fed the same positions by GEOADD, says what the RESP
 // replies must be.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -161,6 +164,66 @@ TEST_F(CrossProtocolTest, GrpcPointsAnswerRespLikeGeoaddedOnes) {
   // ZCARD counts every entity, the polar ones too.
   EXPECT_EQ(resp_->Call({"ZCARD", "fleet"}),
             absl::StrCat(":", std::size(points) + 2, "\r\n"));
+}
+
+// GEOSEARCH BYPOLYGON and gRPC SearchPolygon use one polygon code: on
+// members GEOADDed away from the edges (where a member's decoded position
+// and the position it was added at could fall on different sides), they
+// find the same members. An L-shaped (concave) polygon.
+TEST_F(CrossProtocolTest, BypolygonFindsWhatSearchPolygonFinds) {
+  const double lons[] = {116.30, 116.40, 116.40, 116.35, 116.35, 116.30};
+  const double lats[] = {39.90, 39.90, 39.95, 39.95, 40.00, 40.00};
+  std::vector<std::string> search = {"GEOSEARCH", "fleet", "BYPOLYGON", "6"};
+  v1::SearchPolygonRequest req;
+  req.set_collection("fleet");
+  req.mutable_filter()->set_page_size(1000);
+  for (int i = 0; i < 6; ++i) {
+    search.push_back(Exact(lons[i]));
+    search.push_back(Exact(lats[i]));
+    v1::LatLng* v = req.add_vertices();
+    v->set_latitude(lats[i]);
+    v->set_longitude(lons[i]);
+  }
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> lon(116.28, 116.42);
+  std::uniform_real_distribution<double> lat(39.88, 40.02);
+  auto near_edge = [](double v, std::initializer_list<double> lines) {
+    for (double line : lines) {
+      if (std::abs(v - line) < 1e-4) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> geoadd = {"GEOADD", "fleet"};
+  int added = 0;
+  while (added < 500) {
+    const double x = lon(rng), y = lat(rng);
+    if (near_edge(x, {116.30, 116.35, 116.40}) ||
+        near_edge(y, {39.90, 39.95, 40.00})) {
+      continue;
+    }
+    geoadd.insert(geoadd.end(),
+                  {Exact(x), Exact(y), absl::StrCat("v", added++)});
+  }
+  ASSERT_EQ(resp_->Call(geoadd), ":500\r\n");
+
+  v1::SearchResponse grpc_hits;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(grpc_.stub().SearchPolygon(&ctx, req, &grpc_hits).ok());
+  std::vector<std::string> expected = Ids(grpc_hits);
+  std::sort(expected.begin(), expected.end());
+  ASSERT_GT(expected.size(), 100u);
+  ASSERT_LT(expected.size(), 400u);
+
+  const std::string reply = resp_->Call(search);
+  std::vector<std::string> found;
+  for (size_t at = reply.find("\r\nv"); at != std::string::npos;
+       at = reply.find("\r\nv", at + 2)) {
+    found.push_back(reply.substr(at + 2, reply.find('\r', at + 2) - at - 2));
+  }
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, expected);
+  EXPECT_EQ(reply.substr(0, reply.find('\r')),
+            absl::StrCat("*", expected.size()));
 }
 
 TEST_F(CrossProtocolTest, ZremDeletesTheEntityForGrpcToo) {

@@ -10,6 +10,14 @@
 // could accept. Members without a Redis score (|lat| > 85.05112878, written
 // over gRPC) are never candidates.
 //
+// GEOSEARCH and GEOSEARCHSTORE also take Valkey 9.0's BYPOLYGON
+// num-vertices lon lat [lon lat ...] (instead of FROM... and BY...), with
+// Valkey's errors, centre, areas, order and WITHDIST in metres; a member is
+// inside as trackdb's polygons say (RedisGeoShape::Polygon): boundary
+// included, crossing edges refused. Its candidates come from the box of
+// the vertices. A search missing its shape gets Redis 7.0's error, which
+// names BYRADIUS and BYBOX only.
+//
 // Storing (GEOSEARCHSTORE, GEORADIUS* STORE): the destination key is
 // replaced, as Redis's setKey does whatever it held, by a GEO key whose
 // members are the results at their source positions (each result's latest
@@ -19,6 +27,7 @@
 // distance is not a position, so it cannot be stored as a GEO member's
 // score; trackdb replies kStoreDistError after checking every argument as
 // Redis does, before touching any key.
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -78,10 +87,11 @@ struct Candidates {
   absl::flat_hash_map<std::string, model::TrackPoint> points;  // for STORE
 };
 
-// The candidates within `radius` metres of `centre` (stored positions).
+// The candidates whose stored positions `region` holds (null: every
+// member).
 absl::Status FindCandidates(storage::TrackStore& store, const std::string& name,
-                            const index::LatLng& centre, double radius,
-                            bool keep_points, Candidates* out) {
+                            const index::Region* region, bool keep_points,
+                            Candidates* out) {
   auto visit = [&](const model::TrackPoint& p) {
     std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
     if (!score) return true;  // no Redis score: Redis could not hold it
@@ -89,14 +99,42 @@ absl::Status FindCandidates(storage::TrackStore& store, const std::string& name,
     if (keep_points) out->points.emplace(p.entity, p);
     return true;
   };
-  if (!(radius < kWholeSphereMeters)) return store.ScanLatest(name, visit);
-  absl::StatusOr<index::CircleRegion> circle =
-      index::CircleRegion::Create(centre, radius);
-  if (!circle.ok()) return circle.status();
+  if (region == nullptr) return store.ScanLatest(name, visit);
   // A search needs only ids and positions; STORE needs whole points.
   storage::ScanOptions options;
   options.positions_only = !keep_points;
-  return store.ScanRegion(name, *circle, visit, options);
+  return store.ScanRegion(name, *region, visit, options);
+}
+
+// The candidates within `radius` metres of `centre` (stored positions).
+absl::Status FindCandidatesNear(storage::TrackStore& store,
+                                const std::string& name,
+                                const index::LatLng& centre, double radius,
+                                bool keep_points, Candidates* out) {
+  if (!(radius < kWholeSphereMeters)) {
+    return FindCandidates(store, name, nullptr, keep_points, out);
+  }
+  absl::StatusOr<index::CircleRegion> circle =
+      index::CircleRegion::Create(centre, radius);
+  if (!circle.ok()) return circle.status();
+  return FindCandidates(store, name, &*circle, keep_points, out);
+}
+
+// Every candidate the shape may accept: a polygon's from the box of its
+// vertices, the others' from the circle around their centre.
+absl::Status FindAllCandidates(storage::TrackStore& store,
+                               const std::string& name,
+                               const index::RedisGeoShape& shape,
+                               bool keep_points, Candidates* out) {
+  if (shape.kind != index::RedisGeoShape::Kind::kPolygon) {
+    return FindCandidatesNear(store, name, shape.centre,
+                              index::RedisGeoCandidateRadiusMeters(shape),
+                              keep_points, out);
+  }
+  absl::StatusOr<index::RectRegion> box =
+      index::RedisGeoPolygonCandidates(shape);
+  if (!box.ok()) return box.status();
+  return FindCandidates(store, name, &*box, keep_points, out);
 }
 
 // The reply's members, ranked as Redis ranks them. A search that wants the
@@ -119,8 +157,8 @@ absl::Status FindResults(storage::TrackStore& store, const std::string& name,
     for (double r = kFirstCircleMeters;
          r <= radius / 8 && r < kWholeSphereMeters; r *= 4) {
       *candidates = Candidates();
-      if (absl::Status s = FindCandidates(store, name, shape.centre, r,
-                                          keep_points, candidates);
+      if (absl::Status s = FindCandidatesNear(store, name, shape.centre, r,
+                                              keep_points, candidates);
           !s.ok()) {
         return s;
       }
@@ -134,8 +172,8 @@ absl::Status FindResults(storage::TrackStore& store, const std::string& name,
     }
   }
   *candidates = Candidates();
-  if (absl::Status s = FindCandidates(store, name, shape.centre, radius,
-                                      keep_points, candidates);
+  if (absl::Status s =
+          FindAllCandidates(store, name, shape, keep_points, candidates);
       !s.ok()) {
     return s;
   }
@@ -152,6 +190,7 @@ struct SearchRequest {
   bool storedist = false;
   bool withdist = false, withhash = false, withcoord = false;
   bool frommember = false, fromloc = false, byradius = false, bybox = false;
+  bool bypolygon = false;
   bool any = false;
   int64_t count = 0;
   index::RedisGeoSort sort = index::RedisGeoSort::kNone;
@@ -188,60 +227,102 @@ bool ParseLeadingArgsOrReply(CommandContext& ctx, int flags, SearchRequest* req,
   return true;
 }
 
-// A parsed option's outcome: how many arguments it took, none if the word
-// is not an option this function knows, or an error it has replied.
-enum class OptionParse { kUnknown, kError, kTook1, kTook2, kTook3, kTook4 };
+// A parsed option's outcome: how many arguments it took (the word
+// included), or one of these.
+constexpr int kUnknownOption = -1;  // not an option this function knows
+constexpr int kOptionError = 0;     // an error it has replied
 
-// GEOSEARCH's FROMMEMBER, FROMLONLAT, BYRADIUS and BYBOX at argv[i].
-OptionParse ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
-                                  SearchRequest* req) {
+// Valkey 9.0's BYPOLYGON num-vertices lon lat [lon lat ...] at argv[i],
+// which has at least two arguments after it; then the domain's limit on
+// vertices and trackdb's polygon rules (RedisGeoShape::Polygon).
+int ParsePolygonOrReply(CommandContext& ctx, size_t i, SearchRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const size_t left = argv.size() - i - 1;
+  int64_t n = 0;
+  if (!ParseInt64(argv[i + 1], &n) || n < INT32_MIN || n > INT32_MAX) {
+    ctx.reply.Error("invalid number of vertices");
+    return kOptionError;
+  }
+  if (n < 3 || static_cast<int64_t>((left - 1) / 2) < n) {
+    ctx.reply.Error("GEOSEARCH BYPOLYGON must have at least 3 vertices");
+    return kOptionError;
+  }
+  if (!ValidPolygonSizeOrReply(ctx, n)) return kOptionError;
+  std::vector<index::LatLng> vertices(n);
+  for (int64_t v = 0; v < n; ++v) {
+    if (!ParseLonLatOrReply(ctx, argv[i + 2 + 2 * v], argv[i + 3 + 2 * v],
+                            &vertices[v])) {
+      return kOptionError;
+    }
+  }
+  absl::StatusOr<index::RedisGeoShape> shape =
+      index::RedisGeoShape::Polygon(std::move(vertices));
+  if (!shape.ok()) {
+    ctx.reply.Error(
+        absl::StrCat("invalid polygon: ", shape.status().message()));
+    return kOptionError;
+  }
+  req->shape = *std::move(shape);
+  req->bypolygon = true;
+  return static_cast<int>(2 + 2 * n);
+}
+
+// GEOSEARCH's FROMMEMBER, FROMLONLAT, BYRADIUS, BYBOX and BYPOLYGON at
+// argv[i]. BYPOLYGON excludes the others, before or after it.
+int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
+                          SearchRequest* req) {
   const std::vector<std::string>& argv = ctx.argv;
   const size_t left = argv.size() - i - 1;  // arguments after this one
   auto is = [&](const char* word) { return EqualsIgnoreCase(argv[i], word); };
-  if (!(flags & kGeoSearch)) return OptionParse::kUnknown;
+  if (!(flags & kGeoSearch)) return kUnknownOption;
+  if (is("bypolygon") && left >= 2 && !req->byradius && !req->bybox &&
+      !req->frommember && !req->fromloc) {
+    return ParsePolygonOrReply(ctx, i, req);
+  }
+  if (req->bypolygon) return kUnknownOption;
   if (is("frommember") && left >= 1 && !req->fromloc) {
     // Without a source key Redis parses on and replies when done.
     if (req->exists &&
         !MemberCentreOrReply(ctx, req->src, argv[i + 1], &req->shape.centre)) {
-      return OptionParse::kError;
+      return kOptionError;
     }
     req->frommember = true;
-    return OptionParse::kTook2;
+    return 2;
   }
   if (is("fromlonlat") && left >= 2 && !req->frommember) {
     if (!ParseLonLatOrReply(ctx, argv[i + 1], argv[i + 2],
                             &req->shape.centre)) {
-      return OptionParse::kError;
+      return kOptionError;
     }
     req->fromloc = true;
-    return OptionParse::kTook3;
+    return 3;
   }
   if (is("byradius") && left >= 2 && !req->bybox) {
     if (!ParseDistanceOrReply(ctx, argv[i + 1], argv[i + 2], &req->shape.radius,
                               &req->shape.unit_to_meters)) {
-      return OptionParse::kError;
+      return kOptionError;
     }
     req->shape.kind = index::RedisGeoShape::Kind::kRadius;
     req->byradius = true;
-    return OptionParse::kTook3;
+    return 3;
   }
   if (is("bybox") && left >= 3 && !req->byradius) {
     if (!ParseBoxOrReply(ctx, argv[i + 1], argv[i + 2], argv[i + 3],
                          &req->shape.width, &req->shape.height,
                          &req->shape.unit_to_meters)) {
-      return OptionParse::kError;
+      return kOptionError;
     }
     req->shape.kind = index::RedisGeoShape::Kind::kBox;
     req->bybox = true;
-    return OptionParse::kTook4;
+    return 4;
   }
-  return OptionParse::kUnknown;
+  return kUnknownOption;
 }
 
 // The reply options (WITH*, ANY, ASC, DESC, COUNT) and STORE / STOREDIST
 // at argv[i].
-OptionParse ParseReplyOption(CommandContext& ctx, int flags, size_t i,
-                             SearchRequest* req) {
+int ParseReplyOption(CommandContext& ctx, int flags, size_t i,
+                     SearchRequest* req) {
   const std::vector<std::string>& argv = ctx.argv;
   const size_t left = argv.size() - i - 1;
   auto is = [&](const char* word) { return EqualsIgnoreCase(argv[i], word); };
@@ -260,25 +341,25 @@ OptionParse ParseReplyOption(CommandContext& ctx, int flags, size_t i,
   } else if (is("count") && left >= 1) {
     if (!ParseInt64(argv[i + 1], &req->count)) {
       ctx.reply.Error(kNotIntegerError);
-      return OptionParse::kError;
+      return kOptionError;
     }
     if (req->count <= 0) {
       ctx.reply.Error("COUNT must be > 0");
-      return OptionParse::kError;
+      return kOptionError;
     }
-    return OptionParse::kTook2;
+    return 2;
   } else if ((is("store") || is("storedist")) && left >= 1 &&
              !(flags & kNoStore) && !(flags & kGeoSearch)) {
     req->store_key = &argv[i + 1];
     req->storedist = is("storedist");
-    return OptionParse::kTook2;
+    return 2;
   } else if (is("storedist") && (flags & kGeoSearch) &&
              (flags & kGeoSearchStore)) {
     req->storedist = true;
   } else {
-    return OptionParse::kUnknown;
+    return kUnknownOption;
   }
-  return OptionParse::kTook1;
+  return 1;
 }
 
 // Every option from argv[options_at] on, in Redis's order: the first error
@@ -286,29 +367,15 @@ OptionParse ParseReplyOption(CommandContext& ctx, int flags, size_t i,
 bool ParseOptionsOrReply(CommandContext& ctx, int flags, size_t options_at,
                          SearchRequest* req) {
   for (size_t i = options_at; i < ctx.argv.size();) {
-    OptionParse parsed = ParseReplyOption(ctx, flags, i, req);
-    if (parsed == OptionParse::kUnknown) {
-      parsed = ParseSearchAreaOption(ctx, flags, i, req);
+    int took = ParseReplyOption(ctx, flags, i, req);
+    if (took == kUnknownOption)
+      took = ParseSearchAreaOption(ctx, flags, i, req);
+    if (took == kUnknownOption) {
+      ctx.reply.Error(kSyntaxError);
+      return false;
     }
-    switch (parsed) {
-      case OptionParse::kUnknown:
-        ctx.reply.Error(kSyntaxError);
-        return false;
-      case OptionParse::kError:
-        return false;
-      case OptionParse::kTook1:
-        i += 1;
-        break;
-      case OptionParse::kTook2:
-        i += 2;
-        break;
-      case OptionParse::kTook3:
-        i += 3;
-        break;
-      case OptionParse::kTook4:
-        i += 4;
-        break;
-    }
+    if (took == kOptionError) return false;
+    i += took;
   }
   return true;
 }
@@ -327,13 +394,15 @@ bool ValidateRequestOrReply(CommandContext& ctx, int flags,
         " is not compatible with WITHDIST, WITHHASH and WITHCOORD options"));
     return false;
   }
-  if ((flags & kGeoSearch) && !(req.frommember || req.fromloc)) {
+  if ((flags & kGeoSearch) && !req.bypolygon &&
+      !(req.frommember || req.fromloc)) {
     ctx.reply.Error(absl::StrCat(
         "exactly one of FROMMEMBER or FROMLONLAT can be specified for ",
         argv[0]));
     return false;
   }
-  if ((flags & kGeoSearch) && !(req.byradius || req.bybox)) {
+  // Redis 7.0's message, which names only its two shapes.
+  if ((flags & kGeoSearch) && !(req.byradius || req.bybox || req.bypolygon)) {
     ctx.reply.Error(absl::StrCat(
         "exactly one of BYRADIUS and BYBOX can be specified for ", argv[0]));
     return false;
