@@ -109,6 +109,8 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                      v1::GetLatestResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(GetTrack, const v1::GetTrackRequest*,
                      v1::GetTrackResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(GetPositionAt, const v1::GetPositionAtRequest*,
+                     v1::GetPositionAtResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SearchBounds, const v1::SearchBoundsRequest*,
                      v1::SearchResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SearchRadius, const v1::SearchRadiusRequest*,

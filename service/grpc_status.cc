@@ -14,6 +14,9 @@ grpc::Status ToGrpc(const absl::Status& s) {
     case absl::StatusCode::kNotFound:
       code = grpc::StatusCode::NOT_FOUND;
       break;
+    case absl::StatusCode::kOutOfRange:
+      code = grpc::StatusCode::OUT_OF_RANGE;
+      break;
     case absl::StatusCode::kFailedPrecondition:
       code = grpc::StatusCode::FAILED_PRECONDITION;
       break;

@@ -22,6 +22,7 @@
 #include "service/clock.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
+#include "storage/position_at.h"
 
 namespace trackdb::service {
 namespace {
@@ -357,6 +358,46 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
     ToProtoPoint(p, false, response->add_points());
   }
   response->set_next_page_token(page->next_page_token);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::GetPositionAt(
+    grpc::ServerContext*, const v1::GetPositionAtRequest* request,
+    v1::GetPositionAtResponse* response) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  if (request->max_gap_ms() < 0) {
+    return Invalid(absl::StrCat("max_gap_ms must be >= 0 (0: no limit), got ",
+                                request->max_gap_ms()));
+  }
+  storage::PositionAtQuery q;
+  q.collection = request->collection();
+  q.entity = request->entity_id();
+  q.time_ms = request->time_ms();
+  q.max_gap_ms = request->max_gap_ms();
+  switch (request->method()) {
+    case v1::GetPositionAtRequest::INTERPOLATE:
+      q.method = storage::PositionAtQuery::Method::kInterpolate;
+      break;
+    case v1::GetPositionAtRequest::NEAREST:
+      q.method = storage::PositionAtQuery::Method::kNearest;
+      break;
+    default:
+      return Invalid(absl::StrCat("method ", request->method(),
+                                  " is not INTERPOLATE (0) or NEAREST (1)"));
+  }
+  absl::StatusOr<storage::PositionAt> at = storage::GetPositionAt(*store_, q);
+  if (!at.ok()) return ToGrpc(at.status());
+  response->mutable_position()->set_latitude(at->position.lat);
+  response->mutable_position()->set_longitude(at->position.lon);
+  if (at->before) ToProtoPoint(*at->before, false, response->mutable_before());
+  if (at->after) ToProtoPoint(*at->after, false, response->mutable_after());
   return grpc::Status::OK;
 }
 

@@ -40,6 +40,9 @@ class TrackServiceImpl final : public v1::TrackService::Service {
                          v1::GetLatestResponse*) override;
   grpc::Status GetTrack(grpc::ServerContext*, const v1::GetTrackRequest*,
                         v1::GetTrackResponse*) override;
+  grpc::Status GetPositionAt(grpc::ServerContext*,
+                             const v1::GetPositionAtRequest*,
+                             v1::GetPositionAtResponse*) override;
   grpc::Status DeleteEntity(grpc::ServerContext*,
                             const v1::DeleteEntityRequest*,
                             v1::DeleteEntityResponse*) override;

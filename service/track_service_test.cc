@@ -310,6 +310,62 @@ TEST_F(TrackServiceTest, GetTrackValidation) {
   EXPECT_EQ(call().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+TEST_F(TrackServiceTest, GetPositionAtInterpolatesOrTakesTheNearest) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("car", kT0, 0, 10),
+                            MakePoint("car", kT0 + 2000, 0, 11),
+                            MakePoint("car", kT0 + 600000, 0, 12)})
+                  .ok());
+  auto call = [&](int64_t t, v1::GetPositionAtRequest::Method method,
+                  int64_t max_gap_ms, v1::GetPositionAtResponse* resp) {
+    v1::GetPositionAtRequest req;
+    req.set_collection("fleet");
+    req.set_entity_id("car");
+    req.set_time_ms(t);
+    req.set_method(method);
+    req.set_max_gap_ms(max_gap_ms);
+    grpc::ClientContext ctx;
+    return server_.stub().GetPositionAt(&ctx, req, resp);
+  };
+  v1::GetPositionAtResponse at;
+  ASSERT_TRUE(
+      call(kT0 + 500, v1::GetPositionAtRequest::INTERPOLATE, 0, &at).ok());
+  EXPECT_NEAR(at.position().longitude(), 10.25, 1e-9);
+  EXPECT_EQ(at.before().loc_time_ms(), kT0);
+  EXPECT_EQ(at.after().loc_time_ms(), kT0 + 2000);
+
+  at.Clear();
+  ASSERT_TRUE(call(kT0 + 1500, v1::GetPositionAtRequest::NEAREST, 0, &at).ok());
+  EXPECT_EQ(at.position().longitude(), 11);
+  EXPECT_FALSE(at.has_before());
+  EXPECT_EQ(at.after().loc_time_ms(), kT0 + 2000);
+
+  // Ten minutes between fixes: more than the gap allowed.
+  grpc::Status s =
+      call(kT0 + 60000, v1::GetPositionAtRequest::INTERPOLATE, 300000, &at);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::OUT_OF_RANGE);
+  EXPECT_THAT(s.error_message(), HasSubstr("more than max_gap_ms (300000)"));
+  s = call(kT0 - 1, v1::GetPositionAtRequest::INTERPOLATE, 0, &at);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::OUT_OF_RANGE);
+  s = call(kT0, v1::GetPositionAtRequest::INTERPOLATE, -1, &at);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("max_gap_ms"));
+  s = call(kT0, static_cast<v1::GetPositionAtRequest::Method>(7), 0, &at);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("method 7"));
+
+  v1::GetPositionAtRequest req;
+  req.set_collection("fleet");
+  req.set_time_ms(kT0);
+  grpc::ClientContext ctx;
+  s = server_.stub().GetPositionAt(&ctx, req, &at);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("entity_id"));
+  req.set_entity_id("nobody");
+  grpc::ClientContext ctx2;
+  EXPECT_EQ(server_.stub().GetPositionAt(&ctx2, req, &at).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
 TEST_F(TrackServiceTest, DeleteEntity) {
   ASSERT_TRUE(Add("fleet", {MakePoint("car", kT0, 1, 1)}).ok());
   v1::DeleteEntityRequest req;

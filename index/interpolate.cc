@@ -1,0 +1,27 @@
+#include "index/interpolate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "s2/s1angle.h"
+#include "s2/s2edge_distances.h"
+#include "s2/s2latlng.h"
+
+namespace trackdb::index {
+
+LatLng InterpolateGreatCircle(const LatLng& a, const LatLng& b,
+                              double fraction) {
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  const S2Point pa = S2LatLng::FromDegrees(a.lat, a.lon).ToPoint();
+  const S2Point pb = S2LatLng::FromDegrees(b.lat, b.lon).ToPoint();
+  // S2::Interpolate needs distinct ends, and nearly antipodal ones (within
+  // 1e-9 rad, 6 mm) have no well-defined great circle between them.
+  const double angle = pa.Angle(pb);
+  if (angle == 0 || angle > M_PI - 1e-9 || fraction == 0 || fraction == 1) {
+    return fraction < 0.5 ? a : b;
+  }
+  const S2LatLng p(S2::Interpolate(pa, pb, fraction));
+  return LatLng{p.lat().degrees(), p.lng().degrees()};
+}
+
+}  // namespace trackdb::index

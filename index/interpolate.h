@@ -1,0 +1,21 @@
+#ifndef TRACKDB_INDEX_INTERPOLATE_H_
+#define TRACKDB_INDEX_INTERPOLATE_H_
+
+// Positions between two fixes: along the great circle from `a` to `b`, the
+// path of constant speed and no turn between them (a straight line in
+// lon/lat would bend across the antimeridian and near the poles).
+
+#include "index/latlng.h"
+
+namespace trackdb::index {
+
+// The point a `fraction` (in [0, 1]) of the way from `a` to `b` along the
+// shorter great circle: `a` at 0, `b` at 1, at fraction x the distance from
+// `a` is x times the whole. Equal or antipodal `a` and `b` (no unique great
+// circle) give `a` below one half and `b` from it.
+LatLng InterpolateGreatCircle(const LatLng& a, const LatLng& b,
+                              double fraction);
+
+}  // namespace trackdb::index
+
+#endif  // TRACKDB_INDEX_INTERPOLATE_H_
