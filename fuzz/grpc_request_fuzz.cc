@@ -150,7 +150,7 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
             TrackServiceImpl& service, storage::TrackStore& store) {
   using namespace v1;
   auto& svc = service;
-  switch (rpc % 8) {
+  switch (rpc % 10) {
     case 0:
       return RunChecked<AddPointRequest>(
           bytes, text, [&](const auto& r) { RunAddPoint(svc, store, r); });
@@ -176,6 +176,15 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
     case 6:
       return RunChecked<SearchRadiusRequest>(
           bytes, text, [&](const auto& r) { RunSearchRadius(svc, r); });
+    case 8:
+      return RunPlain<GetPositionAtRequest, GetPositionAtResponse>(
+          bytes, text, "GetPositionAt", [&](auto* c, auto* q, auto* a) {
+            return svc.GetPositionAt(c, q, a);
+          });
+    case 9:
+      return RunPlain<AnalyzeTrackRequest, AnalyzeTrackResponse>(
+          bytes, text, "AnalyzeTrack",
+          [&](auto* c, auto* q, auto* a) { return svc.AnalyzeTrack(c, q, a); });
     default:
       return RunPlain<SearchPolygonRequest, SearchResponse>(
           bytes, text, "SearchPolygon", [&](auto* c, auto* q, auto* a) {

@@ -36,6 +36,9 @@ inline constexpr double kMaxLongitude = 180;
 inline constexpr uint32_t kDefaultPageSize = 100;
 inline constexpr uint32_t kMaxPageSize = 1000;
 
+// AnalyzeTrack reads its range's fixes into memory: at most this many.
+inline constexpr size_t kMaxAnalyzedFixes = 1000000;
+
 // A copy or rename of a collection is one write batch, held in memory: the
 // default bound on its size, in MiB (storage.max_atomic_copy_mb).
 inline constexpr uint64_t kDefaultMaxAtomicCopyMb = 256;

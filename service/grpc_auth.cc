@@ -111,6 +111,8 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                      v1::GetTrackResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(GetPositionAt, const v1::GetPositionAtRequest*,
                      v1::GetPositionAtResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(AnalyzeTrack, const v1::AnalyzeTrackRequest*,
+                     v1::AnalyzeTrackResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SearchBounds, const v1::SearchBoundsRequest*,
                      v1::SearchResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SearchRadius, const v1::SearchRadiusRequest*,

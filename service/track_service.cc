@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -11,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "analysis/simplify.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/proto_buffer_reader.h"
@@ -18,6 +20,7 @@
 #include "index/latlng.h"
 #include "index/region.h"
 #include "model/validate.h"
+#include "service/analyze_track.h"
 #include "service/cancel_check.h"
 #include "service/clock.h"
 #include "service/grpc_status.h"
@@ -38,6 +41,16 @@ absl::StatusOr<uint32_t> PageSize(uint32_t requested, const char* field) {
     return s;
   }
   return size;
+}
+
+// The points of a page to return: all, or with a tolerance, those
+// Douglas-Peucker keeps.
+std::vector<size_t> SimplifiedIndices(
+    const std::vector<model::TrackPoint>& points, double tolerance_m) {
+  std::vector<index::LatLng> line;
+  line.reserve(points.size());
+  for (const model::TrackPoint& p : points) line.push_back({p.lat, p.lon});
+  return analysis::SimplifyDouglasPeucker(line, tolerance_m);
 }
 
 index::LatLng ToLatLng(const v1::LatLng& p) {
@@ -352,10 +365,16 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
   q.limit = static_cast<int>(*page_size);
   q.page_token = request->page_token();
   q.descending = request->descending();
+  const double tolerance = request->simplify_tolerance_m();
+  if (!std::isfinite(tolerance) || tolerance < 0) {
+    return Invalid(absl::StrCat(
+        "simplify_tolerance_m must be a finite number of metres >= 0, got ",
+        tolerance));
+  }
   auto page = store_->GetTrack(q);
   if (!page.ok()) return ToGrpc(page.status());
-  for (const model::TrackPoint& p : page->points) {
-    ToProtoPoint(p, false, response->add_points());
+  for (size_t i : SimplifiedIndices(page->points, tolerance)) {
+    ToProtoPoint(page->points[i], false, response->add_points());
   }
   response->set_next_page_token(page->next_page_token);
   return grpc::Status::OK;
@@ -399,6 +418,12 @@ grpc::Status TrackServiceImpl::GetPositionAt(
   if (at->before) ToProtoPoint(*at->before, false, response->mutable_before());
   if (at->after) ToProtoPoint(*at->after, false, response->mutable_after());
   return grpc::Status::OK;
+}
+
+grpc::Status TrackServiceImpl::AnalyzeTrack(
+    grpc::ServerContext* context, const v1::AnalyzeTrackRequest* request,
+    v1::AnalyzeTrackResponse* response) {
+  return service::AnalyzeTrack(context, *store_, *request, response);
 }
 
 grpc::Status TrackServiceImpl::DeleteEntity(

@@ -43,6 +43,9 @@ class TrackServiceImpl final : public v1::TrackService::Service {
   grpc::Status GetPositionAt(grpc::ServerContext*,
                              const v1::GetPositionAtRequest*,
                              v1::GetPositionAtResponse*) override;
+  grpc::Status AnalyzeTrack(grpc::ServerContext* context,
+                            const v1::AnalyzeTrackRequest* request,
+                            v1::AnalyzeTrackResponse* response) override;
   grpc::Status DeleteEntity(grpc::ServerContext*,
                             const v1::DeleteEntityRequest*,
                             v1::DeleteEntityResponse*) override;

@@ -9,6 +9,7 @@
 #include "grpc/reflection/v1alpha/reflection.pb.h"
 #include "grpcpp/support/sync_stream.h"
 #include "gtest/gtest.h"
+#include "index/distance.h"
 #include "model/limits.h"
 #include "service/test_server.h"
 
@@ -364,6 +365,79 @@ TEST_F(TrackServiceTest, GetPositionAtInterpolatesOrTakesTheNearest) {
   grpc::ClientContext ctx2;
   EXPECT_EQ(server_.stub().GetPositionAt(&ctx2, req, &at).error_code(),
             grpc::StatusCode::NOT_FOUND);
+}
+
+// Along the equator 0.001 degrees a step: a drive, a 15-minute stay, a
+// 20-minute gap, a wild fix, one more step.
+TEST_F(TrackServiceTest, AnalyzeTrackAndSimplifiedPages) {
+  std::vector<v1::Point> points;
+  int64_t t = kT0;
+  for (int i = 0; i <= 9; ++i, t += 10000) {
+    points.push_back(MakePoint("car", t, 0, i * 0.001));
+  }
+  t -= 10000;
+  for (int i = 1; i <= 15; ++i) {
+    points.push_back(MakePoint("car", t + i * 60000, 0, 0.009));
+  }
+  t += 15 * 60000;
+  const int64_t stay_end = t;
+  t += 20 * 60000;
+  points.push_back(MakePoint("car", t, 0, 0.019));
+  points.push_back(MakePoint("car", t + 1000, 0.5, 0.019));  // 55 km off
+  points.push_back(MakePoint("car", t + 10000, 0, 0.020));
+  ASSERT_TRUE(Add("fleet", points).ok());
+
+  v1::AnalyzeTrackRequest req;
+  req.set_collection("fleet");
+  req.set_entity_id("car");
+  req.set_max_speed_kmh(200);
+  v1::AnalyzeTrackResponse a;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(server_.stub().AnalyzeTrack(&ctx, req, &a).ok());
+  const double step = index::HaversineMeters({0, 0}, {0, 0.001});
+  EXPECT_EQ(a.fixes(), points.size());
+  EXPECT_EQ(a.jumps(), 1u);
+  EXPECT_NEAR(a.distance_m(), 20 * step, 1e-6);
+  ASSERT_EQ(a.stays_size(), 1);
+  EXPECT_EQ(a.stays(0).start_ms(), kT0 + 90000);
+  EXPECT_EQ(a.stays(0).end_ms(), stay_end);
+  EXPECT_EQ(a.stays(0).fixes(), 16u);
+  ASSERT_EQ(a.gaps_size(), 1);
+  EXPECT_NEAR(a.gaps(0).straight_m(), 10 * step, 1e-6);
+  ASSERT_EQ(a.trips_size(), 2);
+  EXPECT_NEAR(a.trips(1).distance_m(), 11 * step, 1e-6);
+  EXPECT_EQ(a.moving_ms(), 100000);
+  EXPECT_NEAR(a.mean_speed_kmh(), 10 * step / 100 * 3.6, 1e-9);
+
+  req.set_gap_mode(v1::AnalyzeTrackRequest::NONE);
+  req.set_end_time_ms(kT0 + 90000);
+  a.Clear();
+  grpc::ClientContext ctx2;
+  ASSERT_TRUE(server_.stub().AnalyzeTrack(&ctx2, req, &a).ok());
+  EXPECT_EQ(a.fixes(), 10u);
+  EXPECT_TRUE(a.stays().empty());
+
+  req.set_stay_radius_m(-1);
+  grpc::ClientContext ctx3;
+  grpc::Status s = server_.stub().AnalyzeTrack(&ctx3, req, &a);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("stay_radius_m"));
+
+  // The straight drive drawn with two points.
+  v1::GetTrackRequest track;
+  track.set_collection("fleet");
+  track.set_entity_id("car");
+  track.set_end_time_ms(kT0 + 90000);
+  track.set_simplify_tolerance_m(1);
+  v1::GetTrackResponse drawn;
+  grpc::ClientContext ctx4;
+  ASSERT_TRUE(server_.stub().GetTrack(&ctx4, track, &drawn).ok());
+  ASSERT_EQ(drawn.points_size(), 2);
+  EXPECT_EQ(drawn.points(1).loc_time_ms(), kT0 + 90000);
+  track.set_simplify_tolerance_m(-1);
+  grpc::ClientContext ctx5;
+  EXPECT_EQ(server_.stub().GetTrack(&ctx5, track, &drawn).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(TrackServiceTest, DeleteEntity) {
