@@ -9,6 +9,7 @@
 #include "model/limits.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
+#include "storage/track_range.h"
 
 namespace trackdb::service {
 namespace {
@@ -52,30 +53,26 @@ grpc::Status Options(const v1::AnalyzeTrackRequest& r,
 grpc::Status ReadRange(grpc::ServerContext* context, storage::TrackStore& store,
                        const v1::AnalyzeTrackRequest& r,
                        std::vector<model::TrackPoint>* points) {
-  storage::TrackQuery q;
-  q.collection = r.collection();
-  q.entity = r.entity_id();
-  q.start_ms = r.start_time_ms();
-  q.end_ms = r.end_time_ms() == 0 ? INT64_MAX : r.end_time_ms();
-  if (q.start_ms > q.end_ms) {
-    return Invalid(absl::StrCat("start_time_ms (", q.start_ms,
-                                ") is after end_time_ms (", q.end_ms, ")"));
+  storage::TrackQuery range;
+  range.collection = r.collection();
+  range.entity = r.entity_id();
+  range.start_ms = r.start_time_ms();
+  range.end_ms = r.end_time_ms() == 0 ? INT64_MAX : r.end_time_ms();
+  if (range.start_ms > range.end_ms) {
+    return Invalid(absl::StrCat("start_time_ms (", range.start_ms,
+                                ") is after end_time_ms (", range.end_ms, ")"));
   }
-  q.limit = model::kMaxPageSize;
-  do {
-    if (context != nullptr && context->IsCancelled()) {
-      return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
+  absl::StatusOr<std::vector<model::TrackPoint>> read = storage::ReadTrackRange(
+      store, range, model::kMaxAnalyzedFixes,
+      [context] { return context != nullptr && context->IsCancelled(); });
+  if (!read.ok()) {
+    if (read.status().code() != absl::StatusCode::kInvalidArgument) {
+      return ToGrpc(read.status());
     }
-    absl::StatusOr<storage::TrackPage> page = store.GetTrack(q);
-    if (!page.ok()) return ToGrpc(page.status());
-    points->insert(points->end(), page->points.begin(), page->points.end());
-    if (points->size() > model::kMaxAnalyzedFixes) {
-      return Invalid(absl::StrCat("start_time_ms..end_time_ms holds more than ",
-                                  model::kMaxAnalyzedFixes,
-                                  " fixes: analyze a shorter range"));
-    }
-    q.page_token = page->next_page_token;
-  } while (!q.page_token.empty());
+    return Invalid(
+        absl::StrCat("start_time_ms..end_time_ms: ", read.status().message()));
+  }
+  *points = *std::move(read);
   return grpc::Status::OK;
 }
 

@@ -1,0 +1,95 @@
+// TRACK.ANALYZE and TRACK.POSAT over a track written to the store (GEOADD
+// would stamp the server's clock), as a Redis client sees them.
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "service/resp/resp_test_client.h"
+#include "storage/store_test_util.h"
+
+namespace trackdb::resp {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::RawClient;
+using ::testing::StartsWith;
+using testing::TrackdbResp;
+
+class TrackCommandsTest : public ::testing::Test {
+ protected:
+  TrackCommandsTest() : client_(server_.port()) {
+    // East along the equator, 0.001 degrees each 10 s; a wild fix between.
+    std::vector<model::TrackPoint> track;
+    for (int i = 0; i <= 10; ++i) {
+      track.push_back(storage::testing::Point("car", 10000 * i, 0, 0.001 * i));
+    }
+    track.push_back(storage::testing::Point("car", 55000, 1, 0.005));
+    EXPECT_TRUE(server_.store().AddPoints("fleet", track).ok());
+  }
+  std::string Call(const std::vector<std::string>& argv) {
+    return client_.Call(argv);
+  }
+
+  TrackdbResp server_;
+  RawClient client_;
+};
+
+TEST_F(TrackCommandsTest, AnalyzeRepliesAMapOfTheAnalysis) {
+  const std::string all =
+      Call({"TRACK.ANALYZE", "fleet", "car", "MAXSPEED", "200"});
+  EXPECT_THAT(all, StartsWith("*24\r\n$5\r\nfixes\r\n:12\r\n$5\r\njumps\r\n:1"
+                              "\r\n$10\r\ninaccurate\r\n:0\r\n$8\r\nstart_ms"
+                              "\r\n:0\r\n$6\r\nend_ms\r\n:100000\r\n"));
+  EXPECT_THAT(all, HasSubstr("$10\r\ndistance_m\r\n$17\r\n1112.26"));
+  EXPECT_THAT(all, HasSubstr("$9\r\nmoving_ms\r\n:100000\r\n"));
+  EXPECT_THAT(all, HasSubstr("$5\r\nstays\r\n*0\r\n$5\r\ntrips\r\n*1\r\n*3\r\n"
+                             ":0\r\n:100000\r\n"));
+  // A range, in RESP3 a map.
+  EXPECT_EQ(Call({"HELLO", "3"}).substr(0, 1), "%");
+  const std::string part = Call({"TRACK.ANALYZE", "fleet", "car", "FROM",
+                                 "20000", "TO", "40000", "NOGAPS"});
+  EXPECT_THAT(part, StartsWith("%12\r\n$5\r\nfixes\r\n:3\r\n"));
+  // No such key or member: no fixes.
+  EXPECT_THAT(Call({"TRACK.ANALYZE", "nokey", "car"}),
+              StartsWith("%12\r\n$5\r\nfixes\r\n:0\r\n"));
+}
+
+TEST_F(TrackCommandsTest, AnalyzeErrors) {
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "MAXSPEED"}),
+            "-ERR syntax error\r\n");
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "SPEEDY", "1"}),
+            "-ERR syntax error\r\n");
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "MAXSPEED", "x"}),
+            "-ERR value is not a valid float\r\n");
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "FROM", "1.5"}),
+            "-ERR value is not an integer or out of range\r\n");
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "STAYRADIUS", "-1"}),
+            "-ERR STAYRADIUS must not be negative\r\n");
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "FROM", "5", "TO", "4"}),
+            "-ERR FROM is after TO\r\n");
+  EXPECT_EQ(Call({"SET", "s", "v"}), "+OK\r\n");
+  EXPECT_THAT(Call({"TRACK.ANALYZE", "s", "car"}), StartsWith("-WRONGTYPE"));
+  EXPECT_THAT(Call({"TRACK.ANALYZE", "fleet"}),
+              HasSubstr("wrong number of arguments"));
+}
+
+TEST_F(TrackCommandsTest, PosAtInterpolatesOrAnswersNil) {
+  const std::string at = Call({"TRACK.POSAT", "fleet", "car", "15000"});
+  EXPECT_THAT(at, StartsWith("*2\r\n$"));
+  EXPECT_THAT(at, HasSubstr("\r\n0.0015"));
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "15000", "NEAREST"}),
+            "*2\r\n$5\r\n0.001\r\n$1\r\n0\r\n");
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "200000"}), "*-1\r\n");
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "200000", "NEAREST", "MAXGAP",
+                  "1000"}),
+            "*-1\r\n");
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "bus", "1"}), "*-1\r\n");
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "x"}),
+            "-ERR value is not an integer or out of range\r\n");
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "1", "FAR"}),
+            "-ERR syntax error\r\n");
+}
+
+}  // namespace
+}  // namespace trackdb::resp

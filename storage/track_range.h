@@ -1,0 +1,29 @@
+#ifndef TRACKDB_STORAGE_TRACK_RANGE_H_
+#define TRACKDB_STORAGE_TRACK_RANGE_H_
+
+// A time range of an entity's track read whole into memory, oldest first,
+// for analyses that need every fix (AnalyzeTrack on both doors): paged
+// reads of GetTrack, bounded by `max_fixes` so that one request cannot
+// hold a year of fixes in memory.
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "model/track_point.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+
+// `range`'s collection, entity, start_ms and end_ms are read (its paging
+// fields are not). INVALID_ARGUMENT when the range holds more than
+// `max_fixes`; CANCELLED when `cancelled` (may be empty) says so between
+// pages.
+absl::StatusOr<std::vector<model::TrackPoint>> ReadTrackRange(
+    TrackStore& store, const TrackQuery& range, size_t max_fixes,
+    const std::function<bool()>& cancelled = nullptr);
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_TRACK_RANGE_H_
