@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "index/distance.h"
+#include "index/interpolate.h"
 
 namespace trackdb::analysis {
 namespace {
@@ -18,24 +19,50 @@ double SpeedKmh(double meters, int64_t ms) {
   return meters / static_cast<double>(ms) * 3600;
 }
 
+double SpeedKmh(const model::TrackPoint& a, const model::TrackPoint& b) {
+  return SpeedKmh(index::HaversineMeters(At(a), At(b)),
+                  b.loc_time_ms - a.loc_time_ms);
+}
+
+bool Accurate(const model::TrackPoint& p, const AnalysisOptions& o) {
+  return !(o.max_accuracy_m > 0 && p.accuracy_m &&
+           *p.accuracy_m > o.max_accuracy_m);
+}
+
+// Whether the first accurate fix is wild: leaving it is too fast, and the
+// two accurate fixes after it agree with each other.
+bool FirstIsAJump(absl::Span<const model::TrackPoint> points,
+                  const std::vector<size_t>& accurate,
+                  const AnalysisOptions& o) {
+  if (o.max_speed_kmh <= 0 || accurate.size() < 3) return false;
+  const model::TrackPoint& a = points[accurate[0]];
+  const model::TrackPoint& b = points[accurate[1]];
+  const model::TrackPoint& c = points[accurate[2]];
+  return SpeedKmh(a, b) > o.max_speed_kmh && SpeedKmh(b, c) <= o.max_speed_kmh;
+}
+
 void Filter(absl::Span<const model::TrackPoint> points,
             const AnalysisOptions& o, TrackAnalysis* out) {
-  std::optional<size_t> last;
+  std::vector<size_t> accurate;
   for (size_t i = 0; i < points.size(); ++i) {
-    const model::TrackPoint& p = points[i];
-    if (o.max_accuracy_m > 0 && p.accuracy_m &&
-        *p.accuracy_m > o.max_accuracy_m) {
+    if (Accurate(points[i], o)) {
+      accurate.push_back(i);
+    } else {
       ++out->inaccurate;
-      continue;
     }
-    if (o.max_speed_kmh > 0 && last) {
-      const model::TrackPoint& q = points[*last];
-      const double kmh = SpeedKmh(index::HaversineMeters(At(q), At(p)),
-                                  p.loc_time_ms - q.loc_time_ms);
-      if (kmh > o.max_speed_kmh) {
-        ++out->jumps;
-        continue;
-      }
+  }
+  size_t from = 0;
+  if (FirstIsAJump(points, accurate, o)) {
+    ++out->jumps;
+    from = 1;
+  }
+  std::optional<size_t> last;
+  for (size_t k = from; k < accurate.size(); ++k) {
+    const size_t i = accurate[k];
+    if (o.max_speed_kmh > 0 && last &&
+        SpeedKmh(points[*last], points[i]) > o.max_speed_kmh) {
+      ++out->jumps;
+      continue;
     }
     out->kept.push_back(i);
     last = i;
@@ -58,18 +85,22 @@ void FindStays(absl::Span<const model::TrackPoint> points,
       ++j;
     }
     if (points[kept[j - 1]].loc_time_ms - anchor.loc_time_ms < o.stay_min_ms) {
+      // A run to the end too short: any later run is shorter still.
+      if (j == kept.size()) return;
       ++i;
+      if (i % 64 == 0 && o.cancelled && o.cancelled()) return;
       continue;
     }
     Stay stay;
     stay.start_ms = anchor.loc_time_ms;
     stay.end_ms = points[kept[j - 1]].loc_time_ms;
     stay.fixes = j - i;
+    std::vector<index::LatLng> fixes;
     for (size_t k = i; k < j; ++k) {
-      stay.centre.lat += points[kept[k]].lat / stay.fixes;
-      stay.centre.lon += points[kept[k]].lon / stay.fixes;
+      fixes.push_back(At(points[kept[k]]));
       (*stay_of)[k] = static_cast<int>(out->stays.size());
     }
+    stay.centre = index::SphericalMean(fixes);
     out->stays.push_back(stay);
     i = j;
   }
@@ -94,7 +125,9 @@ void Walk(absl::Span<const model::TrackPoint> points, const AnalysisOptions& o,
     } else {
       moving_m += d;
       out->moving_ms += dt;
-      out->max_speed_kmh = std::max(out->max_speed_kmh, SpeedKmh(d, dt));
+      if (dt > 0) {
+        out->max_speed_kmh = std::max(out->max_speed_kmh, SpeedKmh(d, dt));
+      }
     }
     out->distance_m += counted;
     if (!trip) trip = Trip{a.loc_time_ms, a.loc_time_ms, 0};

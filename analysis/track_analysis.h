@@ -11,22 +11,26 @@
 //    dropped (fixes without accuracy are kept); then a fix reached from the
 //    last kept fix faster than max_speed_kmh is a jump and is dropped (the
 //    track goes on from the last kept fix, so one wild fix drops alone).
+//    The first fix has no fix before it: it is a jump when leaving it is
+//    too fast and going on from the next fix is not.
 // 2. Stays (Li et al.'s stay points, as trajectory services define them):
 //    from each kept fix, the run of following fixes within stay_radius_m of
 //    it; if the run spans at least stay_min_ms it is a stay (its centre is
-//    the mean of its fixes) and the search goes on after it, else from the
-//    next fix.
-// 3. Between consecutive kept fixes: more than gap_ms apart is a gap
-//    (reported, with its straight-line length, which counts in distance_m
-//    only with count_gaps); both in one stay is drift (neither distance nor
-//    moving time); anything else is movement, whose length is distance_m
-//    and whose time is moving_ms.
+//    the spherical mean of its fixes) and the search goes on after it, else
+//    from the next fix.
+// 3. Between consecutive kept fixes: both in one stay is drift (neither
+//    distance nor moving time, even across a silence: a parked tracker
+//    that sleeps is staying); more than gap_ms apart is a gap (reported,
+//    with its straight-line length, which counts in distance_m only with
+//    count_gaps); anything else is movement, whose length is distance_m and
+//    whose time is moving_ms (fixes at the same time add no speed).
 // 4. Trips: the movement between stays (before the first and after the
 //    last too), each with its length.
 // Distances are great-circle, on Redis's sphere (index/distance.h).
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -40,8 +44,15 @@ struct AnalysisOptions {
   double max_accuracy_m = 0;  // 0: no accuracy filter
   int64_t gap_ms = 300000;
   bool count_gaps = true;
+  // The stay search looks, from each fix, at the run of fixes within the
+  // radius after it: a run that fails is shorter than stay_min_ms, so the
+  // work is at most the fixes times those in stay_min_ms (the doors bound
+  // both, model::kMaxStayRadiusM and kMaxStayMinMs).
   double stay_radius_m = 20;
   int64_t stay_min_ms = 600000;
+  // Asked every 64 fixes of the stay search; true stops it (the analysis
+  // is then incomplete: the caller reports the cancellation).
+  std::function<bool()> cancelled;
 };
 
 struct Gap {

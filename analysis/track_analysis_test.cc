@@ -170,24 +170,93 @@ TEST(TrackAnalysisTest, FindsWhatTheGeneratorPutIn) {
   }
 }
 
-TEST(TrackAnalysisTest, WithoutFiltersJumpsCountAndGapsCanBeLeftOut) {
-  Generator g(99);
-  g.Move(50);
-  g.Gap();
-  g.Move(50);
+model::TrackPoint Fix(int64_t t, double lat, double lon) {
+  model::TrackPoint p;
+  p.loc_time_ms = t;
+  p.lat = lat;
+  p.lon = lon;
+  return p;
+}
+
+// Along the equator, 0.001 degrees (111 m) each 10 s: 40 km/h.
+std::vector<model::TrackPoint> Drive(int fixes) {
+  std::vector<model::TrackPoint> track;
+  for (int i = 0; i < fixes; ++i) track.push_back(Fix(10000 * i, 0, 0.001 * i));
+  return track;
+}
+
+TEST(TrackAnalysisTest, AWildFirstFixIsAJumpNotTheTrack) {
+  std::vector<model::TrackPoint> track = Drive(20);
+  track[0].lat = 0.5;  // 55 km off
+  AnalysisOptions options;
+  options.max_speed_kmh = 200;
+  const TrackAnalysis a = AnalyzeTrack(track, options);
+  EXPECT_EQ(a.jumps, 1u);
+  EXPECT_EQ(a.kept.size(), 19u);
+  EXPECT_NEAR(a.distance_m, 18 * index::HaversineMeters({0, 0}, {0, 0.001}),
+              1e-6);
+  // Without the filter the wild fix counts.
+  EXPECT_GT(AnalyzeTrack(track, {}).distance_m, 50000);
+}
+
+TEST(TrackAnalysisTest, GapsCanBeLeftOutAndAStayHoldsItsSilence) {
+  std::vector<model::TrackPoint> track = Drive(10);
+  track.push_back(Fix(90000 + 3600000, 0, 0.019));  // an hour later
   AnalysisOptions options;
   options.count_gaps = false;
-  const TrackAnalysis a = AnalyzeTrack(g.points(), options);
-  EXPECT_EQ(a.jumps, 0u);
-  EXPECT_EQ(a.kept.size(), g.points().size());
+  const double step = index::HaversineMeters({0, 0}, {0, 0.001});
+  TrackAnalysis a = AnalyzeTrack(track, options);
   ASSERT_EQ(a.gaps.size(), 1u);
-  const size_t wild = g.truth().jumps + g.truth().inaccurate;
-  if (wild == 0) {
-    EXPECT_NEAR(a.distance_m, g.truth().distance_m - a.gaps[0].straight_m,
-                1e-6 * a.distance_m);
-  } else {
-    EXPECT_GT(a.distance_m, g.truth().distance_m - a.gaps[0].straight_m);
+  EXPECT_NEAR(a.gaps[0].straight_m, 10 * step, 1e-6);
+  EXPECT_NEAR(a.distance_m, 9 * step, 1e-6);
+  options.count_gaps = true;
+  EXPECT_NEAR(AnalyzeTrack(track, options).distance_m, 19 * step, 1e-6);
+  // Parked, the tracker silent for an hour: a stay, not a gap.
+  track.back().lon = 0.009;
+  a = AnalyzeTrack(track, options);
+  EXPECT_TRUE(a.gaps.empty());
+  ASSERT_EQ(a.stays.size(), 1u);
+  EXPECT_EQ(a.stays[0].fixes, 2u);
+}
+
+TEST(TrackAnalysisTest, AStayAcrossTheAntimeridianCentresOnIt) {
+  std::vector<model::TrackPoint> track;
+  for (int i = 0; i < 20; ++i) {
+    track.push_back(Fix(60000 * i, 10, i % 2 ? 179.99999 : -179.99999));
   }
+  const TrackAnalysis a = AnalyzeTrack(track, {});
+  ASSERT_EQ(a.stays.size(), 1u);
+  EXPECT_NEAR(std::fabs(a.stays[0].centre.lon), 180, 1e-6);
+}
+
+TEST(TrackAnalysisTest, AHugeStayRadiusStopsAtTheEnd) {
+  // Every fix within the radius of the first, too short to stay: the
+  // search stops after one run instead of one per fix.
+  AnalysisOptions options;
+  options.stay_radius_m = 1e7;
+  options.stay_min_ms = int64_t{1} << 60;
+  int asked = 0;
+  options.cancelled = [&] {
+    ++asked;
+    return false;
+  };
+  EXPECT_TRUE(AnalyzeTrack(Drive(20000), options).stays.empty());
+  EXPECT_EQ(asked, 0);
+}
+
+TEST(TrackAnalysisTest, CancellingStopsTheStaySearch) {
+  // Runs of thousands of fixes that never stay long enough (an expensive
+  // search): the cancellation ends it at its first question.
+  AnalysisOptions options;
+  options.stay_radius_m = 1e6;
+  options.stay_min_ms = int64_t{1} << 60;
+  int asked = 0;
+  options.cancelled = [&] {
+    ++asked;
+    return true;
+  };
+  EXPECT_TRUE(AnalyzeTrack(Drive(200000), options).stays.empty());
+  EXPECT_EQ(asked, 1);
 }
 
 TEST(TrackAnalysisTest, EmptyAndSingleFix) {

@@ -24,4 +24,18 @@ LatLng InterpolateGreatCircle(const LatLng& a, const LatLng& b,
   return LatLng{p.lat().degrees(), p.lng().degrees()};
 }
 
+LatLng SphericalMean(const std::vector<LatLng>& points) {
+  // Redis's deg_rad / rad_deg (geohash_helper.c).
+  constexpr double kDegToRad = M_PI / 180.0;
+  double x = 0, y = 0, z = 0;
+  for (const LatLng& p : points) {
+    const double lat = p.lat * kDegToRad, lon = p.lon * kDegToRad;
+    x += std::cos(lat) * std::cos(lon);
+    y += std::cos(lat) * std::sin(lon);
+    z += std::sin(lat);
+  }
+  return LatLng{std::atan2(z, std::sqrt(x * x + y * y)) / kDegToRad,
+                std::atan2(y, x) / kDegToRad};
+}
+
 }  // namespace trackdb::index

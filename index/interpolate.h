@@ -5,6 +5,8 @@
 // path of constant speed and no turn between them (a straight line in
 // lon/lat would bend across the antimeridian and near the poles).
 
+#include <vector>
+
 #include "index/latlng.h"
 
 namespace trackdb::index {
@@ -15,6 +17,11 @@ namespace trackdb::index {
 // circle) give `a` below one half and `b` from it.
 LatLng InterpolateGreatCircle(const LatLng& a, const LatLng& b,
                               double fraction);
+
+// The mean of `points` on the sphere: the direction of their unit vectors'
+// sum (as Valkey's polygon centre is computed), so points either side of
+// the antimeridian average near it, not near longitude 0. Empty: 0/0.
+LatLng SphericalMean(const std::vector<LatLng>& points);
 
 }  // namespace trackdb::index
 

@@ -53,5 +53,14 @@ TEST(InterpolateGreatCircleTest, DistancesSplitByTheFraction) {
   }
 }
 
+TEST(SphericalMeanTest, AveragesAcrossTheAntimeridian) {
+  const LatLng mean = SphericalMean({{10, 179.99}, {10, -179.99}});
+  EXPECT_NEAR(std::fabs(mean.lon), 180, 1e-9);
+  EXPECT_NEAR(mean.lat, 10, 1e-6);
+  const LatLng same = SphericalMean({{40, 116}, {40, 116}});
+  EXPECT_NEAR(same.lat, 40, 1e-12);
+  EXPECT_NEAR(same.lon, 116, 1e-12);
+}
+
 }  // namespace
 }  // namespace trackdb::index

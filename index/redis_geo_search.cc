@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "index/distance.h"
+#include "index/interpolate.h"
 
 namespace trackdb::index {
 namespace {
@@ -169,8 +170,7 @@ absl::StatusOr<RedisGeoShape> RedisGeoShape::Polygon(
   RedisGeoShape s;
   s.kind = Kind::kPolygon;
   // geohashBoundingBox's polygon case: the box of the coordinates, and the
-  // normalised mean of the vertices' unit vectors.
-  double x = 0, y = 0, z = 0;
+  // vertices' spherical mean.
   s.lon_min = s.lat_min = 1e9;
   s.lon_max = s.lat_max = -1e9;
   for (const LatLng& v : vertices) {
@@ -178,13 +178,14 @@ absl::StatusOr<RedisGeoShape> RedisGeoShape::Polygon(
     s.lon_max = std::max(s.lon_max, v.lon);
     s.lat_min = std::min(s.lat_min, v.lat);
     s.lat_max = std::max(s.lat_max, v.lat);
-    const double lat = DegToRad(v.lat), lon = DegToRad(v.lon);
-    x += std::cos(lat) * std::cos(lon);
-    y += std::cos(lat) * std::sin(lon);
-    z += std::sin(lat);
   }
-  s.centre.lon = RadToDeg(std::atan2(y, x));
-  s.centre.lat = RadToDeg(std::atan2(z, std::sqrt(x * x + y * y)));
+  s.centre = SphericalMean(vertices);
+  if (!(std::fabs(s.centre.lat) <= kRedisLatMax)) {
+    // Vertices around a pole: Redis's geohash cannot hold the centre.
+    return absl::InvalidArgumentError(
+        "the vertices' centre is beyond latitude 85.05112878, where GEO "
+        "searches cannot start");
+  }
   absl::StatusOr<PolygonRegion> polygon =
       PolygonRegion::Create(std::move(vertices));
   if (!polygon.ok()) return polygon.status();

@@ -90,8 +90,9 @@ struct RedisGeoShape {
   // (half-open at the boundary, even-odd for edges that cross), a member
   // is inside as PolygonRegion::Contains says: boundary points are inside,
   // and a polygon whose edges cross is refused (INVALID_ARGUMENT), as
-  // everywhere in trackdb. Preconditions: every vertex within Redis's GEO
-  // ranges.
+  // everywhere in trackdb, as is a polygon whose centre is beyond Redis's
+  // latitudes (around a pole). Preconditions: every vertex within Redis's
+  // GEO ranges.
   static absl::StatusOr<RedisGeoShape> Polygon(std::vector<LatLng> vertices);
 };
 

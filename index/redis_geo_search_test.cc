@@ -487,6 +487,8 @@ TEST(RedisGeoPolygonTest, RefusesCrossingEdgesAndTooFewVertices) {
   // refuse it everywhere.
   EXPECT_FALSE(RedisGeoShape::Polygon({{0, 0}, {1, 1}, {0, 1}, {1, 0}}).ok());
   EXPECT_FALSE(RedisGeoShape::Polygon({{0, 0}, {1, 1}, {0, 0}}).ok());
+  // Around the north pole: the centre (88.3 degrees) has no geohash.
+  EXPECT_FALSE(RedisGeoShape::Polygon({{80, -120}, {85, 0}, {80, 120}}).ok());
 }
 
 // Random polygons (stars around a centre, so simple) and members: a member

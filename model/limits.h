@@ -36,8 +36,13 @@ inline constexpr double kMaxLongitude = 180;
 inline constexpr uint32_t kDefaultPageSize = 100;
 inline constexpr uint32_t kMaxPageSize = 1000;
 
-// AnalyzeTrack reads its range's fixes into memory: at most this many.
-inline constexpr size_t kMaxAnalyzedFixes = 1000000;
+// AnalyzeTrack reads its range's fixes into memory (positions and
+// quality, not attributes): at most this many.
+inline constexpr size_t kMaxAnalyzedFixes = 500000;
+// And bounds its stay search (analysis/track_analysis.h): a stay is a
+// place, at most 10 km across, of at most a day.
+inline constexpr double kMaxStayRadiusM = 10000;
+inline constexpr int64_t kMaxStayMinMs = 86400000;
 
 // A copy or rename of a collection is one write batch, held in memory: the
 // default bound on its size, in MiB (storage.max_atomic_copy_mb).

@@ -191,6 +191,22 @@ absl::Status ValidateRadius(double radius_m, absl::string_view field,
   return absl::OkStatus();
 }
 
+absl::Status ValidateStayBounds(double radius_m, int64_t min_ms,
+                                absl::string_view radius_field,
+                                absl::string_view min_field) {
+  if (!(radius_m >= 0 && radius_m <= kMaxStayRadiusM)) {
+    return Invalid(radius_field, "",
+                   absl::StrCat("must be in [0, ", kMaxStayRadiusM,
+                                "] metres, got ", radius_m));
+  }
+  if (min_ms < 0 || min_ms > kMaxStayMinMs) {
+    return Invalid(
+        min_field, "",
+        absl::StrCat("must be in [0, ", kMaxStayMinMs, "] ms, got ", min_ms));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
                                  const Limits& limits) {
   if (vertices < 3 || vertices > limits.max_polygon_vertices) {

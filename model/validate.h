@@ -59,6 +59,12 @@ absl::Status ValidateBatchSize(size_t n, absl::string_view field,
 absl::Status ValidateRadius(double radius_m, absl::string_view field,
                             const Limits& limits);
 // 3..limits.max_polygon_vertices vertices.
+// A stay search's radius and least duration: within kMaxStayRadiusM and
+// kMaxStayMinMs (0 means the default).
+absl::Status ValidateStayBounds(double radius_m, int64_t min_ms,
+                                absl::string_view radius_field,
+                                absl::string_view min_field);
+
 absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
                                  const Limits& limits);
 // A page of at most kMaxPageSize; 0 asks for kDefaultPageSize. Returns the

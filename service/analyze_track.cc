@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "analysis/track_analysis.h"
 #include "model/limits.h"
+#include "model/validate.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
 #include "storage/track_range.h"
@@ -34,6 +35,11 @@ grpc::Status Options(const v1::AnalyzeTrackRequest& r,
       return Invalid(absl::StrCat(f.field, " must be a finite number >= 0 (0: ",
                                   "the default), got ", f.value));
     }
+  }
+  if (absl::Status s = model::ValidateStayBounds(
+          r.stay_radius_m(), r.stay_min_ms(), "stay_radius_m", "stay_min_ms");
+      !s.ok()) {
+    return ToGrpc(s);
   }
   if (r.gap_mode() != v1::AnalyzeTrackRequest::STRAIGHT_LINE &&
       r.gap_mode() != v1::AnalyzeTrackRequest::NONE) {
@@ -65,13 +71,7 @@ grpc::Status ReadRange(grpc::ServerContext* context, storage::TrackStore& store,
   absl::StatusOr<std::vector<model::TrackPoint>> read = storage::ReadTrackRange(
       store, range, model::kMaxAnalyzedFixes,
       [context] { return context != nullptr && context->IsCancelled(); });
-  if (!read.ok()) {
-    if (read.status().code() != absl::StatusCode::kInvalidArgument) {
-      return ToGrpc(read.status());
-    }
-    return Invalid(
-        absl::StrCat("start_time_ms..end_time_ms: ", read.status().message()));
-  }
+  if (!read.ok()) return ToGrpc(read.status());
   *points = *std::move(read);
   return grpc::Status::OK;
 }
@@ -128,7 +128,15 @@ grpc::Status AnalyzeTrack(grpc::ServerContext* context,
   if (grpc::Status s = ReadRange(context, store, request, &points); !s.ok()) {
     return s;
   }
-  ToResponse(analysis::AnalyzeTrack(points, options), response);
+  options.cancelled = [context] {
+    return context != nullptr && context->IsCancelled();
+  };
+  const analysis::TrackAnalysis analysis =
+      analysis::AnalyzeTrack(points, options);
+  if (options.cancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
+  }
+  ToResponse(analysis, response);
   return grpc::Status::OK;
 }
 

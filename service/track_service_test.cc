@@ -422,6 +422,12 @@ TEST_F(TrackServiceTest, AnalyzeTrackAndSimplifiedPages) {
   grpc::Status s = server_.stub().AnalyzeTrack(&ctx3, req, &a);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("stay_radius_m"));
+  req.set_stay_radius_m(0);
+  req.set_stay_min_ms(int64_t{1} << 40);
+  grpc::ClientContext ctx6;
+  s = server_.stub().AnalyzeTrack(&ctx6, req, &a);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("stay_min_ms must be in [0, "));
 
   // The straight drive drawn with two points.
   v1::GetTrackRequest track;

@@ -1,5 +1,7 @@
 #include "storage/track_range.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "model/limits.h"
 
@@ -18,11 +20,15 @@ absl::StatusOr<std::vector<model::TrackPoint>> ReadTrackRange(
     absl::StatusOr<TrackPage> page = store.GetTrack(q);
     if (!page.ok()) return page.status();
     if (points.size() + page->points.size() > max_fixes) {
-      return absl::InvalidArgumentError(
+      return absl::ResourceExhaustedError(
           absl::StrCat("the time range holds more than ", max_fixes,
                        " fixes: analyze a shorter one"));
     }
-    points.insert(points.end(), page->points.begin(), page->points.end());
+    for (model::TrackPoint& p : page->points) {
+      p.entity.clear();
+      p.attributes.clear();
+      points.push_back(std::move(p));
+    }
     q.page_token = page->next_page_token;
   } while (!q.page_token.empty());
   return points;

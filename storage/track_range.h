@@ -17,9 +17,11 @@
 namespace trackdb::storage {
 
 // `range`'s collection, entity, start_ms and end_ms are read (its paging
-// fields are not). INVALID_ARGUMENT when the range holds more than
-// `max_fixes`; CANCELLED when `cancelled` (may be empty) says so between
-// pages.
+// fields are not). Each fix keeps its time, position, speed, direction,
+// height and accuracy; its entity and attributes are left empty, to hold
+// a large range in little memory. RESOURCE_EXHAUSTED when the range holds
+// more than `max_fixes`; CANCELLED when `cancelled` (may be empty) says so
+// between pages.
 absl::StatusOr<std::vector<model::TrackPoint>> ReadTrackRange(
     TrackStore& store, const TrackQuery& range, size_t max_fixes,
     const std::function<bool()>& cancelled = nullptr);

@@ -22,6 +22,7 @@
 
 #include "analysis/track_analysis.h"
 #include "model/limits.h"
+#include "model/validate.h"
 #include "service/resp/command.h"
 #include "service/resp/geo_args.h"
 #include "service/resp/key_type.h"
@@ -117,7 +118,11 @@ bool ParseAnalyzeOrReply(CommandContext& ctx, AnalyzeArgs* args) {
     ctx.reply.Error("FROM is after TO");
     return false;
   }
-  return true;
+  const absl::Status s = model::ValidateStayBounds(args->options.stay_radius_m,
+                                                   args->options.stay_min_ms,
+                                                   "STAYRADIUS", "STAYMS");
+  if (!s.ok()) ctx.reply.Error(std::string(s.message()));
+  return s.ok();
 }
 
 void ReplyAnalysis(CommandContext& ctx, const analysis::TrackAnalysis& a) {
@@ -182,7 +187,7 @@ void TrackAnalyze(CommandContext& ctx) {
         storage::ReadTrackRange(ctx.store(), args.range,
                                 model::kMaxAnalyzedFixes);
     if (!read.ok() &&
-        read.status().code() == absl::StatusCode::kInvalidArgument) {
+        read.status().code() == absl::StatusCode::kResourceExhausted) {
       return ctx.reply.Error(std::string(read.status().message()));
     }
     if (!ctx.Check(read.status())) return;

@@ -66,6 +66,8 @@ TEST_F(TrackCommandsTest, AnalyzeErrors) {
             "-ERR value is not an integer or out of range\r\n");
   EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "STAYRADIUS", "-1"}),
             "-ERR STAYRADIUS must not be negative\r\n");
+  EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "STAYRADIUS", "20000"}),
+            "-ERR STAYRADIUS must be in [0, 10000] metres, got 20000\r\n");
   EXPECT_EQ(Call({"TRACK.ANALYZE", "fleet", "car", "FROM", "5", "TO", "4"}),
             "-ERR FROM is after TO\r\n");
   EXPECT_EQ(Call({"SET", "s", "v"}), "+OK\r\n");
