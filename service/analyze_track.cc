@@ -15,10 +15,6 @@
 namespace trackdb::service {
 namespace {
 
-grpc::Status Invalid(const std::string& message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
 // The options, defaults filled in; INVALID_ARGUMENT naming a bad field.
 grpc::Status Options(const v1::AnalyzeTrackRequest& r,
                      analysis::AnalysisOptions* o) {
@@ -32,8 +28,9 @@ grpc::Status Options(const v1::AnalyzeTrackRequest& r,
                       {"stay_min_ms", static_cast<double>(r.stay_min_ms())}};
   for (const auto& f : non_negative) {
     if (!std::isfinite(f.value) || f.value < 0) {
-      return Invalid(absl::StrCat(f.field, " must be a finite number >= 0 (0: ",
-                                  "the default), got ", f.value));
+      return InvalidArgument(absl::StrCat(
+          f.field, " must be a finite number >= 0 (0: ", "the default), got ",
+          f.value));
     }
   }
   if (absl::Status s = model::ValidateStayBounds(
@@ -43,8 +40,8 @@ grpc::Status Options(const v1::AnalyzeTrackRequest& r,
   }
   if (r.gap_mode() != v1::AnalyzeTrackRequest::STRAIGHT_LINE &&
       r.gap_mode() != v1::AnalyzeTrackRequest::NONE) {
-    return Invalid(absl::StrCat("gap_mode ", r.gap_mode(),
-                                " is not STRAIGHT_LINE (0) or NONE (1)"));
+    return InvalidArgument(absl::StrCat(
+        "gap_mode ", r.gap_mode(), " is not STRAIGHT_LINE (0) or NONE (1)"));
   }
   o->max_speed_kmh = r.max_speed_kmh();
   o->max_accuracy_m = r.max_accuracy_m();
@@ -65,8 +62,9 @@ grpc::Status ReadRange(grpc::ServerContext* context, storage::TrackStore& store,
   range.start_ms = r.start_time_ms();
   range.end_ms = r.end_time_ms() == 0 ? INT64_MAX : r.end_time_ms();
   if (range.start_ms > range.end_ms) {
-    return Invalid(absl::StrCat("start_time_ms (", range.start_ms,
-                                ") is after end_time_ms (", range.end_ms, ")"));
+    return InvalidArgument(absl::StrCat("start_time_ms (", range.start_ms,
+                                        ") is after end_time_ms (",
+                                        range.end_ms, ")"));
   }
   absl::StatusOr<std::vector<model::TrackPoint>> read = storage::ReadTrackRange(
       store, range, model::kMaxAnalyzedFixes,

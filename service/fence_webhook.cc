@@ -24,16 +24,27 @@ absl::Status Validate(const v1::FenceWebhook& config) {
                                    "fence_webhooks.collection");
 }
 
-}  // namespace
-
-absl::StatusOr<std::unique_ptr<FenceWebhook>> FenceWebhook::Start(
-    storage::TrackStore* store, const v1::FenceWebhook& config, Timing timing) {
+// The config checked, and its URL.
+absl::StatusOr<HttpUrl> WebhookUrl(const v1::FenceWebhook& config) {
   if (absl::Status s = Validate(config); !s.ok()) return s;
   absl::StatusOr<HttpUrl> url = ParseHttpUrl(config.url());
   if (!url.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("fence_webhooks.", url.status().message()));
   }
+  return url;
+}
+
+}  // namespace
+
+absl::Status FenceWebhook::Check(const v1::FenceWebhook& config) {
+  return WebhookUrl(config).status();
+}
+
+absl::StatusOr<std::unique_ptr<FenceWebhook>> FenceWebhook::Start(
+    storage::TrackStore* store, const v1::FenceWebhook& config, Timing timing) {
+  absl::StatusOr<HttpUrl> url = WebhookUrl(config);
+  if (!url.ok()) return url.status();
   absl::StatusOr<std::optional<uint64_t>> cursor =
       store->FenceCursor(config.collection(), config.name());
   if (!cursor.ok()) return cursor.status();
@@ -107,7 +118,15 @@ void FenceWebhook::Run(uint64_t next) {
       (void)store_->SetFenceCursor(collection, config_.name(), next);
     }
     if (page->events.empty()) {
-      next = std::max(next, page->next_offset);
+      if (page->next_offset > next) {
+        // Retention removed events past the cursor: none is left to send.
+        next = page->next_offset;
+        {
+          absl::MutexLock lock(&mu_);
+          counters_.next_offset = next;
+        }
+        (void)store_->SetFenceCursor(collection, config_.name(), next);
+      }
       store_->WaitForFenceEvents(collection, next,
                                  absl::Now() + absl::Milliseconds(200));
     }
@@ -117,13 +136,19 @@ void FenceWebhook::Run(uint64_t next) {
 absl::StatusOr<std::unique_ptr<FenceWebhooks>> FenceWebhooks::Start(
     storage::TrackStore* store, const v1::ServerConfig& server,
     FenceWebhook::Timing timing) {
-  std::unique_ptr<FenceWebhooks> hooks(new FenceWebhooks(store));
+  // Every webhook checked before any starts (and stores its offset).
   absl::flat_hash_set<std::string> names;
   for (const v1::FenceWebhook& config : server.fence_webhooks()) {
     if (!names.insert(config.name()).second) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "fence_webhooks.name \"", config.name(), "\" is used twice"));
+          "fence_webhooks.name \"", config.name(),
+          "\" is used twice: a name identifies one webhook (in stats and "
+          "INFO)"));
     }
+    if (absl::Status s = FenceWebhook::Check(config); !s.ok()) return s;
+  }
+  std::unique_ptr<FenceWebhooks> hooks(new FenceWebhooks(store));
+  for (const v1::FenceWebhook& config : server.fence_webhooks()) {
     auto started = FenceWebhook::Start(store, config, timing);
     if (!started.ok()) return started.status();
     hooks->hooks_.push_back(*std::move(started));
@@ -137,7 +162,8 @@ std::vector<WebhookStats> FenceWebhooks::Stats() const {
     WebhookStats& s = stats.emplace_back();
     s.name = hook->name();
     s.collection = hook->collection();
-    s.url = hook->url();
+    // The query often carries a token: stats show the URL without it.
+    s.url = hook->url().substr(0, hook->url().find_first_of("?#"));
     s.counters = hook->counters();
     const uint64_t end = store_->FenceLogEnd(s.collection);
     s.pending = end > s.counters.next_offset ? end - s.counters.next_offset : 0;

@@ -36,7 +36,7 @@ struct WebhookCounters {
 struct WebhookStats {
   std::string name;
   std::string collection;
-  std::string url;
+  std::string url;  // without its query (which often holds a token)
   WebhookCounters counters;
   uint64_t pending = 0;  // events in the log not yet accepted
 };
@@ -50,6 +50,8 @@ class FenceWebhook {
   };
 
   // INVALID_ARGUMENT naming the field for a bad name, url or collection.
+  static absl::Status Check(const v1::FenceWebhook& config);
+  // Check()s, then starts.
   static absl::StatusOr<std::unique_ptr<FenceWebhook>> Start(
       storage::TrackStore* store, const v1::FenceWebhook& config,
       Timing timing);
@@ -87,7 +89,8 @@ class FenceWebhook {
 class FenceWebhooks {
  public:
   // INVALID_ARGUMENT naming the field for a bad webhook or a name used
-  // twice (two webhooks would share one stored offset).
+  // twice (a name identifies a webhook in stats and INFO); nothing starts
+  // unless every webhook is good.
   static absl::StatusOr<std::unique_ptr<FenceWebhooks>> Start(
       storage::TrackStore* store, const v1::ServerConfig& server,
       FenceWebhook::Timing timing = FenceWebhook::Timing());

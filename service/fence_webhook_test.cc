@@ -216,7 +216,7 @@ TEST(FenceWebhooksTest, StatsCountPerEndpointAndPending) {
   ASSERT_EQ(stats.size(), 2u);
   EXPECT_EQ(stats[0].name, "ops");
   EXPECT_EQ(stats[0].collection, "fleet");
-  EXPECT_EQ(stats[0].url, server.url());
+  EXPECT_EQ(stats[0].url, server.url());  // no query to leave out
   EXPECT_EQ(stats[0].counters.delivered, 3u);
   EXPECT_EQ(stats[0].counters.failed, 1u);
   EXPECT_EQ(stats[0].counters.retried, 1u);
@@ -240,6 +240,13 @@ TEST(FenceWebhooksTest, RefusesANameUsedTwice) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(),
               HasSubstr("fence_webhooks.name \"ops\" is used twice"));
+  // A bad webhook after a good one: the good one has not started (it has
+  // stored no offset).
+  config.mutable_fence_webhooks(1)->set_name("later");
+  config.mutable_fence_webhooks(1)->set_url("https://example.com/x");
+  EXPECT_THAT(FenceWebhooks::Start(store.get(), config).status().message(),
+              HasSubstr("http://"));
+  EXPECT_FALSE(store->FenceCursor("fleet", "ops")->has_value());
 }
 
 TEST(HttpPostTest, ParsesUrlsAndFailsClearly) {

@@ -43,4 +43,8 @@ grpc::Status ToGrpc(const absl::Status& s) {
   return grpc::Status(code, std::string(s.message()));
 }
 
+grpc::Status InvalidArgument(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
+}
+
 }  // namespace trackdb::service

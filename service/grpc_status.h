@@ -5,12 +5,17 @@
 // codes trackdb uses map to gRPC's of the same name, anything else is
 // INTERNAL; the message is kept.
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "grpcpp/grpcpp.h"
 
 namespace trackdb::service {
 
 grpc::Status ToGrpc(const absl::Status& s);
+
+// INVALID_ARGUMENT with `message`, which names the field.
+grpc::Status InvalidArgument(const std::string& message);
 
 }  // namespace trackdb::service
 

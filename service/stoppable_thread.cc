@@ -2,9 +2,13 @@
 
 #include <utility>
 
+#include "absl/base/internal/raw_logging.h"
+
 namespace trackdb::service {
 
 void StoppableThread::Start(std::function<void()> body) {
+  // A second thread would replace a joinable std::thread: terminate.
+  ABSL_RAW_CHECK(!thread_.joinable(), "StoppableThread started twice");
   thread_ = std::thread(std::move(body));
 }
 

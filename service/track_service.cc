@@ -30,10 +30,6 @@
 namespace trackdb::service {
 namespace {
 
-grpc::Status Invalid(const std::string& message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
 absl::StatusOr<uint32_t> PageSize(uint32_t requested, const char* field) {
   uint32_t size = 0;
   if (absl::Status s = model::ValidatePageSize(requested, field, &size);
@@ -251,7 +247,7 @@ grpc::Status TrackServiceImpl::AddPoint(grpc::ServerContext*,
       !s.ok()) {
     return ToGrpc(s);
   }
-  if (!request->has_point()) return Invalid("point is required");
+  if (!request->has_point()) return InvalidArgument("point is required");
   auto p = ToTrackPoint(request->point(), "point", limits_, NowMs());
   if (!p.ok()) return ToGrpc(p.status());
   return ToGrpc(store_->AddPoints(request->collection(), {*p}));
@@ -359,15 +355,16 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
   q.start_ms = request->start_time_ms();
   q.end_ms = request->end_time_ms() == 0 ? INT64_MAX : request->end_time_ms();
   if (q.start_ms > q.end_ms) {
-    return Invalid(absl::StrCat("start_time_ms (", q.start_ms,
-                                ") is after end_time_ms (", q.end_ms, ")"));
+    return InvalidArgument(absl::StrCat("start_time_ms (", q.start_ms,
+                                        ") is after end_time_ms (", q.end_ms,
+                                        ")"));
   }
   q.limit = static_cast<int>(*page_size);
   q.page_token = request->page_token();
   q.descending = request->descending();
   const double tolerance = request->simplify_tolerance_m();
   if (!std::isfinite(tolerance) || tolerance < 0) {
-    return Invalid(absl::StrCat(
+    return InvalidArgument(absl::StrCat(
         "simplify_tolerance_m must be a finite number of metres >= 0, got ",
         tolerance));
   }
@@ -391,9 +388,12 @@ grpc::Status TrackServiceImpl::GetPositionAt(
       !s.ok()) {
     return ToGrpc(s);
   }
+  if (request->time_ms() == 0) {
+    return InvalidArgument("time_ms is required (Unix milliseconds)");
+  }
   if (request->max_gap_ms() < 0) {
-    return Invalid(absl::StrCat("max_gap_ms must be >= 0 (0: no limit), got ",
-                                request->max_gap_ms()));
+    return InvalidArgument(absl::StrCat(
+        "max_gap_ms must be >= 0 (0: no limit), got ", request->max_gap_ms()));
   }
   storage::PositionAtQuery q;
   q.collection = request->collection();
@@ -408,8 +408,9 @@ grpc::Status TrackServiceImpl::GetPositionAt(
       q.method = storage::PositionAtQuery::Method::kNearest;
       break;
     default:
-      return Invalid(absl::StrCat("method ", request->method(),
-                                  " is not INTERPOLATE (0) or NEAREST (1)"));
+      return InvalidArgument(
+          absl::StrCat("method ", request->method(),
+                       " is not INTERPOLATE (0) or NEAREST (1)"));
   }
   absl::StatusOr<storage::PositionAt> at = storage::GetPositionAt(*store_, q);
   if (!at.ok()) return ToGrpc(at.status());
@@ -448,7 +449,7 @@ grpc::Status TrackServiceImpl::SearchBounds(
     grpc::ServerContext* context, const v1::SearchBoundsRequest* request,
     v1::SearchResponse* response) {
   if (!request->has_south_west() || !request->has_north_east()) {
-    return Invalid("south_west and north_east are required");
+    return InvalidArgument("south_west and north_east are required");
   }
   auto rect = index::RectRegion::Create(
       request->south_west().latitude(), request->south_west().longitude(),
@@ -461,7 +462,7 @@ grpc::Status TrackServiceImpl::SearchBounds(
 grpc::Status TrackServiceImpl::SearchRadius(
     grpc::ServerContext* context, const v1::SearchRadiusRequest* request,
     v1::SearchResponse* response) {
-  if (!request->has_center()) return Invalid("center is required");
+  if (!request->has_center()) return InvalidArgument("center is required");
   if (absl::Status s =
           model::ValidateRadius(request->radius_m(), "radius_m", limits_);
       !s.ok()) {
@@ -478,7 +479,8 @@ grpc::Status TrackServiceImpl::SearchRadius(
   // The centre passed above, so the radius is what the circle refused
   // (infinity, when no max_radius_m bounds it).
   if (!circle.ok()) {
-    return Invalid(absl::StrCat("radius_m: ", circle.status().message()));
+    return InvalidArgument(
+        absl::StrCat("radius_m: ", circle.status().message()));
   }
   return Search(context, request->collection(), *circle, &*circle,
                 request->filter(), response);
@@ -501,7 +503,7 @@ grpc::Status TrackServiceImpl::SearchPolygon(
     if (message.rfind("vertices", 0) != 0) {
       message = absl::StrCat("vertices: ", message);
     }
-    return Invalid(message);
+    return InvalidArgument(message);
   }
   return Search(context, request->collection(), *polygon, nullptr,
                 request->filter(), response);
@@ -523,7 +525,7 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
   start.has_token = !filter.page_token().empty();
   if (start.has_token && !ParseToken(filter.page_token(), &start.after_distance,
                                      &start.after_entity)) {
-    return Invalid("filter.page_token is not one this search returned");
+    return InvalidArgument("filter.page_token is not one this search returned");
   }
   for (int i = 0; i < filter.entity_ids_size(); ++i) {
     if (absl::Status s = ValidateEntityIdField(

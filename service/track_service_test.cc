@@ -362,6 +362,12 @@ TEST_F(TrackServiceTest, GetPositionAtInterpolatesOrTakesTheNearest) {
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(s.error_message(), HasSubstr("entity_id"));
   req.set_entity_id("nobody");
+  req.set_time_ms(0);
+  grpc::ClientContext ctx3;
+  s = server_.stub().GetPositionAt(&ctx3, req, &at);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("time_ms is required"));
+  req.set_time_ms(kT0);
   grpc::ClientContext ctx2;
   EXPECT_EQ(server_.stub().GetPositionAt(&ctx2, req, &at).error_code(),
             grpc::StatusCode::NOT_FOUND);

@@ -85,6 +85,15 @@ void LogWebhooks(const v1::ServerConfig& server) {
   }
 }
 
+// The effective config, on one line; passwords never reach the log.
+void LogConfig(const v1::TrackdbConfig& config) {
+  std::string effective;
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  printer.PrintToString(conf::RedactSecrets(config), &effective);
+  Log(absl::StrCat("config ", absl::GetFlag(FLAGS_config), ": ", effective));
+}
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -109,12 +118,7 @@ int Run() {
     Log(absl::StrCat("WARNING: ", warning));
   }
 
-  std::string effective;
-  google::protobuf::TextFormat::Printer printer;
-  printer.SetSingleLineMode(true);
-  // Passwords never reach the log.
-  printer.PrintToString(conf::RedactSecrets(config), &effective);
-  Log(absl::StrCat("config ", absl::GetFlag(FLAGS_config), ": ", effective));
+  LogConfig(config);
 
   // Block the stop signals before any thread starts, so that RocksDB's
   // background threads inherit the mask and sigwait() below receives them.

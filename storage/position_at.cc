@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "index/interpolate.h"
 
 namespace trackdb::storage {
@@ -44,8 +45,8 @@ absl::StatusOr<PositionAt> Nearest(
   const double gap = use_before ? to_before : to_after;
   if (q.max_gap_ms > 0 && gap > q.max_gap_ms) {
     return absl::OutOfRangeError(absl::StrCat(
-        "the nearest fix is ", gap, " ms from time_ms, more than max_gap_ms (",
-        q.max_gap_ms, ")"));
+        "the nearest fix is ", absl::StrFormat("%.0f", gap),
+        " ms from time_ms, more than max_gap_ms (", q.max_gap_ms, ")"));
   }
   PositionAt out;
   const model::TrackPoint& fix = use_before ? *before : *after;
@@ -83,9 +84,9 @@ absl::StatusOr<PositionAt> PositionBetween(
   const double gap =
       static_cast<double>(after->loc_time_ms) - before->loc_time_ms;
   if (q.max_gap_ms > 0 && gap > q.max_gap_ms) {
-    return absl::OutOfRangeError(
-        absl::StrCat("the fixes around time_ms are ", gap,
-                     " ms apart, more than max_gap_ms (", q.max_gap_ms, ")"));
+    return absl::OutOfRangeError(absl::StrCat(
+        "the fixes around time_ms are ", absl::StrFormat("%.0f", gap),
+        " ms apart, more than max_gap_ms (", q.max_gap_ms, ")"));
   }
   const double fraction =
       (static_cast<double>(q.time_ms) - before->loc_time_ms) / gap;
