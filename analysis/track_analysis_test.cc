@@ -10,25 +10,12 @@
 
 #include "gtest/gtest.h"
 #include "index/distance.h"
+#include "index/interpolate.h"
 
 namespace trackdb::analysis {
 namespace {
 
 constexpr int64_t kFixMs = 5000;
-
-// The point `meters` from `from` at `bearing_deg` on Redis's sphere.
-index::LatLng Destination(const index::LatLng& from, double meters,
-                          double bearing_deg) {
-  const double d = meters / index::kEarthRadiusMeters;
-  const double b = bearing_deg * M_PI / 180;
-  const double lat1 = from.lat * M_PI / 180, lon1 = from.lon * M_PI / 180;
-  const double lat2 = std::asin(std::sin(lat1) * std::cos(d) +
-                                std::cos(lat1) * std::sin(d) * std::cos(b));
-  const double lon2 =
-      lon1 + std::atan2(std::sin(b) * std::sin(d) * std::cos(lat1),
-                        std::cos(d) - std::sin(lat1) * std::sin(lat2));
-  return {lat2 * 180 / M_PI, lon2 * 180 / M_PI};
-}
 
 struct Truth {
   double distance_m = 0;
@@ -52,7 +39,8 @@ class Generator {
     for (int i = 1; i <= fixes; ++i) {
       if (unit_(rng_) < 0.03) Wild(/*inaccurate=*/unit_(rng_) < 0.5);
       t_ += kFixMs;
-      here_ = Destination(start, kmh / 3.6 * (i * kFixMs / 1000.0), bearing);
+      here_ =
+          index::Destination(start, kmh / 3.6 * (i * kFixMs / 1000.0), bearing);
       Emit(here_, 5);
       truth_.moving_ms += kFixMs;
     }
@@ -67,7 +55,7 @@ class Generator {
     stay.start_ms = t_;  // the fix that arrived here starts it
     for (int i = 0; i < fixes; ++i) {
       t_ += kFixMs;
-      Emit(Destination(here_, 8 * unit_(rng_), 360 * unit_(rng_)), 5);
+      Emit(index::Destination(here_, 8 * unit_(rng_), 360 * unit_(rng_)), 5);
     }
     stay.end_ms = t_;
     truth_.stays.push_back(stay);
@@ -79,7 +67,7 @@ class Generator {
     truth_.gaps.push_back({t_, t_ + ms, meters});
     truth_.distance_m += meters;
     t_ += ms;
-    here_ = Destination(here_, meters, last_bearing_);
+    here_ = index::Destination(here_, meters, last_bearing_);
     Emit(here_, 5);
   }
   const std::vector<model::TrackPoint>& points() const { return points_; }
@@ -98,8 +86,9 @@ class Generator {
   // 2.5 s after the last fix, 3-8 km away.
   void Wild(bool inaccurate) {
     t_ += kFixMs / 2;
-    Emit(Destination(here_, 3000 + 5000 * unit_(rng_), 360 * unit_(rng_)),
-         inaccurate ? 500 : 5);
+    Emit(
+        index::Destination(here_, 3000 + 5000 * unit_(rng_), 360 * unit_(rng_)),
+        inaccurate ? 500 : 5);
     ++(inaccurate ? truth_.inaccurate : truth_.jumps);
     t_ -= kFixMs / 2;
   }

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "index/distance.h"
+#include "index/interpolate.h"
 #include "index/region.h"
 #include "s2/s2cap.h"
 #include "s2/s2cell_id.h"
@@ -29,20 +30,6 @@ double NormLon(double lon) {
   while (lon > 180) lon -= 360;
   while (lon < -180) lon += 360;
   return lon;
-}
-
-// The point `metres` from `from` along `bearing_deg` on Redis's sphere.
-LatLng Destination(const LatLng& from, double bearing_deg, double metres) {
-  const double d = metres / kEarthRadiusMeters;
-  const double b = bearing_deg * M_PI / 180;
-  const double lat1 = from.lat * M_PI / 180, lon1 = from.lon * M_PI / 180;
-  const double lat2 = std::asin(std::sin(lat1) * std::cos(d) +
-                                std::cos(lat1) * std::sin(d) * std::cos(b));
-  const double lon2 =
-      lon1 + std::atan2(std::sin(b) * std::sin(d) * std::cos(lat1),
-                        std::cos(d) - std::sin(lat1) * std::sin(lat2));
-  return {std::clamp(lat2 * 180 / M_PI, -90.0, 90.0),
-          NormLon(lon2 * 180 / M_PI)};
 }
 
 class CoveringPropertyTest : public ::testing::Test {
@@ -109,7 +96,7 @@ TEST_F(CoveringPropertyTest, CirclesHaveNoFalseNegatives) {
                        : (i % 4 == 1) ? 1 - 1e-12
                        : (i % 4 == 2) ? 1 + 1e-12
                                       : Uniform(0, 1);
-      points.push_back(Destination(centre, bearing, radius * f));
+      points.push_back(Destination(centre, radius * f, bearing));
     }
     points.push_back(centre);
     points.push_back({90, Uniform(-180, 180)});
@@ -273,8 +260,9 @@ TEST_F(CoveringPropertyTest, CirclesAreCoveredTightly) {
     int covered = 0, contained = 0;
     for (int i = 0; i < 4000; ++i) {
       // Uniform in area over a disc of 3x the radius.
-      const LatLng p = Destination(centre, Uniform(0, 360),
-                                   3 * radius * std::sqrt(Uniform(0, 1)));
+      const double bearing = Uniform(0, 360);
+      const LatLng p =
+          Destination(centre, 3 * radius * std::sqrt(Uniform(0, 1)), bearing);
       if (Covered(ranges, CellIdOf(p))) {
         ++covered;
         contained += circle->Contains(p);
@@ -329,7 +317,7 @@ TEST_F(CoveringPropertyTest, SmallCapCoveringMissesNothing) {
                        : (i % 4 == 1) ? 1 - 1e-12
                        : (i % 4 == 2) ? 1 + 1e-12
                                       : Uniform(0, 1);
-      points.push_back(Destination(centre, Uniform(0, 360), radius * f));
+      points.push_back(Destination(centre, radius * f, Uniform(0, 360)));
     }
     points.push_back(centre);
     contained += CheckNoFalseNegatives(*circle, *ranges, points);

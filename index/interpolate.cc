@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "index/distance.h"
 #include "s2/s1angle.h"
 #include "s2/s2edge_distances.h"
 #include "s2/s2latlng.h"
@@ -22,6 +23,21 @@ LatLng InterpolateGreatCircle(const LatLng& a, const LatLng& b,
   }
   const S2LatLng p(S2::Interpolate(pa, pb, fraction));
   return LatLng{p.lat().degrees(), p.lng().degrees()};
+}
+
+LatLng Destination(const LatLng& from, double meters, double bearing_deg) {
+  const double d = meters / kEarthRadiusMeters;
+  const double b = bearing_deg * M_PI / 180;
+  const double lat1 = from.lat * M_PI / 180, lon1 = from.lon * M_PI / 180;
+  const double lat2 = std::asin(std::sin(lat1) * std::cos(d) +
+                                std::cos(lat1) * std::sin(d) * std::cos(b));
+  const double lon2 =
+      lon1 + std::atan2(std::sin(b) * std::sin(d) * std::cos(lat1),
+                        std::cos(d) - std::sin(lat1) * std::sin(lat2));
+  double lon = lon2 * 180 / M_PI;
+  while (lon > 180) lon -= 360;
+  while (lon < -180) lon += 360;
+  return LatLng{std::clamp(lat2 * 180 / M_PI, -90.0, 90.0), lon};
 }
 
 LatLng SphericalMean(const std::vector<LatLng>& points) {

@@ -18,6 +18,12 @@ namespace trackdb::index {
 LatLng InterpolateGreatCircle(const LatLng& a, const LatLng& b,
                               double fraction);
 
+// The point `meters` from `from` along the great circle that leaves it at
+// `bearing_deg` (clockwise from north), on Redis's sphere: how test
+// generators move entities. Latitude within [-90, 90], longitude within
+// [-180, 180].
+LatLng Destination(const LatLng& from, double meters, double bearing_deg);
+
 // The mean of `points` on the sphere: the direction of their unit vectors'
 // sum (as Valkey's polygon centre is computed), so points either side of
 // the antimeridian average near it, not near longitude 0. Empty: 0/0.

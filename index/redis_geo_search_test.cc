@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "index/distance.h"
 #include "index/geohash.h"
+#include "index/interpolate.h"
 #include "index/redis_geo_format.h"
 
 namespace trackdb::index {
@@ -18,21 +19,6 @@ namespace {
 using ::testing::ElementsAre;
 
 constexpr double kPi = M_PI;
-
-// The point `meters` from `from` at `bearing_deg` on Redis's sphere.
-LatLng Destination(const LatLng& from, double meters, double bearing_deg) {
-  const double d = meters / kEarthRadiusMeters;
-  const double b = bearing_deg * kPi / 180;
-  const double lat1 = from.lat * kPi / 180;
-  const double lon1 = from.lon * kPi / 180;
-  const double lat2 = std::asin(std::sin(lat1) * std::cos(d) +
-                                std::cos(lat1) * std::sin(d) * std::cos(b));
-  const double lon2 =
-      lon1 + std::atan2(std::sin(b) * std::sin(d) * std::cos(lat1),
-                        std::cos(d) - std::sin(lat1) * std::sin(lat2));
-  double lon = std::fmod(lon2 * 180 / kPi + 540, 360) - 180;
-  return LatLng{lat2 * 180 / kPi, lon};
-}
 
 uint64_t Score(const LatLng& p) {
   const std::optional<uint64_t> s = RedisGeoMemberScore(p);

@@ -113,10 +113,8 @@ grpc::Status AnalyzeTrack(grpc::ServerContext* context,
                           storage::TrackStore& store,
                           const v1::AnalyzeTrackRequest& request,
                           v1::AnalyzeTrackResponse* response) {
-  if (absl::Status s = ValidateCollectionField(request.collection()); !s.ok()) {
-    return ToGrpc(s);
-  }
-  if (absl::Status s = ValidateEntityIdField(request.entity_id(), "entity_id");
+  if (absl::Status s =
+          ValidateEntityFields(request.collection(), request.entity_id());
       !s.ok()) {
     return ToGrpc(s);
   }

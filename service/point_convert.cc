@@ -28,6 +28,12 @@ absl::Status ValidateEntityIdField(absl::string_view id,
   return model::ValidateEntityId(id, field);
 }
 
+absl::Status ValidateEntityFields(absl::string_view collection,
+                                  absl::string_view entity_id) {
+  if (absl::Status s = ValidateCollectionField(collection); !s.ok()) return s;
+  return ValidateEntityIdField(entity_id, "entity_id");
+}
+
 absl::Status ValidateTrackPoint(const model::TrackPoint& p,
                                 absl::string_view field,
                                 const model::Limits& limits, int64_t now_ms) {

@@ -23,6 +23,9 @@ absl::Status ValidateCollectionField(absl::string_view name,
                                      absl::string_view field = "collection");
 absl::Status ValidateEntityIdField(absl::string_view id,
                                    absl::string_view field);
+// Both, for a call about one entity: fields "collection" and "entity_id".
+absl::Status ValidateEntityFields(absl::string_view collection,
+                                  absl::string_view entity_id);
 
 // A point as the gRPC door and the import tool take it: its entity id
 // through ValidateEntityIdField, the rest model::ValidateIncomingPoint.

@@ -339,11 +339,8 @@ grpc::Status TrackServiceImpl::GetLatest(grpc::ServerContext*,
 grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
                                         const v1::GetTrackRequest* request,
                                         v1::GetTrackResponse* response) {
-  if (absl::Status s = ValidateCollectionField(request->collection());
-      !s.ok()) {
-    return ToGrpc(s);
-  }
-  if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
+  if (absl::Status s =
+          ValidateEntityFields(request->collection(), request->entity_id());
       !s.ok()) {
     return ToGrpc(s);
   }
@@ -380,11 +377,8 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
 grpc::Status TrackServiceImpl::GetPositionAt(
     grpc::ServerContext*, const v1::GetPositionAtRequest* request,
     v1::GetPositionAtResponse* response) {
-  if (absl::Status s = ValidateCollectionField(request->collection());
-      !s.ok()) {
-    return ToGrpc(s);
-  }
-  if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
+  if (absl::Status s =
+          ValidateEntityFields(request->collection(), request->entity_id());
       !s.ok()) {
     return ToGrpc(s);
   }
@@ -430,11 +424,8 @@ grpc::Status TrackServiceImpl::AnalyzeTrack(
 grpc::Status TrackServiceImpl::DeleteEntity(
     grpc::ServerContext*, const v1::DeleteEntityRequest* request,
     v1::DeleteEntityResponse* response) {
-  if (absl::Status s = ValidateCollectionField(request->collection());
-      !s.ok()) {
-    return ToGrpc(s);
-  }
-  if (absl::Status s = ValidateEntityIdField(request->entity_id(), "entity_id");
+  if (absl::Status s =
+          ValidateEntityFields(request->collection(), request->entity_id());
       !s.ok()) {
     return ToGrpc(s);
   }
