@@ -25,9 +25,10 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("config", "connection", "fence", "geo", "geo_search",
-                          "key", "pubsub", "server", "string", "zset"));
+  EXPECT_THAT(
+      CommandFamilyNames(),
+      ElementsAre("config", "connection", "fence", "geo", "geo_search", "key",
+                  "pubsub", "server", "string", "track", "zset"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -43,7 +44,9 @@ TEST(CommandTableTest, WorkerCommands) {
            "zrangebyscore", "zrevrangebyscore", "zrangebylex", "zrevrangebylex",
            "zcount", "zrank", "zrevrank", "rename", "renamenx", "copy", "move",
            // A key's fences, the members inside one, its event log.
-           "fence.list", "fence.state", "fence.events"}));
+           "fence.list", "fence.state", "fence.events",
+           // A range of a track, whole.
+           "track.analyze"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -70,6 +73,8 @@ TEST(CommandTableTest, LoopCommands) {
            "zcard", "zscore", "zmscore", "zrem",
            // fence
            "fence.set", "fence.get", "fence.del",
+           // track: two one-point reads
+           "track.posat",
            // pubsub
            "subscribe", "psubscribe", "unsubscribe", "punsubscribe",
            "publish"}));

@@ -678,6 +678,20 @@ const VerdictRow kFenceRows[] = {
      kOwnCommand},
 };
 
+constexpr char kOwnTrackCommand[] = "a trackdb command: Redis has no TRACK.*";
+const VerdictRow kTrackRows[] = {
+    {"track.analyze", "TRACK.ANALYZE g m MAXSPEED x", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.analyze", "TRACK.ANALYZE g m STAYRADIUS <huge>", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.analyze", "TRACK.ANALYZE <long> m", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.analyze", "TRACK.ANALYZE s m", VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.posat", "TRACK.POSAT g m x", VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.posat", "TRACK.POSAT g m 1 FAR", VerdictRow::kOwn,
+     kOwnTrackCommand},
+};
+
 template <size_t N>
 void Append(const VerdictRow (&rows)[N], std::vector<VerdictRow>* out) {
   out->insert(out->end(), rows, rows + N);
@@ -697,6 +711,7 @@ const std::vector<VerdictRow>& VerdictRows() {
     Append(kZsetRows, all);
     Append(kPubSubRows, all);
     Append(kFenceRows, all);
+    Append(kTrackRows, all);
     Append(kUnsupportedRows, all);
     return all;
   }();
