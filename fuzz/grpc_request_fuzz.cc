@@ -150,7 +150,7 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
             TrackServiceImpl& service, storage::TrackStore& store) {
   using namespace v1;
   auto& svc = service;
-  switch (rpc % 10) {
+  switch (rpc % 12) {
     case 0:
       return RunChecked<AddPointRequest>(
           bytes, text, [&](const auto& r) { RunAddPoint(svc, store, r); });
@@ -185,6 +185,14 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
       return RunPlain<AnalyzeTrackRequest, AnalyzeTrackResponse>(
           bytes, text, "AnalyzeTrack",
           [&](auto* c, auto* q, auto* a) { return svc.AnalyzeTrack(c, q, a); });
+    case 10:
+      return RunPlain<SetRetentionRequest, SetRetentionResponse>(
+          bytes, text, "SetRetention",
+          [&](auto* c, auto* q, auto* a) { return svc.SetRetention(c, q, a); });
+    case 11:
+      return RunPlain<GetRetentionRequest, Retention>(
+          bytes, text, "GetRetention",
+          [&](auto* c, auto* q, auto* a) { return svc.GetRetention(c, q, a); });
     default:
       return RunPlain<SearchPolygonRequest, SearchResponse>(
           bytes, text, "SearchPolygon", [&](auto* c, auto* q, auto* a) {

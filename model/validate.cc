@@ -207,6 +207,22 @@ absl::Status ValidateStayBounds(double radius_m, int64_t min_ms,
   return absl::OkStatus();
 }
 
+absl::Status ValidateRetention(int64_t max_age_ms, bool expire_latest,
+                               absl::string_view age_field,
+                               absl::string_view expire_field) {
+  if (max_age_ms < 0 || max_age_ms > kMaxRetentionAgeMs) {
+    return Invalid(age_field, "",
+                   absl::StrCat("must be in [0, ", kMaxRetentionAgeMs,
+                                "] ms (0: kept forever), got ", max_age_ms));
+  }
+  if (expire_latest && max_age_ms == 0) {
+    return Invalid(expire_field, "",
+                   absl::StrCat("needs ", age_field,
+                                " > 0: latest points expire at that age"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
                                  const Limits& limits) {
   if (vertices < 3 || vertices > limits.max_polygon_vertices) {

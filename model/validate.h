@@ -65,6 +65,12 @@ absl::Status ValidateStayBounds(double radius_m, int64_t min_ms,
                                 absl::string_view radius_field,
                                 absl::string_view min_field);
 
+// A history retention: max_age_ms in [0, kMaxRetentionAgeMs] (0: kept
+// forever); expiring latest points needs an age to expire them at.
+absl::Status ValidateRetention(int64_t max_age_ms, bool expire_latest,
+                               absl::string_view age_field,
+                               absl::string_view expire_field);
+
 absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
                                  const Limits& limits);
 // A page of at most kMaxPageSize; 0 asks for kDefaultPageSize. Returns the

@@ -157,6 +157,20 @@ TEST(ValidateRequestSizes, Bounds) {
   ExpectInvalid(ValidatePageSize(kMaxPageSize + 1, "limit", &page), "limit");
 }
 
+TEST(ValidateRetention, AgeBoundsAndLatestNeedsAnAge) {
+  EXPECT_TRUE(ValidateRetention(0, false, "max_age_ms", "expire_latest").ok());
+  EXPECT_TRUE(
+      ValidateRetention(kMaxRetentionAgeMs, true, "max_age_ms", "expire_latest")
+          .ok());
+  ExpectInvalid(ValidateRetention(-1, false, "max_age_ms", "expire_latest"),
+                "max_age_ms");
+  ExpectInvalid(ValidateRetention(kMaxRetentionAgeMs + 1, false, "max_age_ms",
+                                  "expire_latest"),
+                "max_age_ms");
+  ExpectInvalid(ValidateRetention(0, true, "max_age_ms", "expire_latest"),
+                "expire_latest");
+}
+
 TEST(Limits, UnsetFieldsTakeTheTableDefaults) {
   v1::LimitsConfig config;
   config.set_max_attributes(3);

@@ -115,5 +115,57 @@ TEST_F(AdminServiceTest, BulkLoadOnIsDiagnosedAndOffCompacts) {
   EXPECT_THAT(diagnosis.text(), StartsWith("no problems found\n"));
 }
 
+// Retention over gRPC: TrackService sets it (checked, naming the fields),
+// reads stop showing expired history at once, a compaction (bulk-load off
+// runs a full one) drops it from disk, and GetStats counts what it dropped.
+TEST_F(AdminServiceTest, RetentionHidesReclaimsAndReportsExpiredHistory) {
+  auto set = [&](const std::string& collection, int64_t max_age_ms,
+                 bool expire_latest) {
+    v1::SetRetentionRequest request;
+    request.set_collection(collection);
+    request.mutable_retention()->set_max_age_ms(max_age_ms);
+    request.mutable_retention()->set_expire_latest(expire_latest);
+    grpc::ClientContext context;
+    v1::SetRetentionResponse response;
+    return server_.stub().SetRetention(&context, request, &response);
+  };
+  grpc::Status bad = set("fleet", -1, false);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), StartsWith("retention.max_age_ms "));
+  bad = set("fleet", 0, true);
+  EXPECT_THAT(bad.error_message(), StartsWith("retention.expire_latest "));
+  bad = set(std::string(100000, 'c'), 1, false);
+  EXPECT_THAT(bad.error_message(), StartsWith("collection "));
+
+  AddPoints(10, 0);  // 2025-11-21: more than a day old
+  ASSERT_TRUE(set("fleet", 86400000, false).ok());
+  v1::GetRetentionRequest get;
+  get.set_collection("fleet");
+  v1::Retention retention;
+  grpc::ClientContext get_context;
+  ASSERT_TRUE(server_.stub().GetRetention(&get_context, get, &retention).ok());
+  EXPECT_EQ(retention.max_age_ms(), 86400000);
+  EXPECT_FALSE(retention.expire_latest());
+
+  v1::GetTrackRequest track;
+  track.set_collection("fleet");
+  track.set_entity_id("car0");
+  v1::GetTrackResponse points;
+  grpc::ClientContext track_context;
+  ASSERT_TRUE(server_.stub().GetTrack(&track_context, track, &points).ok());
+  EXPECT_EQ(points.points_size(), 0);
+
+  grpc::ClientContext compact_context;
+  v1::SetBulkLoadRequest off;
+  v1::SetBulkLoadResponse compacted;
+  ASSERT_TRUE(admin_->SetBulkLoad(&compact_context, off, &compacted).ok());
+  grpc::ClientContext stats_context;
+  v1::GetStatsResponse stats;
+  ASSERT_TRUE(
+      admin_->GetStats(&stats_context, v1::GetStatsRequest(), &stats).ok());
+  EXPECT_EQ(stats.retention().points_expired(), 10u);
+  EXPECT_EQ(stats.retention().entities_expired(), 0u);
+}
+
 }  // namespace
 }  // namespace trackdb::service

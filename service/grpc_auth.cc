@@ -119,6 +119,10 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                      v1::SearchResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SearchPolygon, const v1::SearchPolygonRequest*,
                      v1::SearchResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(SetRetention, const v1::SetRetentionRequest*,
+                     v1::SetRetentionResponse*, Access::kWrite)
+  TRACKDB_AUTHORIZED(GetRetention, const v1::GetRetentionRequest*,
+                     v1::Retention*, Access::kRead)
 
  private:
   TrackServiceImpl* impl_;

@@ -436,6 +436,40 @@ grpc::Status TrackServiceImpl::DeleteEntity(
   return grpc::Status::OK;
 }
 
+grpc::Status TrackServiceImpl::SetRetention(
+    grpc::ServerContext*, const v1::SetRetentionRequest* request,
+    v1::SetRetentionResponse*) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  storage::RetentionPolicy policy;
+  policy.max_age_ms = request->retention().max_age_ms();
+  policy.expire_latest = request->retention().expire_latest();
+  // Checked here to name the fields as the request does.
+  if (absl::Status s = model::ValidateRetention(
+          policy.max_age_ms, policy.expire_latest, "retention.max_age_ms",
+          "retention.expire_latest");
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  return ToGrpc(store_->SetRetention(request->collection(), policy));
+}
+
+grpc::Status TrackServiceImpl::GetRetention(
+    grpc::ServerContext*, const v1::GetRetentionRequest* request,
+    v1::Retention* response) {
+  if (absl::Status s = ValidateCollectionField(request->collection());
+      !s.ok()) {
+    return ToGrpc(s);
+  }
+  const storage::RetentionPolicy policy =
+      store_->GetRetention(request->collection());
+  response->set_max_age_ms(policy.max_age_ms);
+  response->set_expire_latest(policy.expire_latest);
+  return grpc::Status::OK;
+}
+
 grpc::Status TrackServiceImpl::SearchBounds(
     grpc::ServerContext* context, const v1::SearchBoundsRequest* request,
     v1::SearchResponse* response) {

@@ -58,6 +58,12 @@ class TrackServiceImpl final : public v1::TrackService::Service {
   grpc::Status SearchPolygon(grpc::ServerContext*,
                              const v1::SearchPolygonRequest*,
                              v1::SearchResponse*) override;
+  grpc::Status SetRetention(grpc::ServerContext*,
+                            const v1::SetRetentionRequest*,
+                            v1::SetRetentionResponse*) override;
+  grpc::Status GetRetention(grpc::ServerContext*,
+                            const v1::GetRetentionRequest*,
+                            v1::Retention*) override;
 
  private:
   absl::Status StoreBatch(

@@ -26,11 +26,11 @@
 #include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/auth/users.h"
-#include "service/fence_log_trimmer.h"
 #include "service/fence_webhook.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
 #include "service/resp/resp_server.h"
+#include "service/retention_trimmer.h"
 #include "storage/options.h"
 #include "storage/track_store.h"
 
@@ -152,8 +152,9 @@ int Run() {
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
-  // The fence event logs' retention (storage.fence_log_max_*).
-  auto fence_log_trimmer = std::make_unique<service::FenceLogTrimmer>(
+  // The fence event logs' retention (storage.fence_log_max_*) and the
+  // collections' expiring latest points (TrackService.SetRetention).
+  auto retention_trimmer = std::make_unique<service::RetentionTrimmer>(
       store->get(), absl::Minutes(1));
   Log("ready");
 
@@ -165,7 +166,7 @@ int Run() {
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.
   webhooks->reset();
-  fence_log_trimmer.reset();
+  retention_trimmer.reset();
   Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
   Log("closed cleanly");

@@ -151,12 +151,29 @@ std::string RegistryKey(absl::string_view collection) {
   return key;
 }
 
-std::optional<absl::string_view> ParseRegistryKey(absl::string_view key) {
-  if (key.empty() || key[0] != kRegistryTag) return std::nullopt;
+namespace {
+std::optional<absl::string_view> ParseTaggedCollection(absl::string_view key,
+                                                       char tag) {
+  if (key.empty() || key[0] != tag) return std::nullopt;
   key.remove_prefix(1);
   uint32_t len = 0;
   if (!ReadVarint32(&key, &len) || key.size() != len) return std::nullopt;
   return key;
+}
+}  // namespace
+
+std::optional<absl::string_view> ParseRegistryKey(absl::string_view key) {
+  return ParseTaggedCollection(key, kRegistryTag);
+}
+
+std::string RetentionKey(absl::string_view collection) {
+  std::string key(1, kRetentionTag);
+  key += CollectionPrefix(collection);
+  return key;
+}
+
+std::optional<absl::string_view> ParseRetentionKey(absl::string_view key) {
+  return ParseTaggedCollection(key, kRetentionTag);
 }
 
 }  // namespace trackdb::storage

@@ -40,6 +40,8 @@
 //           RegistryKey(collection) -> int64 little-endian entity count,
 //           maintained by Merge (storage/counter_merge.h) in the same batch
 //           as the write that adds or removes an entity.
+//           RetentionKey(collection) -> EncodeRetentionPolicy
+//           (storage/retention.h), only for a collection that has one.
 //
 // Scale-out: because every key starts with its collection, a collection is a
 // contiguous key range in each CF and can be owned by one shard, as a Redis
@@ -127,6 +129,12 @@ inline constexpr char kRegistryTag = 'c';
 std::string RegistryKey(absl::string_view collection);
 // The collection of a registry key; nullopt if `key` is not one.
 std::optional<absl::string_view> ParseRegistryKey(absl::string_view key);
+
+// default: each collection's history retention (storage/retention.h).
+inline constexpr char kRetentionTag = 'r';
+std::string RetentionKey(absl::string_view collection);
+// The collection of a retention key; nullopt if `key` is not one.
+std::optional<absl::string_view> ParseRetentionKey(absl::string_view key);
 
 // Byte helpers shared with the value codec.
 void AppendVarint32(std::string* out, uint32_t v);

@@ -84,5 +84,13 @@ TEST(KeysTest, RegistryKeysRoundTrip) {
   EXPECT_EQ(ParseRegistryKey(RegistryKey("abc").substr(0, 3)), std::nullopt);
 }
 
+TEST(KeysTest, RetentionKeysRoundTripAndAreNoRegistryKeys) {
+  const std::string binary("a\0\xff", 3);
+  EXPECT_EQ(ParseRetentionKey(RetentionKey(binary)), binary);
+  EXPECT_EQ(ParseRetentionKey(RegistryKey("abc")), std::nullopt);
+  EXPECT_EQ(ParseRegistryKey(RetentionKey("abc")), std::nullopt);
+  EXPECT_EQ(ParseRetentionKey(RetentionKey("abc").substr(0, 3)), std::nullopt);
+}
+
 }  // namespace
 }  // namespace trackdb::storage

@@ -164,6 +164,19 @@ int64_t LatestIndex::Size(absl::string_view collection) const {
   return static_cast<int64_t>(c->entities.size());
 }
 
+std::vector<std::string> LatestIndex::EntitiesOlderThan(
+    absl::string_view collection, int64_t cutoff_ms, size_t max) const {
+  std::vector<std::string> out;
+  std::shared_ptr<Collection> c = Get(collection);
+  if (!c) return out;
+  absl::ReaderMutexLock l(&c->mu);
+  for (const auto& [entity, entry] : c->entities) {
+    if (out.size() == max) break;
+    if (entry.position.loc_time_ms < cutoff_ms) out.push_back(entity);
+  }
+  return out;
+}
+
 void LatestIndex::ForEach(
     const std::function<void(absl::string_view, absl::string_view,
                              const PointPosition&)>& visit) const {

@@ -89,6 +89,11 @@ class LatestIndex {
 
   // Entities indexed in `collection`.
   int64_t Size(absl::string_view collection) const;
+  // Up to `max` entities of `collection` whose position is older than
+  // `cutoff_ms`, in no particular order (retention's expiry pass).
+  std::vector<std::string> EntitiesOlderThan(absl::string_view collection,
+                                             int64_t cutoff_ms,
+                                             size_t max) const;
   // Every (collection, entity, position), for checks: collections in name
   // order, entities in name order.
   void ForEach(const std::function<void(absl::string_view collection,

@@ -11,6 +11,7 @@
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/write_buffer_manager.h"
 #include "storage/counter_merge.h"
+#include "storage/history_expiry.h"
 #include "storage/keys.h"
 #include "storage/kv_expiry.h"
 
@@ -197,6 +198,18 @@ rocksdb::ColumnFamilyOptions Expiring(rocksdb::ColumnFamilyOptions o) {
   return o;
 }
 
+// points: history older than its collection's retention is dropped by
+// compaction (storage/history_expiry.h). RocksDB's default periodic
+// compaction for a CF with a filter (every file at least every 30 days)
+// bounds how long expired points linger in cold files.
+rocksdb::ColumnFamilyOptions Retained(
+    rocksdb::ColumnFamilyOptions o,
+    std::shared_ptr<RetentionPolicies> policies) {
+  o.compaction_filter_factory =
+      NewExpiredHistoryFilterFactory(std::move(policies));
+  return o;
+}
+
 // Looked-up keys are often absent (a new entity, a SET of a new key):
 // a bloom filter over each memtable's keys answers that without walking
 // its skiplist (14% of trackd's CPU under SETs of new keys without it).
@@ -210,13 +223,14 @@ rocksdb::ColumnFamilyOptions LookedUp(rocksdb::ColumnFamilyOptions o) {
 // needs. Scanned column families need no bloom filter; looked-up ones do.
 std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
     const rocksdb::ColumnFamilyOptions& cf,
-    const rocksdb::BlockBasedTableOptions& table) {
+    const rocksdb::BlockBasedTableOptions& table,
+    std::shared_ptr<RetentionPolicies> retention) {
   rocksdb::BlockBasedTableOptions point_lookup_table = table;
   point_lookup_table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   return {
       {rocksdb::kDefaultColumnFamilyName,
        Counters(WithTable(cf, point_lookup_table))},
-      {kPointsCf, WithTable(cf, table)},
+      {kPointsCf, Retained(WithTable(cf, table), std::move(retention))},
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
       {kFencesCf, WithTable(cf, table)},
@@ -238,7 +252,9 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
 
   out.block_cache = ShareOneCache(c, *cf, out.db);
   AttachObservers(out);
-  out.column_families = ColumnFamilies(*cf, TableOptions(out.block_cache));
+  out.retention = std::make_shared<RetentionPolicies>();
+  out.column_families =
+      ColumnFamilies(*cf, TableOptions(out.block_cache), out.retention);
 
   out.write.disableWAL = c.durability() == v1::DURABILITY_WAL_OFF;
   out.write.sync = c.durability() == v1::DURABILITY_WAL_SYNC;

@@ -31,6 +31,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "storage/io_counters.h"
+#include "storage/retention.h"
 #include "storage/store_events.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -54,6 +55,10 @@ struct StoreOptions {
   std::shared_ptr<StoreEvents> events;
   std::shared_ptr<IoCounters> io;
   std::shared_ptr<rocksdb::Env> env;  // owns db.env
+  // Every collection's history retention, which the points CF's
+  // compaction filter reads (storage/retention.h); TrackStore::Open loads
+  // the stored policies into it.
+  std::shared_ptr<RetentionPolicies> retention;
 };
 
 // PrepareForBulkLoad()'s column family settings that can change on an open

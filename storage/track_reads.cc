@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
+#include "storage/kv_expiry.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
@@ -71,8 +72,13 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
     return absl::InvalidArgumentError(absl::StrCat(
         "start time ", q.start_ms, " is after end time ", q.end_ms));
   }
+  // History past the collection's retention is not shown, whether or not
+  // compaction has dropped it yet (storage/retention.h).
+  const int64_t start_ms =
+      std::max(q.start_ms, HistoryCutoff(q.collection, SystemNowMs()));
+  if (start_ms > q.end_ms) return TrackPage{};
   // A page token is the loc_time of the next point to return.
-  int64_t from_ms = q.descending ? q.end_ms : q.start_ms;
+  int64_t from_ms = q.descending ? q.end_ms : start_ms;
   if (!q.page_token.empty()) {
     if (!absl::SimpleAtoi(q.page_token, &from_ms) || from_ms < q.start_ms ||
         from_ms > q.end_ms) {
@@ -83,7 +89,12 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
     }
   }
 
-  const std::string lower = PointKey(q.collection, q.entity, q.start_ms);
+  // The cutoff may have passed a token's time since its page was read.
+  if (from_ms < start_ms) {
+    if (q.descending) return TrackPage{};
+    from_ms = start_ms;
+  }
+  const std::string lower = PointKey(q.collection, q.entity, start_ms);
   // Keys of an entity are prefix + 8 bytes, so appending a byte to the last
   // one in range gives an exclusive upper bound just past it.
   const std::string upper =

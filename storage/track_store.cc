@@ -109,6 +109,7 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     return l;
   }
   if (absl::Status f = LoadFences(*store->engine_); !f.ok()) return f;
+  if (absl::Status r = LoadRetention(*store->engine_); !r.ok()) return r;
   if (store->engine_->options.config.bulk_load()) {
     auto bulk = store->SetBulkLoad(true);
     if (!bulk.ok()) return bulk.status();

@@ -28,6 +28,7 @@
 #include "storage/entity_locks.h"
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
+#include "storage/retention.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/fence.pb.h"
 
@@ -233,7 +234,7 @@ class TrackStore {
   // newest storage.fence_log_max_events (0: no such limit), in one range
   // deletion per log; returns how many offsets left the logs. Offsets are
   // never reused: a read from one no longer kept starts at the oldest kept.
-  // Safe beside writers and readers (service/fence_log_trimmer.h calls it
+  // Safe beside writers and readers (service/retention_trimmer.h calls it
   // every minute).
   absl::StatusOr<uint64_t> TrimFenceLogs(absl::Time now);
   // A named consumer's place in a collection's log (the next offset it
@@ -243,6 +244,24 @@ class TrackStore {
       absl::string_view collection, absl::string_view consumer);
   absl::Status SetFenceCursor(absl::string_view collection,
                               absl::string_view consumer, uint64_t next);
+
+  // --- History retention (retention_ops.cc; storage/retention.h) ---
+
+  // Sets `collection`'s policy (one that keeps everything removes it).
+  // INVALID_ARGUMENT naming max_age_ms or expire_latest, setting nothing.
+  absl::Status SetRetention(absl::string_view collection,
+                            const RetentionPolicy& policy);
+  RetentionPolicy GetRetention(absl::string_view collection) const;
+  // The oldest loc_time `collection`'s history shows at `now_ms`
+  // (INT64_MIN: every one): reads clamp their ranges to it.
+  int64_t HistoryCutoff(absl::string_view collection, int64_t now_ms) const;
+  // Removes, as DeleteEntity does, every entity whose latest point is older
+  // than its collection's cutoff at `now_ms`, in collections whose policy
+  // says expire_latest; returns how many. Safe beside writers: an entity
+  // written meanwhile stays.
+  absl::StatusOr<int64_t> ExpireEntities(int64_t now_ms);
+  // What retention removed since open.
+  RetentionCounters retention_counters() const;
 
   // --- Whole names (name_ops.cc) ---
   // A name may hold a string (kv) and a collection; the front doors keep at
@@ -366,6 +385,11 @@ class TrackStore {
   absl::Status WriteStrings(absl::Span<const StringChange> changes,
                             WriteBatchBuilder& batch, absl::string_view what);
   absl::Status WriteStrings(absl::Span<const StringChange> changes);
+  // Expires those of `entities` still older than `cutoff_ms`, in one batch;
+  // how many (retention_ops.cc).
+  absl::StatusOr<size_t> ExpireSome(absl::string_view collection,
+                                    absl::Span<const std::string> entities,
+                                    int64_t cutoff_ms);
 
   std::unique_ptr<Engine> engine_;
   EntityLocks locks_;

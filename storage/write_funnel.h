@@ -9,7 +9,9 @@
 //   I1  `latest` holds the entity's point with the greatest loc_time (of
 //       equal times, the one written last), or nothing if it has no points.
 //   I3  `points` holds every point written, one per loc_time (a repeated
-//       loc_time overwrites).
+//       loc_time overwrites), but those its collection's retention has
+//       expired (storage/retention.h): compaction drops them, so I1's
+//       latest point may outlive its copy in history.
 //   I4  The registry entry of a collection (storage/keys.h RegistryKey)
 //       counts the entities that have a latest point; it is absent or 0 for
 //       a collection with none.
@@ -56,6 +58,8 @@
 //                                       renamed in one batch
 //   PutFence,
 //   DeleteFence         fence_ops.cc    a fence and its entities' states
+//   SetRetention        retention_ops.cc  a collection's retention policy
+//   ExpireEntities      retention_ops.cc  expired entities, as DeleteEntity
 //   SetBulkLoad         bulk_load.cc    options only, no keys
 //   Open (schema 1->2)  collections.cc  the registry built from `latest`
 //   SstImport           sst_import.cc   offline: SST files through the same
@@ -69,7 +73,10 @@
 // ReplaceWithPoints and CopyName's collections are not evaluated: their
 // entities start outside every fence.
 // Expiry writes nothing: expired strings read as absent and compaction
-// drops them (storage/kv_expiry.h).
+// drops them (storage/kv_expiry.h); so does history past its collection's
+// retention (storage/retention.h, storage/history_expiry.h), except
+// ExpireEntities' removal of expired latest points, which the latest index
+// and the registry must follow (I1, I4, I6).
 
 #include <cstdint>
 #include <optional>
@@ -237,6 +244,9 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
 
 // Builds engine.fence_registry from the fences column family (on open).
 absl::Status LoadFences(Engine& engine);
+
+// Fills engine.options.retention from the stored policies (on open).
+absl::Status LoadRetention(Engine& engine);
 
 }  // namespace trackdb::storage
 

@@ -73,8 +73,8 @@ TEST(CommandTableTest, LoopCommands) {
            "zcard", "zscore", "zmscore", "zrem",
            // fence
            "fence.set", "fence.get", "fence.del",
-           // track: two one-point reads
-           "track.posat",
+           // track: a one-point read, a collection's retention
+           "track.posat", "track.setretention", "track.getretention",
            // pubsub
            "subscribe", "psubscribe", "unsubscribe", "punsubscribe",
            "publish"}));

@@ -246,6 +246,13 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
     }
     absl::StrAppend(&text, "\r\n");
   }
+  if (want("retention")) {
+    // What history retention removed since start (storage/retention.h).
+    const storage::RetentionCounters r = ctx.store().retention_counters();
+    absl::StrAppend(
+        &text, "# Retention\r\nretention_points_expired:", r.points_expired,
+        "\r\nretention_entities_expired:", r.entities_expired, "\r\n\r\n");
+  }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
     for (int db = 0; db < kDatabases; ++db) {

@@ -13,6 +13,13 @@
 //   TRACK.POSAT key member ms [NEAREST] [MAXGAP ms]
 //     gRPC GetPositionAt: [lon, lat] as GEOPOS gives a position, or nil
 //     when there is none (no fix, outside the track, past MAXGAP).
+//   TRACK.SETRETENTION key max-age-ms [EXPIRELATEST]
+//     gRPC SetRetention (storage/retention.h): the key's history is kept
+//     for max-age-ms (0: forever); with EXPIRELATEST, members whose latest
+//     point is that old leave the key too. The key need not exist yet: the
+//     policy belongs to its name. +OK.
+//   TRACK.GETRETENTION key
+//     A map: max_age_ms, expire_latest (0 or 1).
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -228,6 +235,38 @@ void TrackPosAt(CommandContext& ctx) {
   ctx.reply.Double(at->position.lat);
 }
 
+void TrackSetRetention(CommandContext& ctx) {
+  if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
+  storage::RetentionPolicy policy;
+  if (!ParseInt64(ctx.argv[2], &policy.max_age_ms)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  for (size_t i = 3; i < ctx.argv.size(); ++i) {
+    if (!EqualsIgnoreCase(ctx.argv[i], "expirelatest")) {
+      return ctx.reply.Error(kSyntaxError);
+    }
+    policy.expire_latest = true;
+  }
+  const absl::Status s = model::ValidateRetention(
+      policy.max_age_ms, policy.expire_latest, "max-age-ms", "EXPIRELATEST");
+  if (!s.ok()) return ctx.reply.Error(std::string(s.message()));
+  if (!ctx.Check(ctx.store().SetRetention(ctx.Name(ctx.argv[1]), policy))) {
+    return;
+  }
+  ctx.reply.Ok();
+}
+
+void TrackGetRetention(CommandContext& ctx) {
+  if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
+  const storage::RetentionPolicy policy =
+      ctx.store().GetRetention(ctx.Name(ctx.argv[1]));
+  ctx.reply.Map(2);
+  ctx.reply.Bulk("max_age_ms");
+  ctx.reply.Integer(policy.max_age_ms);
+  ctx.reply.Bulk("expire_latest");
+  ctx.reply.Integer(policy.expire_latest ? 1 : 0);
+}
+
 }  // namespace
 
 TRACKDB_RESP_COMMAND_FAMILY(track, table) {
@@ -235,6 +274,8 @@ TRACKDB_RESP_COMMAND_FAMILY(track, table) {
   table->Add("track.analyze", -3, TrackAnalyze, {"readonly"}, 1, 1, 1,
              RunsOn::kWorker);
   table->Add("track.posat", -4, TrackPosAt, {"readonly", "fast"});
+  table->Add("track.setretention", -3, TrackSetRetention, {"write", "fast"});
+  table->Add("track.getretention", 2, TrackGetRetention, {"readonly", "fast"});
 }
 
 }  // namespace trackdb::resp

@@ -1,5 +1,5 @@
-// TRACK.ANALYZE and TRACK.POSAT over a track written to the store (GEOADD
-// would stamp the server's clock), as a Redis client sees them.
+// TRACK.ANALYZE, TRACK.POSAT and TRACK.*RETENTION over a track written to the
+// store (GEOADD would stamp the server's clock), as a Redis client sees them.
 #include <string>
 #include <vector>
 
@@ -91,6 +91,41 @@ TEST_F(TrackCommandsTest, PosAtInterpolatesOrAnswersNil) {
             "-ERR value is not an integer or out of range\r\n");
   EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "1", "FAR"}),
             "-ERR syntax error\r\n");
+}
+
+TEST_F(TrackCommandsTest, RetentionHidesHistoryPastItsAgeAndIsReported) {
+  // The fixture's track is from 1970: a day's retention expires all of it.
+  EXPECT_EQ(Call({"TRACK.GETRETENTION", "fleet"}),
+            "*4\r\n$10\r\nmax_age_ms\r\n:0\r\n$13\r\nexpire_latest\r\n:0\r\n");
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "86400000"}), "+OK\r\n");
+  EXPECT_EQ(Call({"TRACK.GETRETENTION", "fleet"}),
+            "*4\r\n$10\r\nmax_age_ms\r\n:86400000\r\n$13\r\nexpire_latest\r\n"
+            ":0\r\n");
+  EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "15000"}), "*-1\r\n");
+  EXPECT_THAT(Call({"TRACK.ANALYZE", "fleet", "car"}),
+              StartsWith("*24\r\n$5\r\nfixes\r\n:0\r\n"));
+  // The latest position stays without EXPIRELATEST.
+  EXPECT_THAT(Call({"GEOPOS", "fleet", "car"}), StartsWith("*1\r\n*2\r\n"));
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "0"}), "+OK\r\n");
+  EXPECT_THAT(Call({"TRACK.POSAT", "fleet", "car", "15000"}),
+              StartsWith("*2\r\n"));
+  EXPECT_THAT(Call({"INFO", "retention"}),
+              HasSubstr("retention_points_expired:0\r\n"
+                        "retention_entities_expired:0\r\n"));
+}
+
+TEST_F(TrackCommandsTest, RetentionRefusesBadArgumentsAndSetsNothing) {
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "x"}),
+            "-ERR value is not an integer or out of range\r\n");
+  EXPECT_THAT(Call({"TRACK.SETRETENTION", "fleet", "-1"}),
+              StartsWith("-ERR max-age-ms must be in [0, "));
+  EXPECT_THAT(Call({"TRACK.SETRETENTION", "fleet", "0", "EXPIRELATEST"}),
+              StartsWith("-ERR EXPIRELATEST needs max-age-ms > 0"));
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "5", "FOREVER"}),
+            "-ERR syntax error\r\n");
+  EXPECT_THAT(Call({"TRACK.SETRETENTION", "fleet"}),
+              HasSubstr("wrong number of arguments"));
+  EXPECT_TRUE(server_.store().GetRetention("fleet").keeps_everything());
 }
 
 }  // namespace

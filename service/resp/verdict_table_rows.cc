@@ -690,6 +690,16 @@ const VerdictRow kTrackRows[] = {
     {"track.posat", "TRACK.POSAT g m x", VerdictRow::kOwn, kOwnTrackCommand},
     {"track.posat", "TRACK.POSAT g m 1 FAR", VerdictRow::kOwn,
      kOwnTrackCommand},
+    {"track.setretention", "TRACK.SETRETENTION g -1", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.setretention", "TRACK.SETRETENTION g 0 EXPIRELATEST",
+     VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.setretention", "TRACK.SETRETENTION g <huge>", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.setretention", "TRACK.SETRETENTION <long> 1", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.getretention", "TRACK.GETRETENTION <long>", VerdictRow::kOwn,
+     kOwnTrackCommand},
 };
 
 template <size_t N>

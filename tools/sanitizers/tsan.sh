@@ -37,7 +37,7 @@ tests=(
   # stopped from another thread.
   //service:stoppable_thread_test
   //service:fence_webhook_test
-  //service:fence_log_trimmer_test
+  //service:retention_trimmer_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
   //service/resp:string_commands_test
   //service/resp:key_commands_test

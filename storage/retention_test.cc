@@ -1,0 +1,191 @@
+// History retention: policies stored and loaded, reads that hide expired
+// history, the compaction filter that drops it, and the entity expiry pass.
+#include "storage/retention.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "storage/keys.h"
+#include "storage/kv_expiry.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+
+namespace trackdb::storage {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
+using testing::FlushAndCompact;
+using testing::InvariantViolations;
+using testing::NewDataDir;
+using testing::OpenStore;
+using testing::Point;
+using testing::ReadRaw;
+
+constexpr int64_t kDayMs = 86400000;
+constexpr int64_t kYearMs = 365 * kDayMs;
+
+// Times of the stored points of (collection, entity), straight from the
+// points column family.
+std::vector<int64_t> RawTimes(TrackStore& store, absl::string_view collection,
+                              absl::string_view entity) {
+  std::vector<int64_t> times;
+  for (const auto& [key, value] :
+       ReadRaw(store, ColumnFamily::kPoints,
+               EntityPointsPrefix(collection, entity))) {
+    times.push_back(PointKeyTime(key));
+  }
+  return times;
+}
+
+std::vector<int64_t> TrackTimes(TrackStore& store, absl::string_view collection,
+                                absl::string_view entity,
+                                bool descending = false) {
+  TrackQuery q;
+  q.collection = std::string(collection);
+  q.entity = std::string(entity);
+  q.limit = 1000;
+  q.descending = descending;
+  absl::StatusOr<TrackPage> page = store.GetTrack(q);
+  EXPECT_TRUE(page.ok()) << page.status();
+  std::vector<int64_t> times;
+  if (page.ok()) {
+    for (const model::TrackPoint& p : page->points) {
+      times.push_back(p.loc_time_ms);
+    }
+  }
+  return times;
+}
+
+TEST(RetentionPolicyTest, EncodingAndCutoff) {
+  const RetentionPolicy year{kYearMs, true};
+  EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy(year)), year);
+  EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy({5, false})),
+            (RetentionPolicy{5, false}));
+  EXPECT_EQ(DecodeRetentionPolicy(""), std::nullopt);
+  EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy(year).substr(1)),
+            std::nullopt);
+  EXPECT_EQ(HistoryCutoffMs(year, 10 * kYearMs), 9 * kYearMs);
+  EXPECT_EQ(HistoryCutoffMs({}, 10 * kYearMs), INT64_MIN);
+  EXPECT_EQ(HistoryCutoffMs(year, INT64_MIN + 5), INT64_MIN);
+
+  RetentionPolicies policies;
+  EXPECT_TRUE(policies.empty());
+  policies.Set("c", year);
+  EXPECT_EQ(policies.Get("c"), year);
+  EXPECT_TRUE(policies.Get("d").keeps_everything());
+  EXPECT_EQ(policies.Cutoffs(10 * kYearMs).at("c"), 9 * kYearMs);
+  policies.Set("c", {});
+  EXPECT_TRUE(policies.empty());
+}
+
+TEST(RetentionTest, CompactionDropsOnlyExpiredHistoryAndCountsIt) {
+  const std::string dir = NewDataDir();
+  auto store = OpenStore(dir);
+  const int64_t now = SystemNowMs();
+  const std::vector<int64_t> times = {now - 2 * kYearMs, now - 400 * kDayMs,
+                                      now - 10 * kDayMs, now - 60000};
+  for (int64_t t : times) {
+    ASSERT_TRUE(store->AddPoints("fleet", {Point("a", t, 1, 2)}).ok());
+    ASSERT_TRUE(store->AddPoints("other", {Point("a", t, 1, 2)}).ok());
+  }
+  ASSERT_TRUE(store->SetRetention("fleet", {kYearMs, false}).ok());
+  ASSERT_TRUE(FlushAndCompact(*store, ColumnFamily::kPoints).ok());
+
+  EXPECT_THAT(RawTimes(*store, "fleet", "a"), ElementsAre(times[2], times[3]));
+  EXPECT_THAT(RawTimes(*store, "other", "a"), ElementsAreArray(times));
+  EXPECT_EQ(store->retention_counters().points_expired, 2u);
+  EXPECT_EQ(store->retention_counters().entities_expired, 0u);
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
+}
+
+TEST(RetentionTest, ReadsHideExpiredHistoryBeforeCompaction) {
+  auto store = OpenStore(NewDataDir());
+  const int64_t now = SystemNowMs();
+  const int64_t old = now - 2 * kDayMs, recent = now - 1000;
+  ASSERT_TRUE(
+      store->AddPoints("c", {Point("a", old, 1, 2), Point("a", recent, 1, 3)})
+          .ok());
+  ASSERT_TRUE(store->SetRetention("c", {kDayMs, false}).ok());
+  EXPECT_THAT(RawTimes(*store, "c", "a"), ElementsAre(old, recent));
+  EXPECT_THAT(TrackTimes(*store, "c", "a"), ElementsAre(recent));
+  EXPECT_THAT(TrackTimes(*store, "c", "a", true), ElementsAre(recent));
+  // A range wholly before the cutoff is empty, not an error.
+  TrackQuery q{"c", "a", old - 10, old + 10};
+  auto page = store->GetTrack(q);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_TRUE(page->points.empty());
+  // A descending page token past the cutoff ends the track.
+  q = {"c", "a", INT64_MIN, INT64_MAX, 1, absl::StrCat(old), true};
+  page = store->GetTrack(q);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_TRUE(page->points.empty());
+  // Removing the policy shows what compaction has not dropped.
+  ASSERT_TRUE(store->SetRetention("c", {}).ok());
+  EXPECT_THAT(TrackTimes(*store, "c", "a"), ElementsAre(old, recent));
+}
+
+TEST(RetentionTest, PoliciesSurviveReopenAndBadOnesWriteNothing) {
+  const std::string dir = NewDataDir();
+  {
+    auto store = OpenStore(dir);
+    ASSERT_TRUE(store->SetRetention("a", {kYearMs, true}).ok());
+    ASSERT_TRUE(store->SetRetention("b", {kDayMs, false}).ok());
+    ASSERT_TRUE(store->SetRetention("b", {}).ok());
+    absl::Status bad = store->SetRetention("a", {-1, false});
+    EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(bad.message(), ::testing::HasSubstr("max_age_ms"));
+    bad = store->SetRetention("a", {0, true});
+    EXPECT_THAT(bad.message(), ::testing::HasSubstr("expire_latest"));
+    ASSERT_TRUE(store->Close().ok());
+  }
+  auto store = OpenStore(dir);
+  EXPECT_EQ(store->GetRetention("a"), (RetentionPolicy{kYearMs, true}));
+  EXPECT_TRUE(store->GetRetention("b").keeps_everything());
+  EXPECT_EQ(ReadRaw(*store, ColumnFamily::kDefault, RetentionKey("b")).size(),
+            0u);
+  // Not a collection: the registry does not list it.
+  int collections = 0;
+  ASSERT_TRUE(store
+                  ->ScanCollections([&](absl::string_view, int64_t) {
+                    ++collections;
+                    return true;
+                  })
+                  .ok());
+  EXPECT_EQ(collections, 0);
+}
+
+TEST(RetentionTest, ExpireEntitiesRemovesOnlyExpiredLatestWhereAsked) {
+  auto store = OpenStore(NewDataDir());
+  const int64_t now = SystemNowMs();
+  for (const char* c : {"expiring", "keeping"}) {
+    ASSERT_TRUE(store
+                    ->AddPoints(c, {Point("old", now - 3 * kDayMs, 1, 2),
+                                    Point("new", now - 3 * kDayMs, 1, 2),
+                                    Point("new", now - 1000, 1, 2)})
+                    .ok());
+  }
+  ASSERT_TRUE(store->SetRetention("expiring", {kDayMs, true}).ok());
+  ASSERT_TRUE(store->SetRetention("keeping", {kDayMs, false}).ok());
+
+  absl::StatusOr<int64_t> expired = store->ExpireEntities(now);
+  ASSERT_TRUE(expired.ok()) << expired.status();
+  EXPECT_EQ(*expired, 1);
+  EXPECT_EQ(store->retention_counters().entities_expired, 1u);
+  EXPECT_EQ(*store->GetLatest("expiring", "old"), std::nullopt);
+  EXPECT_TRUE(RawTimes(*store, "expiring", "old").empty());
+  EXPECT_EQ(*store->CollectionSize("expiring"), 1);
+  EXPECT_NE(*store->GetLatest("keeping", "old"), std::nullopt);
+  EXPECT_EQ(*store->CollectionSize("keeping"), 2);
+  for (const char* c : {"expiring", "keeping"}) {
+    EXPECT_THAT(InvariantViolations(*store, c), ::testing::IsEmpty()) << c;
+  }
+  // Nothing left to expire: a second pass removes nothing.
+  EXPECT_EQ(*store->ExpireEntities(now), 0);
+}
+
+}  // namespace
+}  // namespace trackdb::storage
