@@ -181,6 +181,30 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
   return counts;
 }
 
+// Outbound fence webhooks (fence_webhook.h), as Redis lists replicas: one
+// line each, its fields comma-separated.
+std::string WebhooksSection(CommandContext& ctx) {
+  std::string text = "# Webhooks\r\n";
+  if (ctx.server.webhooks() != nullptr) {
+    int i = 0;
+    for (const service::WebhookStats& w : ctx.server.webhooks()->Stats()) {
+      absl::StrAppend(
+          &text, "webhook", i++, ":name=", w.name, ",collection=", w.collection,
+          ",delivered=", w.counters.delivered, ",retried=", w.counters.retried,
+          ",failed=", w.counters.failed, ",pending=", w.pending, "\r\n");
+    }
+  }
+  return text + "\r\n";
+}
+
+// What history retention removed since start (storage/retention.h).
+std::string RetentionSection(CommandContext& ctx) {
+  const storage::RetentionCounters r = ctx.store().retention_counters();
+  return absl::StrCat(
+      "# Retention\r\nretention_points_expired:", r.points_expired,
+      "\r\nretention_entities_expired:", r.entities_expired, "\r\n\r\n");
+}
+
 std::string InfoText(CommandContext& ctx, const std::string& section) {
   auto want = [&](const char* name) {
     return section.empty() || section == "all" || section == "everything" ||
@@ -230,29 +254,8 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
     absl::StrAppend(
         &text, FormatInfoSection(storage::ReadStoreStats(ctx.store())), "\r\n");
   }
-  if (want("webhooks")) {
-    // Outbound fence webhooks (fence_webhook.h), as Redis lists replicas:
-    // one line each, its fields comma-separated.
-    absl::StrAppend(&text, "# Webhooks\r\n");
-    if (ctx.server.webhooks() != nullptr) {
-      int i = 0;
-      for (const service::WebhookStats& w : ctx.server.webhooks()->Stats()) {
-        absl::StrAppend(
-            &text, "webhook", i++, ":name=", w.name,
-            ",collection=", w.collection, ",delivered=", w.counters.delivered,
-            ",retried=", w.counters.retried, ",failed=", w.counters.failed,
-            ",pending=", w.pending, "\r\n");
-      }
-    }
-    absl::StrAppend(&text, "\r\n");
-  }
-  if (want("retention")) {
-    // What history retention removed since start (storage/retention.h).
-    const storage::RetentionCounters r = ctx.store().retention_counters();
-    absl::StrAppend(
-        &text, "# Retention\r\nretention_points_expired:", r.points_expired,
-        "\r\nretention_entities_expired:", r.entities_expired, "\r\n\r\n");
-  }
+  if (want("webhooks")) absl::StrAppend(&text, WebhooksSection(ctx));
+  if (want("retention")) absl::StrAppend(&text, RetentionSection(ctx));
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
     for (int db = 0; db < kDatabases; ++db) {
