@@ -45,10 +45,7 @@ absl::Status ValidateTrackPoint(const model::TrackPoint& p,
   return model::ValidateIncomingPoint(p, field, limits, now_ms);
 }
 
-absl::StatusOr<model::TrackPoint> ToTrackPoint(const v1::Point& in,
-                                               const std::string& field,
-                                               const model::Limits& limits,
-                                               int64_t now_ms) {
+model::TrackPoint FromProtoPoint(const v1::Point& in) {
   model::TrackPoint p;
   p.entity = in.entity_id();
   p.loc_time_ms = in.loc_time_ms();
@@ -62,12 +59,20 @@ absl::StatusOr<model::TrackPoint> ToTrackPoint(const v1::Point& in,
   for (const auto& [key, value] : in.attributes()) {
     p.attributes.emplace_back(key, value);
   }
+  // Map order is unspecified; attributes sorted so that equal points
+  // encode equally.
+  std::sort(p.attributes.begin(), p.attributes.end());
+  return p;
+}
+
+absl::StatusOr<model::TrackPoint> ToTrackPoint(const v1::Point& in,
+                                               const std::string& field,
+                                               const model::Limits& limits,
+                                               int64_t now_ms) {
+  model::TrackPoint p = FromProtoPoint(in);
   if (absl::Status s = ValidateTrackPoint(p, field, limits, now_ms); !s.ok()) {
     return s;
   }
-  // Map order is unspecified; store attributes sorted so equal points
-  // encode equally.
-  std::sort(p.attributes.begin(), p.attributes.end());
   return p;
 }
 

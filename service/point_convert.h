@@ -33,6 +33,9 @@ absl::Status ValidateTrackPoint(const model::TrackPoint& p,
                                 absl::string_view field,
                                 const model::Limits& limits, int64_t now_ms);
 
+// Converts without checking (what a server answered); attributes sorted.
+model::TrackPoint FromProtoPoint(const v1::Point& point);
+
 // Converts and validates with ValidateTrackPoint, naming fields under
 // `field`.
 absl::StatusOr<model::TrackPoint> ToTrackPoint(const v1::Point& point,
