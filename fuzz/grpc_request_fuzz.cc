@@ -150,7 +150,7 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
             TrackServiceImpl& service, storage::TrackStore& store) {
   using namespace v1;
   auto& svc = service;
-  switch (rpc % 12) {
+  switch (rpc % 13) {
     case 0:
       return RunChecked<AddPointRequest>(
           bytes, text, [&](const auto& r) { RunAddPoint(svc, store, r); });
@@ -193,6 +193,11 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
       return RunPlain<GetRetentionRequest, Retention>(
           bytes, text, "GetRetention",
           [&](auto* c, auto* q, auto* a) { return svc.GetRetention(c, q, a); });
+    case 12:
+      return RunPlain<ExportGeoJsonRequest, ExportGeoJsonResponse>(
+          bytes, text, "ExportGeoJson", [&](auto* c, auto* q, auto* a) {
+            return svc.ExportGeoJson(c, q, a);
+          });
     default:
       return RunPlain<SearchPolygonRequest, SearchResponse>(
           bytes, text, "SearchPolygon", [&](auto* c, auto* q, auto* a) {

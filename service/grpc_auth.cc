@@ -123,6 +123,8 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                      v1::SetRetentionResponse*, Access::kWrite)
   TRACKDB_AUTHORIZED(GetRetention, const v1::GetRetentionRequest*,
                      v1::Retention*, Access::kRead)
+  TRACKDB_AUTHORIZED(ExportGeoJson, const v1::ExportGeoJsonRequest*,
+                     v1::ExportGeoJsonResponse*, Access::kRead)
 
  private:
   TrackServiceImpl* impl_;

@@ -64,6 +64,10 @@ class TrackServiceImpl final : public v1::TrackService::Service {
   grpc::Status GetRetention(grpc::ServerContext*,
                             const v1::GetRetentionRequest*,
                             v1::Retention*) override;
+  // export_geojson.cc
+  grpc::Status ExportGeoJson(grpc::ServerContext* context,
+                             const v1::ExportGeoJsonRequest* request,
+                             v1::ExportGeoJsonResponse* response) override;
 
  private:
   absl::Status StoreBatch(

@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpc/reflection/v1alpha/reflection.pb.h"
 #include "grpcpp/support/sync_stream.h"
@@ -712,6 +714,71 @@ TEST_F(TrackServiceTest, ReflectionListsAndDescribesTheService) {
       resp.file_descriptor_response().file_descriptor_proto(0)));
   EXPECT_EQ(file.package(), "trackdb.v1");
   stream->WritesDone();
+}
+
+// ExportGeoJson runs the query as its own call and writes its answer as a
+// FeatureCollection (formats/track_writer.h has the shape).
+TEST_F(TrackServiceTest, ExportGeoJsonOfATrackAndOfASearch) {
+  ASSERT_TRUE(Add("fleet", {MakePoint("car", kT0, 39.9, 116.4),
+                            MakePoint("car", kT0 + 1000, 39.91, 116.41),
+                            MakePoint("car", kT0 + 2000, 39.92, 116.42),
+                            MakePoint("bus", kT0, 39.9001, 116.4)})
+                  .ok());
+  auto parse = [](const std::string& text) {
+    google::protobuf::Struct doc;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(text, &doc).ok())
+        << text;
+    return doc;
+  };
+  auto run = [&](const v1::ExportGeoJsonRequest& req,
+                 v1::ExportGeoJsonResponse* resp) {
+    grpc::ClientContext ctx;
+    return server_.stub().ExportGeoJson(&ctx, req, resp);
+  };
+
+  v1::ExportGeoJsonRequest req;
+  req.mutable_track()->set_collection("fleet");
+  req.mutable_track()->set_entity_id("car");
+  req.mutable_track()->set_page_size(2);
+  v1::ExportGeoJsonResponse resp;
+  ASSERT_TRUE(run(req, &resp).ok());
+  EXPECT_EQ(resp.next_page_token(), absl::StrCat(kT0 + 2000));
+  google::protobuf::Struct doc = parse(resp.geojson());
+  const auto& line = doc.fields().at("features").list_value().values(0);
+  const auto& geometry = line.struct_value().fields().at("geometry");
+  EXPECT_EQ(geometry.struct_value().fields().at("type").string_value(),
+            "LineString");
+  const auto& coords =
+      geometry.struct_value().fields().at("coordinates").list_value();
+  ASSERT_EQ(coords.values_size(), 2);
+  EXPECT_EQ(coords.values(1).list_value().values(0).number_value(), 116.41);
+  EXPECT_EQ(coords.values(1).list_value().values(1).number_value(), 39.91);
+
+  req.Clear();
+  req.mutable_radius()->set_collection("fleet");
+  req.mutable_radius()->mutable_center()->set_latitude(39.9);
+  req.mutable_radius()->mutable_center()->set_longitude(116.4);
+  req.mutable_radius()->set_radius_m(100);
+  ASSERT_TRUE(run(req, &resp).ok());
+  doc = parse(resp.geojson());
+  const auto& hits = doc.fields().at("features").list_value();
+  ASSERT_EQ(hits.values_size(), 1);  // car has moved on
+  const auto& props =
+      hits.values(0).struct_value().fields().at("properties").struct_value();
+  EXPECT_EQ(props.fields().at("entity_id").string_value(), "bus");
+  EXPECT_NEAR(props.fields().at("distance_m").number_value(), 11.1, 0.1);
+
+  // Checked as its own call would be, and a query is required.
+  req.Clear();
+  req.mutable_track()->set_collection("fleet");
+  req.mutable_track()->set_entity_id("car");
+  req.mutable_track()->set_page_size(5000);
+  grpc::Status bad = run(req, &resp);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("page_size"));
+  bad = run(v1::ExportGeoJsonRequest(), &resp);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("query is required"));
 }
 
 }  // namespace
