@@ -13,9 +13,8 @@ namespace {
 void WriteHits(const v1::SearchResponse& found, formats::TrackWriter& out) {
   for (const v1::SearchHit& hit : found.hits()) {
     out.Position(FromProtoPoint(hit.point()),
-                 hit.has_distance_m()
-                     ? std::optional<double>(hit.distance_m())
-                     : std::nullopt);
+                 hit.has_distance_m() ? std::optional<double>(hit.distance_m())
+                                      : std::nullopt);
   }
 }
 
