@@ -138,7 +138,8 @@ int Run(const ExportQuery& query, formats::Format format) {
   std::ostream& sink = path.empty() ? std::cout : file;
   std::unique_ptr<formats::TrackWriter> writer =
       formats::NewTrackWriter(format, &sink);
-  import::Progress progress(ProgressStyle(), stderr, absl::Seconds(5));
+  import::Progress progress(ProgressStyle(), stderr, absl::Seconds(5),
+                            "trackdb_export");
   const absl::Time start = absl::Now();
   absl::StatusOr<ExportCounts> done =
       Export(*stub, query, *writer,
@@ -146,7 +147,9 @@ int Run(const ExportQuery& query, formats::Format format) {
                if (total > 0) {
                  progress.Phase("exporting entities", read, total);
                } else {
-                 progress.Reading(written.fixes, 0, 0, std::nullopt);
+                 const std::streamoff bytes = sink.tellp();  // -1 on a pipe
+                 progress.Reading(written.fixes, 0, bytes > 0 ? bytes : 0,
+                                  std::nullopt);
                }
              });
   progress.Finish();

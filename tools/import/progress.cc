@@ -79,7 +79,7 @@ std::string FormatTerminalLine(const ProgressSnapshot& s) {
 }
 
 std::string FormatPlainLine(const ProgressSnapshot& s) {
-  std::string line = absl::StrCat("trackdb_import: ", s.phase, ": ");
+  std::string line = absl::StrCat(s.program, ": ", s.phase, ": ");
   const std::optional<double> f = Fraction(s);
   if (s.phase == "reading") {
     const double rate = s.seconds > 0 ? s.points / s.seconds : 0;
@@ -106,12 +106,15 @@ std::string FormatPlainLine(const ProgressSnapshot& s) {
   return line;
 }
 
-Progress::Progress(Style style, std::FILE* out, absl::Duration interval)
+Progress::Progress(Style style, std::FILE* out, absl::Duration interval,
+                   absl::string_view program)
     : style_(style),
       out_(out),
       interval_(interval),
       phase_start_(absl::Now()),
-      last_draw_(absl::Now()) {}
+      last_draw_(absl::Now()) {
+  snapshot_.program = std::string(program);
+}
 
 Progress::~Progress() { Finish(); }
 

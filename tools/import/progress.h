@@ -1,8 +1,9 @@
 #ifndef TRACKDB_TOOLS_IMPORT_PROGRESS_H_
 #define TRACKDB_TOOLS_IMPORT_PROGRESS_H_
 
-// trackdb_import's progress on stderr. On a terminal: one line redrawn in
-// place, with a bar and an ETA when the input's size is known
+// trackdb_import's (and trackdb_export's) progress on stderr. On a terminal:
+// one line redrawn in place, with a bar and an ETA when the input's size is
+// known
 //
 //   [########............]  41%  1.23M points  612k points/s  45.1/110 MiB  ETA
 //   1m32s
@@ -26,6 +27,7 @@
 namespace trackdb::import {
 
 struct ProgressSnapshot {
+  std::string program = "trackdb_import";  // what plain lines start with
   std::string phase = "reading";
   uint64_t points = 0;
   uint64_t bad_rows = 0;
@@ -50,8 +52,10 @@ class Progress {
  public:
   enum class Style { kNone, kTerminal, kPlain };
 
-  // kTerminal redraws at most every 0.2 s; kPlain prints every `interval`.
-  Progress(Style style, std::FILE* out, absl::Duration interval);
+  // kTerminal redraws at most every 0.2 s; kPlain prints every `interval`,
+  // each line starting with `program`.
+  Progress(Style style, std::FILE* out, absl::Duration interval,
+           absl::string_view program = "trackdb_import");
   ~Progress();
 
   // Cheap unless it is time to draw; call often.

@@ -90,6 +90,18 @@ TEST(ProgressTest, PlainStyleWritesLinesTerminalStyleRedraws) {
   EXPECT_EQ(std::string(text, size), "\rcompacting\rcompacting\n");
   std::fclose(out);
   free(text);
+
+  out = open_memstream(&text, &size);
+  {
+    Progress named(Progress::Style::kPlain, out, absl::ZeroDuration(),
+                   "trackdb_export");
+    named.Phase("exporting entities", 1, 4);
+  }
+  std::fflush(out);
+  EXPECT_THAT(std::string(text, size),
+              HasSubstr("trackdb_export: exporting entities: 1 of 4 (25%)"));
+  std::fclose(out);
+  free(text);
 }
 
 }  // namespace
