@@ -14,9 +14,14 @@
 //   bazel run --config=bench //bench:retention_bench
 //   bazel run --config=bench //bench:retention_bench -- --entities=200
 //
+// With --max_points=N the retention is N fixes per entity instead (no
+// age): the minute pass's range deletions (TrackStore::TrimHistories),
+// then the same compaction, against a store of each entity's newest N.
+//
 // With --check it exits 1 when reclaimed < 0.90 or a count or read is
-// wrong (the CI smoke runs it small).
+// wrong (the CI smoke runs it small, both ways).
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -36,6 +41,11 @@ ABSL_FLAG(int, entities, 2000, "entities in the collection");
 ABSL_FLAG(int, points, 1000, "fixes per entity, evenly spread over --days");
 ABSL_FLAG(int, days, 730, "history written, ending now");
 ABSL_FLAG(int, keep_days, 365, "the retention set afterwards");
+ABSL_FLAG(int64_t, max_points, 0,
+          "if > 0: keep this many fixes per entity instead of --keep_days");
+ABSL_FLAG(int, steady_passes, 1,
+          "with --max_points: passes timed after every entity moved once "
+          "(more, for a profile)");
 ABSL_FLAG(bool, check, false, "exit 1 unless reclaimed >= 0.90, and counts");
 ABSL_FLAG(std::string, dir, "",
           "scratch dir (default: $TMPDIR/trackdb-retention-bench)");
@@ -71,7 +81,8 @@ std::unique_ptr<TrackStore> OpenFresh(const std::string& dir) {
 struct Writer {
   int64_t start_ms;
   int64_t step_ms;
-  int64_t cutoff_ms;
+  int64_t cutoff_ms;        // the oldest loc_time kept
+  int first_kept_step = 0;  // with --max_points: the oldest step kept
   std::vector<double> lat, lon;
   std::mt19937_64 rng{7};
 
@@ -113,7 +124,7 @@ int64_t WriteHistory(Writer& w, TrackStore& full, TrackStore& kept_only) {
     kept.clear();
     for (int e = 0; e < entities; ++e) {
       all.push_back(w.Next(e, j));
-      if (all.back().loc_time_ms >= w.cutoff_ms) {
+      if (all.back().loc_time_ms >= w.cutoff_ms && j >= w.first_kept_step) {
         kept.push_back(all.back());
       } else {
         ++expired;
@@ -125,6 +136,27 @@ int64_t WriteHistory(Writer& w, TrackStore& full, TrackStore& kept_only) {
     }
   }
   return expired;
+}
+
+// What the minute pass costs once every entity has moved: one fix more
+// each, then TrimHistories (each entity stepped back over its max_points).
+void SteadyTrimPass(Writer& w, TrackStore& store) {
+  const int entities = absl::GetFlag(FLAGS_entities);
+  for (int pass = 0; pass < absl::GetFlag(FLAGS_steady_passes); ++pass) {
+    std::vector<model::TrackPoint> moved;
+    for (int e = 0; e < entities; ++e) {
+      moved.push_back(w.Next(e, absl::GetFlag(FLAGS_points) + pass));
+    }
+    if (auto s = store.AddPoints(kCollection, moved); !s.ok()) Die("write", s);
+    const Clock::time_point t = Clock::now();
+    auto trimmed = store.TrimHistories();
+    if (!trimmed.ok()) Die("trimming", trimmed.status());
+    const double s = Since(t);
+    std::printf(
+        "steady pass (every entity moved once): %lld fixes trimmed in %.1f "
+        "ms, %.1f us per entity\n",
+        static_cast<long long>(*trimmed), 1000 * s, 1e6 * s / entities);
+  }
 }
 
 struct Result {
@@ -149,21 +181,26 @@ int Report(const Result& r, TrackStore& full, const Writer& w) {
   const int64_t fixes = static_cast<int64_t>(absl::GetFlag(FLAGS_entities)) *
                         absl::GetFlag(FLAGS_points);
   auto mib = [](uint64_t b) { return b / 1048576.0; };
+  const int64_t max_points = absl::GetFlag(FLAGS_max_points);
   std::printf(
-      "%lld fixes over %d days (%.1f s to write, %.0f fixes/s), retention %d "
-      "days\n\n",
+      "%lld fixes over %d days (%.1f s to write, %.0f fixes/s), "
+      "retention %s\n\n",
       static_cast<long long>(fixes), absl::GetFlag(FLAGS_days), r.write_s,
-      fixes / r.write_s, absl::GetFlag(FLAGS_keep_days));
+      fixes / r.write_s,
+      max_points > 0
+          ? absl::StrCat(max_points, " fixes per entity").c_str()
+          : absl::StrCat(absl::GetFlag(FLAGS_keep_days), " days").c_str());
   std::printf("| points CF SST | MiB |\n|---|---:|\n");
   std::printf("| all history, compacted | %.1f |\n", mib(r.before));
-  std::printf("| after retention + one full compaction (%.1f s) | %.1f |\n",
-              r.compact_s, mib(r.after));
+  std::printf("| after retention + one full compaction (%.1f s%s) | %.1f |\n",
+              r.compact_s, max_points > 0 ? ", trimming included" : "",
+              mib(r.after));
   std::printf(
       "| reference: a store written with only the kept fixes | %.1f |\n",
       mib(r.reference));
   std::printf(
       "\nexpired history reclaimed: %.1f %% (target >= 90 %%); fixes "
-      "expired: %lld written, %llu dropped by the filter\n",
+      "expired: %lld written, %llu removed by retention\n",
       100 * r.reclaimed, static_cast<long long>(r.expired_written),
       static_cast<unsigned long long>(r.dropped));
   const bool reads_ok = ReadsHonourTheCutoff(full, w);
@@ -190,6 +227,11 @@ int Run() {
   // which moves on by the seconds the run takes.
   w.start_ms = now - absl::GetFlag(FLAGS_days) * kDayMs + w.step_ms / 2;
   w.cutoff_ms = now - absl::GetFlag(FLAGS_keep_days) * kDayMs;
+  const int64_t max_points = absl::GetFlag(FLAGS_max_points);
+  if (max_points > 0) {
+    w.first_kept_step = std::max<int64_t>(0, points - max_points);
+    w.cutoff_ms = w.start_ms + w.first_kept_step * w.step_ms;
+  }
   w.lat.assign(absl::GetFlag(FLAGS_entities), 39.9);
   w.lon.assign(absl::GetFlag(FLAGS_entities), 116.4);
 
@@ -204,15 +246,27 @@ int Run() {
   const uint64_t reference = PointsSstBytes(*kept_only);
 
   storage::RetentionPolicy policy;
-  policy.max_age_ms = absl::GetFlag(FLAGS_keep_days) * kDayMs;
+  if (max_points > 0) {
+    policy.max_points = max_points;
+  } else {
+    policy.max_age_ms = absl::GetFlag(FLAGS_keep_days) * kDayMs;
+  }
   if (auto s = full->SetRetention(kCollection, policy); !s.ok()) {
     Die("setting retention", s);
   }
   const Clock::time_point t1 = Clock::now();
+  if (max_points > 0) {
+    if (auto trimmed = full->TrimHistories(); !trimmed.ok()) {
+      Die("trimming", trimmed.status());
+    }
+  }
   Compact(*full, "compacting with retention");
   const double compact_s = Since(t1);
   const uint64_t after = PointsSstBytes(*full);
-  const uint64_t dropped = full->retention_counters().points_expired;
+  const storage::RetentionCounters counters = full->retention_counters();
+  const uint64_t dropped =
+      max_points > 0 ? counters.points_trimmed : counters.points_expired;
+  if (max_points > 0) SteadyTrimPass(w, *full);
   const double reclaimed = before > reference
                                ? static_cast<double>(before - after) /
                                      static_cast<double>(before - reference)

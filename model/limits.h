@@ -48,6 +48,8 @@ inline constexpr int64_t kMaxStayMinMs = 86400000;
 // at most this long when it keeps them for a limited time: 1000 years,
 // far from int64 milliseconds' range, so that now - max_age never wraps.
 inline constexpr int64_t kMaxRetentionAgeMs = 1000LL * 366 * 86400000;
+// And keeps at most this many fixes per entity when it limits their number.
+inline constexpr int64_t kMaxRetentionPoints = 1000000000;
 
 // A copy or rename of a collection is one write batch, held in memory: the
 // default bound on its size, in MiB (storage.max_atomic_copy_mb).

@@ -223,6 +223,16 @@ absl::Status ValidateRetention(int64_t max_age_ms, bool expire_latest,
   return absl::OkStatus();
 }
 
+absl::Status ValidateRetentionPoints(int64_t max_points,
+                                     absl::string_view field) {
+  if (max_points < 0 || max_points > kMaxRetentionPoints) {
+    return Invalid(field, "",
+                   absl::StrCat("must be in [0, ", kMaxRetentionPoints,
+                                "] (0: no limit), got ", max_points));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
                                  const Limits& limits) {
   if (vertices < 3 || vertices > limits.max_polygon_vertices) {

@@ -71,6 +71,11 @@ absl::Status ValidateRetention(int64_t max_age_ms, bool expire_latest,
                                absl::string_view age_field,
                                absl::string_view expire_field);
 
+// A history retention's fixes per entity: [0, kMaxRetentionPoints] (0: no
+// limit).
+absl::Status ValidateRetentionPoints(int64_t max_points,
+                                     absl::string_view field);
+
 absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
                                  const Limits& limits);
 // A page of at most kMaxPageSize; 0 asks for kDefaultPageSize. Returns the

@@ -169,6 +169,11 @@ TEST(ValidateRetention, AgeBoundsAndLatestNeedsAnAge) {
                 "max_age_ms");
   ExpectInvalid(ValidateRetention(0, true, "max_age_ms", "expire_latest"),
                 "expire_latest");
+  EXPECT_TRUE(ValidateRetentionPoints(0, "max_points").ok());
+  EXPECT_TRUE(ValidateRetentionPoints(kMaxRetentionPoints, "max_points").ok());
+  ExpectInvalid(ValidateRetentionPoints(-1, "max_points"), "max_points");
+  ExpectInvalid(ValidateRetentionPoints(kMaxRetentionPoints + 1, "max_points"),
+                "max_points");
 }
 
 TEST(Limits, UnsetFieldsTakeTheTableDefaults) {

@@ -134,6 +134,7 @@ grpc::Status AdminServiceImpl::GetStats(grpc::ServerContext* context,
   response->mutable_retention()->set_points_expired(retention.points_expired);
   response->mutable_retention()->set_entities_expired(
       retention.entities_expired);
+  response->mutable_retention()->set_points_trimmed(retention.points_trimmed);
   return grpc::Status::OK;
 }
 

@@ -136,6 +136,14 @@ TEST_F(AdminServiceTest, RetentionHidesReclaimsAndReportsExpiredHistory) {
   EXPECT_THAT(bad.error_message(), StartsWith("retention.expire_latest "));
   bad = set(std::string(100000, 'c'), 1, false);
   EXPECT_THAT(bad.error_message(), StartsWith("collection "));
+  v1::SetRetentionRequest counted;
+  counted.set_collection("fleet");
+  counted.mutable_retention()->set_max_points(-1);
+  grpc::ClientContext counted_context;
+  v1::SetRetentionResponse counted_response;
+  bad =
+      server_.stub().SetRetention(&counted_context, counted, &counted_response);
+  EXPECT_THAT(bad.error_message(), StartsWith("retention.max_points "));
 
   AddPoints(10, 0);  // 2025-11-21: more than a day old
   ASSERT_TRUE(set("fleet", 86400000, false).ok());

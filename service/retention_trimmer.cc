@@ -32,6 +32,11 @@ uint64_t RetentionTrimmer::entities_expired() const {
   return entities_expired_;
 }
 
+uint64_t RetentionTrimmer::points_trimmed() const {
+  absl::MutexLock lock(&mu_);
+  return points_trimmed_;
+}
+
 void RetentionTrimmer::Pass() {
   const absl::Time now = absl::Now();
   absl::StatusOr<uint64_t> removed = store_->TrimFenceLogs(now);
@@ -39,9 +44,12 @@ void RetentionTrimmer::Pass() {
   absl::StatusOr<int64_t> expired =
       store_->ExpireEntities(absl::ToUnixMillis(now));
   if (!expired.ok()) LogFailure("expiring entities", expired.status());
+  absl::StatusOr<int64_t> trimmed = store_->TrimHistories();
+  if (!trimmed.ok()) LogFailure("trimming histories", trimmed.status());
   absl::MutexLock lock(&mu_);
   if (removed.ok()) fence_events_removed_ += *removed;
   if (expired.ok()) entities_expired_ += static_cast<uint64_t>(*expired);
+  if (trimmed.ok()) points_trimmed_ += static_cast<uint64_t>(*trimmed);
 }
 
 void RetentionTrimmer::Run() {

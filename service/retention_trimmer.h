@@ -3,10 +3,11 @@
 
 // Enforces the retention that needs writes: the fence event logs'
 // (storage.fence_log_max_age_s, storage.fence_log_max_events) through
-// TrackStore::TrimFenceLogs, and the collections' expiring latest points
-// (storage/retention.h) through TrackStore::ExpireEntities. A thread runs
-// both every `interval`, and once at start, so that each stays within its
-// limits by at most one interval. (Expired history needs no pass: reads
+// TrackStore::TrimFenceLogs, and the collections' (storage/retention.h)
+// expiring latest points through TrackStore::ExpireEntities and fixes per
+// entity through TrackStore::TrimHistories. A thread runs them every
+// `interval`, and once at start, so that each stays within its limits by
+// at most one interval. (Expired history needs no pass: reads
 // hide it and compaction drops it.)
 
 #include <cstdint>
@@ -23,9 +24,10 @@ class RetentionTrimmer {
   RetentionTrimmer(storage::TrackStore* store, absl::Duration interval);
   // The destructor stops the thread, after a pass under way.
 
-  // Fence log offsets and entities removed so far.
+  // Fence log offsets, entities and history points removed so far.
   uint64_t fence_events_removed() const;
   uint64_t entities_expired() const;
+  uint64_t points_trimmed() const;
 
  private:
   void Run();
@@ -36,6 +38,7 @@ class RetentionTrimmer {
   mutable absl::Mutex mu_;
   uint64_t fence_events_removed_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t entities_expired_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t points_trimmed_ ABSL_GUARDED_BY(mu_) = 0;
   StoppableThread thread_;
 };
 

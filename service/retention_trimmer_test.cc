@@ -81,5 +81,24 @@ TEST(RetentionTrimmerTest, ExpiresEntitiesWhoseLatestPointExpired) {
   EXPECT_EQ(*(*store)->CollectionSize("fleet"), 0);
 }
 
+TEST(RetentionTrimmerTest, TrimsHistoriesPastMaxPoints) {
+  auto store = storage::TrackStore::Open(storage::testing::NewDataDir(),
+                                         v1::StorageConfig());
+  ASSERT_TRUE(store.ok()) << store.status();
+  for (int64_t t = 1; t <= 5; ++t) {
+    ASSERT_TRUE(
+        (*store)
+            ->AddPoints("fleet", {storage::testing::Point("car", t, 1, 2)})
+            .ok());
+  }
+  ASSERT_TRUE((*store)->SetRetention("fleet", {0, false, 2}).ok());
+  RetentionTrimmer trimmer(store->get(), absl::Milliseconds(50));
+  const absl::Time deadline = absl::Now() + absl::Seconds(20);
+  while (trimmer.points_trimmed() < 3 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(trimmer.points_trimmed(), 3u);
+}
+
 }  // namespace
 }  // namespace trackdb::service

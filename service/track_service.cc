@@ -446,13 +446,14 @@ grpc::Status TrackServiceImpl::SetRetention(
   storage::RetentionPolicy policy;
   policy.max_age_ms = request->retention().max_age_ms();
   policy.expire_latest = request->retention().expire_latest();
+  policy.max_points = request->retention().max_points();
   // Checked here to name the fields as the request does.
-  if (absl::Status s = model::ValidateRetention(
-          policy.max_age_ms, policy.expire_latest, "retention.max_age_ms",
-          "retention.expire_latest");
-      !s.ok()) {
-    return ToGrpc(s);
-  }
+  absl::Status s = model::ValidateRetention(
+      policy.max_age_ms, policy.expire_latest, "retention.max_age_ms",
+      "retention.expire_latest");
+  s.Update(model::ValidateRetentionPoints(policy.max_points,
+                                          "retention.max_points"));
+  if (!s.ok()) return ToGrpc(s);
   return ToGrpc(store_->SetRetention(request->collection(), policy));
 }
 
@@ -467,6 +468,7 @@ grpc::Status TrackServiceImpl::GetRetention(
       store_->GetRetention(request->collection());
   response->set_max_age_ms(policy.max_age_ms);
   response->set_expire_latest(policy.expire_latest);
+  response->set_max_points(policy.max_points);
   return grpc::Status::OK;
 }
 

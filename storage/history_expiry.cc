@@ -71,7 +71,10 @@ class ExpiredHistoryFilterFactory : public rocksdb::CompactionFilterFactory {
     if (policies_->empty()) return nullptr;
     // One clock reading per compaction, as reads take theirs: a point that
     // expires during it waits for the next one.
-    return std::make_unique<ExpiredHistoryFilter>(policies_->Cutoffs(clock_()),
+    absl::flat_hash_map<std::string, int64_t> cutoffs =
+        policies_->Cutoffs(clock_());
+    if (cutoffs.empty()) return nullptr;  // only limits of fixes per entity
+    return std::make_unique<ExpiredHistoryFilter>(std::move(cutoffs),
                                                   policies_);
   }
   const char* Name() const override {

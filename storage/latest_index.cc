@@ -177,6 +177,19 @@ std::vector<std::string> LatestIndex::EntitiesOlderThan(
   return out;
 }
 
+std::vector<std::pair<std::string, int64_t>> LatestIndex::EntityTimes(
+    absl::string_view collection) const {
+  std::vector<std::pair<std::string, int64_t>> out;
+  std::shared_ptr<Collection> c = Get(collection);
+  if (!c) return out;
+  absl::ReaderMutexLock l(&c->mu);
+  out.reserve(c->entities.size());
+  for (const auto& [entity, entry] : c->entities) {
+    out.emplace_back(entity, entry.position.loc_time_ms);
+  }
+  return out;
+}
+
 void LatestIndex::ForEach(
     const std::function<void(absl::string_view, absl::string_view,
                              const PointPosition&)>& visit) const {

@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -94,6 +95,10 @@ class LatestIndex {
   std::vector<std::string> EntitiesOlderThan(absl::string_view collection,
                                              int64_t cutoff_ms,
                                              size_t max) const;
+  // Every entity of `collection` with its position's loc_time, in no
+  // particular order (retention's trimming pass).
+  std::vector<std::pair<std::string, int64_t>> EntityTimes(
+      absl::string_view collection) const;
   // Every (collection, entity, position), for checks: collections in name
   // order, entities in name order.
   void ForEach(const std::function<void(absl::string_view collection,

@@ -65,6 +65,9 @@ TEST(RetentionPolicyTest, EncodingAndCutoff) {
   EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy(year)), year);
   EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy({5, false})),
             (RetentionPolicy{5, false}));
+  const RetentionPolicy counted{0, false, 1000};
+  EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy(counted)), counted);
+  EXPECT_EQ(HistoryCutoffMs(counted, 10 * kYearMs), INT64_MIN);
   EXPECT_EQ(DecodeRetentionPolicy(""), std::nullopt);
   EXPECT_EQ(DecodeRetentionPolicy(EncodeRetentionPolicy(year).substr(1)),
             std::nullopt);
@@ -78,7 +81,10 @@ TEST(RetentionPolicyTest, EncodingAndCutoff) {
   EXPECT_EQ(policies.Get("c"), year);
   EXPECT_TRUE(policies.Get("d").keeps_everything());
   EXPECT_EQ(policies.Cutoffs(10 * kYearMs).at("c"), 9 * kYearMs);
+  policies.Set("d", counted);
+  EXPECT_EQ(policies.Cutoffs(10 * kYearMs).count("d"), 0u);
   policies.Set("c", {});
+  policies.Set("d", {});
   EXPECT_TRUE(policies.empty());
 }
 
@@ -185,6 +191,52 @@ TEST(RetentionTest, ExpireEntitiesRemovesOnlyExpiredLatestWhereAsked) {
   }
   // Nothing left to expire: a second pass removes nothing.
   EXPECT_EQ(*store->ExpireEntities(now), 0);
+}
+
+TEST(RetentionTest, TrimHistoriesKeepsEachEntitysNewestFixes) {
+  auto store = OpenStore(NewDataDir());
+  auto add = [&](const char* entity, int64_t t) {
+    ASSERT_TRUE(store->AddPoints("fleet", {Point(entity, t, 1, 2)}).ok());
+  };
+  for (int64_t t = 1; t <= 10; ++t) {
+    add("a", 1000 * t);
+    add("b", 1000 * t);
+  }
+  add("short", 5000);
+  ASSERT_TRUE(store->SetRetention("fleet", {0, false, 4}).ok());
+  EXPECT_EQ(*store->TrimHistories(), 12);
+  EXPECT_THAT(RawTimes(*store, "fleet", "a"),
+              ElementsAre(7000, 8000, 9000, 10000));
+  EXPECT_THAT(RawTimes(*store, "fleet", "short"), ElementsAre(5000));
+  EXPECT_EQ(store->retention_counters().points_trimmed, 12u);
+  EXPECT_EQ(*store->TrimHistories(), 0) << "nothing moved";
+
+  add("a", 11000);
+  add("a", 12000);
+  add("b", 6500);  // late: b's latest is unchanged, so b waits
+  EXPECT_EQ(*store->TrimHistories(), 2);
+  EXPECT_THAT(RawTimes(*store, "fleet", "a"),
+              ElementsAre(9000, 10000, 11000, 12000));
+  EXPECT_EQ(RawTimes(*store, "fleet", "b").size(), 5u);
+  add("b", 11000);
+  EXPECT_EQ(*store->TrimHistories(), 2);
+  EXPECT_THAT(RawTimes(*store, "fleet", "b"),
+              ElementsAre(8000, 9000, 10000, 11000));
+
+  // A lower limit trims everyone again.
+  ASSERT_TRUE(store->SetRetention("fleet", {0, false, 2}).ok());
+  EXPECT_EQ(*store->TrimHistories(), 4);
+  EXPECT_THAT(TrackTimes(*store, "fleet", "b"), ElementsAre(10000, 11000));
+  // An entity deleted and written again, older than where its last trim
+  // kept: counted again from its newest.
+  ASSERT_TRUE(*store->DeleteEntity("fleet", "b"));
+  for (int64_t t : {1000, 2000, 3000}) add("b", t);
+  EXPECT_EQ(*store->TrimHistories(), 1);
+  EXPECT_THAT(RawTimes(*store, "fleet", "b"), ElementsAre(2000, 3000));
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
+  EXPECT_EQ(store->SetRetention("fleet", {0, false, -1}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store->GetRetention("fleet"), (RetentionPolicy{0, false, 2}));
 }
 
 }  // namespace

@@ -248,7 +248,8 @@ class TrackStore {
   // --- History retention (retention_ops.cc; storage/retention.h) ---
 
   // Sets `collection`'s policy (one that keeps everything removes it).
-  // INVALID_ARGUMENT naming max_age_ms or expire_latest, setting nothing.
+  // INVALID_ARGUMENT naming max_age_ms, expire_latest or max_points,
+  // setting nothing.
   absl::Status SetRetention(absl::string_view collection,
                             const RetentionPolicy& policy);
   RetentionPolicy GetRetention(absl::string_view collection) const;
@@ -260,6 +261,11 @@ class TrackStore {
   // says expire_latest; returns how many. Safe beside writers: an entity
   // written meanwhile stays.
   absl::StatusOr<int64_t> ExpireEntities(int64_t now_ms);
+  // Removes, from each entity of a collection whose policy has max_points,
+  // the fixes older than its newest max_points, in one range deletion;
+  // returns how many. Entities whose latest point has not changed since
+  // their last trim are skipped. Safe beside writers.
+  absl::StatusOr<int64_t> TrimHistories();
   // What retention removed since open.
   RetentionCounters retention_counters() const;
 
@@ -390,6 +396,16 @@ class TrackStore {
   absl::StatusOr<size_t> ExpireSome(absl::string_view collection,
                                     absl::Span<const std::string> entities,
                                     int64_t cutoff_ms);
+  // Keeps one entity's newest `max_points` fixes, counting forward from
+  // `from_ms` (the oldest fix its last trim kept) when it can.
+  struct HistoryTrim {
+    uint64_t removed = 0;
+    int64_t oldest_kept_ms = INT64_MIN;
+  };
+  absl::StatusOr<HistoryTrim> TrimHistory(absl::string_view collection,
+                                          absl::string_view entity,
+                                          int64_t max_points,
+                                          std::optional<int64_t> from_ms);
 
   std::unique_ptr<Engine> engine_;
   EntityLocks locks_;

@@ -10,8 +10,8 @@
 //       equal times, the one written last), or nothing if it has no points.
 //   I3  `points` holds every point written, one per loc_time (a repeated
 //       loc_time overwrites), but those its collection's retention has
-//       expired (storage/retention.h): compaction drops them, so I1's
-//       latest point may outlive its copy in history.
+//       expired or trimmed (storage/retention.h): compaction drops expired
+//       ones, so I1's latest point may outlive its copy in history.
 //   I4  The registry entry of a collection (storage/keys.h RegistryKey)
 //       counts the entities that have a latest point; it is absent or 0 for
 //       a collection with none.
@@ -60,6 +60,8 @@
 //   DeleteFence         fence_ops.cc    a fence and its entities' states
 //   SetRetention        retention_ops.cc  a collection's retention policy
 //   ExpireEntities      retention_ops.cc  expired entities, as DeleteEntity
+//   TrimHistories       retention_ops.cc  history past max_points per entity
+//                                         (a range deletion each)
 //   SetBulkLoad         bulk_load.cc    options only, no keys
 //   Open (schema 1->2)  collections.cc  the registry built from `latest`
 //   SstImport           sst_import.cc   offline: SST files through the same

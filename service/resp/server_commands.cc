@@ -202,7 +202,8 @@ std::string RetentionSection(CommandContext& ctx) {
   const storage::RetentionCounters r = ctx.store().retention_counters();
   return absl::StrCat(
       "# Retention\r\nretention_points_expired:", r.points_expired,
-      "\r\nretention_entities_expired:", r.entities_expired, "\r\n\r\n");
+      "\r\nretention_entities_expired:", r.entities_expired,
+      "\r\nretention_points_trimmed:", r.points_trimmed, "\r\n\r\n");
 }
 
 std::string InfoText(CommandContext& ctx, const std::string& section) {

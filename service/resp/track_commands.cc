@@ -13,13 +13,14 @@
 //   TRACK.POSAT key member ms [NEAREST] [MAXGAP ms]
 //     gRPC GetPositionAt: [lon, lat] as GEOPOS gives a position, or nil
 //     when there is none (no fix, outside the track, past MAXGAP).
-//   TRACK.SETRETENTION key max-age-ms [EXPIRELATEST]
+//   TRACK.SETRETENTION key max-age-ms [MAXPOINTS n] [EXPIRELATEST]
 //     gRPC SetRetention (storage/retention.h): the key's history is kept
-//     for max-age-ms (0: forever); with EXPIRELATEST, members whose latest
-//     point is that old leave the key too. The key need not exist yet: the
+//     for max-age-ms (0: forever), at most n fixes per member (its newest;
+//     0: no limit); with EXPIRELATEST, members whose latest point is
+//     max-age-ms old leave the key too. The key need not exist yet: the
 //     policy belongs to its name. +OK.
 //   TRACK.GETRETENTION key
-//     A map: max_age_ms, expire_latest (0 or 1).
+//     A map: max_age_ms, expire_latest (0 or 1), max_points.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -242,13 +243,20 @@ void TrackSetRetention(CommandContext& ctx) {
     return ctx.reply.Error(kNotIntegerError);
   }
   for (size_t i = 3; i < ctx.argv.size(); ++i) {
-    if (!EqualsIgnoreCase(ctx.argv[i], "expirelatest")) {
+    if (EqualsIgnoreCase(ctx.argv[i], "expirelatest")) {
+      policy.expire_latest = true;
+    } else if (EqualsIgnoreCase(ctx.argv[i], "maxpoints") &&
+               i + 1 < ctx.argv.size()) {
+      if (!ParseInt64(ctx.argv[++i], &policy.max_points)) {
+        return ctx.reply.Error(kNotIntegerError);
+      }
+    } else {
       return ctx.reply.Error(kSyntaxError);
     }
-    policy.expire_latest = true;
   }
-  const absl::Status s = model::ValidateRetention(
+  absl::Status s = model::ValidateRetention(
       policy.max_age_ms, policy.expire_latest, "max-age-ms", "EXPIRELATEST");
+  s.Update(model::ValidateRetentionPoints(policy.max_points, "MAXPOINTS"));
   if (!s.ok()) return ctx.reply.Error(std::string(s.message()));
   if (!ctx.Check(ctx.store().SetRetention(ctx.Name(ctx.argv[1]), policy))) {
     return;
@@ -260,11 +268,13 @@ void TrackGetRetention(CommandContext& ctx) {
   if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
   const storage::RetentionPolicy policy =
       ctx.store().GetRetention(ctx.Name(ctx.argv[1]));
-  ctx.reply.Map(2);
+  ctx.reply.Map(3);
   ctx.reply.Bulk("max_age_ms");
   ctx.reply.Integer(policy.max_age_ms);
   ctx.reply.Bulk("expire_latest");
   ctx.reply.Integer(policy.expire_latest ? 1 : 0);
+  ctx.reply.Bulk("max_points");
+  ctx.reply.Integer(policy.max_points);
 }
 
 }  // namespace

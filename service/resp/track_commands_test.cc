@@ -96,11 +96,12 @@ TEST_F(TrackCommandsTest, PosAtInterpolatesOrAnswersNil) {
 TEST_F(TrackCommandsTest, RetentionHidesHistoryPastItsAgeAndIsReported) {
   // The fixture's track is from 1970: a day's retention expires all of it.
   EXPECT_EQ(Call({"TRACK.GETRETENTION", "fleet"}),
-            "*4\r\n$10\r\nmax_age_ms\r\n:0\r\n$13\r\nexpire_latest\r\n:0\r\n");
+            "*6\r\n$10\r\nmax_age_ms\r\n:0\r\n$13\r\nexpire_latest\r\n:0\r\n"
+            "$10\r\nmax_points\r\n:0\r\n");
   EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "86400000"}), "+OK\r\n");
   EXPECT_EQ(Call({"TRACK.GETRETENTION", "fleet"}),
-            "*4\r\n$10\r\nmax_age_ms\r\n:86400000\r\n$13\r\nexpire_latest\r\n"
-            ":0\r\n");
+            "*6\r\n$10\r\nmax_age_ms\r\n:86400000\r\n$13\r\nexpire_latest\r\n"
+            ":0\r\n$10\r\nmax_points\r\n:0\r\n");
   EXPECT_EQ(Call({"TRACK.POSAT", "fleet", "car", "15000"}), "*-1\r\n");
   EXPECT_THAT(Call({"TRACK.ANALYZE", "fleet", "car"}),
               StartsWith("*24\r\n$5\r\nfixes\r\n:0\r\n"));
@@ -111,7 +112,20 @@ TEST_F(TrackCommandsTest, RetentionHidesHistoryPastItsAgeAndIsReported) {
               StartsWith("*2\r\n"));
   EXPECT_THAT(Call({"INFO", "retention"}),
               HasSubstr("retention_points_expired:0\r\n"
-                        "retention_entities_expired:0\r\n"));
+                        "retention_entities_expired:0\r\n"
+                        "retention_points_trimmed:0\r\n"));
+}
+
+TEST_F(TrackCommandsTest, MaxPointsKeepsEachMembersNewestFixes) {
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "0", "MAXPOINTS", "3"}),
+            "+OK\r\n");
+  EXPECT_THAT(Call({"TRACK.GETRETENTION", "fleet"}),
+              ::testing::EndsWith("$10\r\nmax_points\r\n:3\r\n"));
+  ASSERT_EQ(*server_.store().TrimHistories(), 9);  // 12 fixes, 3 kept
+  EXPECT_THAT(Call({"TRACK.ANALYZE", "fleet", "car"}),
+              StartsWith("*24\r\n$5\r\nfixes\r\n:3\r\n"));
+  EXPECT_THAT(Call({"INFO", "retention"}),
+              HasSubstr("retention_points_trimmed:9\r\n"));
 }
 
 TEST_F(TrackCommandsTest, RetentionRefusesBadArgumentsAndSetsNothing) {
@@ -123,6 +137,12 @@ TEST_F(TrackCommandsTest, RetentionRefusesBadArgumentsAndSetsNothing) {
               StartsWith("-ERR EXPIRELATEST needs max-age-ms > 0"));
   EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "5", "FOREVER"}),
             "-ERR syntax error\r\n");
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "0", "MAXPOINTS"}),
+            "-ERR syntax error\r\n");
+  EXPECT_EQ(Call({"TRACK.SETRETENTION", "fleet", "0", "MAXPOINTS", "x"}),
+            "-ERR value is not an integer or out of range\r\n");
+  EXPECT_THAT(Call({"TRACK.SETRETENTION", "fleet", "0", "MAXPOINTS", "-2"}),
+              StartsWith("-ERR MAXPOINTS must be in [0, "));
   EXPECT_THAT(Call({"TRACK.SETRETENTION", "fleet"}),
               HasSubstr("wrong number of arguments"));
   EXPECT_TRUE(server_.store().GetRetention("fleet").keeps_everything());
