@@ -18,6 +18,13 @@ namespace {
 // collection's stripes are held.
 constexpr size_t kExpiryBatchEntities = 512;
 
+// Up to this many fixes leave as point deletions; more as one range
+// deletion. RocksDB 7.8 (Debian 12) re-fragments every range tombstone in
+// a memtable for each new iterator, so a pass that range-deleted one or
+// two fixes of each of thousands of entities made every read after it
+// slow (about 0.6 ms per iterator with 2,000 of them), until a flush.
+constexpr uint64_t kMaxPointDeletions = 64;
+
 }  // namespace
 
 absl::Status LoadRetention(Engine& engine) {
@@ -129,17 +136,22 @@ absl::StatusOr<int64_t> TrackStore::ExpireEntities(int64_t now_ms) {
       if (*expired == 0 || old.size() < kExpiryBatchEntities) break;
     }
   }
+  // Each expired entity left a range tombstone in the points memtable, and
+  // RocksDB 7.8 re-fragments them all for every new iterator (every track
+  // read) until a flush moves them into a file, where that is done once.
+  if (total >= static_cast<int64_t>(kMaxPointDeletions)) {
+    rocksdb::FlushOptions flush;
+    flush.allow_write_stall = true;
+    if (absl::Status f = FromRocks(engine_->db->Flush(flush, engine_->points()),
+                                   "flushing points");
+        !f.ok()) {
+      return f;
+    }
+  }
   return total;
 }
 
 namespace {
-
-// Up to this many fixes leave as point deletions; more as one range
-// deletion. RocksDB 7.8 (Debian 12) re-fragments every range tombstone in
-// a memtable for each new iterator, so a pass that range-deleted one or
-// two fixes of each of thousands of entities made every read after it
-// slow (about 0.6 ms per iterator with 2,000 of them), until a flush.
-constexpr uint64_t kMaxPointDeletions = 64;
 
 // Removes what lies before the fix `it` is at (the oldest one kept) from
 // the entity's history starting at `begin`; how many fixes that was.

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/kv_expiry.h"
 #include "storage/store_test_util.h"
@@ -191,6 +193,24 @@ TEST(RetentionTest, ExpireEntitiesRemovesOnlyExpiredLatestWhereAsked) {
   }
   // Nothing left to expire: a second pass removes nothing.
   EXPECT_EQ(*store->ExpireEntities(now), 0);
+}
+
+TEST(RetentionTest, ExpiringManyEntitiesFlushesTheirRangeTombstones) {
+  auto store = OpenStore(NewDataDir());
+  const int64_t now = SystemNowMs();
+  std::vector<model::TrackPoint> old;
+  for (int e = 0; e < 100; ++e) {
+    old.push_back(Point(absl::StrCat("e", e), now - 3 * kDayMs, 1, 2));
+  }
+  ASSERT_TRUE(store->AddPoints("fleet", old).ok());
+  ASSERT_TRUE(store->SetRetention("fleet", {kDayMs, true}).ok());
+  EXPECT_EQ(*store->ExpireEntities(now), 100);
+  uint64_t entries = 1;
+  ASSERT_TRUE(store->engine().db->GetIntProperty(
+      store->engine().points(), "rocksdb.num-entries-active-mem-table",
+      &entries));
+  EXPECT_EQ(entries, 0u) << "the points memtable was flushed";
+  EXPECT_EQ(*store->CollectionSize("fleet"), 0);
 }
 
 TEST(RetentionTest, TrimHistoriesKeepsEachEntitysNewestFixes) {
