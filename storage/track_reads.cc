@@ -72,13 +72,8 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
     return absl::InvalidArgumentError(absl::StrCat(
         "start time ", q.start_ms, " is after end time ", q.end_ms));
   }
-  // History past the collection's retention is not shown, whether or not
-  // compaction has dropped it yet (storage/retention.h).
-  const int64_t start_ms =
-      std::max(q.start_ms, HistoryCutoff(q.collection, SystemNowMs()));
-  if (start_ms > q.end_ms) return TrackPage{};
   // A page token is the loc_time of the next point to return.
-  int64_t from_ms = q.descending ? q.end_ms : start_ms;
+  int64_t from_ms = q.descending ? q.end_ms : q.start_ms;
   if (!q.page_token.empty()) {
     if (!absl::SimpleAtoi(q.page_token, &from_ms) || from_ms < q.start_ms ||
         from_ms > q.end_ms) {
@@ -89,7 +84,12 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
     }
   }
 
-  // The cutoff may have passed a token's time since its page was read.
+  // History past the collection's retention is not shown, whether or not
+  // compaction has dropped it yet (storage/retention.h). The cutoff may
+  // also have passed a token's time since its page was read.
+  const int64_t start_ms =
+      std::max(q.start_ms, HistoryCutoff(q.collection, SystemNowMs()));
+  if (start_ms > q.end_ms) return TrackPage{};
   if (from_ms < start_ms) {
     if (q.descending) return TrackPage{};
     from_ms = start_ms;
