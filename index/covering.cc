@@ -48,12 +48,15 @@ std::vector<CellRange> MergeRanges(std::vector<CellRange> cells,
 
 }  // namespace
 
-std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
-                                                       int max_ranges) {
+namespace {
+
+// The fast covering of a small lat/lng rectangle of `angle` across at most
+// (a cap's radius, a rectangle's half side): every cell at least a quarter
+// of `angle` wide that the rectangle's (u, v) bound on its face touches.
+std::optional<std::vector<CellRange>> SmallRectCovering(
+    const S2LatLngRect& rect, double angle, int max_ranges) {
   constexpr double kMaxAngle = 2000 / kEarthRadiusMeters;  // 2 km
-  const double angle = cap.GetRadius().radians();
   if (!(angle > 0 && angle <= kMaxAngle)) return std::nullopt;
-  const S2LatLngRect rect = cap.GetRectBound();
   if (rect.lng().is_inverted() || rect.lng().is_full() ||
       std::abs(rect.lat().lo()) > 80 * M_PI / 180 ||
       std::abs(rect.lat().hi()) > 80 * M_PI / 180) {
@@ -62,7 +65,7 @@ std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
   // The rectangle's corners and edge midpoints on the cube face: every
   // one on the centre's face, or the rectangle may cross onto another.
   double u_lo = 2, u_hi = -2, v_lo = 2, v_hi = -2;
-  const int face = S2::GetFace(cap.center());
+  const int face = S2::GetFace(rect.GetCenter().ToPoint());
   const double lats[] = {rect.lat().lo(), rect.lat().GetCenter(),
                          rect.lat().hi()};
   const double lngs[] = {rect.lng().lo(), rect.lng().GetCenter(),
@@ -82,7 +85,7 @@ std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
   // between the sampled points (centimetres at 2 km); a (u, v) step is
   // at least the angle it spans.
   const double slack = angle / 100;
-  // Cells at least a quarter of the radius wide: at most 11 x 11 of them.
+  // Cells at least a quarter of `angle` wide: at most 17 x 17 of them.
   const int level =
       std::min(S2::kMinWidth.GetLevelForMinValue(angle / 8), S2::kMaxCellLevel);
   const int shift = S2::kMaxCellLevel - level;
@@ -103,6 +106,26 @@ std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
   return MergeRanges(std::move(cells), static_cast<size_t>(max_ranges));
 }
 
+}  // namespace
+
+std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
+                                                       int max_ranges) {
+  return SmallRectCovering(cap.GetRectBound(), cap.GetRadius().radians(),
+                           max_ranges);
+}
+
+std::optional<std::vector<CellRange>> SmallLatLngRectCovering(
+    const S2LatLngRect& rect, int max_ranges) {
+  if (rect.is_empty()) return std::nullopt;
+  // Half the longer side, east-west measured where the rectangle is widest.
+  const double lat_half = rect.lat().GetLength() / 2;
+  const double widest =
+      std::min(std::abs(rect.lat().lo()), std::abs(rect.lat().hi()));
+  const double lng_half = rect.lng().GetLength() / 2 *
+                          std::cos(rect.lat().Contains(0) ? 0 : widest);
+  return SmallRectCovering(rect, std::max(lat_half, lng_half), max_ranges);
+}
+
 uint64_t CellIdOf(const LatLng& p) {
   return S2CellId(S2LatLng::FromDegrees(p.lat, p.lon).ToPoint()).id();
 }
@@ -113,6 +136,12 @@ std::vector<CellRange> Covering(const Region& region,
   if (const auto* cap = dynamic_cast<const S2Cap*>(bound.get())) {
     if (std::optional<std::vector<CellRange>> fast =
             SmallCapCovering(*cap, options.max_cells)) {
+      return *std::move(fast);
+    }
+  }
+  if (const auto* rect = dynamic_cast<const S2LatLngRect*>(bound.get())) {
+    if (std::optional<std::vector<CellRange>> fast =
+            SmallLatLngRectCovering(*rect, options.max_cells)) {
       return *std::move(fast);
     }
   }

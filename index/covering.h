@@ -21,6 +21,7 @@
 #include "index/latlng.h"
 #include "index/region.h"
 #include "s2/s2cap.h"
+#include "s2/s2latlng_rect.h"
 
 namespace trackdb::index {
 
@@ -55,6 +56,11 @@ std::vector<CellRange> Covering(const Region& region,
 // for circles.
 std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
                                                        int max_ranges);
+// The same for a latitude/longitude rectangle at most 4 km on its longer
+// side (Covering() uses it for rectangles: GEOSEARCH BYBOX's candidates,
+// gRPC SearchBounds).
+std::optional<std::vector<CellRange>> SmallLatLngRectCovering(
+    const S2LatLngRect& rect, int max_ranges);
 
 }  // namespace trackdb::index
 

@@ -329,6 +329,63 @@ TEST_F(CoveringPropertyTest, SmallCapCoveringMissesNothing) {
   EXPECT_GT(contained, applied * 50);
 }
 
+// The same for small rectangles: corners, edges and inside, of rectangles
+// from 1 m to 4 km a side, near face edges and the antimeridian.
+TEST_F(CoveringPropertyTest, SmallLatLngRectCoveringMissesNothing) {
+  int applied = 0, contained = 0;
+  const int kRects = 2000;
+  for (int iter = 0; iter < kRects; ++iter) {
+    LatLng centre = UniformOnSphere();
+    switch (iter % 4) {
+      case 0:
+        centre = {Uniform(-40, 40),
+                  NormLon(45 + 90 * (rng_() % 4) + Uniform(-0.02, 0.02))};
+        break;
+      case 1:
+        centre = {(rng_() % 2 ? 1 : -1) * (45 + Uniform(-0.02, 0.02)),
+                  90.0 * (rng_() % 4) - 180};
+        break;
+      case 2:
+        centre = {Uniform(-60, 60),
+                  (rng_() % 2 ? 1 : -1) * Uniform(179.9, 180)};
+        break;
+      default:
+        break;
+    }
+    const double half_h = std::pow(10, Uniform(0, 3.3)) / 2;  // metres
+    const double half_w = std::pow(10, Uniform(0, 3.3)) / 2;
+    const double dlat = half_h / kEarthRadiusMeters * 180 / M_PI;
+    const double dlon = half_w / kEarthRadiusMeters * 180 / M_PI /
+                        std::cos(centre.lat * M_PI / 180);
+    if (std::abs(centre.lat) + dlat >= 90 || dlon >= 180) continue;
+    auto rect =
+        RectRegion::Create(centre.lat - dlat, NormLon(centre.lon - dlon),
+                           centre.lat + dlat, NormLon(centre.lon + dlon));
+    ASSERT_TRUE(rect.ok());
+    const std::unique_ptr<S2Region> bound = rect->SphericalBound();
+    const std::optional<std::vector<CellRange>> ranges =
+        SmallLatLngRectCovering(*static_cast<const S2LatLngRect*>(bound.get()),
+                                12);
+    if (!ranges) continue;
+    ++applied;
+    CheckWellFormed(*ranges);
+    std::vector<LatLng> points;
+    for (int i = 0; i < 100; ++i) {
+      // Corners and edges (fractions -1 and 1), and inside.
+      const double fy = i % 3 == 0 ? (i % 2 ? 1 : -1) : Uniform(-1, 1);
+      const double fx = i % 3 == 1 ? (i % 2 ? 1 : -1) : Uniform(-1, 1);
+      points.push_back(
+          {centre.lat + fy * dlat, NormLon(centre.lon + fx * dlon)});
+    }
+    contained += CheckNoFalseNegatives(*rect, *ranges, points);
+    if (HasFailure()) return;
+  }
+  std::printf("fast covering applied to %d of %d small rectangles\n", applied,
+              kRects);
+  EXPECT_GT(applied, kRects / 2);
+  EXPECT_GT(contained, applied * 50);
+}
+
 TEST(CellIdOfTest, IsALeafCellContainingThePoint) {
   const S2CellId id(CellIdOf({38.115556, 13.361389}));
   EXPECT_TRUE(id.is_valid());

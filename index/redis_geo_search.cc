@@ -388,6 +388,34 @@ double RedisGeoCandidateRadiusMeters(const RedisGeoShape& shape) {
          shape.height * shape.unit_to_meters / 2 + kDecodedMarginMeters;
 }
 
+std::optional<RectRegion> RedisGeoBoxCandidates(const RedisGeoShape& shape) {
+  constexpr double kMarginDegrees = 1e-5;
+  constexpr double kDegrees = 180 / M_PI;
+  const double r = kEarthRadiusMeters;
+  const double half_h = shape.height * shape.unit_to_meters / 2;
+  const double half_w = shape.width * shape.unit_to_meters / 2;
+  const double south =
+      shape.centre.lat - half_h / r * kDegrees - kMarginDegrees;
+  const double north =
+      shape.centre.lat + half_h / r * kDegrees + kMarginDegrees;
+  if (!(south > -90 && north < 90) || !(half_w / (2 * r) < M_PI / 2)) {
+    return std::nullopt;
+  }
+  const double farthest = std::max(std::abs(south), std::abs(north));
+  const double s = std::sin(half_w / (2 * r)) / std::cos(farthest / kDegrees);
+  if (!(s < 1)) return std::nullopt;
+  const double half_lon = 2 * std::asin(s) * kDegrees + kMarginDegrees;
+  if (!(half_lon < 180)) return std::nullopt;
+  auto wrap = [](double lon) {
+    return lon < -180 ? lon + 360 : lon > 180 ? lon - 360 : lon;
+  };
+  absl::StatusOr<RectRegion> rect =
+      RectRegion::Create(south, wrap(shape.centre.lon - half_lon), north,
+                         wrap(shape.centre.lon + half_lon));
+  if (!rect.ok()) return std::nullopt;
+  return *std::move(rect);
+}
+
 absl::StatusOr<RectRegion> RedisGeoPolygonCandidates(
     const RedisGeoShape& shape) {
   constexpr double kMarginDegrees = 1e-5;

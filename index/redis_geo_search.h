@@ -154,6 +154,17 @@ std::optional<RedisGeoAccept> RedisGeoSearchMatch(const RedisGeoAreas& areas,
 // first; its candidates come from RedisGeoPolygonCandidates.
 double RedisGeoCandidateRadiusMeters(const RedisGeoShape& shape);
 
+// A box's candidate region, tighter than the circle (the box's area, not
+// its circumscribed circle's, and no distance per candidate): Redis accepts
+// R*|lat_D - lat_C| <= h/2, so lat_D is within h/2R radians of lat_C; and
+// d((lon_C, lat_D), D) = 2R asin(cos(lat_D) |sin(dlon/2)|) <= w/2, so
+// |dlon| <= 2 asin(sin(w/4R) / cos(lat_D)), largest at the latitude
+// farthest from the equator. Widened by 1e-5 degrees on each side for the
+// stored position (within 2.7e-6 degrees of D) and rounding; crossing the
+// antimeridian where it does. nullopt where that is no rectangle (it would
+// reach a pole or wrap all longitudes): the circle then.
+std::optional<RectRegion> RedisGeoBoxCandidates(const RedisGeoShape& shape);
+
 // A polygon's candidate region: the vertices' box, 1e-5 degrees wider on
 // each side. A member inside is inside that box at its decoded position,
 // and its stored position is within half a step-26 cell (2.7e-6 degrees)

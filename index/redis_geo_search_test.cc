@@ -226,6 +226,45 @@ TEST(RedisGeoCandidateRadiusTest, HoldsEveryAcceptedMembersAddedPosition) {
   EXPECT_LT(min_slack, 1.0);
 }
 
+// The box's candidate rectangle holds the ADDED position of every member
+// Redis's box predicate accepts, members drawn close to the box's edges and
+// corners, boxes anywhere (the Mercator limit, the antimeridian).
+TEST(RedisGeoBoxCandidatesTest, HoldsEveryAcceptedMembersAddedPosition) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int accepted = 0, rects = 0;
+  for (int q = 0; q < 3000; ++q) {
+    LatLng c{(unit(rng) * 2 - 1) * kRedisLatMax, unit(rng) * 360 - 180};
+    if (q % 10 == 0) c.lat = (q % 20 ? 1 : -1) * (kRedisLatMax - unit(rng));
+    if (q % 10 == 1) c.lon = q % 20 ? 180 - unit(rng) * 0.01 : -180;
+    const double w = std::pow(10, unit(rng) * 6.7);  // 1 m .. 5000 km
+    const double h = std::pow(10, unit(rng) * 6.7);
+    const double units[] = {1, 1000, 0.3048, 1609.34};
+    const double u = units[q % 4];
+    const RedisGeoShape shape = RedisGeoShape::Box(c, w / u, h / u, u);
+    const std::optional<RectRegion> rect = RedisGeoBoxCandidates(shape);
+    if (!rect) continue;
+    ++rects;
+    for (int i = 0; i < 200; ++i) {
+      const double dx =
+          (unit(rng) < 0.5 ? 1 : -1) * (w / 2 + (unit(rng) - 0.5) * 4);
+      const double dy =
+          (unit(rng) < 0.5 ? 1 : -1) *
+          (unit(rng) < 0.5 ? h / 2 + (unit(rng) - 0.5) * 4 : unit(rng) * h / 2);
+      const LatLng row = Destination(c, std::fabs(dy), dy > 0 ? 0 : 180);
+      const LatLng p = Destination(row, std::fabs(dx), dx > 0 ? 90 : 270);
+      const std::optional<uint64_t> s = RedisGeoMemberScore(p);
+      if (!s || !RedisGeoMatch(shape, *s)) continue;
+      ++accepted;
+      EXPECT_TRUE(rect->Contains(p))
+          << "q " << q << " " << p.lat << "," << p.lon;
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(rects, 2000);  // most boxes have a rectangle
+  EXPECT_GT(accepted, 100000);
+}
+
 RedisGeoResult Result(std::string member, uint64_t score, int scan, double d) {
   return RedisGeoResult{std::move(member), score, scan, d};
 }

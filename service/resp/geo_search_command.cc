@@ -121,11 +121,18 @@ absl::Status FindCandidatesNear(storage::TrackStore& store,
 }
 
 // Every candidate the shape may accept: a polygon's from the box of its
-// vertices, the others' from the circle around their centre.
+// vertices, a box's from its candidate rectangle (where it has one), the
+// others' from the circle around their centre.
 absl::Status FindAllCandidates(storage::TrackStore& store,
                                const std::string& name,
                                const index::RedisGeoShape& shape,
                                bool keep_points, Candidates* out) {
+  if (shape.kind == index::RedisGeoShape::Kind::kBox) {
+    if (std::optional<index::RectRegion> rect =
+            index::RedisGeoBoxCandidates(shape)) {
+      return FindCandidates(store, name, &*rect, keep_points, out);
+    }
+  }
   if (shape.kind != index::RedisGeoShape::Kind::kPolygon) {
     return FindCandidatesNear(store, name, shape.centre,
                               index::RedisGeoCandidateRadiusMeters(shape),
