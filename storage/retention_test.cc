@@ -2,8 +2,10 @@
 // history, the compaction filter that drops it, and the entity expiry pass.
 #include "storage/retention.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -257,6 +259,63 @@ TEST(RetentionTest, TrimHistoriesKeepsEachEntitysNewestFixes) {
   EXPECT_EQ(store->SetRetention("fleet", {0, false, -1}).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(store->GetRetention("fleet"), (RetentionPolicy{0, false, 2}));
+}
+
+// The passes beside writers: entities keep being written while
+// TrimHistories and ExpireEntities run; an entity written with a fresh fix
+// is never expired, and once writers stop, one pass leaves each entity its
+// newest max_points fixes with every invariant holding.
+TEST(RetentionTest, PassesBesideWritersKeepTheInvariants) {
+  auto store = OpenStore(NewDataDir());
+  const int64_t now = SystemNowMs();
+  constexpr int kWriters = 3, kEntities = 8, kFixes = 150, kKept = 5;
+  ASSERT_TRUE(store->SetRetention("fleet", {kDayMs, true, kKept}).ok());
+  // Stale entities, to be expired while the writers run.
+  for (int e = 0; e < 20; ++e) {
+    ASSERT_TRUE(store
+                    ->AddPoints("fleet", {Point(absl::StrCat("stale", e),
+                                                now - 3 * kDayMs, 1, 2)})
+                    .ok());
+  }
+  std::atomic<bool> done{false};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      for (int i = 0; i < kFixes; ++i) {
+        for (int e = 0; e < kEntities; ++e) {
+          const std::string id = absl::StrCat("w", w, "e", e);
+          EXPECT_TRUE(
+              store->AddPoints("fleet", {Point(id, now - kFixes + i, 1, 2)})
+                  .ok());
+        }
+      }
+    });
+  }
+  std::thread passes([&] {
+    while (!done.load()) {
+      EXPECT_TRUE(store->TrimHistories().ok());
+      EXPECT_TRUE(store->ExpireEntities(SystemNowMs()).ok());
+    }
+  });
+  for (std::thread& t : threads) t.join();
+  done = true;
+  passes.join();
+  ASSERT_TRUE(store->TrimHistories().ok());
+  ASSERT_TRUE(store->ExpireEntities(SystemNowMs()).ok());
+  EXPECT_EQ(*store->CollectionSize("fleet"), kWriters * kEntities);
+  for (int w = 0; w < kWriters; ++w) {
+    for (int e = 0; e < kEntities; ++e) {
+      const std::string id = absl::StrCat("w", w, "e", e);
+      std::vector<int64_t> newest;
+      for (int i = kFixes - kKept; i < kFixes; ++i) {
+        newest.push_back(now - kFixes + i);
+      }
+      EXPECT_THAT(RawTimes(*store, "fleet", id), ElementsAreArray(newest))
+          << id;
+    }
+  }
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
+  EXPECT_EQ(store->retention_counters().entities_expired, 20u);
 }
 
 }  // namespace

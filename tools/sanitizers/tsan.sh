@@ -26,6 +26,8 @@ tests=(
   //storage:entity_locks_test
   //storage:latest_index_test
   //storage:name_ops_test
+  # retention's passes beside writers.
+  //storage:retention_test
   # fences: writers committing events out of offset order, a reader
   # following the log, Watch streams.
   //storage:fence_store_test
