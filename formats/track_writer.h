@@ -35,8 +35,9 @@ std::optional<Format> ParseFormat(absl::string_view name);
 class TrackWriter {
  public:
   virtual ~TrackWriter() = default;
-  // One track: BeginTrack, its fixes oldest first, EndTrack. A track with
-  // no fixes writes nothing.
+  // One track: BeginTrack, its fixes in drawing order (oldest first, or as
+  // a descending page gives them), EndTrack. A track with no fixes writes
+  // nothing.
   virtual void BeginTrack(absl::string_view entity) = 0;
   virtual void Fix(const model::TrackPoint& fix) = 0;
   virtual void EndTrack() = 0;
