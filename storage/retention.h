@@ -20,9 +20,9 @@
 //     whose policy expires latest points: a write, because the latest index
 //     and the collection's count must follow.
 // max_points is enforced by the same minute's pass alone
-// (TrackStore::TrimHistories: one range deletion per entity past its
-// limit, whose space compaction reclaims), so an entity may hold a
-// minute's fixes more than its limit between passes.
+// (TrackStore::TrimHistories: the fixes past an entity's limit deleted,
+// their space reclaimed by compaction), so an entity may hold a minute's
+// fixes more than its limit between passes.
 // A policy is stored in `default` (storage/keys.h RetentionKey) and loaded
 // on open. It belongs to the collection's name, not to its contents:
 // deleting a collection's entities (DEL, DeleteCollection) keeps it, and a
