@@ -130,6 +130,29 @@ uint64_t CellIdOf(const LatLng& p) {
   return S2CellId(S2LatLng::FromDegrees(p.lat, p.lon).ToPoint()).id();
 }
 
+uint64_t CellIdAtLevel(const LatLng& p, int level) {
+  return S2CellId(S2LatLng::FromDegrees(p.lat, p.lon).ToPoint())
+      .parent(level)
+      .id();
+}
+
+std::vector<CellRange> CoarsenCovering(const std::vector<CellRange>& ranges,
+                                       int level) {
+  std::vector<CellRange> out;
+  for (const CellRange& r : ranges) {
+    const uint64_t first = S2CellId(r.first).parent(level).id();
+    const uint64_t last = S2CellId(r.last).parent(level).id();
+    // Ids of consecutive cells at one level differ by twice their lowest
+    // set bit.
+    if (!out.empty() && first <= out.back().last + 2 * (first & -first)) {
+      out.back().last = std::max(out.back().last, last);
+    } else {
+      out.push_back({first, last});
+    }
+  }
+  return out;
+}
+
 std::vector<CellRange> Covering(const Region& region,
                                 const CoveringOptions& options) {
   const std::unique_ptr<S2Region> bound = region.SphericalBound();

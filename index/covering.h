@@ -28,6 +28,9 @@ namespace trackdb::index {
 // The index key of a position: its S2 leaf cell id. Requires a valid LatLng.
 uint64_t CellIdOf(const LatLng& p);
 
+// The id of the S2 cell at `level` (0 to 30) that holds position p.
+uint64_t CellIdAtLevel(const LatLng& p, int level);
+
 struct CellRange {
   uint64_t first;  // inclusive
   uint64_t last;   // inclusive
@@ -61,6 +64,13 @@ std::optional<std::vector<CellRange>> SmallCapCovering(const S2Cap& cap,
 // gRPC SearchBounds).
 std::optional<std::vector<CellRange>> SmallLatLngRectCovering(
     const S2LatLngRect& rect, int max_ranges);
+
+// The cells at `level` that meet any of `ranges` (a covering: sorted,
+// disjoint leaf ranges) as sorted, disjoint, inclusive ranges of their ids
+// (cell ids at one level are ordered as their leaves are, so each leaf
+// range becomes one range). Neighbouring ranges are joined.
+std::vector<CellRange> CoarsenCovering(const std::vector<CellRange>& ranges,
+                                       int level);
 
 }  // namespace trackdb::index
 

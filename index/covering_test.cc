@@ -386,6 +386,39 @@ TEST_F(CoveringPropertyTest, SmallLatLngRectCoveringMissesNothing) {
   EXPECT_GT(contained, applied * 50);
 }
 
+TEST_F(CoveringPropertyTest, CoarsenedCoveringsHoldEveryContainedPointsCell) {
+  int contained = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    const int level = static_cast<int>(rng_() % 31);
+    const LatLng centre = HardCentre();
+    const double radius = std::pow(10, Uniform(0, 6.5));
+    auto circle = CircleRegion::Create(centre, radius);
+    ASSERT_TRUE(circle.ok());
+    const std::vector<CellRange> coarse =
+        CoarsenCovering(Covering(*circle), level);
+    ASSERT_FALSE(coarse.empty());
+    for (size_t i = 0; i < coarse.size(); ++i) {
+      EXPECT_EQ(S2CellId(coarse[i].first).level(), level);
+      EXPECT_EQ(S2CellId(coarse[i].last).level(), level);
+      // Disjoint, sorted, and not adjacent (adjacent ones are joined).
+      if (i > 0) {
+        EXPECT_GT(coarse[i].first, S2CellId(coarse[i - 1].last).next().id());
+      }
+    }
+    for (int i = 0; i < 100; ++i) {
+      const LatLng p =
+          Destination(centre, radius * Uniform(0, 1), Uniform(0, 360));
+      if (!circle->Contains(p)) continue;
+      ++contained;
+      const uint64_t cell = CellIdAtLevel(p, level);
+      EXPECT_EQ(cell, S2CellId(CellIdOf(p)).parent(level).id());
+      EXPECT_TRUE(Covered(coarse, cell))
+          << "level " << level << " missed " << p.lat << "," << p.lon;
+    }
+  }
+  EXPECT_GT(contained, 300 * 50);
+}
+
 TEST(CellIdOfTest, IsALeafCellContainingThePoint) {
   const S2CellId id(CellIdOf({38.115556, 13.361389}));
   EXPECT_TRUE(id.is_valid());

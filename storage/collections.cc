@@ -109,8 +109,8 @@ absl::Status TrackStore::BuildRegistry() {
   }
   emit();
   if (!it->status().ok()) return FromRocks(it->status(), "scanning latest");
-  if (absl::Status s =
-          batch.Put(ColumnFamily::kDefault, kSchemaVersionKey, kSchemaVersion);
+  if (absl::Status s = batch.Put(ColumnFamily::kDefault, kSchemaVersionKey,
+                                 kSchemaVersionWithoutHistoryCells);
       !s.ok()) {
     return s;
   }

@@ -4,14 +4,17 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/match.h"
+#include "storage/history_cells.h"
 #include "storage/keys.h"
 #include "storage/rocks_util.h"
 
 namespace trackdb::storage {
 namespace {
 
-// A points key: CollectionPrefix | varint32 entity length | entity | time
-// (storage/keys.h). The collection, or nullopt for a malformed key.
+// A points key: CollectionPrefix | varint32 entity length | entity | time,
+// or a history cell key (storage/keys.h). The collection, or nullopt for a
+// malformed key.
 std::optional<absl::string_view> CollectionOf(absl::string_view key) {
   uint32_t length = 0;
   if (!ReadVarint32(&key, &length) || key.size() < length) {
@@ -35,8 +38,19 @@ class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
               bool* /*value_changed*/) const override {
     const absl::string_view k = SliceView(key);
     const std::optional<absl::string_view> collection = CollectionOf(k);
-    // A key too short to hold a time is not a point's: never dropped.
-    if (!collection || k.size() < collection->size() + 10) return false;
+    if (!collection) return false;
+    const absl::string_view rest(collection->end(),
+                                 k.end() - collection->end());
+    // A history cell key (storage/history_cells.h) goes with its whole
+    // bucket, so that it outlives every fix it stands for.
+    const bool cell = absl::StartsWith(rest, kHistoryCellsTag);
+    std::optional<HistoryCellKeyParts> parts;
+    if (cell) {
+      parts = ParseHistoryCellSuffix(rest.substr(2));
+      if (!parts) return false;
+    } else if (rest.size() < 9) {
+      return false;  // too short to hold a time: not a point's
+    }
     // Keys come in order, so one collection's run needs one lookup.
     if (!has_last_ || *collection != last_collection_) {
       auto it = cutoffs_.find(*collection);
@@ -44,7 +58,10 @@ class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
       last_collection_.assign(collection->data(), collection->size());
       has_last_ = true;
     }
-    if (PointKeyTime(k) >= last_cutoff_) return false;
+    const int64_t last_ms =
+        cell ? HistoryBucketLastMs(parts->bucket) : PointKeyTime(k);
+    if (last_ms >= last_cutoff_) return false;
+    if (cell) return true;  // not a fix: not counted
     ++dropped_;
     return true;
   }

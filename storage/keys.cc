@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/match.h"
+#include "model/limits.h"
 
 namespace trackdb::storage {
 namespace {
@@ -75,6 +76,57 @@ std::string PointKey(absl::string_view collection, absl::string_view entity,
 int64_t PointKeyTime(absl::string_view key) {
   return static_cast<int64_t>(ReadBigEndian64(key.substr(key.size() - 8)) ^
                               kSignBit);
+}
+
+static_assert(model::kMaxEntityIdBytes < (1u << 14),
+              "an entity's varint32 length must never begin with 0xff 0xff, "
+              "the history cells' tag");
+
+std::string HistoryCellsPrefix(absl::string_view collection) {
+  std::string key = CollectionPrefix(collection);
+  key.append(kHistoryCellsTag);
+  return key;
+}
+
+namespace {
+
+void AppendHistoryCell(std::string* key, int64_t bucket, uint64_t cell) {
+  key->append(kHistoryCellsTag);
+  AppendBigEndian64(key, static_cast<uint64_t>(bucket) ^ kSignBit);
+  AppendBigEndian64(key, cell);
+}
+
+}  // namespace
+
+std::string HistoryCellSeekKey(absl::string_view collection, int64_t bucket,
+                               uint64_t cell) {
+  std::string key = CollectionPrefix(collection);
+  AppendHistoryCell(&key, bucket, cell);
+  return key;
+}
+
+std::string HistoryCellKeySuffix(int64_t bucket, uint64_t cell,
+                                 absl::string_view entity) {
+  std::string key;
+  AppendHistoryCell(&key, bucket, cell);
+  key.append(entity.data(), entity.size());
+  return key;
+}
+
+std::string HistoryCellKey(absl::string_view collection, int64_t bucket,
+                           uint64_t cell, absl::string_view entity) {
+  return CollectionPrefix(collection) +
+         HistoryCellKeySuffix(bucket, cell, entity);
+}
+
+std::optional<HistoryCellKeyParts> ParseHistoryCellSuffix(
+    absl::string_view suffix) {
+  if (suffix.size() < 16) return std::nullopt;
+  HistoryCellKeyParts parts;
+  parts.bucket = static_cast<int64_t>(ReadBigEndian64(suffix) ^ kSignBit);
+  parts.cell = ReadBigEndian64(suffix.substr(8));
+  parts.entity = suffix.substr(16);
+  return parts;
 }
 
 std::string LatestKey(absl::string_view collection, absl::string_view entity) {

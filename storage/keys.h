@@ -14,6 +14,14 @@
 //           -> EncodePointValue (storage/point_codec.h)
 //           time = uint64(loc_time_ms) XOR 2^63, so negative times sort first.
 //           An entity's history is one contiguous, time-ordered range.
+//           CollectionPrefix | 0xff 0xff | bucket | cell | entity -> ""
+//           the history's space-time index (storage/history_cells.h):
+//           bucket = uint64(loc_time_ms floor-divided by the bucket
+//           length) XOR 2^63, cell = a coarse S2 cell id. 0xff 0xff
+//           cannot begin an entity's keys (it would be a varint32 length
+//           of at least 2^14 bytes, over kMaxEntityIdBytes), so these
+//           keys sort after every entity's history, and a collection's
+//           ranges (DeleteCollection, CopyCollection) take them along.
 //   latest  CollectionPrefix | entity
 //           -> EncodePointValue of the entity's point with the greatest time.
 //           Region queries walk the latest index (storage/latest_index.h),
@@ -69,7 +77,9 @@ inline constexpr char kLatestCf[] = "latest";
 inline constexpr char kKvCf[] = "kv";
 inline constexpr char kFencesCf[] = "fences";
 inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
-inline constexpr char kSchemaVersion[] = "3";
+inline constexpr char kSchemaVersion[] = "4";
+// Versions 1 to 3 had no history cells; Open() builds them from `points`.
+inline constexpr char kSchemaVersionWithoutHistoryCells[] = "3";
 // Version 1 had no collection registry; Open() builds it and upgrades.
 inline constexpr char kSchemaVersionWithoutRegistry[] = "1";
 // Versions 1 and 2 kept a copy of every latest point under its S2 cell in
@@ -87,6 +97,27 @@ std::string EntityPointsPrefix(absl::string_view collection,
                                absl::string_view entity);
 // The loc_time of a points key, which must start with `entity_prefix`.
 int64_t PointKeyTime(absl::string_view key);
+// The history's space-time index, in `points` after the histories.
+inline constexpr char kHistoryCellsTag[] = "\xff\xff";
+// CollectionPrefix(collection) followed by kHistoryCellsTag.
+std::string HistoryCellsPrefix(absl::string_view collection);
+// HistoryCellsPrefix, then the bucket and cell (before the entity): the
+// start of one bucket's cells from `cell` on.
+std::string HistoryCellSeekKey(absl::string_view collection, int64_t bucket,
+                               uint64_t cell);
+std::string HistoryCellKey(absl::string_view collection, int64_t bucket,
+                           uint64_t cell, absl::string_view entity);
+// What follows CollectionPrefix in a HistoryCellKey (tag included).
+std::string HistoryCellKeySuffix(int64_t bucket, uint64_t cell,
+                                 absl::string_view entity);
+struct HistoryCellKeyParts {
+  int64_t bucket;
+  uint64_t cell;
+  absl::string_view entity;
+};
+// Splits what follows HistoryCellsPrefix in a key; nullopt if too short.
+std::optional<HistoryCellKeyParts> ParseHistoryCellSuffix(
+    absl::string_view suffix);
 
 // latest
 std::string LatestKey(absl::string_view collection, absl::string_view entity);

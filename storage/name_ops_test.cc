@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -43,6 +44,16 @@ std::vector<RawEntries> Contents(TrackStore& store, const std::string& c) {
   return out;
 }
 
+// How many fixes Contents' points entries hold (the rest are history
+// cells, storage/history_cells.h).
+size_t Fixes(const std::vector<RawEntries>& contents) {
+  size_t n = 0;
+  for (const auto& [key, value] : contents[0]) {
+    if (!absl::StartsWith(key, kHistoryCellsTag)) ++n;
+  }
+  return n;
+}
+
 // Two entities with history and a moved latest point.
 void Fill(TrackStore& store, const std::string& c) {
   ASSERT_TRUE(store
@@ -65,7 +76,7 @@ TEST(NameOpsTest, CopyGivesTheDestinationTheWholeCollection) {
   Fill(*store, "src");
   ASSERT_EQ(*Copy(*store, "src", "dst", false, false), CopyResult::kCopied);
   EXPECT_EQ(Contents(*store, "dst"), Contents(*store, "src"));
-  EXPECT_EQ(Contents(*store, "dst")[0].size(), 4u);  // history included
+  EXPECT_EQ(Fixes(Contents(*store, "dst")), 4u);  // history included
   EXPECT_EQ(*store->CollectionSize("dst"), 2);
   EXPECT_EQ(*store->CollectionSize("src"), 2);
   EXPECT_THAT(InvariantViolations(*store, "dst"), IsEmpty());
@@ -131,7 +142,7 @@ TEST(NameOpsTest, ACopyLargerThanTheBoundIsRefusedWhole) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(*store.CollectionSize("big"), 1);
   EXPECT_EQ(*store.CollectionSize("dst"), 1);
-  EXPECT_EQ(Contents(store, "dst")[0].size(), 1u);
+  EXPECT_EQ(Fixes(Contents(store, "dst")), 1u);
 }
 
 TEST(NameOpsTest, ReplaceWithPointsReplacesWhateverTheNameHeld) {
@@ -141,7 +152,7 @@ TEST(NameOpsTest, ReplaceWithPointsReplacesWhateverTheNameHeld) {
       store->ReplaceWithPoints("g", {Point("n", 5, 1, 2), Point("m", 5, 3, 4)})
           .ok());
   EXPECT_EQ(*store->CollectionSize("g"), 2);
-  EXPECT_EQ(Contents(*store, "g")[0].size(), 2u);  // old history is gone
+  EXPECT_EQ(Fixes(Contents(*store, "g")), 2u);  // old history is gone
   EXPECT_THAT(InvariantViolations(*store, "g"), IsEmpty());
   ASSERT_TRUE(store->PutString("s", StringValue{"v", 0}, kNow).ok());
   ASSERT_TRUE(store->ReplaceWithPoints("s", {Point("n", 1, 1, 1)}).ok());

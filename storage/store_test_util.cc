@@ -4,13 +4,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <tuple>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "index/covering.h"
 #include "storage/counter_merge.h"
 #include "storage/engine.h"
+#include "storage/history_cells.h"
 #include "storage/keys.h"
 #include "storage/kv_expiry.h"
 #include "storage/point_codec.h"
@@ -155,15 +159,41 @@ void CheckHistoryHasLatest(TrackStore& store, const rocksdb::ReadOptions& read,
                            std::vector<std::string>& bad) {
   std::unique_ptr<rocksdb::Iterator> it(
       store.engine().db->NewIterator(read, store.engine().points()));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);) {
+  // I7: each fix's history cell (storage/history_cells.h) is stored.
+  using Cell = std::tuple<int64_t, uint64_t, std::string>;
+  std::set<Cell> needed, stored;
+  std::string last_entity;
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
     absl::string_view rest = SliceView(it->key()).substr(prefix.size());
+    if (absl::StartsWith(rest, kHistoryCellsTag)) {
+      auto parts = ParseHistoryCellSuffix(rest.substr(2));
+      if (!parts) {
+        bad.push_back("a malformed history cell key");
+        continue;
+      }
+      stored.insert({parts->bucket, parts->cell, std::string(parts->entity)});
+      continue;
+    }
     uint32_t len = 0;
     ReadVarint32(&rest, &len);
     const std::string entity(rest.substr(0, len));
-    if (latest.count(entity) == 0) {
+    if (entity != last_entity && latest.count(entity) == 0) {
       bad.push_back(absl::StrCat(entity, ": history without latest"));
     }
-    it->Seek(EntityPointsPrefix(collection, entity) + std::string(9, '\xff'));
+    last_entity = entity;
+    const std::optional<PointPosition> at =
+        DecodePosition(SliceView(it->value()));
+    if (!at) continue;
+    const HistoryCell cell = HistoryCellOf(at->loc_time_ms, at->lat, at->lon);
+    needed.insert({cell.bucket, cell.cell, entity});
+  }
+  for (const Cell& c : needed) {
+    if (stored.count(c) == 0) {
+      bad.push_back(absl::StrCat(std::get<2>(c),
+                                 ": no history cell for bucket ",
+                                 std::get<0>(c), " cell ", std::get<1>(c)));
+    }
   }
 }
 

@@ -89,18 +89,12 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     if (!s.ok()) return FromRocks(s, "writing schema version");
   } else if (!s.ok()) {
     return FromRocks(s, "reading schema version");
-  } else if (version == kSchemaVersionWithoutRegistry) {
-    if (absl::Status b = store->BuildRegistry(); !b.ok()) return b;
-  } else if (version == kSchemaVersionWithGeo) {
-    s = db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, kSchemaVersion);
-    if (!s.ok()) return FromRocks(s, "writing schema version");
-  } else if (version != kSchemaVersion) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("data dir ", data_dir, " has schema version ", version,
-                     "; this trackd reads version ", kSchemaVersion));
+  } else if (absl::Status u = store->Upgrade(data_dir, version); !u.ok()) {
+    return u;
   }
   if (retired_geo != nullptr) {
-    // Only once the schema says 3, so that an older trackd refuses the dir.
+    // Only once the schema says 3 or later, so that a trackd that reads
+    // the geo family refuses the dir.
     s = db->DropColumnFamily(retired_geo.get());
     if (!s.ok()) return FromRocks(s, "dropping the retired geo column family");
   }
@@ -115,6 +109,27 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     if (!bulk.ok()) return bulk.status();
   }
   return store;
+}
+
+// Each step leaves a version an older trackd recognises, so a crash
+// between steps resumes at the next Open.
+absl::Status TrackStore::Upgrade(const std::string& data_dir,
+                                 std::string version) {
+  rocksdb::DB* db = engine_->db.get();
+  if (version == kSchemaVersionWithoutRegistry) {
+    if (absl::Status b = BuildRegistry(); !b.ok()) return b;
+    version = kSchemaVersionWithoutHistoryCells;
+  } else if (version == kSchemaVersionWithGeo) {
+    rocksdb::Status s = db->Put(rocksdb::WriteOptions(), kSchemaVersionKey,
+                                kSchemaVersionWithoutHistoryCells);
+    if (!s.ok()) return FromRocks(s, "writing schema version");
+    version = kSchemaVersionWithoutHistoryCells;
+  }
+  if (version == kSchemaVersionWithoutHistoryCells) return BuildHistoryCells();
+  if (version == kSchemaVersion) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("data dir ", data_dir, " has schema version ", version,
+                   "; this trackd reads version ", kSchemaVersion));
 }
 
 TrackStore::TrackStore() : engine_(std::make_unique<Engine>()) {}

@@ -54,6 +54,34 @@ struct TrackPage {
   std::string next_page_token;  // empty on the last page
 };
 
+// Fixes inside a region during [start_ms, end_ms] (SearchHistory).
+struct HistoryQuery {
+  std::string collection;
+  const index::Region* region = nullptr;  // required; outlives the call
+  int64_t start_ms = INT64_MIN;           // inclusive
+  int64_t end_ms = INT64_MAX;             // inclusive
+  // One row per entity (its first and last fix inside, and how many)
+  // rather than every fix.
+  bool per_entity = false;
+  int limit = 100;         // rows per page, >= 1
+  std::string page_token;  // from a previous page; empty for the first
+};
+// One entity's fixes inside the region (per_entity).
+struct HistoryVisit {
+  model::TrackPoint first;
+  model::TrackPoint last;
+  uint64_t fixes = 0;
+};
+struct HistoryPage {
+  std::vector<model::TrackPoint> points;  // !per_entity: by entity, time
+  std::vector<HistoryVisit> visits;       // per_entity: by entity
+  std::string next_page_token;            // empty on the last page
+  // What the search read: the evidence that it costs what the space-time
+  // box holds.
+  uint64_t cells_read = 0;  // history cell keys
+  uint64_t fixes_read = 0;  // fixes of candidate entities checked
+};
+
 struct AddPointsOptions {
   // Which entities' points to store (GEOADD's NX and XX): points of the
   // other entities are skipped, not errors.
@@ -172,6 +200,15 @@ class TrackStore {
       absl::string_view collection, const index::Region& region,
       const std::function<bool(const model::TrackPoint&)>& visit,
       const ScanOptions& options);
+
+  // --- History in space and time (history_search.cc) ---
+  // Every fix of `collection` whose position query.region contains and
+  // whose loc_time is in [start_ms, end_ms] (and not past retention), in
+  // (entity, loc_time) order, a page at a time; or one row per entity.
+  // Exact: candidates come from the history cells (storage/history_cells.h)
+  // and every fix is checked. INVALID_ARGUMENT for a bad limit, range or
+  // page token.
+  absl::StatusOr<HistoryPage> SearchHistory(const HistoryQuery& query);
 
   // --- Collections (collections.cc) ---
 
@@ -368,7 +405,10 @@ class TrackStore {
 
  private:
   TrackStore();
-  absl::Status BuildRegistry();  // schema version 1 -> 2
+  absl::Status BuildRegistry();      // schema version 1 -> 3
+  absl::Status BuildHistoryCells();  // schema version 3 -> 4
+  // Brings a data dir of an older schema `version` to kSchemaVersion.
+  absl::Status Upgrade(const std::string& data_dir, std::string version);
   absl::Mutex& CollectionLock(absl::string_view collection);
   // The entity-lock stripes that guard strings `names` (kv_ops.cc).
   static std::vector<size_t> StringStripes(absl::Span<const std::string> names);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "model/validate.h"
 #include "storage/engine.h"
+#include "storage/history_cells.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -42,6 +43,33 @@ void ApplyOnly(AddPointsOptions::Only only, PointsPlan* plan) {
   }
 }
 
+// I7 (storage/history_cells.h): each fix's history cell key, unless the
+// entity's stored latest point stands for it or this batch wrote it.
+class HistoryCellWrites {
+ public:
+  explicit HistoryCellWrites(const PointsPlan& plan)
+      : plan_(plan), written_(plan.entities.size()) {}
+
+  absl::Status Add(WriteBatchBuilder& batch, absl::string_view collection,
+                   size_t e, const model::TrackPoint& p) {
+    const HistoryCell cell = HistoryCellOf(p.loc_time_ms, p.lat, p.lon);
+    if (written_[e] == cell) return absl::OkStatus();
+    const std::optional<PointPosition>& stored = plan_.entities[e].stored;
+    if (stored && p.loc_time_ms >= stored->loc_time_ms &&
+        cell == HistoryCellOf(stored->loc_time_ms, stored->lat, stored->lon)) {
+      return absl::OkStatus();
+    }
+    written_[e] = cell;
+    return batch.Put(
+        ColumnFamily::kPoints,
+        HistoryCellKey(collection, cell.bucket, cell.cell, p.entity), "");
+  }
+
+ private:
+  const PointsPlan& plan_;
+  std::vector<std::optional<HistoryCell>> written_;  // the last, per entity
+};
+
 }  // namespace
 
 PointsPlan PlanPoints(absl::Span<const model::TrackPoint> points) {
@@ -74,6 +102,7 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
   // between points of the call, then against the stored latest).
   std::vector<int> newest(n, -1);
   std::vector<std::string> encoded(points.size());
+  HistoryCellWrites cells(plan);
   for (size_t i = 0; i < points.size(); ++i) {
     const model::TrackPoint& p = points[i];
     const size_t e = plan.entity_of[i];
@@ -85,6 +114,7 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
         !s.ok()) {
       return s;
     }
+    if (absl::Status s = cells.Add(batch, collection, e, p); !s.ok()) return s;
     const bool newer =
         newest[e] >= 0 ? p.loc_time_ms >= points[newest[e]].loc_time_ms
                        : ReplacesLatest(plan.entities[e].stored, p.loc_time_ms);

@@ -18,6 +18,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "storage/counter_merge.h"
 #include "storage/engine.h"
+#include "storage/history_cells.h"
 #include "storage/keys.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
@@ -275,6 +276,9 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
     ReadVarint32(&in, &len);
     return newest.Add(in, last_value);  // the latest key's suffix: entity
   };
+  ExternalSorter cells(ExternalSortOptions{
+      temp_dir_, options_.sort_memory_bytes, "history_cells"});
+  std::optional<HistoryCell> last_cell;  // of the current entity
   SortedStream& s = **stream;
   while (s.Next()) {
     const absl::string_view suffix = s.key();
@@ -283,6 +287,11 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
     if (new_entity) {
       if (absl::Status f = flush_entity(); !f.ok()) return f;
       entity_part.assign(entity.data(), entity.size());
+      last_cell.reset();
+    }
+    if (absl::Status c = AddCell(cells, entity, s.value(), &last_cell);
+        !c.ok()) {
+      return c;
     }
     // Files are cut between entities, so that an entity's history is in
     // one file, unless it alone outgrows several.
@@ -302,7 +311,43 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
   if (!s.status().ok()) return s.status();
   if (absl::Status f = flush_entity(); !f.ok()) return f;
   Report("writing points", stats_.points_written, stats_.points_added);
+  if (absl::Status c = WriteCells(cells, points); !c.ok()) return c;
   return points.Cut();
+}
+
+// I7 (storage/history_cells.h): the cell key of each change of cell along
+// an entity's history, which comes sorted by time. `entity` is the
+// entity's part of a points key (varint32 length, name).
+absl::Status SstImport::AddCell(ExternalSorter& cells, absl::string_view entity,
+                                absl::string_view value,
+                                std::optional<HistoryCell>* last) {
+  const std::optional<PointPosition> at = DecodePosition(value);
+  if (!at) return absl::DataLossError("corrupt point value in the import");
+  const HistoryCell cell = HistoryCellOf(at->loc_time_ms, at->lat, at->lon);
+  if (*last == cell) return absl::OkStatus();
+  *last = cell;
+  uint32_t length = 0;
+  ReadVarint32(&entity, &length);
+  return cells.Add(HistoryCellKeySuffix(cell.bucket, cell.cell, entity), "");
+}
+
+// The cell keys sort after every entity's history, so they end the
+// points files; an entity that comes back to a cell in one bucket gave its
+// key twice.
+absl::Status SstImport::WriteCells(ExternalSorter& cells, SstSink& points) {
+  auto stream = cells.Finish();
+  if (!stream.ok()) return stream.status();
+  std::string key, previous;
+  SortedStream& s = **stream;
+  while (s.Next()) {
+    if (!previous.empty() && s.key() == previous) continue;
+    previous.assign(s.key().data(), s.key().size());
+    if (absl::Status c = points.MaybeCut(4); !c.ok()) return c;
+    key.assign(collection_prefix_);
+    key.append(previous);
+    if (absl::Status w = points.Put(key, ""); !w.ok()) return w;
+  }
+  return s.status();
 }
 
 // Step 3: each entity's newest imported point against its stored latest,

@@ -39,11 +39,13 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "model/track_point.h"
+#include "storage/history_cells.h"
 #include "storage/import/external_sort.h"
 #include "storage/track_store.h"
 
@@ -102,6 +104,10 @@ class SstImport {
 
   void Report(absl::string_view phase, uint64_t done, uint64_t total) const;
   absl::Status WriteHistory(SstSink& points, ExternalSorter& newest);
+  absl::Status AddCell(ExternalSorter& cells, absl::string_view entity,
+                       absl::string_view value,
+                       std::optional<HistoryCell>* last);
+  absl::Status WriteCells(ExternalSorter& cells, SstSink& points);
   absl::Status WriteLatest(ExternalSorter& newest, SstSink& latest,
                            int64_t* new_entities);
   absl::Status WriteRegistry(SstSink& registry, int64_t new_entities);

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <random>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -25,9 +26,18 @@ using testing::Point;
 using Dump = testing::RawEntries;
 
 // Every key and value of points and latest.
+// Fixes and latest points. The history cells are left out: the import
+// writes one per change of cell along each sorted history, AddPoints one
+// per change from what each batch knew, and both keep I7, which
+// InvariantViolations checks.
 std::vector<Dump> DumpAll(TrackStore& store) {
-  return {testing::ReadRaw(store, ColumnFamily::kPoints),
-          testing::ReadRaw(store, ColumnFamily::kLatest)};
+  Dump points;
+  for (auto& entry : testing::ReadRaw(store, ColumnFamily::kPoints)) {
+    const std::optional<LatestKeyParts> key = ParseLatestKey(entry.first);
+    if (key && absl::StartsWith(key->entity, kHistoryCellsTag)) continue;
+    points.push_back(std::move(entry));
+  }
+  return {points, testing::ReadRaw(store, ColumnFamily::kLatest)};
 }
 
 uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,
