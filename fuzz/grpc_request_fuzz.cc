@@ -150,7 +150,7 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
             TrackServiceImpl& service, storage::TrackStore& store) {
   using namespace v1;
   auto& svc = service;
-  switch (rpc % 13) {
+  switch (rpc % 14) {
     case 0:
       return RunChecked<AddPointRequest>(
           bytes, text, [&](const auto& r) { RunAddPoint(svc, store, r); });
@@ -197,6 +197,11 @@ void RunOne(uint8_t rpc, absl::string_view bytes, bool text,
       return RunPlain<ExportGeoJsonRequest, ExportGeoJsonResponse>(
           bytes, text, "ExportGeoJson", [&](auto* c, auto* q, auto* a) {
             return svc.ExportGeoJson(c, q, a);
+          });
+    case 13:
+      return RunPlain<SearchHistoryRequest, SearchHistoryResponse>(
+          bytes, text, "SearchHistory", [&](auto* c, auto* q, auto* a) {
+            return svc.SearchHistory(c, q, a);
           });
     default:
       return RunPlain<SearchPolygonRequest, SearchResponse>(

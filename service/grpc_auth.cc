@@ -119,6 +119,8 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                      v1::SearchResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SearchPolygon, const v1::SearchPolygonRequest*,
                      v1::SearchResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(SearchHistory, const v1::SearchHistoryRequest*,
+                     v1::SearchHistoryResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SetRetention, const v1::SetRetentionRequest*,
                      v1::SetRetentionResponse*, Access::kWrite)
   TRACKDB_AUTHORIZED(GetRetention, const v1::GetRetentionRequest*,

@@ -25,6 +25,7 @@
 #include "service/clock.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
+#include "service/search_area.h"
 #include "storage/position_at.h"
 
 namespace trackdb::service {
@@ -47,10 +48,6 @@ std::vector<size_t> SimplifiedIndices(
   line.reserve(points.size());
   for (const model::TrackPoint& p : points) line.push_back({p.lat, p.lon});
   return analysis::SimplifyDouglasPeucker(line, tolerance_m);
-}
-
-index::LatLng ToLatLng(const v1::LatLng& p) {
-  return {p.latitude(), p.longitude()};
 }
 
 // Search hits before paging: the points, gathered once, and a small sort
@@ -475,12 +472,9 @@ grpc::Status TrackServiceImpl::GetRetention(
 grpc::Status TrackServiceImpl::SearchBounds(
     grpc::ServerContext* context, const v1::SearchBoundsRequest* request,
     v1::SearchResponse* response) {
-  if (!request->has_south_west() || !request->has_north_east()) {
-    return InvalidArgument("south_west and north_east are required");
-  }
-  auto rect = index::RectRegion::Create(
-      request->south_west().latitude(), request->south_west().longitude(),
-      request->north_east().latitude(), request->north_east().longitude());
+  auto rect = BoundsRegion(
+      request->has_south_west() ? &request->south_west() : nullptr,
+      request->has_north_east() ? &request->north_east() : nullptr, "");
   if (!rect.ok()) return ToGrpc(rect.status());
   return Search(context, request->collection(), *rect, nullptr,
                 request->filter(), response);
@@ -489,26 +483,10 @@ grpc::Status TrackServiceImpl::SearchBounds(
 grpc::Status TrackServiceImpl::SearchRadius(
     grpc::ServerContext* context, const v1::SearchRadiusRequest* request,
     v1::SearchResponse* response) {
-  if (!request->has_center()) return InvalidArgument("center is required");
-  if (absl::Status s =
-          model::ValidateRadius(request->radius_m(), "radius_m", limits_);
-      !s.ok()) {
-    return ToGrpc(s);
-  }
-  const index::LatLng center{request->center().latitude(),
-                             request->center().longitude()};
-  if (absl::Status s =
-          model::ValidatePosition(center.lat, center.lon, "center");
-      !s.ok()) {
-    return ToGrpc(s);
-  }
-  auto circle = index::CircleRegion::Create(center, request->radius_m());
-  // The centre passed above, so the radius is what the circle refused
-  // (infinity, when no max_radius_m bounds it).
-  if (!circle.ok()) {
-    return InvalidArgument(
-        absl::StrCat("radius_m: ", circle.status().message()));
-  }
+  auto circle =
+      CircleRegionOf(request->has_center() ? &request->center() : nullptr,
+                     request->radius_m(), limits_, "");
+  if (!circle.ok()) return ToGrpc(circle.status());
   return Search(context, request->collection(), *circle, &*circle,
                 request->filter(), response);
 }
@@ -516,22 +494,8 @@ grpc::Status TrackServiceImpl::SearchRadius(
 grpc::Status TrackServiceImpl::SearchPolygon(
     grpc::ServerContext* context, const v1::SearchPolygonRequest* request,
     v1::SearchResponse* response) {
-  if (absl::Status s = model::ValidatePolygonSize(request->vertices_size(),
-                                                  "vertices", limits_);
-      !s.ok()) {
-    return ToGrpc(s);
-  }
-  std::vector<index::LatLng> vertices;
-  for (const v1::LatLng& v : request->vertices())
-    vertices.push_back(ToLatLng(v));
-  auto polygon = index::PolygonRegion::Create(std::move(vertices));
-  if (!polygon.ok()) {
-    std::string message(polygon.status().message());
-    if (message.rfind("vertices", 0) != 0) {
-      message = absl::StrCat("vertices: ", message);
-    }
-    return InvalidArgument(message);
-  }
+  auto polygon = PolygonRegionOf(request->vertices(), limits_, "");
+  if (!polygon.ok()) return ToGrpc(polygon.status());
   return Search(context, request->collection(), *polygon, nullptr,
                 request->filter(), response);
 }

@@ -64,6 +64,10 @@ class TrackServiceImpl final : public v1::TrackService::Service {
   grpc::Status GetRetention(grpc::ServerContext*,
                             const v1::GetRetentionRequest*,
                             v1::Retention*) override;
+  // search_history.cc
+  grpc::Status SearchHistory(grpc::ServerContext*,
+                             const v1::SearchHistoryRequest*,
+                             v1::SearchHistoryResponse*) override;
   // export_geojson.cc
   grpc::Status ExportGeoJson(grpc::ServerContext* context,
                              const v1::ExportGeoJsonRequest* request,

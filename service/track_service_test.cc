@@ -638,6 +638,115 @@ TEST_F(TrackServiceTest, InvalidSearchesNameTheField) {
   EXPECT_THAT(s.error_message(), HasSubstr("self-intersecting"));
 }
 
+TEST_F(TrackServiceTest, SearchHistoryFindsPastFixesInAreaAndTime) {
+  // "a" drove through the square at kT0+10s and kT0+20s, then left; "b"
+  // passed it only later; "c" was always far away.
+  ASSERT_TRUE(
+      Add("fleet",
+          {MakePoint("a", kT0, 10, 10.1), MakePoint("a", kT0 + 10000, 10, 10),
+           MakePoint("a", kT0 + 20000, 10.001, 10),
+           MakePoint("a", kT0 + 30000, 11, 11),
+           MakePoint("b", kT0 + 50000, 10, 10),
+           MakePoint("b", kT0 + 60000, 12, 12), MakePoint("c", kT0, 20, 20)})
+          .ok());
+  v1::SearchHistoryRequest req;
+  req.set_collection("fleet");
+  req.mutable_bounds()->mutable_south_west()->set_latitude(9.99);
+  req.mutable_bounds()->mutable_south_west()->set_longitude(9.99);
+  req.mutable_bounds()->mutable_north_east()->set_latitude(10.01);
+  req.mutable_bounds()->mutable_north_east()->set_longitude(10.01);
+  req.set_start_time_ms(kT0);
+  req.set_end_time_ms(kT0 + 40000);
+  auto call = [&](const v1::SearchHistoryRequest& r) {
+    v1::SearchHistoryResponse resp;
+    grpc::ClientContext ctx;
+    grpc::Status s = server_.stub().SearchHistory(&ctx, r, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return resp;
+  };
+  v1::SearchHistoryResponse resp = call(req);
+  ASSERT_EQ(resp.points_size(), 2);
+  EXPECT_EQ(resp.points(0).entity_id(), "a");
+  EXPECT_EQ(resp.points(0).loc_time_ms(), kT0 + 10000);
+  EXPECT_EQ(resp.points(1).loc_time_ms(), kT0 + 20000);
+  EXPECT_TRUE(resp.next_page_token().empty());
+
+  // All time, one row per entity, a page of one.
+  req.set_start_time_ms(0);
+  req.set_end_time_ms(0);
+  req.set_per_entity(true);
+  req.set_page_size(1);
+  resp = call(req);
+  ASSERT_EQ(resp.visits_size(), 1);
+  EXPECT_EQ(resp.visits(0).first().entity_id(), "a");
+  EXPECT_EQ(resp.visits(0).first().loc_time_ms(), kT0 + 10000);
+  EXPECT_EQ(resp.visits(0).last().loc_time_ms(), kT0 + 20000);
+  EXPECT_EQ(resp.visits(0).fixes(), 2u);
+  ASSERT_FALSE(resp.next_page_token().empty());
+  req.set_page_token(resp.next_page_token());
+  resp = call(req);
+  ASSERT_EQ(resp.visits_size(), 1);
+  EXPECT_EQ(resp.visits(0).first().entity_id(), "b");
+  EXPECT_TRUE(resp.next_page_token().empty());
+
+  // A circle and a polygon around the same place agree.
+  v1::SearchHistoryRequest circle;
+  circle.set_collection("fleet");
+  circle.mutable_circle()->mutable_center()->set_latitude(10);
+  circle.mutable_circle()->mutable_center()->set_longitude(10);
+  circle.mutable_circle()->set_radius_m(500);
+  EXPECT_EQ(call(circle).points_size(), 3);
+  v1::SearchHistoryRequest polygon;
+  polygon.set_collection("fleet");
+  for (auto [lat, lon] : std::vector<std::pair<double, double>>{
+           {9.99, 9.99}, {9.99, 10.01}, {10.01, 10.01}, {10.01, 9.99}}) {
+    auto* v = polygon.mutable_polygon()->add_vertices();
+    v->set_latitude(lat);
+    v->set_longitude(lon);
+  }
+  EXPECT_EQ(call(polygon).points_size(), 3);
+}
+
+TEST_F(TrackServiceTest, SearchHistoryRefusesBadInputNamingTheField) {
+  auto error = [&](const v1::SearchHistoryRequest& r) {
+    v1::SearchHistoryResponse resp;
+    grpc::ClientContext ctx;
+    grpc::Status s = server_.stub().SearchHistory(&ctx, r, &resp);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    return s.error_message();
+  };
+  v1::SearchHistoryRequest req;
+  req.set_collection("fleet");
+  EXPECT_THAT(error(req), HasSubstr("area is required"));
+  req.mutable_circle()->set_radius_m(10);
+  EXPECT_THAT(error(req), HasSubstr("circle.center is required"));
+  req.mutable_circle()->mutable_center()->set_latitude(10);
+  req.mutable_circle()->set_radius_m(-1);
+  EXPECT_THAT(error(req), HasSubstr("circle.radius_m"));
+  req.mutable_circle()->set_radius_m(10);
+  req.mutable_circle()->mutable_center()->set_latitude(91);
+  EXPECT_THAT(error(req), HasSubstr("circle.center.latitude"));
+  req.mutable_circle()->mutable_center()->set_latitude(10);
+  req.set_start_time_ms(5);
+  req.set_end_time_ms(4);
+  EXPECT_THAT(error(req), HasSubstr("start_time_ms"));
+  req.set_end_time_ms(0);
+  req.set_page_size(100000);
+  EXPECT_THAT(error(req), HasSubstr("page_size"));
+  req.set_page_size(0);
+  req.set_page_token(std::string(65536, 'x'));
+  EXPECT_THAT(error(req), HasSubstr("page_token"));
+  req.clear_page_token();
+  req.mutable_bounds()->mutable_south_west()->set_latitude(10);
+  EXPECT_THAT(error(req), HasSubstr("bounds.south_west and bounds.north_east"));
+  req.mutable_bounds()->mutable_north_east()->set_latitude(5);
+  EXPECT_THAT(error(req), HasSubstr("bounds.south_west.latitude"));
+  req.mutable_polygon()->add_vertices();
+  EXPECT_THAT(error(req), HasSubstr("polygon.vertices"));
+  req.set_collection("");
+  EXPECT_THAT(error(req), HasSubstr("collection"));
+}
+
 TEST_F(TrackServiceTest, UnknownCollectionReadsAreEmpty) {
   v1::SearchRadiusRequest req;
   req.set_collection("nobody");

@@ -25,10 +25,10 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(
-      CommandFamilyNames(),
-      ElementsAre("config", "connection", "fence", "geo", "geo_search", "key",
-                  "pubsub", "server", "string", "track", "zset"));
+  EXPECT_THAT(CommandFamilyNames(),
+              ElementsAre("config", "connection", "fence", "geo", "geo_search",
+                          "key", "pubsub", "server", "string", "track",
+                          "track_search", "zset"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -45,8 +45,8 @@ TEST(CommandTableTest, WorkerCommands) {
            "zcount", "zrank", "zrevrank", "rename", "renamenx", "copy", "move",
            // A key's fences, the members inside one, its event log.
            "fence.list", "fence.state", "fence.events",
-           // A range of a track, whole.
-           "track.analyze"}));
+           // A range of a track, whole; history in space and time.
+           "track.analyze", "track.search"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {

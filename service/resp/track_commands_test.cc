@@ -148,5 +148,95 @@ TEST_F(TrackCommandsTest, RetentionRefusesBadArgumentsAndSetsNothing) {
   EXPECT_TRUE(server_.store().GetRetention("fleet").keeps_everything());
 }
 
+// The reply's rows and next cursor, from a RESP2 [cursor, rows] reply.
+struct SearchReply {
+  std::string cursor;
+  int rows = -1;
+};
+SearchReply ParseSearchReply(const std::string& reply) {
+  SearchReply out;
+  // *2\r\n$<n>\r\n<cursor>\r\n*<rows>\r\n...
+  const size_t bulk = reply.find("$");
+  const size_t cursor_at = reply.find("\r\n", bulk) + 2;
+  const size_t cursor_end = reply.find("\r\n", cursor_at);
+  out.cursor = reply.substr(cursor_at, cursor_end - cursor_at);
+  const size_t rows_at = cursor_end + 3;
+  out.rows = std::stoi(reply.substr(rows_at, reply.find("\r\n", rows_at)));
+  return out;
+}
+
+TEST_F(TrackCommandsTest, SearchFindsFixesInAreaAndTimeAPageAtATime) {
+  // Within 300 m of lon 0.0025: the fixes at lon 0 to 0.005 (t = 0 to 50 s).
+  const std::vector<std::string> search = {
+      "TRACK.SEARCH", "fleet", "FROMLONLAT", "0.0025", "0",
+      "BYRADIUS",     "300",   "m"};
+  SearchReply all = ParseSearchReply(Call(search));
+  EXPECT_EQ(all.cursor, "0");
+  EXPECT_EQ(all.rows, 6);
+  std::vector<std::string> timed = search;
+  timed.insert(timed.end(), {"FROM", "15000", "TO", "40000"});
+  EXPECT_EQ(ParseSearchReply(Call(timed)).rows, 3);  // 20, 30 and 40 s
+  EXPECT_THAT(Call(timed), HasSubstr("$3\r\ncar\r\n:20000\r\n*2\r\n"));
+
+  std::vector<std::string> paged = search;
+  paged.insert(paged.end(), {"COUNT", "4"});
+  SearchReply first = ParseSearchReply(Call(paged));
+  EXPECT_EQ(first.rows, 4);
+  ASSERT_NE(first.cursor, "0");
+  paged.insert(paged.end(), {"CURSOR", first.cursor});
+  SearchReply second = ParseSearchReply(Call(paged));
+  EXPECT_EQ(second.rows, 2);
+  EXPECT_EQ(second.cursor, "0");
+
+  // One row per member: its first and last fix inside, and how many.
+  std::vector<std::string> per_entity = search;
+  per_entity.push_back("PERENTITY");
+  EXPECT_THAT(Call(per_entity),
+              HasSubstr("*4\r\n$3\r\ncar\r\n:6\r\n*3\r\n:0\r\n"));
+  EXPECT_THAT(Call(per_entity), HasSubstr("*3\r\n:50000\r\n"));
+
+  // The wild fix at (lat 1, lon 0.005), by bounds and by polygon.
+  EXPECT_EQ(ParseSearchReply(Call({"TRACK.SEARCH", "fleet", "BYBOUNDS", "0",
+                                   "0.9", "0.01", "1.1"}))
+                .rows,
+            1);
+  EXPECT_EQ(ParseSearchReply(Call({"TRACK.SEARCH", "fleet", "BYPOLYGON", "3",
+                                   "0", "0.9", "0.01", "0.9", "0.005", "1.1"}))
+                .rows,
+            1);
+  EXPECT_EQ(ParseSearchReply(Call({"TRACK.SEARCH", "nokey", "BYBOUNDS", "0",
+                                   "0.9", "0.01", "1.1"}))
+                .rows,
+            0);
+}
+
+TEST_F(TrackCommandsTest, SearchRefusesBadArgumentsLikeRedis) {
+  EXPECT_THAT(Call({"TRACK.SEARCH", "fleet", "FROM", "1", "TO", "2"}),
+              StartsWith("-ERR exactly one of"));
+  EXPECT_THAT(Call({"TRACK.SEARCH", "fleet", "FROMLONLAT", "0", "0", "BYRADIUS",
+                    "-1", "m"}),
+              StartsWith("-ERR"));
+  EXPECT_THAT(Call({"TRACK.SEARCH", "fleet", "BYBOUNDS", "0", "0", "1", "95"}),
+              StartsWith("-ERR"));
+  EXPECT_THAT(Call({"TRACK.SEARCH", "fleet", "BYPOLYGON", "4", "0", "0", "1",
+                    "1", "0", "1", "1", "0"}),
+              StartsWith("-ERR invalid polygon"));
+  EXPECT_EQ(Call({"TRACK.SEARCH", "fleet", "BYBOUNDS", "0", "0", "1", "1",
+                  "COUNT", "0"}),
+            "-ERR COUNT must be between 1 and 1000\r\n");
+  EXPECT_EQ(Call({"TRACK.SEARCH", "fleet", "BYBOUNDS", "0", "0", "1", "1",
+                  "CURSOR", "nonsense"}),
+            "-ERR invalid cursor\r\n");
+  EXPECT_EQ(Call({"TRACK.SEARCH", "fleet", "BYBOUNDS", "0", "0", "1", "1",
+                  "FROM", "5", "TO", "4"}),
+            "-ERR FROM is after TO\r\n");
+  EXPECT_EQ(Call({"TRACK.SEARCH", "fleet", "BYBOUNDS", "0", "0", "1", "1",
+                  "SIDEWAYS", "1"}),
+            "-ERR syntax error\r\n");
+  EXPECT_EQ(Call({"SET", "s", "v"}), "+OK\r\n");
+  EXPECT_THAT(Call({"TRACK.SEARCH", "s", "BYBOUNDS", "0", "0", "1", "1"}),
+              StartsWith("-WRONGTYPE"));
+}
+
 }  // namespace
 }  // namespace trackdb::resp

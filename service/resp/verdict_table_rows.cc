@@ -700,6 +700,22 @@ const VerdictRow kTrackRows[] = {
      kOwnTrackCommand},
     {"track.getretention", "TRACK.GETRETENTION <long>", VerdictRow::kOwn,
      kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH g FROMLONLAT 1 2 BYRADIUS -1 m",
+     VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH g BYBOUNDS 1 2 3 95", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH g BYPOLYGON 4 0 0 1 1 0 1 1 0",
+     VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH g BYBOUNDS 1 2 3 4 COUNT <huge>",
+     VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH g BYBOUNDS 1 2 3 4 CURSOR x",
+     VerdictRow::kOwn, kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH g FROM 1 TO 2", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH <long> BYBOUNDS 1 2 3 4", VerdictRow::kOwn,
+     kOwnTrackCommand},
+    {"track.search", "TRACK.SEARCH s BYBOUNDS 1 2 3 4", VerdictRow::kOwn,
+     kOwnTrackCommand},
 };
 
 template <size_t N>

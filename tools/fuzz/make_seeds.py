@@ -121,6 +121,9 @@ GRPC = [
     ("SearchPolygon", 7, 'collection: "fleet" vertices { latitude: 0 '
      'longitude: 0 } vertices { latitude: 0 longitude: 5 } vertices { '
      'latitude: 5 longitude: 5 } vertices { latitude: 5 longitude: 0 }'),
+    ("SearchHistory", 13, 'collection: "fleet" circle { center { latitude: 1 '
+     'longitude: 2 } radius_m: 5000 } start_time_ms: 1 per_entity: true '
+     'page_size: 2'),
 ]
 
 
