@@ -32,12 +32,12 @@ TEST(HistoryBucketTest, FloorsNegativeTimesAndBoundsEachBucket) {
 }
 
 TEST(HistoryCellTest, IsTheLevelThirteenCellOfTheFix) {
-  const HistoryCell c = HistoryCellOf(7'200'000, 52.52, 13.405);
+  const HistoryCell c = HistoryCellOf(2 * kHistoryBucketMs + 5, 52.52, 13.405);
   EXPECT_EQ(c.bucket, 2);
   EXPECT_EQ(c.cell, index::CellIdAtLevel({52.52, 13.405}, kHistoryCellLevel));
   // 100 m away: the same cell, most likely; 5 km away: another one.
-  EXPECT_NE(c.cell, HistoryCellOf(7'200'000, 52.565, 13.405).cell);
-  EXPECT_NE(c, HistoryCellOf(10'800'000, 52.52, 13.405));
+  EXPECT_NE(c.cell, HistoryCellOf(2 * kHistoryBucketMs, 52.565, 13.405).cell);
+  EXPECT_NE(c, HistoryCellOf(3 * kHistoryBucketMs, 52.52, 13.405));
 }
 
 TEST(HistoryCellKeyTest, SortsAfterEveryEntityAndRoundTrips) {

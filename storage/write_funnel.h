@@ -17,6 +17,8 @@
 //       a collection with none.
 //   I6  The latest index (engine.latest_index, storage/latest_index.h)
 //       holds exactly the entities `latest` holds, at their positions.
+//   I7  Every fix in `points` has its history cell key there too
+//       (storage/history_cells.h states it and why it holds).
 //   I5  A string cache entry (storage/string_cache.h) for a name holds the
 //       name's value in `kv`. (Compaction drops expired values the cache
 //       may still hold: they read as absent either way.)
@@ -44,7 +46,8 @@
 //     holding them, so it cannot put back a value a write has replaced (I5).
 //
 // Every mutation, by entry point (TrackStore, storage/track_store.h):
-//   AddPoints           write_path.cc   history, latest moves, registry +n,
+//   AddPoints           write_path.cc   history, its cells, latest moves,
+//                                       registry +n,
 //                       fence_eval.cc   fence states and events (below)
 //   DeleteEntity        write_path.cc   one entity's keys, registry -1
 //   DeleteCollection    collections.cc  a collection's ranges and registry
@@ -63,7 +66,8 @@
 //   TrimHistories       retention_ops.cc  history past max_points per entity
 //                                         (a range deletion each)
 //   SetBulkLoad         bulk_load.cc    options only, no keys
-//   Open (schema 1->2)  collections.cc  the registry built from `latest`
+//   Open (schema 1->3)  collections.cc  the registry built from `latest`
+//   Open (schema 3->4)  history_cells_build.cc  history cells from `points`
 //   SstImport           sst_import.cc   offline: SST files through the same
 //                                       PlanLatestMove, one ingestion
 //
