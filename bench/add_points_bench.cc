@@ -1,16 +1,21 @@
 // Write-path throughput: points/s through TrackStore::AddPoints with 1 and
 // with 100 points per call, over 100k entities that already have a latest
 // point, so every point moves one: a history Put and a latest Put in one
-// WriteBatch (seed 004's schema also moved a geo entry: two more).
+// WriteBatch (seed 004's schema also moved a geo entry: two more), plus,
+// when the point lands in another ~1 km cell or 10 minutes, its history
+// cell key: nearly always here, since each point lands anywhere in the
+// city; BM_AddPointsDriving moves each entity a street on instead.
 //
 //   bazel run --config=bench //bench:add_points_bench
 //
 // Results and the db_bench reference: bench/README.md.
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
@@ -58,6 +63,52 @@ BENCHMARK(BM_AddPoints)
     ->MinTime(3)
     ->UseRealTime();
 
+// Where each entity is and where it heads: the driving case moves it on.
+struct Position {
+  double lat = 0, lon = 0, heading = 0;
+};
+std::vector<Position> g_position(kEntities);
+
+// The same, but each point moves its entity ~80 m on from where it was,
+// as a vehicle reporting every 10 s at 30 km/h does, rather than anywhere
+// in the city: the shape of real fleets, where an entity's history cell
+// (storage/history_cells.h) changes every dozen fixes or so. Each thread
+// drives its own slice of the entities, in a collection of their own (so
+// that BM_AddPoints's jumps do not move them).
+constexpr char kDrivingCollection[] = "driving";
+void BM_AddPointsDriving(benchmark::State& state) {
+  const int per_call = static_cast<int>(state.range(0));
+  std::mt19937_64 rng(state.thread_index() * 7919 + 2);
+  const int slice = kEntities / state.threads();
+  std::uniform_int_distribution<int> pick(0, slice - 1);
+  std::normal_distribution<double> turn(0, 0.5);
+  std::vector<model::TrackPoint> batch(per_call);
+  for (auto _ : state) {
+    for (auto& p : batch) {
+      const int e = state.thread_index() * slice + pick(rng);
+      Position& at = g_position[e];
+      at.heading += turn(rng);
+      at.lat += std::cos(at.heading) * 0.00075;
+      at.lon += std::sin(at.heading) * 0.00097;
+      p = RandomPoint(rng, e);
+      p.lat = at.lat;
+      p.lon = at.lon;
+    }
+    absl::Status s = g_store->AddPoints(kDrivingCollection, batch);
+    if (!s.ok()) state.SkipWithError(std::string(s.message()).c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * per_call);
+  state.counters["points_per_call"] =
+      benchmark::Counter(per_call, benchmark::Counter::kAvgThreads);
+}
+BENCHMARK(BM_AddPointsDriving)
+    ->Arg(1)
+    ->Arg(100)
+    ->Threads(1)
+    ->Threads(4)
+    ->MinTime(3)
+    ->UseRealTime();
+
 }  // namespace
 }  // namespace trackdb
 
@@ -81,8 +132,12 @@ int main(int argc, char** argv) {
     std::vector<trackdb::model::TrackPoint> batch;
     for (int e = start; e < start + 1000; ++e) {
       batch.push_back(trackdb::RandomPoint(rng, e));
+      trackdb::g_position[e] = {batch.back().lat, batch.back().lon, 0};
     }
-    if (!trackdb::g_store->AddPoints("fleet", batch).ok()) return 1;
+    if (!trackdb::g_store->AddPoints("fleet", batch).ok() ||
+        !trackdb::g_store->AddPoints(trackdb::kDrivingCollection, batch).ok()) {
+      return 1;
+    }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

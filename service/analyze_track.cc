@@ -59,12 +59,10 @@ grpc::Status ReadRange(grpc::ServerContext* context, storage::TrackStore& store,
   storage::TrackQuery range;
   range.collection = r.collection();
   range.entity = r.entity_id();
-  range.start_ms = r.start_time_ms();
-  range.end_ms = r.end_time_ms() == 0 ? INT64_MAX : r.end_time_ms();
-  if (range.start_ms > range.end_ms) {
-    return InvalidArgument(absl::StrCat("start_time_ms (", range.start_ms,
-                                        ") is after end_time_ms (",
-                                        range.end_ms, ")"));
+  if (absl::Status s = TimeRangeFields(r.start_time_ms(), r.end_time_ms(),
+                                       &range.start_ms, &range.end_ms);
+      !s.ok()) {
+    return ToGrpc(s);
   }
   absl::StatusOr<std::vector<model::TrackPoint>> read = storage::ReadTrackRange(
       store, range, model::kMaxAnalyzedFixes,

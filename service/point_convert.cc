@@ -34,6 +34,18 @@ absl::Status ValidateEntityFields(absl::string_view collection,
   return ValidateEntityIdField(entity_id, "entity_id");
 }
 
+absl::Status TimeRangeFields(int64_t start_time_ms, int64_t end_time_ms,
+                             int64_t* start_ms, int64_t* end_ms) {
+  *start_ms = start_time_ms;
+  *end_ms = end_time_ms == 0 ? INT64_MAX : end_time_ms;
+  if (*start_ms > *end_ms) {
+    return absl::InvalidArgumentError(absl::StrCat("start_time_ms (", *start_ms,
+                                                   ") is after end_time_ms (",
+                                                   *end_ms, ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateTrackPoint(const model::TrackPoint& p,
                                 absl::string_view field,
                                 const model::Limits& limits, int64_t now_ms) {

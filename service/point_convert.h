@@ -27,6 +27,11 @@ absl::Status ValidateEntityIdField(absl::string_view id,
 absl::Status ValidateEntityFields(absl::string_view collection,
                                   absl::string_view entity_id);
 
+// A request's start_time_ms and end_time_ms (0: no upper bound) as an
+// inclusive range; INVALID_ARGUMENT when the start is after the end.
+absl::Status TimeRangeFields(int64_t start_time_ms, int64_t end_time_ms,
+                             int64_t* start_ms, int64_t* end_ms);
+
 // A point as the gRPC door and the import tool take it: its entity id
 // through ValidateEntityIdField, the rest model::ValidateIncomingPoint.
 absl::Status ValidateTrackPoint(const model::TrackPoint& p,

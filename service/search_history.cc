@@ -69,12 +69,11 @@ grpc::Status TrackServiceImpl::SearchHistory(
   storage::HistoryQuery q;
   q.collection = request->collection();
   q.region = area->get();
-  q.start_ms = request->start_time_ms();
-  q.end_ms = request->end_time_ms() == 0 ? INT64_MAX : request->end_time_ms();
-  if (q.start_ms > q.end_ms) {
-    return InvalidArgument(absl::StrCat("start_time_ms (", q.start_ms,
-                                        ") is after end_time_ms (", q.end_ms,
-                                        ")"));
+  if (absl::Status s =
+          TimeRangeFields(request->start_time_ms(), request->end_time_ms(),
+                          &q.start_ms, &q.end_ms);
+      !s.ok()) {
+    return ToGrpc(s);
   }
   q.per_entity = request->per_entity();
   q.limit = static_cast<int>(page_size);

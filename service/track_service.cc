@@ -346,12 +346,11 @@ grpc::Status TrackServiceImpl::GetTrack(grpc::ServerContext*,
   storage::TrackQuery q;
   q.collection = request->collection();
   q.entity = request->entity_id();
-  q.start_ms = request->start_time_ms();
-  q.end_ms = request->end_time_ms() == 0 ? INT64_MAX : request->end_time_ms();
-  if (q.start_ms > q.end_ms) {
-    return InvalidArgument(absl::StrCat("start_time_ms (", q.start_ms,
-                                        ") is after end_time_ms (", q.end_ms,
-                                        ")"));
+  if (absl::Status s =
+          TimeRangeFields(request->start_time_ms(), request->end_time_ms(),
+                          &q.start_ms, &q.end_ms);
+      !s.ok()) {
+    return ToGrpc(s);
   }
   q.limit = static_cast<int>(*page_size);
   q.page_token = request->page_token();

@@ -1,5 +1,7 @@
 // Points and entities: AddPoints and DeleteEntity, built by the write funnel
 // (storage/write_funnel.h states the invariants they keep).
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -44,30 +46,43 @@ void ApplyOnly(AddPointsOptions::Only only, PointsPlan* plan) {
 }
 
 // I7 (storage/history_cells.h): each fix's history cell key, unless the
-// entity's stored latest point stands for it or this batch wrote it.
+// entity's stored latest point stands for it or this batch wrote it. The
+// keys go into the batch after the fixes, sorted and each once (an entity
+// may come back to a cell within one batch).
 class HistoryCellWrites {
  public:
   explicit HistoryCellWrites(const PointsPlan& plan)
-      : plan_(plan), written_(plan.entities.size()) {}
+      : plan_(plan), last_(plan.entities.size()) {}
 
-  absl::Status Add(WriteBatchBuilder& batch, absl::string_view collection,
-                   size_t e, const model::TrackPoint& p) {
+  void Add(absl::string_view collection, size_t e, const model::TrackPoint& p) {
     const HistoryCell cell = HistoryCellOf(p.loc_time_ms, p.lat, p.lon);
-    if (written_[e] == cell) return absl::OkStatus();
+    if (last_[e] == cell) return;
     const std::optional<PointPosition>& stored = plan_.entities[e].stored;
     if (stored && p.loc_time_ms >= stored->loc_time_ms &&
         cell == HistoryCellOf(stored->loc_time_ms, stored->lat, stored->lon)) {
-      return absl::OkStatus();
+      return;
     }
-    written_[e] = cell;
-    return batch.Put(
-        ColumnFamily::kPoints,
-        HistoryCellKey(collection, cell.bucket, cell.cell, p.entity), "");
+    last_[e] = cell;
+    keys_.push_back(
+        HistoryCellKey(collection, cell.bucket, cell.cell, p.entity));
+  }
+
+  absl::Status Write(WriteBatchBuilder& batch) {
+    std::sort(keys_.begin(), keys_.end());
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      if (i > 0 && keys_[i] == keys_[i - 1]) continue;
+      if (absl::Status s = batch.Put(ColumnFamily::kPoints, keys_[i], "");
+          !s.ok()) {
+        return s;
+      }
+    }
+    return absl::OkStatus();
   }
 
  private:
   const PointsPlan& plan_;
-  std::vector<std::optional<HistoryCell>> written_;  // the last, per entity
+  std::vector<std::optional<HistoryCell>> last_;  // the last added, per entity
+  std::vector<std::string> keys_;
 };
 
 }  // namespace
@@ -114,12 +129,13 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
         !s.ok()) {
       return s;
     }
-    if (absl::Status s = cells.Add(batch, collection, e, p); !s.ok()) return s;
+    cells.Add(collection, e, p);
     const bool newer =
         newest[e] >= 0 ? p.loc_time_ms >= points[newest[e]].loc_time_ms
                        : ReplacesLatest(plan.entities[e].stored, p.loc_time_ms);
     if (newer) newest[e] = static_cast<int>(i);
   }
+  if (absl::Status s = cells.Write(batch); !s.ok()) return s;
   for (size_t e = 0; e < n; ++e) {
     if (newest[e] < 0) continue;  // only older points: history only
     const model::TrackPoint& p = points[newest[e]];
