@@ -2,10 +2,12 @@
 // format into a data dir (offline) and into an in-process trackd (online).
 #include "tools/import/importer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "conf/config.h"
@@ -168,6 +170,16 @@ std::vector<Dump> DumpCollection(storage::TrackStore& store,
        {storage::ColumnFamily::kPoints, storage::ColumnFamily::kLatest}) {
     out.push_back(storage::testing::ReadRaw(store, cf, prefix));
   }
+  // Fixes only: the history cells are derived from them, by the import
+  // and by AddPoints each its own way (storage/history_cells.h), and
+  // storage's tests check them.
+  const std::string cells = storage::HistoryCellsPrefix(collection);
+  Dump& points = out[0];
+  points.erase(std::remove_if(points.begin(), points.end(),
+                              [&](const auto& entry) {
+                                return absl::StartsWith(entry.first, cells);
+                              }),
+               points.end());
   return out;
 }
 
