@@ -41,27 +41,33 @@ model::TrackPoint RandomPoint(std::mt19937_64& rng, int entity) {
   return p;
 }
 
-void BM_AddPoints(benchmark::State& state) {
+// Calls AddPoints on `collection` with state.range(0) points from `next`
+// per iteration.
+template <typename Next>
+void WriteCalls(benchmark::State& state, const char* collection, Next next) {
   const int per_call = static_cast<int>(state.range(0));
-  std::mt19937_64 rng(state.thread_index() * 7919 + 1);
-  std::uniform_int_distribution<int> pick(0, kEntities - 1);
   std::vector<model::TrackPoint> batch(per_call);
   for (auto _ : state) {
-    for (auto& p : batch) p = RandomPoint(rng, pick(rng));
-    absl::Status s = g_store->AddPoints("fleet", batch);
+    for (auto& p : batch) p = next();
+    absl::Status s = g_store->AddPoints(collection, batch);
     if (!s.ok()) state.SkipWithError(std::string(s.message()).c_str());
   }
   state.SetItemsProcessed(state.iterations() * per_call);
   state.counters["points_per_call"] =
       benchmark::Counter(per_call, benchmark::Counter::kAvgThreads);
 }
-BENCHMARK(BM_AddPoints)
-    ->Arg(1)
-    ->Arg(100)
-    ->Threads(1)
-    ->Threads(4)
-    ->MinTime(3)
-    ->UseRealTime();
+
+// 1 and 100 points per call, from 1 and 4 threads.
+void Shapes(benchmark::internal::Benchmark* b) {
+  b->Arg(1)->Arg(100)->Threads(1)->Threads(4)->MinTime(3)->UseRealTime();
+}
+
+void BM_AddPoints(benchmark::State& state) {
+  std::mt19937_64 rng(state.thread_index() * 7919 + 1);
+  std::uniform_int_distribution<int> pick(0, kEntities - 1);
+  WriteCalls(state, "fleet", [&] { return RandomPoint(rng, pick(rng)); });
+}
+BENCHMARK(BM_AddPoints)->Apply(Shapes);
 
 // Where each entity is and where it heads: the driving case moves it on.
 struct Position {
@@ -77,37 +83,23 @@ std::vector<Position> g_position(kEntities);
 // that BM_AddPoints's jumps do not move them).
 constexpr char kDrivingCollection[] = "driving";
 void BM_AddPointsDriving(benchmark::State& state) {
-  const int per_call = static_cast<int>(state.range(0));
   std::mt19937_64 rng(state.thread_index() * 7919 + 2);
   const int slice = kEntities / state.threads();
   std::uniform_int_distribution<int> pick(0, slice - 1);
   std::normal_distribution<double> turn(0, 0.5);
-  std::vector<model::TrackPoint> batch(per_call);
-  for (auto _ : state) {
-    for (auto& p : batch) {
-      const int e = state.thread_index() * slice + pick(rng);
-      Position& at = g_position[e];
-      at.heading += turn(rng);
-      at.lat += std::cos(at.heading) * 0.00075;
-      at.lon += std::sin(at.heading) * 0.00097;
-      p = RandomPoint(rng, e);
-      p.lat = at.lat;
-      p.lon = at.lon;
-    }
-    absl::Status s = g_store->AddPoints(kDrivingCollection, batch);
-    if (!s.ok()) state.SkipWithError(std::string(s.message()).c_str());
-  }
-  state.SetItemsProcessed(state.iterations() * per_call);
-  state.counters["points_per_call"] =
-      benchmark::Counter(per_call, benchmark::Counter::kAvgThreads);
+  WriteCalls(state, kDrivingCollection, [&] {
+    const int e = state.thread_index() * slice + pick(rng);
+    Position& at = g_position[e];
+    at.heading += turn(rng);
+    at.lat += std::cos(at.heading) * 0.00075;
+    at.lon += std::sin(at.heading) * 0.00097;
+    model::TrackPoint p = RandomPoint(rng, e);
+    p.lat = at.lat;
+    p.lon = at.lon;
+    return p;
+  });
 }
-BENCHMARK(BM_AddPointsDriving)
-    ->Arg(1)
-    ->Arg(100)
-    ->Threads(1)
-    ->Threads(4)
-    ->MinTime(3)
-    ->UseRealTime();
+BENCHMARK(BM_AddPointsDriving)->Apply(Shapes);
 
 }  // namespace
 }  // namespace trackdb
