@@ -51,15 +51,22 @@ void ApplyOnly(AddPointsOptions::Only only, PointsPlan* plan) {
 // may come back to a cell within one batch).
 class HistoryCellWrites {
  public:
+  // Each entity's stored latest cell, once: a batch may hold many of its
+  // fixes.
   explicit HistoryCellWrites(const PointsPlan& plan)
-      : plan_(plan), last_(plan.entities.size()) {}
+      : plan_(plan), stored_(plan.entities.size()), last_(stored_.size()) {
+    for (size_t e = 0; e < stored_.size(); ++e) {
+      if (const auto& at = plan.entities[e].stored) {
+        stored_[e] = HistoryCellOf(at->loc_time_ms, at->lat, at->lon);
+      }
+    }
+  }
 
   void Add(absl::string_view collection, size_t e, const model::TrackPoint& p) {
     const HistoryCell cell = HistoryCellOf(p.loc_time_ms, p.lat, p.lon);
     if (last_[e] == cell) return;
     const std::optional<PointPosition>& stored = plan_.entities[e].stored;
-    if (stored && p.loc_time_ms >= stored->loc_time_ms &&
-        cell == HistoryCellOf(stored->loc_time_ms, stored->lat, stored->lon)) {
+    if (stored && p.loc_time_ms >= stored->loc_time_ms && stored_[e] == cell) {
       return;
     }
     last_[e] = cell;
@@ -81,6 +88,7 @@ class HistoryCellWrites {
 
  private:
   const PointsPlan& plan_;
+  std::vector<std::optional<HistoryCell>> stored_;  // the stored latest's
   std::vector<std::optional<HistoryCell>> last_;  // the last added, per entity
   std::vector<std::string> keys_;
 };
