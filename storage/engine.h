@@ -56,6 +56,9 @@ struct Engine {
   rocksdb::ColumnFamilyHandle* fences() const {
     return cf(ColumnFamily::kFences);
   }
+  rocksdb::ColumnFamilyHandle* types() const {
+    return cf(ColumnFamily::kTypes);
+  }
 };
 
 }  // namespace trackdb::storage

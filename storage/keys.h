@@ -43,6 +43,9 @@
 //           state is not Resting (fence/detector.h).
 //           A collection's fences, its event log in offset order and each
 //           entity's fence states are each one contiguous range.
+//   types   Redis hashes, sets, sorted sets and lists: one meta key per
+//           name (CollectionPrefix(name)) and its members under a version;
+//           storage/typed_codec.h has the layout.
 //   default holds trackdb's metadata:
 //           kSchemaVersionKey -> kSchemaVersion
 //           RegistryKey(collection) -> int64 little-endian entity count,
@@ -50,6 +53,9 @@
 //           as the write that adds or removes an entity.
 //           RetentionKey(collection) -> EncodeRetentionPolicy
 //           (storage/retention.h), only for a collection that has one.
+//           kTypedVersionFloorKey -> uint64 big-endian: typed values'
+//           versions below it may have been used (TrackStore's
+//           NextTypedVersion starts above it after a restart).
 //
 // Scale-out: because every key starts with its collection, a collection is a
 // contiguous key range in each CF and can be owned by one shard, as a Redis
@@ -67,8 +73,8 @@ namespace trackdb::storage {
 
 // The column families, by what they hold (TrackStore::handle addresses them
 // by this, never by position).
-enum class ColumnFamily { kDefault, kPoints, kLatest, kKv, kFences };
-inline constexpr uint64_t kColumnFamilyCount = 5;
+enum class ColumnFamily { kDefault, kPoints, kLatest, kKv, kFences, kTypes };
+inline constexpr uint64_t kColumnFamilyCount = 6;
 // The column families every point writes: points, latest.
 inline constexpr uint64_t kPointColumnFamilies = 2;
 
@@ -76,7 +82,9 @@ inline constexpr char kPointsCf[] = "points";
 inline constexpr char kLatestCf[] = "latest";
 inline constexpr char kKvCf[] = "kv";
 inline constexpr char kFencesCf[] = "fences";
+inline constexpr char kTypesCf[] = "types";
 inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
+inline constexpr char kTypedVersionFloorKey[] = "trackdb.typed_version_floor";
 inline constexpr char kSchemaVersion[] = "4";
 // Versions 1 to 3 had no history cells; Open() builds them from `points`.
 inline constexpr char kSchemaVersionWithoutHistoryCells[] = "3";

@@ -168,18 +168,24 @@ absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,
         Unexpired(string_cache_->Lookup(name), now_ms);
     if (cached == value) return true;
     const std::optional<StringValue> after = value;
-    // A live cached string means no collection of that name: write now.
-    // Otherwise look (the one read a write of an uncached name costs).
+    // A live cached string means no collection or typed value of that
+    // name: write now. Otherwise look (a memory lookup and a read, which
+    // a memtable bloom filter answers for a new name).
     absl::StatusOr<int64_t> entities =
         cached ? absl::StatusOr<int64_t>(0) : CollectionSize(name);
     if (!entities.ok()) return entities.status();
-    if (*entities == 0) {
+    absl::StatusOr<std::optional<TypedMeta>> typed =
+        cached ? absl::StatusOr<std::optional<TypedMeta>>(std::nullopt)
+               : StoredTypedMeta(name);
+    if (!typed.ok()) return typed.status();
+    if (*entities == 0 && !*typed) {
       if (absl::Status s = WriteStrings({{name, &after}}); !s.ok()) return s;
       return cached.has_value();
     }
   }
-  // A collection of that name goes in the same batch as the string, under
-  // the whole-name locks (taken collection first, so the stripe is let go).
+  // A collection or typed value of that name goes in the same batch as the
+  // string, under the whole-name locks (taken collection first, so the stripe
+  // is let go).
   const StringValue values[] = {value};
   if (absl::Status s = ReplaceWithStrings(names, values); !s.ok()) return s;
   return false;

@@ -1,5 +1,7 @@
-// Whole names: a string and a collection under one name, removed, copied,
-// renamed or replaced in one batch (storage/write_funnel.h).
+// Whole names: a string, a typed value and a collection under one name,
+// removed, copied, renamed or replaced in one batch
+// (storage/write_funnel.h). A typed value goes in O(1): its meta key only
+// (storage/typed_codec.h).
 #include <algorithm>
 #include <functional>
 #include <utility>
@@ -35,6 +37,14 @@ class ExclusiveLocks {
   std::vector<absl::Mutex*> locks_;
 };
 
+// Stages the removal of a stored typed value's meta (expired or not).
+absl::Status DeleteTyped(absl::string_view name,
+                         const std::optional<TypedMeta>& stored,
+                         WriteBatchBuilder& batch) {
+  if (!stored) return absl::OkStatus();
+  return batch.Delete(ColumnFamily::kTypes, TypedMetaKey(name));
+}
+
 }  // namespace
 
 std::vector<absl::Mutex*> TrackStore::CollectionLocks(
@@ -68,6 +78,12 @@ absl::StatusOr<std::vector<TrackStore::NameContents>> TrackStore::DeleteNames(
     if (!size.ok()) return size.status();
     out[i].entities = *size;
     if (*size > 0) batch.DeleteCollection(names[i]);
+    absl::StatusOr<std::optional<TypedMeta>> typed = StoredTypedMeta(names[i]);
+    if (!typed.ok()) return typed.status();
+    if (absl::Status s = DeleteTyped(names[i], *typed, batch); !s.ok()) {
+      return s;
+    }
+    if (*typed && !(*typed)->expired_at(now_ms)) out[i].typed = (*typed)->type;
   }
   if (absl::Status s = WriteStrings(changes, batch, "deleting names");
       !s.ok()) {
@@ -95,29 +111,43 @@ absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
   if (!src_size.ok()) return src_size.status();
   absl::StatusOr<int64_t> dst_size = CollectionSize(dst);
   if (!dst_size.ok()) return dst_size.status();
-  if (!src_string && *src_size == 0) return CopyNameResult::kNoSource;
-  if ((dst_string || *dst_size > 0) && !options.replace) {
+  absl::StatusOr<std::optional<TypedMeta>> src_typed = StoredTypedMeta(src);
+  if (!src_typed.ok()) return src_typed.status();
+  absl::StatusOr<std::optional<TypedMeta>> dst_typed = StoredTypedMeta(dst);
+  if (!dst_typed.ok()) return dst_typed.status();
+  const bool src_typed_live = *src_typed && !(*src_typed)->expired_at(now_ms);
+  const bool dst_typed_live = *dst_typed && !(*dst_typed)->expired_at(now_ms);
+  if (!src_string && !src_typed_live && *src_size == 0) {
+    return CopyNameResult::kNoSource;
+  }
+  if ((dst_string || dst_typed_live || *dst_size > 0) && !options.replace) {
     return CopyNameResult::kDestinationExists;
   }
 
   WriteBatchBuilder batch(*engine_);
   if (*dst_size > 0) batch.DeleteCollection(dst);
-  // A string wins over a collection of the same name (the doors' TYPE).
+  if (absl::Status s = DeleteTyped(dst, *dst_typed, batch); !s.ok()) return s;
+  // A string wins over a typed value, and that over a collection, of the
+  // same name (the doors' TYPE).
   const std::optional<StringValue> absent;
   std::vector<StringChange> changes;
+  const size_t max_bytes = engine_->options.config.max_atomic_copy_mb() << 20;
+  absl::Status copied;
   if (src_string) {
     changes.push_back({names[1], &src_string});
   } else {
     if ((*strings)[1].has_value()) changes.push_back({names[1], &absent});
-    const size_t max_bytes = engine_->options.config.max_atomic_copy_mb() << 20;
-    if (absl::Status s = batch.CopyCollection(src, dst, *src_size, max_bytes);
-        !s.ok()) {
-      return s;
-    }
+    copied = src_typed_live
+                 ? CopyTypedValue(src, dst, **src_typed, max_bytes, batch)
+                 : batch.CopyCollection(src, dst, *src_size, max_bytes);
   }
+  if (!copied.ok()) return copied;
   if (options.remove_source) {
     if ((*strings)[0].has_value()) changes.push_back({names[0], &absent});
     if (*src_size > 0) batch.DeleteCollection(src);
+    if (absl::Status s = DeleteTyped(src, *src_typed, batch); !s.ok()) {
+      return s;
+    }
   }
   if (absl::Status s = WriteStrings(changes, batch, "copying a name");
       !s.ok()) {
@@ -143,9 +173,12 @@ absl::Status TrackStore::ReplaceWithPoints(
   if (!strings.ok()) return strings.status();
   absl::StatusOr<int64_t> size = CollectionSize(name);
   if (!size.ok()) return size.status();
+  absl::StatusOr<std::optional<TypedMeta>> typed = StoredTypedMeta(name);
+  if (!typed.ok()) return typed.status();
 
   WriteBatchBuilder batch(*engine_);
   if (*size > 0) batch.DeleteCollection(name);
+  if (absl::Status s = DeleteTyped(name, *typed, batch); !s.ok()) return s;
   // The collection is empty from here on in the batch: every entity is new.
   AddPointsResult result;
   if (absl::Status s =
@@ -178,6 +211,9 @@ absl::Status TrackStore::ReplaceWithStrings(
     absl::StatusOr<int64_t> size = CollectionSize(name);
     if (!size.ok()) return size.status();
     if (*size > 0) batch.DeleteCollection(name);
+    absl::StatusOr<std::optional<TypedMeta>> typed = StoredTypedMeta(name);
+    if (!typed.ok()) return typed.status();
+    if (absl::Status s = DeleteTyped(name, *typed, batch); !s.ok()) return s;
   }
   return WriteStrings(changes, batch, "replacing names with strings");
 }

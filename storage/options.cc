@@ -14,6 +14,7 @@
 #include "storage/history_expiry.h"
 #include "storage/keys.h"
 #include "storage/kv_expiry.h"
+#include "storage/typed_gc.h"
 
 namespace trackdb::storage {
 namespace {
@@ -210,6 +211,17 @@ rocksdb::ColumnFamilyOptions Retained(
   return o;
 }
 
+// types: garbage members (of values deleted, replaced or expired in O(1))
+// and expired metas are dropped by compaction; every file is compacted at
+// least daily so that they do not linger in cold files.
+rocksdb::ColumnFamilyOptions Collected(rocksdb::ColumnFamilyOptions o,
+                                       std::shared_ptr<TypedGcTarget> gc) {
+  o.compaction_filter_factory =
+      NewTypedGcFilterFactory(std::move(gc), SystemNowMs);
+  o.periodic_compaction_seconds = 24 * 60 * 60;
+  return o;
+}
+
 // Looked-up keys are often absent (a new entity, a SET of a new key):
 // a bloom filter over each memtable's keys answers that without walking
 // its skiplist (14% of trackd's CPU under SETs of new keys without it).
@@ -224,7 +236,8 @@ rocksdb::ColumnFamilyOptions LookedUp(rocksdb::ColumnFamilyOptions o) {
 std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
     const rocksdb::ColumnFamilyOptions& cf,
     const rocksdb::BlockBasedTableOptions& table,
-    std::shared_ptr<RetentionPolicies> retention) {
+    std::shared_ptr<RetentionPolicies> retention,
+    std::shared_ptr<TypedGcTarget> typed_gc) {
   rocksdb::BlockBasedTableOptions point_lookup_table = table;
   point_lookup_table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   return {
@@ -234,6 +247,8 @@ std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
       {kFencesCf, WithTable(cf, table)},
+      {kTypesCf,
+       LookedUp(Collected(WithTable(cf, point_lookup_table), typed_gc))},
   };
 }
 
@@ -253,8 +268,9 @@ absl::StatusOr<StoreOptions> BuildStoreOptions(
   out.block_cache = ShareOneCache(c, *cf, out.db);
   AttachObservers(out);
   out.retention = std::make_shared<RetentionPolicies>();
-  out.column_families =
-      ColumnFamilies(*cf, TableOptions(out.block_cache), out.retention);
+  out.typed_gc = std::make_shared<TypedGcTarget>();
+  out.column_families = ColumnFamilies(*cf, TableOptions(out.block_cache),
+                                       out.retention, out.typed_gc);
 
   out.write.disableWAL = c.durability() == v1::DURABILITY_WAL_OFF;
   out.write.sync = c.durability() == v1::DURABILITY_WAL_SYNC;

@@ -33,13 +33,14 @@
 #include "storage/io_counters.h"
 #include "storage/retention.h"
 #include "storage/store_events.h"
+#include "storage/typed_gc.h"
 #include "trackdb/v1/config.pb.h"
 
 namespace trackdb::storage {
 
 struct StoreOptions {
   rocksdb::DBOptions db;
-  // default, points, latest, kv (storage/keys.h), in that order. These
+  // One per ColumnFamily (storage/keys.h), in that order. These
   // are the steady-state options even when config.bulk_load() is set:
   // TrackStore::Open then switches bulk-load mode on after opening
   // (TrackStore::SetBulkLoad, storage/bulk_load.cc), and switching it off
@@ -59,6 +60,9 @@ struct StoreOptions {
   // compaction filter reads (storage/retention.h); TrackStore::Open loads
   // the stored policies into it.
   std::shared_ptr<RetentionPolicies> retention;
+  // The DB the types CF's compaction filter reads metas from
+  // (storage/typed_gc.h); TrackStore::Open attaches it, Close detaches it.
+  std::shared_ptr<TypedGcTarget> typed_gc;
 };
 
 // PrepareForBulkLoad()'s column family settings that can change on an open

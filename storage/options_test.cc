@@ -29,8 +29,8 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   EXPECT_EQ(o->db.db_write_buffer_size, 448u << 20);
   EXPECT_TRUE(o->db.create_if_missing);
   EXPECT_TRUE(o->db.enable_pipelined_write);
-  ASSERT_EQ(o->column_families.size(), 5u);
-  for (const char* name : {kPointsCf, kLatestCf, kKvCf, kFencesCf}) {
+  ASSERT_EQ(o->column_families.size(), 6u);
+  for (const char* name : {kPointsCf, kLatestCf, kKvCf, kFencesCf, kTypesCf}) {
     const auto& cf = Cf(*o, name);
     EXPECT_EQ(cf.write_buffer_size, 8u << 20) << name;
     EXPECT_EQ(cf.max_write_buffer_number, 4);
@@ -171,7 +171,8 @@ TEST(StoreOptionsTest, BulkLoadIsSwitchedLiveNotBuiltIn) {
 TEST(StoreOptionsTest, DescribeNamesEveryColumnFamily) {
   auto o = BuildStoreOptions(v1::StorageConfig());
   const std::string text = DescribeOptions(*o);
-  for (const char* name : {"default", kPointsCf, kLatestCf, kKvCf, kFencesCf}) {
+  for (const char* name :
+       {"default", kPointsCf, kLatestCf, kKvCf, kFencesCf, kTypesCf}) {
     EXPECT_THAT(text, HasSubstr(std::string("rocksdb cf ") + name + ":"));
   }
   EXPECT_THAT(text, HasSubstr("write_buffer_size=8MiB"));
@@ -197,8 +198,8 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   s.set_db_write_buffer_size_mb(1024);
   s.set_max_write_buffer_number(6);
   EXPECT_THAT(StorageConfigWarnings(s),
-              Contains(AllOf(HasSubstr("256 x 6 x 5 = 7680 MiB"),
-                             HasSubstr("30x storage.memory_budget_mb (256"))));
+              Contains(AllOf(HasSubstr("256 x 6 x 6 = 9216 MiB"),
+                             HasSubstr("36x storage.memory_budget_mb (256"))));
   EXPECT_THAT(StorageConfigWarnings(s),
               Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
                                  "(192 MiB) of storage.memory_budget_mb (256 "
@@ -215,7 +216,7 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   v1::StorageConfig unbounded;
   unbounded.set_db_write_buffer_size_mb(0);
   EXPECT_THAT(StorageConfigWarnings(unbounded),
-              Contains(HasSubstr("8 x 4 x 5 = 160 MiB")));
+              Contains(HasSubstr("8 x 4 x 6 = 192 MiB")));
 
   v1::StorageConfig bulk;
   bulk.set_bulk_load(true);

@@ -104,6 +104,8 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
   }
   if (absl::Status f = LoadFences(*store->engine_); !f.ok()) return f;
   if (absl::Status r = LoadRetention(*store->engine_); !r.ok()) return r;
+  if (absl::Status t = store->LoadTypedVersionFloor(); !t.ok()) return t;
+  store->engine_->options.typed_gc->Attach(db, store->engine_->types());
   if (store->engine_->options.config.bulk_load()) {
     auto bulk = store->SetBulkLoad(true);
     if (!bulk.ok()) return bulk.status();
@@ -158,6 +160,8 @@ absl::Status TrackStore::Close() {
       result.Update(FromRocks(engine_->db->SyncWAL(), "syncing the WAL"));
     }
   }
+  // The types filter reads through a handle about to be destroyed.
+  if (engine_->options.typed_gc) engine_->options.typed_gc->Detach();
   for (rocksdb::ColumnFamilyHandle* h : engine_->handles) {
     result.Update(FromRocks(engine_->db->DestroyColumnFamilyHandle(h),
                             "closing a column family"));

@@ -29,6 +29,7 @@
 #include "storage/keys.h"
 #include "storage/kv_codec.h"
 #include "storage/retention.h"
+#include "storage/typed_values.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/fence.pb.h"
 
@@ -314,9 +315,10 @@ class TrackStore {
 
   // What a name held.
   struct NameContents {
-    bool string = false;   // an unexpired string
-    int64_t entities = 0;  // its collection's size (0: none)
-    bool exists() const { return string || entities > 0; }
+    bool string = false;             // an unexpired string
+    int64_t entities = 0;            // its collection's size (0: none)
+    std::optional<ValueType> typed;  // an unexpired typed value's type
+    bool exists() const { return string || entities > 0 || typed; }
   };
   // Removes every name's string and collection. Returns what each held.
   absl::StatusOr<std::vector<NameContents>> DeleteNames(
@@ -328,11 +330,12 @@ class TrackStore {
   };
   enum class CopyNameResult { kCopied, kNoSource, kDestinationExists };
   // Gives `dst` what `src` holds: its string (with its expiry) if it has
-  // one, else its collection with all history; with remove_source, `src`
+  // one, else its typed value (a new version, expiry kept), else its
+  // collection with all history; with remove_source, `src`
   // is removed in the same batch. kDestinationExists, changing nothing,
   // when `dst` holds something and not options.replace. `src` and `dst`
   // must differ. RESOURCE_EXHAUSTED, changing nothing, for a collection
-  // whose copy exceeds StoreOptions' max_atomic_copy_bytes.
+  // or typed value whose copy exceeds StoreOptions' max_atomic_copy_bytes.
   absl::StatusOr<CopyNameResult> CopyName(absl::string_view src,
                                           absl::string_view dst, int64_t now_ms,
                                           const CopyNameOptions& options);
@@ -344,6 +347,26 @@ class TrackStore {
   // string replacing a GEO key). The last value of a repeated name wins.
   absl::Status ReplaceWithStrings(absl::Span<const std::string> names,
                                   absl::Span<const StringValue> values);
+
+  // --- Redis hashes, sets, sorted sets, lists (typed_ops.cc) ---
+  // storage/typed_values.h says what a transaction may do.
+
+  // Runs `update` in one transaction over `names` (every name it touches
+  // must be among them): it holds the names' stripes, the ones strings
+  // use, so string and typed commands on a name are serialised, and
+  // commits what `update` staged in one batch if it returns OK. A call
+  // that stages nothing writes nothing (reads use it too).
+  absl::Status UpdateTyped(absl::Span<const std::string> names, int64_t now_ms,
+                           const TypedUpdate& update);
+  // name's unexpired typed value, read without locks.
+  absl::StatusOr<std::optional<TypedMeta>> GetTypedMeta(absl::string_view name,
+                                                        int64_t now_ms);
+  // Every unexpired typed value, in key order (shorter names first), from
+  // the one after `after` (nullopt: the first), until `visit` returns false.
+  absl::Status ScanTyped(const std::optional<std::string>& after,
+                         int64_t now_ms,
+                         const std::function<bool(absl::string_view name,
+                                                  const TypedMeta&)>& visit);
 
   // --- Strings with expiry (kv_ops.cc) ---
   // `now_ms` decides what has expired: expired values read as absent.
@@ -431,6 +454,18 @@ class TrackStore {
   absl::Status WriteStrings(absl::Span<const StringChange> changes,
                             WriteBatchBuilder& batch, absl::string_view what);
   absl::Status WriteStrings(absl::Span<const StringChange> changes);
+  friend class TypedTxnImpl;
+  // name's typed meta, expired or not (typed_ops.cc).
+  absl::StatusOr<std::optional<TypedMeta>> StoredTypedMeta(
+      absl::string_view name);
+  // A version no typed value of this data dir has had.
+  absl::StatusOr<uint64_t> NextTypedVersion();
+  absl::Status LoadTypedVersionFloor();  // on open
+  // Stages `dst` as a copy of `src`'s value `meta` (new version), with its
+  // members, in `batch`; RESOURCE_EXHAUSTED past `max_bytes` copied.
+  absl::Status CopyTypedValue(absl::string_view src, absl::string_view dst,
+                              const TypedMeta& meta, size_t max_bytes,
+                              WriteBatchBuilder& batch);
   // Expires those of `entities` still older than `cutoff_ms`, in one batch;
   // how many (retention_ops.cc).
   absl::StatusOr<size_t> ExpireSome(absl::string_view collection,
@@ -453,6 +488,9 @@ class TrackStore {
   std::unique_ptr<StringCache> string_cache_;
   absl::Status ApplyCfOptions(bool bulk_load);  // bulk_load.cc
   absl::Mutex bulk_load_mu_;
+  absl::Mutex typed_version_mu_;
+  uint64_t next_typed_version_ ABSL_GUARDED_BY(typed_version_mu_) = 0;
+  uint64_t typed_version_floor_ ABSL_GUARDED_BY(typed_version_mu_) = 0;
   std::atomic<bool> bulk_load_{false};
 };
 

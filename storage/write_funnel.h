@@ -53,12 +53,16 @@
 //   DeleteCollection    collections.cc  a collection's ranges and registry
 //   UpdateStrings,
 //   PutString           kv_ops.cc       strings (Put / Delete in `kv`)
+//   UpdateTyped         typed_ops.cc    Redis hashes, sets, sorted sets,
+//                                       lists: a meta key and members
+//                                       (storage/typed_values.h)
 //   DeleteNames,
 //   CopyName,
 //   ReplaceWithPoints,
-//   ReplaceWithStrings  name_ops.cc     whole names (a string and/or a
-//                                       collection) replaced, copied or
-//                                       renamed in one batch
+//   ReplaceWithStrings  name_ops.cc     whole names (a string, a typed
+//                                       value and/or a collection)
+//                                       replaced, copied or renamed in one
+//                                       batch
 //   PutFence,
 //   DeleteFence         fence_ops.cc    a fence and its entities' states
 //   SetRetention        retention_ops.cc  a collection's retention policy
@@ -79,7 +83,8 @@
 // ReplaceWithPoints and CopyName's collections are not evaluated: their
 // entities start outside every fence.
 // Expiry writes nothing: expired strings read as absent and compaction
-// drops them (storage/kv_expiry.h); so does history past its collection's
+// drops them (storage/kv_expiry.h), typed values likewise with their
+// members (storage/typed_gc.h); so does history past its collection's
 // retention (storage/retention.h, storage/history_expiry.h), except
 // ExpireEntities' removal of expired latest points, which the latest index
 // and the registry must follow (I1, I4, I6).

@@ -1,0 +1,293 @@
+// Redis hashes, sets, sorted sets and lists: transactions over the `types`
+// column family (storage/typed_values.h, storage/typed_codec.h).
+#include <chrono>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "storage/engine.h"
+#include "storage/keys.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+#include "storage/write_funnel.h"
+
+namespace trackdb::storage {
+namespace {
+
+// Versions are handed out in blocks: the floor stored in `default` is
+// always above every version used, so a restart (which also starts at
+// least at the clock's microseconds) never reuses one.
+constexpr uint64_t kVersionBlock = 1ULL << 32;
+
+uint64_t NowMicros() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count());
+}
+
+absl::Status CorruptMeta(absl::string_view name) {
+  return absl::DataLossError(
+      absl::StrCat("corrupt typed value metadata for key '", name, "'"));
+}
+
+}  // namespace
+
+class TypedTxnImpl : public TypedTxn {
+ public:
+  TypedTxnImpl(TrackStore& store, int64_t now_ms)
+      : store_(store), engine_(*store.engine_), now_ms_(now_ms) {}
+
+  int64_t now_ms() const override { return now_ms_; }
+
+  absl::StatusOr<bool> HoldsStringOrCollection(
+      absl::string_view name) override {
+    const std::string names[] = {std::string(name)};
+    auto strings = store_.LoadStrings(names);
+    if (!strings.ok()) return strings.status();
+    if (Unexpired((*strings)[0], now_ms_).has_value()) return true;
+    absl::StatusOr<int64_t> size = store_.CollectionSize(name);
+    if (!size.ok()) return size.status();
+    return *size > 0;
+  }
+
+  absl::StatusOr<std::optional<TypedMeta>> Meta(
+      absl::string_view name) override {
+    if (auto it = metas_.find(name); it != metas_.end()) return it->second;
+    absl::StatusOr<std::optional<TypedMeta>> meta =
+        store_.StoredTypedMeta(name);
+    if (!meta.ok()) return meta.status();
+    if (*meta && (*meta)->expired_at(now_ms_)) return std::nullopt;
+    return meta;
+  }
+
+  TypedMeta Create(ValueType type) override {
+    TypedMeta meta;
+    meta.type = type;
+    meta.head = kListMiddle;
+    absl::StatusOr<uint64_t> version = store_.NextTypedVersion();
+    if (version.ok()) {
+      meta.version = *version;
+    } else {
+      failed_.Update(version.status());
+    }
+    return meta;
+  }
+
+  absl::StatusOr<std::optional<std::string>> Get(
+      absl::string_view name, const TypedMeta& meta,
+      absl::string_view subkey) override {
+    std::string key = MemberKey(name, meta, subkey);
+    if (auto it = members_.find(key); it != members_.end()) return it->second;
+    std::string value;
+    rocksdb::Status s =
+        engine_.db->Get(rocksdb::ReadOptions(), engine_.types(), key, &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocks(s, "reading a typed value");
+    return value;
+  }
+
+  absl::Status Scan(
+      absl::string_view name, const TypedMeta& meta, absl::string_view prefix,
+      absl::string_view from, bool reverse,
+      const std::function<bool(absl::string_view, absl::string_view)>& visit)
+      override {
+    const std::string lower = MemberKey(name, meta, prefix);
+    const std::string upper = PrefixEnd(lower);
+    rocksdb::ReadOptions read;
+    rocksdb::Slice lower_slice(lower), upper_slice(upper);
+    read.iterate_lower_bound = &lower_slice;
+    if (!upper.empty()) read.iterate_upper_bound = &upper_slice;
+    std::unique_ptr<rocksdb::Iterator> it(
+        engine_.db->NewIterator(read, engine_.types()));
+    const std::string start = MemberKey(name, meta, from);
+    const size_t skip = lower.size() - prefix.size();
+    if (reverse) {
+      from.empty() ? it->SeekToLast() : it->SeekForPrev(start);
+    } else {
+      from.empty() ? it->SeekToFirst() : it->Seek(start);
+    }
+    for (; it->Valid(); reverse ? it->Prev() : it->Next()) {
+      absl::string_view key = SliceView(it->key());
+      if (!visit(key.substr(skip), SliceView(it->value()))) break;
+    }
+    return FromRocks(it->status(), "scanning a typed value");
+  }
+
+  void Put(absl::string_view name, const TypedMeta& meta,
+           absl::string_view subkey, absl::string_view value) override {
+    members_[MemberKey(name, meta, subkey)] = std::string(value);
+  }
+  void Delete(absl::string_view name, const TypedMeta& meta,
+              absl::string_view subkey) override {
+    members_[MemberKey(name, meta, subkey)] = std::nullopt;
+  }
+  void SetMeta(absl::string_view name, const TypedMeta& meta) override {
+    if (meta.size == 0) return DeleteMeta(name);
+    metas_[std::string(name)] = meta;
+  }
+  void DeleteMeta(absl::string_view name) override {
+    metas_[std::string(name)] = std::nullopt;
+  }
+
+  absl::Status Commit() {
+    if (!failed_.ok()) return failed_;
+    if (metas_.empty() && members_.empty()) return absl::OkStatus();
+    WriteBatchBuilder batch(engine_);
+    absl::Status s;
+    for (const auto& [name, meta] : metas_) {
+      const std::string key = TypedMetaKey(name);
+      s.Update(
+          meta ? batch.Put(ColumnFamily::kTypes, key, EncodeTypedMeta(*meta))
+               : batch.Delete(ColumnFamily::kTypes, key));
+    }
+    for (const auto& [key, value] : members_) {
+      // Members of a value this transaction removed are garbage already.
+      s.Update(value ? batch.Put(ColumnFamily::kTypes, key, *value)
+                     : batch.Delete(ColumnFamily::kTypes, key));
+    }
+    if (!s.ok()) return s;
+    return batch.Commit("writing a typed value");
+  }
+
+ private:
+  static std::string MemberKey(absl::string_view name, const TypedMeta& meta,
+                               absl::string_view subkey) {
+    std::string key = TypedMembersPrefix(name, meta.version);
+    key.append(subkey.data(), subkey.size());
+    return key;
+  }
+
+  TrackStore& store_;
+  Engine& engine_;
+  const int64_t now_ms_;
+  absl::Status failed_;
+  absl::flat_hash_map<std::string, std::optional<TypedMeta>> metas_;
+  absl::flat_hash_map<std::string, std::optional<std::string>> members_;
+};
+
+absl::Status TrackStore::UpdateTyped(absl::Span<const std::string> names,
+                                     int64_t now_ms,
+                                     const TypedUpdate& update) {
+  EntityLocks::Held held = locks_.Lock(StringStripes(names));
+  TypedTxnImpl txn(*this, now_ms);
+  if (absl::Status s = update(txn); !s.ok()) return s;
+  return txn.Commit();
+}
+
+absl::StatusOr<std::optional<TypedMeta>> TrackStore::StoredTypedMeta(
+    absl::string_view name) {
+  rocksdb::PinnableSlice value;
+  rocksdb::Status s = engine_->db->Get(rocksdb::ReadOptions(), engine_->types(),
+                                       TypedMetaKey(name), &value);
+  if (s.IsNotFound()) return std::nullopt;
+  if (!s.ok()) return FromRocks(s, "reading a typed value's metadata");
+  std::optional<TypedMeta> meta = DecodeTypedMeta(SliceView(value));
+  if (!meta) return CorruptMeta(name);
+  return meta;
+}
+
+absl::StatusOr<std::optional<TypedMeta>> TrackStore::GetTypedMeta(
+    absl::string_view name, int64_t now_ms) {
+  absl::StatusOr<std::optional<TypedMeta>> meta = StoredTypedMeta(name);
+  if (meta.ok() && *meta && (*meta)->expired_at(now_ms)) return std::nullopt;
+  return meta;
+}
+
+absl::Status TrackStore::ScanTyped(
+    const std::optional<std::string>& after, int64_t now_ms,
+    const std::function<bool(absl::string_view, const TypedMeta&)>& visit) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine_->db->NewIterator(rocksdb::ReadOptions(), engine_->types()));
+  // Each name's keys are one range, its meta first: after visiting a meta,
+  // skip its members with one seek.
+  std::string seek = after ? PrefixEnd(TypedMetaKey(*after)) : std::string();
+  for (seek.empty() && !after ? it->SeekToFirst() : it->Seek(seek); it->Valid();
+       it->Seek(seek)) {
+    const std::optional<TypedKeyParts> parts =
+        ParseTypedKey(SliceView(it->key()));
+    if (!parts) return absl::DataLossError("malformed key in types");
+    seek = PrefixEnd(TypedMetaKey(parts->name));
+    if (!parts->is_meta) continue;  // garbage of a removed value
+    std::optional<TypedMeta> meta = DecodeTypedMeta(SliceView(it->value()));
+    if (!meta) return CorruptMeta(parts->name);
+    if (meta->expired_at(now_ms)) continue;
+    if (!visit(parts->name, *meta)) break;
+    if (seek.empty()) break;
+  }
+  return FromRocks(it->status(), "scanning typed values");
+}
+
+absl::StatusOr<uint64_t> TrackStore::NextTypedVersion() {
+  absl::MutexLock l(&typed_version_mu_);
+  if (next_typed_version_ >= typed_version_floor_) {
+    const uint64_t floor = next_typed_version_ + kVersionBlock;
+    std::string value;
+    AppendBigEndian64(&value, floor);
+    rocksdb::Status s =
+        engine_->db->Put(engine_->options.write, engine_->metadata(),
+                         kTypedVersionFloorKey, value);
+    if (!s.ok()) return FromRocks(s, "reserving typed value versions");
+    typed_version_floor_ = floor;
+  }
+  return next_typed_version_++;
+}
+
+absl::Status TrackStore::LoadTypedVersionFloor() {
+  std::string value;
+  rocksdb::Status s =
+      engine_->db->Get(rocksdb::ReadOptions(), engine_->metadata(),
+                       kTypedVersionFloorKey, &value);
+  uint64_t floor = 0;
+  if (s.ok() && value.size() == 8) {
+    floor = ReadBigEndian64(value);
+  } else if (!s.ok() && !s.IsNotFound()) {
+    return FromRocks(s, "reading the typed version floor");
+  }
+  absl::MutexLock l(&typed_version_mu_);
+  // The floor is reserved on first use, so nothing is written until then.
+  next_typed_version_ = std::max(floor, NowMicros());
+  typed_version_floor_ = floor;
+  return absl::OkStatus();
+}
+
+absl::Status TrackStore::CopyTypedValue(absl::string_view src,
+                                        absl::string_view dst,
+                                        const TypedMeta& meta, size_t max_bytes,
+                                        WriteBatchBuilder& batch) {
+  absl::StatusOr<uint64_t> version = NextTypedVersion();
+  if (!version.ok()) return version.status();
+  TypedMeta copy = meta;
+  copy.version = *version;
+  const std::string from = TypedMembersPrefix(src, meta.version);
+  const std::string to = TypedMembersPrefix(dst, copy.version);
+  const std::string end = PrefixEnd(from);
+  rocksdb::ReadOptions read;
+  rocksdb::Slice upper(end);
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine_->db->NewIterator(read, engine_->types()));
+  size_t bytes = 0;
+  for (it->Seek(from); it->Valid(); it->Next()) {
+    const absl::string_view subkey = SliceView(it->key()).substr(from.size());
+    bytes += to.size() + subkey.size() + it->value().size();
+    if (bytes > max_bytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("key '", src, "' is over ", max_bytes,
+                       " bytes, more than one atomic copy may hold"));
+    }
+    if (absl::Status s =
+            batch.Put(ColumnFamily::kTypes, absl::StrCat(to, subkey),
+                      SliceView(it->value()));
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (!it->status().ok()) return FromRocks(it->status(), "copying a value");
+  return batch.Put(ColumnFamily::kTypes, TypedMetaKey(dst),
+                   EncodeTypedMeta(copy));
+}
+
+}  // namespace trackdb::storage

@@ -1,0 +1,201 @@
+// TrackStore's typed values (storage/typed_values.h): transactions, O(1)
+// removal with compaction collecting the members, expiry, and the
+// whole-name operations carrying typed values.
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "storage/keys.h"
+#include "storage/store_test_util.h"
+#include "storage/track_store.h"
+#include "storage/typed_values.h"
+
+namespace trackdb::storage {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::FlushAndCompact;
+using testing::NewDataDir;
+using testing::OpenStore;
+using ::testing::Pair;
+using testing::ReadRaw;
+
+constexpr int64_t kNow = 1'700'000'000'000;
+
+// Creates hash `name` with `fields` (field = value = the string).
+void MakeHash(TrackStore& store, const std::string& name,
+              const std::vector<std::string>& fields, int64_t expire = 0) {
+  const std::string names[] = {name};
+  ASSERT_TRUE(store
+                  .UpdateTyped(names, kNow,
+                               [&](TypedTxn& txn) {
+                                 TypedMeta m = txn.Create(ValueType::kHash);
+                                 m.expire_at_ms = expire;
+                                 for (const std::string& f : fields) {
+                                   txn.Put(name, m, f, f);
+                                 }
+                                 m.size = fields.size();
+                                 txn.SetMeta(name, m);
+                                 return absl::OkStatus();
+                               })
+                  .ok());
+}
+
+std::vector<std::string> Fields(TrackStore& store, const std::string& name,
+                                absl::string_view from = "",
+                                bool reverse = false) {
+  std::vector<std::string> out;
+  const std::string names[] = {name};
+  EXPECT_TRUE(store
+                  .UpdateTyped(names, kNow,
+                               [&](TypedTxn& txn) {
+                                 auto meta = txn.Meta(name);
+                                 if (!meta.ok()) return meta.status();
+                                 if (!*meta) return absl::OkStatus();
+                                 return txn.Scan(name, **meta, "", from,
+                                                 reverse,
+                                                 [&](absl::string_view k,
+                                                     absl::string_view) {
+                                                   out.emplace_back(k);
+                                                   return true;
+                                                 });
+                               })
+                  .ok());
+  return out;
+}
+
+TEST(TypedOps, CommitsWhatATransactionStagedAndScansInOrder) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"b", "a", "c"});
+  EXPECT_THAT(Fields(*store, "h"), ElementsAre("a", "b", "c"));
+  EXPECT_THAT(Fields(*store, "h", "b"), ElementsAre("b", "c"));
+  EXPECT_THAT(Fields(*store, "h", "bb", true), ElementsAre("b", "a"));
+  EXPECT_THAT(Fields(*store, "h", "", true), ElementsAre("c", "b", "a"));
+  auto meta = store->GetTypedMeta("h", kNow);
+  ASSERT_TRUE(meta.ok() && *meta);
+  EXPECT_EQ((*meta)->size, 3u);
+  EXPECT_EQ((*meta)->type, ValueType::kHash);
+}
+
+TEST(TypedOps, AFailedTransactionWritesNothingAndGetSeesStagedValues) {
+  auto store = OpenStore(NewDataDir());
+  const std::string names[] = {"h"};
+  absl::Status s = store->UpdateTyped(names, kNow, [](TypedTxn& txn) {
+    TypedMeta m = txn.Create(ValueType::kHash);
+    txn.Put("h", m, "f", "v");
+    auto staged = txn.Get("h", m, "f");
+    EXPECT_TRUE(staged.ok() && *staged == std::optional<std::string>("v"));
+    m.size = 1;
+    txn.SetMeta("h", m);
+    return absl::InternalError("changed my mind");
+  });
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(ReadRaw(*store, ColumnFamily::kTypes).empty());
+}
+
+TEST(TypedOps, DeleteIsOneKeyAndCompactionCollectsTheMembers) {
+  auto store = OpenStore(NewDataDir());
+  std::vector<std::string> fields;
+  for (int i = 0; i < 500; ++i) fields.push_back("f" + std::to_string(i));
+  MakeHash(*store, "big", fields);
+  MakeHash(*store, "other", {"x"});
+  ASSERT_EQ(ReadRaw(*store, ColumnFamily::kTypes).size(), 503u);
+
+  const std::string names[] = {"big"};
+  auto removed = store->DeleteNames(names, kNow);
+  ASSERT_TRUE(removed.ok());
+  EXPECT_EQ((*removed)[0].typed, ValueType::kHash);
+  EXPECT_TRUE((*removed)[0].exists());
+  // The members remain until compaction, but nothing reads them.
+  EXPECT_EQ(ReadRaw(*store, ColumnFamily::kTypes).size(), 502u);
+  EXPECT_TRUE(Fields(*store, "big").empty());
+  // A new value of the name does not see the old members.
+  MakeHash(*store, "big", {"new"});
+  EXPECT_THAT(Fields(*store, "big"), ElementsAre("new"));
+
+  ASSERT_TRUE(FlushAndCompact(*store, ColumnFamily::kTypes).ok());
+  EXPECT_EQ(ReadRaw(*store, ColumnFamily::kTypes).size(), 4u);
+  EXPECT_THAT(Fields(*store, "other"), ElementsAre("x"));
+}
+
+TEST(TypedOps, ExpiredValuesReadAsAbsentAndCompactionDropsThem) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "gone", {"a", "b"}, /*expire=*/kNow - 1);
+  MakeHash(*store, "later", {"a"}, /*expire=*/INT64_MAX / 2);
+  auto gone = store->GetTypedMeta("gone", kNow);
+  ASSERT_TRUE(gone.ok());
+  EXPECT_FALSE(gone->has_value());
+  std::vector<std::string> seen;
+  ASSERT_TRUE(store
+                  ->ScanTyped(std::nullopt, kNow,
+                              [&](absl::string_view name, const TypedMeta&) {
+                                seen.emplace_back(name);
+                                return true;
+                              })
+                  .ok());
+  EXPECT_THAT(seen, ElementsAre("later"));
+  ASSERT_TRUE(FlushAndCompact(*store, ColumnFamily::kTypes).ok());
+  EXPECT_THAT(ReadRaw(*store, ColumnFamily::kTypes, TypedMetaKey("gone")),
+              ::testing::IsEmpty());
+  EXPECT_EQ(ReadRaw(*store, ColumnFamily::kTypes).size(), 2u);
+}
+
+TEST(TypedOps, ScanTypedResumesAfterAName) {
+  auto store = OpenStore(NewDataDir());
+  for (const char* n : {"a", "b", "c"}) MakeHash(*store, n, {"f1", "f2"});
+  std::vector<std::string> seen;
+  ASSERT_TRUE(store
+                  ->ScanTyped(std::string("a"), kNow,
+                              [&](absl::string_view name, const TypedMeta&) {
+                                seen.emplace_back(name);
+                                return true;
+                              })
+                  .ok());
+  EXPECT_THAT(seen, ElementsAre("b", "c"));
+}
+
+TEST(TypedOps, CopyAndRenameCarryTheValueAndAStringReplacesIt) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "src", {"a", "b"}, /*expire=*/kNow + 60'000);
+  auto copied = store->CopyName("src", "dst", kNow, {});
+  ASSERT_TRUE(copied.ok());
+  EXPECT_EQ(*copied, TrackStore::CopyNameResult::kCopied);
+  EXPECT_THAT(Fields(*store, "dst"), ElementsAre("a", "b"));
+  auto dst = store->GetTypedMeta("dst", kNow);
+  auto src = store->GetTypedMeta("src", kNow);
+  ASSERT_TRUE(dst.ok() && *dst && src.ok() && *src);
+  EXPECT_EQ((*dst)->expire_at_ms, kNow + 60'000);
+  EXPECT_NE((*dst)->version, (*src)->version);
+
+  TrackStore::CopyNameOptions rename;
+  rename.remove_source = true;
+  ASSERT_TRUE(store->CopyName("src", "moved", kNow, rename).ok());
+  EXPECT_TRUE(Fields(*store, "src").empty());
+  EXPECT_THAT(Fields(*store, "moved"), ElementsAre("a", "b"));
+  EXPECT_EQ(*store->CopyName("moved", "dst", kNow, {}),
+            TrackStore::CopyNameResult::kDestinationExists);
+
+  ASSERT_TRUE(store->PutString("moved", StringValue{"s", 0}, kNow).ok());
+  auto moved = store->GetTypedMeta("moved", kNow);
+  ASSERT_TRUE(moved.ok());
+  EXPECT_FALSE(moved->has_value());
+}
+
+TEST(TypedOps, VersionsAreNeverReusedAcrossRestarts) {
+  const std::string dir = NewDataDir();
+  uint64_t first = 0;
+  {
+    auto store = OpenStore(dir);
+    MakeHash(*store, "h", {"a"});
+    first = (*store->GetTypedMeta("h", kNow))->version;
+    ASSERT_TRUE(store->Close().ok());
+  }
+  auto store = OpenStore(dir);
+  MakeHash(*store, "g", {"a"});
+  EXPECT_GT((*store->GetTypedMeta("g", kNow))->version, first);
+  EXPECT_THAT(Fields(*store, "h"), ElementsAre("a"));
+}
+
+}  // namespace
+}  // namespace trackdb::storage
