@@ -26,6 +26,7 @@
 #include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/auth/users.h"
+#include "service/collection_expirer.h"
 #include "service/fence_webhook.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
@@ -156,6 +157,9 @@ int Run() {
   // collections' expiring latest points (TrackService.SetRetention).
   auto retention_trimmer = std::make_unique<service::RetentionTrimmer>(
       store->get(), absl::Minutes(1));
+  // GEO keys past their expiry (storage/collection_expiry.h).
+  auto collection_expirer = std::make_unique<service::CollectionExpirer>(
+      store->get(), absl::Milliseconds(200));
   Log("ready");
 
   int sig = 0;
@@ -167,6 +171,7 @@ int Run() {
   // They use the store: stopped before it closes.
   webhooks->reset();
   retention_trimmer.reset();
+  collection_expirer.reset();
   Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
   Log("closed cleanly");

@@ -3,6 +3,7 @@
 #include "storage/counter_merge.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
+#include "storage/kv_expiry.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
@@ -18,6 +19,7 @@ absl::StatusOr<int64_t> TrackStore::CollectionSize(
     absl::string_view collection) {
   // The index counts what the registry counts (I4, I6) without reading a
   // key that every new entity adds a merge operand to.
+  if (engine_->collection_expiries.Due(collection, SystemNowMs())) return 0;
   return engine_->latest_index.Size(collection);
 }
 
@@ -30,6 +32,7 @@ absl::Status TrackStore::ScanCollections(
   read.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(
       engine_->db->NewIterator(read, engine_->metadata()));
+  const int64_t now_ms = SystemNowMs();
   for (it->Seek(begin); it->Valid(); it->Next()) {
     const std::optional<absl::string_view> collection =
         ParseRegistryKey(SliceView(it->key()));
@@ -38,6 +41,7 @@ absl::Status TrackStore::ScanCollections(
       return absl::DataLossError("corrupt collection registry entry");
     }
     if (*size <= 0) continue;
+    if (engine_->collection_expiries.Due(*collection, now_ms)) continue;
     if (!visit(*collection, *size)) break;
   }
   return FromRocks(it->status(), "scanning the collection registry");
@@ -69,8 +73,7 @@ absl::Status TrackStore::ScanLatest(
 absl::StatusOr<int64_t> TrackStore::DeleteCollection(
     absl::string_view collection) {
   absl::WriterMutexLock lock(&CollectionLock(collection));
-  absl::StatusOr<int64_t> size = CollectionSize(collection);
-  if (!size.ok()) return size.status();
+  absl::StatusOr<int64_t> size = StoredCollectionSize(collection);
   WriteBatchBuilder batch(*engine_);
   batch.DeleteCollection(collection);
   if (absl::Status s = batch.Commit("deleting a collection"); !s.ok()) {

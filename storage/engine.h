@@ -11,6 +11,7 @@
 
 #include "rocksdb/db.h"
 #include "storage/cache_reservation.h"
+#include "storage/collection_expiry.h"
 #include "storage/fence_registry.h"
 #include "storage/keys.h"
 #include "storage/latest_index.h"
@@ -32,6 +33,8 @@ struct Engine {
   std::unique_ptr<CacheReservation> latest_index_charge;
   // Every collection's fences (built on open, kept by fence_ops.cc).
   FenceRegistry fence_registry;
+  // GEO keys' expiry (loaded on open, kept by WriteBatchBuilder).
+  CollectionExpiries collection_expiries;
 
   // Brings the charge up to date; after every change to the index.
   void ChargeLatestIndex() {

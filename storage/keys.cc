@@ -218,6 +218,17 @@ std::optional<absl::string_view> ParseRegistryKey(absl::string_view key) {
   return ParseTaggedCollection(key, kRegistryTag);
 }
 
+std::string CollectionExpiryKey(absl::string_view collection) {
+  std::string key(1, kCollectionExpiryTag);
+  key += CollectionPrefix(collection);
+  return key;
+}
+
+std::optional<absl::string_view> ParseCollectionExpiryKey(
+    absl::string_view key) {
+  return ParseTaggedCollection(key, kCollectionExpiryTag);
+}
+
 std::string RetentionKey(absl::string_view collection) {
   std::string key(1, kRetentionTag);
   key += CollectionPrefix(collection);

@@ -53,6 +53,8 @@
 //           as the write that adds or removes an entity.
 //           RetentionKey(collection) -> EncodeRetentionPolicy
 //           (storage/retention.h), only for a collection that has one.
+//           CollectionExpiryKey(collection) -> int64 big-endian Unix ms
+//           when the GEO key expires (storage/collection_expiry.h).
 //           kTypedVersionFloorKey -> uint64 big-endian: typed values'
 //           versions below it may have been used (TrackStore's
 //           NextTypedVersion starts above it after a restart).
@@ -168,6 +170,13 @@ inline constexpr char kRegistryTag = 'c';
 std::string RegistryKey(absl::string_view collection);
 // The collection of a registry key; nullopt if `key` is not one.
 std::optional<absl::string_view> ParseRegistryKey(absl::string_view key);
+
+// default: GEO keys' expiry (storage/collection_expiry.h), int64
+// big-endian Unix ms, only for a collection that has one.
+inline constexpr char kCollectionExpiryTag = 'x';
+std::string CollectionExpiryKey(absl::string_view collection);
+std::optional<absl::string_view> ParseCollectionExpiryKey(
+    absl::string_view key);
 
 // default: each collection's history retention (storage/retention.h).
 inline constexpr char kRetentionTag = 'r';

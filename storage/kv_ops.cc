@@ -172,7 +172,7 @@ absl::StatusOr<bool> TrackStore::PutString(absl::string_view name,
     // name: write now. Otherwise look (a memory lookup and a read, which
     // a memtable bloom filter answers for a new name).
     absl::StatusOr<int64_t> entities =
-        cached ? absl::StatusOr<int64_t>(0) : CollectionSize(name);
+        cached ? absl::StatusOr<int64_t>(0) : StoredCollectionSize(name);
     if (!entities.ok()) return entities.status();
     absl::StatusOr<std::optional<TypedMeta>> typed =
         cached ? absl::StatusOr<std::optional<TypedMeta>>(std::nullopt)

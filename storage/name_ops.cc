@@ -74,10 +74,12 @@ absl::StatusOr<std::vector<TrackStore::NameContents>> TrackStore::DeleteNames(
     const std::optional<StringValue>& s = (*strings)[i];
     out[i].string = Unexpired(s, now_ms).has_value();
     if (s.has_value()) changes.push_back({names[i], &absent});
-    absl::StatusOr<int64_t> size = CollectionSize(names[i]);
-    if (!size.ok()) return size.status();
-    out[i].entities = *size;
-    if (*size > 0) batch.DeleteCollection(names[i]);
+    const int64_t size = StoredCollectionSize(names[i]);
+    if (size > 0) batch.DeleteCollection(names[i]);
+    // An expired collection goes too, but was no key.
+    absl::StatusOr<int64_t> live = CollectionSize(names[i]);
+    if (!live.ok()) return live.status();
+    out[i].entities = *live;
     absl::StatusOr<std::optional<TypedMeta>> typed = StoredTypedMeta(names[i]);
     if (!typed.ok()) return typed.status();
     if (absl::Status s = DeleteTyped(names[i], *typed, batch); !s.ok()) {
@@ -111,6 +113,7 @@ absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
   if (!src_size.ok()) return src_size.status();
   absl::StatusOr<int64_t> dst_size = CollectionSize(dst);
   if (!dst_size.ok()) return dst_size.status();
+  const int64_t dst_stored = StoredCollectionSize(dst);
   absl::StatusOr<std::optional<TypedMeta>> src_typed = StoredTypedMeta(src);
   if (!src_typed.ok()) return src_typed.status();
   absl::StatusOr<std::optional<TypedMeta>> dst_typed = StoredTypedMeta(dst);
@@ -125,7 +128,7 @@ absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
   }
 
   WriteBatchBuilder batch(*engine_);
-  if (*dst_size > 0) batch.DeleteCollection(dst);
+  if (dst_stored > 0) batch.DeleteCollection(dst);
   if (absl::Status s = DeleteTyped(dst, *dst_typed, batch); !s.ok()) return s;
   // A string wins over a typed value, and that over a collection, of the
   // same name (the doors' TYPE).
@@ -140,11 +143,15 @@ absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
     copied = src_typed_live
                  ? CopyTypedValue(src, dst, **src_typed, max_bytes, batch)
                  : batch.CopyCollection(src, dst, *src_size, max_bytes);
+    // A GEO key's expiry goes with it, as Redis's RENAME and COPY keep TTLs.
+    if (const int64_t at = CollectionExpiry(src); !src_typed_live && at != 0) {
+      batch.SetCollectionExpiry(dst, at);
+    }
   }
   if (!copied.ok()) return copied;
   if (options.remove_source) {
     if ((*strings)[0].has_value()) changes.push_back({names[0], &absent});
-    if (*src_size > 0) batch.DeleteCollection(src);
+    if (StoredCollectionSize(src) > 0) batch.DeleteCollection(src);
     if (absl::Status s = DeleteTyped(src, *src_typed, batch); !s.ok()) {
       return s;
     }
@@ -171,13 +178,12 @@ absl::Status TrackStore::ReplaceWithPoints(
   absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
       LoadStrings(names);
   if (!strings.ok()) return strings.status();
-  absl::StatusOr<int64_t> size = CollectionSize(name);
-  if (!size.ok()) return size.status();
+  const int64_t size = StoredCollectionSize(name);
   absl::StatusOr<std::optional<TypedMeta>> typed = StoredTypedMeta(name);
   if (!typed.ok()) return typed.status();
 
   WriteBatchBuilder batch(*engine_);
-  if (*size > 0) batch.DeleteCollection(name);
+  if (size > 0) batch.DeleteCollection(name);
   if (absl::Status s = DeleteTyped(name, *typed, batch); !s.ok()) return s;
   // The collection is empty from here on in the batch: every entity is new.
   AddPointsResult result;
@@ -208,9 +214,7 @@ absl::Status TrackStore::ReplaceWithStrings(
   for (const auto& [name, i] : last) {
     after[i] = values[i];
     changes.push_back({name, &after[i]});
-    absl::StatusOr<int64_t> size = CollectionSize(name);
-    if (!size.ok()) return size.status();
-    if (*size > 0) batch.DeleteCollection(name);
+    if (StoredCollectionSize(name) > 0) batch.DeleteCollection(name);
     absl::StatusOr<std::optional<TypedMeta>> typed = StoredTypedMeta(name);
     if (!typed.ok()) return typed.status();
     if (absl::Status s = DeleteTyped(name, *typed, batch); !s.ok()) return s;

@@ -105,6 +105,9 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
   if (absl::Status f = LoadFences(*store->engine_); !f.ok()) return f;
   if (absl::Status r = LoadRetention(*store->engine_); !r.ok()) return r;
   if (absl::Status t = store->LoadTypedVersionFloor(); !t.ok()) return t;
+  if (absl::Status e = LoadCollectionExpiries(*store->engine_); !e.ok()) {
+    return e;
+  }
   store->engine_->options.typed_gc->Attach(db, store->engine_->types());
   if (store->engine_->options.config.bulk_load()) {
     auto bulk = store->SetBulkLoad(true);

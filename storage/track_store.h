@@ -213,8 +213,24 @@ class TrackStore {
 
   // --- Collections (collections.cc) ---
 
-  // Entities with a latest point (I4); 0 for an unknown collection.
+  // Entities with a latest point (I4); 0 for an unknown collection and
+  // for one past its expiry.
   absl::StatusOr<int64_t> CollectionSize(absl::string_view collection);
+  // --- GEO keys' expiry (collection_expiry_ops.cc; the rules:
+  // storage/collection_expiry.h) ---
+  // Sets when `collection` expires (Unix ms; 0: never). False, setting
+  // nothing, when it has no entities (or has expired).
+  absl::StatusOr<bool> SetCollectionExpiry(absl::string_view collection,
+                                           int64_t at_ms);
+  // When `collection` expires; 0: never.
+  int64_t CollectionExpiry(absl::string_view collection) const;
+  // Removes `collection`, as DeleteCollection, if its expiry is <= now_ms;
+  // whether it did.
+  absl::StatusOr<bool> ExpireCollection(absl::string_view collection,
+                                        int64_t now_ms);
+  // ExpireCollection of every collection due at now_ms; how many went.
+  absl::StatusOr<int64_t> ExpireCollections(int64_t now_ms);
+
   // Every collection with at least one entity, in registry key order
   // (shorter names first), with its size. Stops when `visit` returns false.
   absl::Status ScanCollections(
@@ -461,6 +477,8 @@ class TrackStore {
   // A version no typed value of this data dir has had.
   absl::StatusOr<uint64_t> NextTypedVersion();
   absl::Status LoadTypedVersionFloor();  // on open
+  // The collection's entities, expired or not (what removal must remove).
+  int64_t StoredCollectionSize(absl::string_view collection);
   // Stages `dst` as a copy of `src`'s value `meta` (new version), with its
   // members, in `batch`; RESOURCE_EXHAUSTED past `max_bytes` copied.
   absl::Status CopyTypedValue(absl::string_view src, absl::string_view dst,

@@ -103,6 +103,22 @@ void WriteBatchBuilder::DeleteCollection(absl::string_view collection) {
   Delete(ColumnFamily::kDefault, RegistryKey(collection)).IgnoreError();
   index_changes_.push_back(
       {LatestIndex::Change::Kind::kDropCollection, std::string(collection)});
+  if (engine_.collection_expiries.Get(collection) != 0) {
+    SetCollectionExpiry(collection, 0);
+  }
+}
+
+void WriteBatchBuilder::SetCollectionExpiry(absl::string_view collection,
+                                            int64_t at_ms) {
+  const std::string key = CollectionExpiryKey(collection);
+  if (at_ms == 0) {
+    Delete(ColumnFamily::kDefault, key).IgnoreError();
+  } else {
+    std::string value;
+    AppendBigEndian64(&value, static_cast<uint64_t>(at_ms));
+    Put(ColumnFamily::kDefault, key, value).IgnoreError();
+  }
+  expiry_changes_.emplace_back(std::string(collection), at_ms);
 }
 
 absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
@@ -168,6 +184,10 @@ absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
   engine_.latest_index.Apply(index_changes_);
   if (!index_changes_.empty()) engine_.ChargeLatestIndex();
   index_changes_.clear();
+  for (const auto& [collection, at_ms] : expiry_changes_) {
+    engine_.collection_expiries.Set(collection, at_ms);
+  }
+  expiry_changes_.clear();
   return absl::OkStatus();
 }
 

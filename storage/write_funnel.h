@@ -66,6 +66,10 @@
 //   PutFence,
 //   DeleteFence         fence_ops.cc    a fence and its entities' states
 //   SetRetention        retention_ops.cc  a collection's retention policy
+//   SetCollectionExpiry,
+//   ExpireCollection(s) collection_expiry_ops.cc  a GEO key's expiry; an
+//                                       expired collection, as
+//                                       DeleteCollection
 //   ExpireEntities      retention_ops.cc  expired entities, as DeleteEntity
 //   TrimHistories       retention_ops.cc  history past max_points per entity
 //                                         (a range deletion each)
@@ -160,9 +164,12 @@ class WriteBatchBuilder : public ChangeSink {
   // position, if any), and its count.
   void DeleteEntity(absl::string_view collection, absl::string_view entity,
                     const std::optional<PointPosition>& latest);
-  // Every key of a collection in points and latest, and its registry
-  // entry. The caller holds the collection exclusively.
+  // Every key of a collection in points and latest, its registry entry and
+  // its expiry. The caller holds the collection exclusively.
   void DeleteCollection(absl::string_view collection);
+  // Sets (0: removes) the collection's expiry (storage/collection_expiry.h),
+  // in `default` and, once committed, in memory.
+  void SetCollectionExpiry(absl::string_view collection, int64_t at_ms);
   // Copies every key of collection `src` (history, latest) to `dst`,
   // and sets dst's count to `src_size`. `dst` must be empty or deleted
   // earlier in this batch. RESOURCE_EXHAUSTED, leaving the batch unusable,
@@ -181,7 +188,11 @@ class WriteBatchBuilder : public ChangeSink {
   Engine& engine_;
   rocksdb::WriteBatch batch_;
   std::vector<LatestIndex::Change> index_changes_;
+  std::vector<std::pair<std::string, int64_t>> expiry_changes_;
 };
+
+// Loads the GEO keys' expiries into engine.collection_expiries (on open).
+absl::Status LoadCollectionExpiries(Engine& engine);
 
 // Loads `latest` into engine.latest_index: every collection (the index
 // must be empty), or reloads only `collection` (what the index held of it

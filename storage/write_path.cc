@@ -10,6 +10,7 @@
 #include "storage/engine.h"
 #include "storage/history_cells.h"
 #include "storage/keys.h"
+#include "storage/kv_expiry.h"
 #include "storage/point_codec.h"
 #include "storage/rocks_util.h"
 #include "storage/track_store.h"
@@ -178,6 +179,14 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   }
   AddPointsResult result;
   if (points.empty()) return result;
+  // Points written after a GEO key's expiry start a new key (Redis's lazy
+  // expiry): the expired one goes first.
+  if (const int64_t now = SystemNowMs();
+      engine_->collection_expiries.Due(collection, now)) {
+    if (auto gone = ExpireCollection(collection, now); !gone.ok()) {
+      return gone.status();
+    }
+  }
   PointsPlan plan = PlanPoints(points);
   std::vector<size_t> stripes;
   stripes.reserve(plan.entities.size());
@@ -226,6 +235,11 @@ absl::StatusOr<bool> TrackStore::DeleteEntity(absl::string_view collection,
   }
   WriteBatchBuilder batch(*engine_);
   batch.DeleteEntity(collection, entity, latest);
+  // The last entity takes the key, and so its expiry, with it.
+  if (latest && StoredCollectionSize(collection) == 1 &&
+      CollectionExpiry(collection) != 0) {
+    batch.SetCollectionExpiry(collection, 0);
+  }
   if (absl::Status w = batch.Commit("deleting entity"); !w.ok()) return w;
   return latest.has_value();
 }

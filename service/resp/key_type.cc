@@ -7,11 +7,28 @@
 
 namespace trackdb::resp {
 
+KeyType KeyTypeOf(storage::ValueType t) {
+  switch (t) {
+    case storage::ValueType::kHash:
+      return KeyType::kHash;
+    case storage::ValueType::kList:
+      return KeyType::kList;
+    case storage::ValueType::kSet:
+      return KeyType::kSet;
+    case storage::ValueType::kZset:
+      return KeyType::kZset;
+  }
+  return KeyType::kNone;
+}
+
 absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
                                absl::string_view name, int64_t now_ms) {
   auto s = store.GetString(name, now_ms);
   if (!s.ok()) return s.status();
   if (s->has_value()) return KeyType::kString;
+  auto typed = store.GetTypedMeta(name, now_ms);
+  if (!typed.ok()) return typed.status();
+  if (*typed) return KeyTypeOf((*typed)->type);
   auto n = store.CollectionSize(name);
   if (!n.ok()) return n.status();
   return *n > 0 ? KeyType::kGeo : KeyType::kNone;
@@ -22,7 +39,14 @@ const char* TypeName(KeyType t) {
     case KeyType::kString:
       return "string";
     case KeyType::kGeo:
+    case KeyType::kZset:
       return "zset";
+    case KeyType::kHash:
+      return "hash";
+    case KeyType::kList:
+      return "list";
+    case KeyType::kSet:
+      return "set";
     default:
       return "none";
   }
@@ -38,11 +62,19 @@ absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
 std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
   absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, NowMs());
   if (!ctx.Check(type.status())) return std::nullopt;
-  if (*type == KeyType::kString) {
+  if (*type != KeyType::kGeo && *type != KeyType::kNone) {
     ctx.reply.Error(kWrongTypeError);
     return std::nullopt;
   }
   return *type == KeyType::kGeo;
+}
+
+absl::StatusOr<bool> HoldsNonString(storage::TrackStore& store,
+                                    absl::string_view name, int64_t now_ms) {
+  auto typed = store.GetTypedMeta(name, now_ms);
+  if (!typed.ok()) return typed.status();
+  if (*typed) return true;
+  return IsGeoKey(store, name);
 }
 
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,

@@ -125,7 +125,7 @@ std::optional<StringValue> ValueExpiringAt(std::string value, int64_t at_ms,
 // `absent()`.
 template <typename F>
 void ReplyAbsent(CommandContext& ctx, const std::string& name, F absent) {
-  absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+  absl::StatusOr<bool> geo = HoldsNonString(ctx.store(), name, NowMs());
   if (!ctx.Check(geo.status())) return;
   if (*geo) return ctx.reply.Error(kWrongTypeError);
   absent();
@@ -221,7 +221,7 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
         std::optional<StringValue>& cur = values[0];
         bool geo = false;
         if (!cur) {
-          absl::StatusOr<bool> g = IsGeoKey(ctx.store(), name);
+          absl::StatusOr<bool> g = HoldsNonString(ctx.store(), name, NowMs());
           if (!g.ok()) return g.status();
           geo = *g;
         }
@@ -327,7 +327,7 @@ void MsetGeneric(CommandContext& ctx, bool nx) {
             continue;
           }
           if (!checked.insert(names[i]).second) continue;
-          absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[i]);
+          absl::StatusOr<bool> geo = HoldsNonString(ctx.store(), names[i], NowMs());
           if (!geo.ok()) return geo.status();
           if (*geo) {
             busy = true;

@@ -1,5 +1,6 @@
 #include "service/resp/string_update.h"
 
+#include "service/clock.h"
 #include "service/resp/key_type.h"
 #include "service/resp/reply_errors.h"
 
@@ -42,9 +43,9 @@ void DeferredReply::Send(Reply& reply) const {
 absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,
                                           absl::string_view name,
                                           DeferredReply& answer) {
-  absl::StatusOr<bool> geo = IsGeoKey(store, name);
-  if (geo.ok() && *geo) answer.Error(kWrongTypeError);
-  return geo;
+  absl::StatusOr<bool> other = HoldsNonString(store, name, NowMs());
+  if (other.ok() && *other) answer.Error(kWrongTypeError);
+  return other;
 }
 
 }  // namespace trackdb::resp

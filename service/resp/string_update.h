@@ -7,8 +7,8 @@
 // Every command that changes a string reads and writes it inside ONE
 // TrackStore::UpdateStrings call (UpdateStringsFor below), so a command is
 // atomic against every other string command, as in Redis. A key whose
-// string is absent may still be a GEO key (a collection); commands find out
-// with IsGeoKey (key_type.h) while they hold the string's lock.
+// string is absent may still hold another type; commands find out with
+// HoldsNonString (key_type.h) while they hold the string's lock.
 
 #include <cstdint>
 #include <functional>
@@ -64,7 +64,8 @@ class DeferredReply {
 };
 
 // For a name whose string is absent, inside UpdateStringsFor: whether it
-// holds a GEO key, in which case `answer` becomes Redis's WRONGTYPE error.
+// holds another type (a typed value or a GEO key), in which case `answer`
+// becomes Redis's WRONGTYPE error.
 absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,
                                           absl::string_view name,
                                           DeferredReply& answer);

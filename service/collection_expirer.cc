@@ -1,0 +1,29 @@
+#include "service/collection_expirer.h"
+
+#include <cstdio>
+#include <string>
+
+#include "service/clock.h"
+
+namespace trackdb::service {
+
+CollectionExpirer::CollectionExpirer(storage::TrackStore* store,
+                                     absl::Duration interval)
+    : store_(store), interval_(interval) {
+  thread_.Start([this] { Run(); });
+}
+
+void CollectionExpirer::Run() {
+  do {
+    absl::StatusOr<int64_t> removed = store_->ExpireCollections(NowMs());
+    if (removed.ok()) {
+      expired_ += *removed;
+    } else {
+      // A disk error removes nothing; the next pass retries.
+      std::fprintf(stderr, "trackd: expiring GEO keys: %s\n",
+                   std::string(removed.status().message()).c_str());
+    }
+  } while (thread_.WaitFor(interval_));
+}
+
+}  // namespace trackdb::service

@@ -1,0 +1,2 @@
+// hash commands: being written.
+namespace trackdb::resp {}

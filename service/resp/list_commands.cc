@@ -1,0 +1,2 @@
+// list commands: being written.
+namespace trackdb::resp {}

@@ -1,0 +1,2 @@
+// set commands: being written.
+namespace trackdb::resp {}

@@ -1,0 +1,55 @@
+#ifndef TRACKDB_SERVICE_RESP_TYPED_COMMAND_H_
+#define TRACKDB_SERVICE_RESP_TYPED_COMMAND_H_
+
+// What the hash, set, sorted-set and list command families share: running
+// a command as one storage transaction (storage/typed_values.h) and the
+// type check Redis makes before it touches a key.
+//
+// A command's body reads, decides, stages its writes and writes its reply
+// into a scratch Reply; the reply is sent only once the transaction has
+// committed, so that a storage error is the only reply. A body that
+// replies an error (WRONGTYPE, a bad argument found late) must do so
+// before staging any write, or return a non-OK status.
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "service/resp/command.h"
+#include "service/resp/reply.h"
+#include "storage/typed_values.h"
+
+namespace trackdb::resp {
+
+using TypedBody =
+    std::function<absl::Status(storage::TypedTxn& txn, Reply& reply)>;
+
+// Runs `body` in one transaction over the storage names `names` (every
+// name it touches), at NowMs(), and sends what it replied, or an internal
+// error if the transaction failed.
+void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
+              const TypedBody& body);
+
+// A key looked up for a command on type `want` (Redis's lookupKey +
+// checkType): `wrong_type` when it holds a string, a GEO key or a typed
+// value of another type; else its meta, nullopt when it does not exist.
+struct TypedKey {
+  bool wrong_type = false;
+  std::optional<storage::TypedMeta> meta;
+};
+absl::StatusOr<TypedKey> LookupTyped(storage::TypedTxn& txn,
+                                     absl::string_view name,
+                                     storage::ValueType want);
+
+// LookupTyped for a command that may create the key: a missing key gets a
+// new, empty meta (stored only when the body calls SetMeta with a size).
+absl::StatusOr<TypedKey> LookupOrCreate(storage::TypedTxn& txn,
+                                        absl::string_view name,
+                                        storage::ValueType want);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_TYPED_COMMAND_H_

@@ -1,0 +1,80 @@
+// GEO keys' expiry (storage/collection_expiry.h): set, read, and expired
+// collections removed.
+#include "absl/strings/str_cat.h"
+#include "storage/engine.h"
+#include "storage/keys.h"
+#include "storage/kv_expiry.h"
+#include "storage/rocks_util.h"
+#include "storage/track_store.h"
+#include "storage/write_funnel.h"
+
+namespace trackdb::storage {
+
+absl::Status LoadCollectionExpiries(Engine& engine) {
+  const std::string begin(1, kCollectionExpiryTag);
+  const std::string end = PrefixEnd(begin);
+  rocksdb::ReadOptions read;
+  rocksdb::Slice upper(end);
+  read.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(
+      engine.db->NewIterator(read, engine.metadata()));
+  for (it->Seek(begin); it->Valid(); it->Next()) {
+    const std::optional<absl::string_view> collection =
+        ParseCollectionExpiryKey(SliceView(it->key()));
+    if (!collection || it->value().size() != 8) {
+      return absl::DataLossError("corrupt collection expiry entry");
+    }
+    engine.collection_expiries.Set(
+        *collection,
+        static_cast<int64_t>(ReadBigEndian64(SliceView(it->value()))));
+  }
+  return FromRocks(it->status(), "loading collection expiries");
+}
+
+int64_t TrackStore::StoredCollectionSize(absl::string_view collection) {
+  return engine_->latest_index.Size(collection);
+}
+
+absl::StatusOr<bool> TrackStore::SetCollectionExpiry(
+    absl::string_view collection, int64_t at_ms) {
+  absl::MutexLock lock(&CollectionLock(collection));
+  if (StoredCollectionSize(collection) == 0 ||
+      engine_->collection_expiries.Due(collection, SystemNowMs())) {
+    return false;
+  }
+  if (engine_->collection_expiries.Get(collection) == at_ms) return true;
+  WriteBatchBuilder batch(*engine_);
+  batch.SetCollectionExpiry(collection, at_ms);
+  if (absl::Status s = batch.Commit("setting a collection's expiry"); !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
+int64_t TrackStore::CollectionExpiry(absl::string_view collection) const {
+  return engine_->collection_expiries.Get(collection);
+}
+
+absl::StatusOr<bool> TrackStore::ExpireCollection(absl::string_view collection,
+                                                  int64_t now_ms) {
+  absl::MutexLock lock(&CollectionLock(collection));
+  if (!engine_->collection_expiries.Due(collection, now_ms)) return false;
+  WriteBatchBuilder batch(*engine_);
+  batch.DeleteCollection(collection);  // its expiry with it
+  if (absl::Status s = batch.Commit("expiring a collection"); !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
+absl::StatusOr<int64_t> TrackStore::ExpireCollections(int64_t now_ms) {
+  int64_t removed = 0;
+  for (const std::string& c : engine_->collection_expiries.AllDue(now_ms)) {
+    absl::StatusOr<bool> gone = ExpireCollection(c, now_ms);
+    if (!gone.ok()) return gone.status();
+    removed += *gone ? 1 : 0;
+  }
+  return removed;
+}
+
+}  // namespace trackdb::storage
