@@ -11,7 +11,9 @@
 // desynchronise the client's later replies).
 //
 // Not the event loop, sockets or worker hand-off: those only move the
-// same calls between threads, and the TSan tests cover them.
+// same calls between threads, and the TSan tests cover them. Not a
+// blocking command's wait either (the server's list waiters are stopped,
+// so BLPOP and its kind answer at once when there is nothing to pop).
 
 #include <algorithm>
 #include <cstddef>
@@ -174,6 +176,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (fresh) {
     state.reset();  // it points into the store just replaced
     state = std::make_unique<ServerState>(s, FuzzConfig());
+    // A blocking list command with nothing to pop answers at once, as at
+    // its timeout, instead of waiting (for ever, with timeout 0) for a push
+    // no other connection will make.
+    state->list_waiters().Stop();
   }
   Connection connection(
       *state, absl::string_view(reinterpret_cast<const char*>(data), size));

@@ -95,14 +95,11 @@ void LogConfig(const v1::TrackdbConfig& config) {
   Log(absl::StrCat("config ", absl::GetFlag(FLAGS_config), ": ", effective));
 }
 
-int Run() {
-  // Under `bazel run`, resolve relative paths against the workspace, not the
-  // runfiles tree.
-  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) {
-    if (chdir(ws) != 0) return Fail(absl::InternalError("cannot chdir"));
-  }
+// The config file with its defaults and the command line's overrides,
+// validated.
+absl::StatusOr<v1::TrackdbConfig> LoadConfig() {
   auto loaded = conf::LoadConfigFile(absl::GetFlag(FLAGS_config));
-  if (!loaded.ok()) return Fail(loaded.status());
+  if (!loaded.ok()) return loaded.status();
   v1::TrackdbConfig config = conf::WithDefaults(*loaded);
   if (!absl::GetFlag(FLAGS_data_dir).empty()) {
     config.set_data_dir(absl::GetFlag(FLAGS_data_dir));
@@ -113,7 +110,19 @@ int Run() {
   if (auto port = absl::GetFlag(FLAGS_resp_port)) {
     config.mutable_server()->set_resp_port(*port);
   }
-  if (absl::Status s = conf::ValidateConfig(config); !s.ok()) return Fail(s);
+  if (absl::Status s = conf::ValidateConfig(config); !s.ok()) return s;
+  return config;
+}
+
+int Run() {
+  // Under `bazel run`, resolve relative paths against the workspace, not the
+  // runfiles tree.
+  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY")) {
+    if (chdir(ws) != 0) return Fail(absl::InternalError("cannot chdir"));
+  }
+  absl::StatusOr<v1::TrackdbConfig> loaded = LoadConfig();
+  if (!loaded.ok()) return Fail(loaded.status());
+  const v1::TrackdbConfig& config = *loaded;
   for (const std::string& warning :
        storage::StorageConfigWarnings(config.storage())) {
     Log(absl::StrCat("WARNING: ", warning));

@@ -10,9 +10,11 @@
 
 #include <array>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 
 namespace trackdb::storage {
 
@@ -42,6 +44,24 @@ class EntityLocks {
 
  private:
   std::array<std::mutex, kStripes> mutexes_;
+};
+
+// Holds mutexes (collection locks) exclusively, taken in the order given
+// (TrackStore::CollectionLocks sorts them) and let go in reverse.
+class ExclusiveLocks {
+ public:
+  explicit ExclusiveLocks(std::vector<absl::Mutex*> locks)
+      : locks_(std::move(locks)) {
+    for (absl::Mutex* m : locks_) m->Lock();
+  }
+  ~ExclusiveLocks() {
+    for (auto it = locks_.rbegin(); it != locks_.rend(); ++it) (*it)->Unlock();
+  }
+  ExclusiveLocks(const ExclusiveLocks&) = delete;
+  ExclusiveLocks& operator=(const ExclusiveLocks&) = delete;
+
+ private:
+  std::vector<absl::Mutex*> locks_;
 };
 
 }  // namespace trackdb::storage

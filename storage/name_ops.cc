@@ -20,23 +20,6 @@
 namespace trackdb::storage {
 namespace {
 
-// Holds collection locks exclusively, in the order given.
-class ExclusiveLocks {
- public:
-  explicit ExclusiveLocks(std::vector<absl::Mutex*> locks)
-      : locks_(std::move(locks)) {
-    for (absl::Mutex* m : locks_) m->Lock();
-  }
-  ~ExclusiveLocks() {
-    for (auto it = locks_.rbegin(); it != locks_.rend(); ++it) (*it)->Unlock();
-  }
-  ExclusiveLocks(const ExclusiveLocks&) = delete;
-  ExclusiveLocks& operator=(const ExclusiveLocks&) = delete;
-
- private:
-  std::vector<absl::Mutex*> locks_;
-};
-
 // Stages the removal of a stored typed value's meta (expired or not).
 absl::Status DeleteTyped(absl::string_view name,
                          const std::optional<TypedMeta>& stored,

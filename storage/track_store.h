@@ -372,8 +372,12 @@ class TrackStore {
   // use, so string and typed commands on a name are serialised, and
   // commits what `update` staged in one batch if it returns OK. A call
   // that stages nothing writes nothing (reads use it too).
+  // `replaceable` names (also among `names`) may have a string or a
+  // collection removed (TypedTxn::RemoveOtherTypes): their collection
+  // locks are held exclusively too.
   absl::Status UpdateTyped(absl::Span<const std::string> names, int64_t now_ms,
-                           const TypedUpdate& update);
+                           const TypedUpdate& update,
+                           absl::Span<const std::string> replaceable = {});
   // name's unexpired typed value, read without locks.
   absl::StatusOr<std::optional<TypedMeta>> GetTypedMeta(absl::string_view name,
                                                         int64_t now_ms);

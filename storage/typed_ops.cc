@@ -1,5 +1,6 @@
 // Redis hashes, sets, sorted sets and lists: transactions over the `types`
 // column family (storage/typed_values.h, storage/typed_codec.h).
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <utility>
@@ -37,8 +38,12 @@ absl::Status CorruptMeta(absl::string_view name) {
 
 class TypedTxnImpl : public TypedTxn {
  public:
-  TypedTxnImpl(TrackStore& store, int64_t now_ms)
-      : store_(store), engine_(*store.engine_), now_ms_(now_ms) {}
+  TypedTxnImpl(TrackStore& store, int64_t now_ms,
+               absl::Span<const std::string> replaceable)
+      : store_(store),
+        engine_(*store.engine_),
+        now_ms_(now_ms),
+        replaceable_(replaceable) {}
 
   int64_t now_ms() const override { return now_ms_; }
 
@@ -132,10 +137,30 @@ class TypedTxnImpl : public TypedTxn {
     metas_[std::string(name)] = std::nullopt;
   }
 
+  absl::Status RemoveOtherTypes(absl::string_view name) override {
+    if (std::find(replaceable_.begin(), replaceable_.end(), name) ==
+        replaceable_.end()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("'", name, "' is not replaceable in this transaction"));
+    }
+    const std::string names[] = {std::string(name)};
+    auto strings = store_.LoadStrings(names);
+    if (!strings.ok()) return strings.status();
+    if ((*strings)[0].has_value()) removed_strings_.push_back(names[0]);
+    if (store_.StoredCollectionSize(name) > 0) {
+      removed_collections_.push_back(names[0]);
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status Commit() {
     if (!failed_.ok()) return failed_;
-    if (metas_.empty() && members_.empty()) return absl::OkStatus();
+    if (metas_.empty() && members_.empty() && removed_strings_.empty() &&
+        removed_collections_.empty()) {
+      return absl::OkStatus();
+    }
     WriteBatchBuilder batch(engine_);
+    for (const std::string& c : removed_collections_) batch.DeleteCollection(c);
     absl::Status s;
     for (const auto& [name, meta] : metas_) {
       const std::string key = TypedMetaKey(name);
@@ -149,7 +174,13 @@ class TypedTxnImpl : public TypedTxn {
                      : batch.Delete(ColumnFamily::kTypes, key));
     }
     if (!s.ok()) return s;
-    return batch.Commit("writing a typed value");
+    if (removed_strings_.empty()) return batch.Commit("writing a typed value");
+    const std::optional<StringValue> absent;
+    std::vector<TrackStore::StringChange> changes;
+    for (const std::string& name : removed_strings_) {
+      changes.push_back({name, &absent});
+    }
+    return store_.WriteStrings(changes, batch, "replacing a key");
   }
 
  private:
@@ -166,13 +197,20 @@ class TypedTxnImpl : public TypedTxn {
   absl::Status failed_;
   absl::flat_hash_map<std::string, std::optional<TypedMeta>> metas_;
   absl::flat_hash_map<std::string, std::optional<std::string>> members_;
+  absl::Span<const std::string> replaceable_;
+  std::vector<std::string> removed_strings_;
+  std::vector<std::string> removed_collections_;
 };
 
-absl::Status TrackStore::UpdateTyped(absl::Span<const std::string> names,
-                                     int64_t now_ms,
-                                     const TypedUpdate& update) {
+absl::Status TrackStore::UpdateTyped(
+    absl::Span<const std::string> names, int64_t now_ms,
+    const TypedUpdate& update, absl::Span<const std::string> replaceable) {
+  // Collection locks before stripes, as the whole-name operations take them.
+  ExclusiveLocks collections(replaceable.empty()
+                                 ? std::vector<absl::Mutex*>()
+                                 : CollectionLocks(replaceable));
   EntityLocks::Held held = locks_.Lock(StringStripes(names));
-  TypedTxnImpl txn(*this, now_ms);
+  TypedTxnImpl txn(*this, now_ms, replaceable);
   if (absl::Status s = update(txn); !s.ok()) return s;
   return txn.Commit();
 }

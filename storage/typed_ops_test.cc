@@ -197,5 +197,44 @@ TEST(TypedOps, VersionsAreNeverReusedAcrossRestarts) {
   EXPECT_THAT(Fields(*store, "h"), ElementsAre("a"));
 }
 
+// A STORE over a key of another type removes it in the same batch.
+TEST(TypedOps, RemoveOtherTypesReplacesAStringOrACollection) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(store->PutString("s", StringValue{"v", 0}, kNow).ok());
+  ASSERT_TRUE(store->AddPoints("g", {testing::Point("a", 1, 10, 20)}).ok());
+  const std::string names[] = {"s", "g"};
+  // Only names declared replaceable may be.
+  EXPECT_EQ(
+      store
+          ->UpdateTyped(names, kNow,
+                        [](TypedTxn& txn) { return txn.RemoveOtherTypes("s"); })
+          .code(),
+      absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(store
+                  ->UpdateTyped(
+                      names, kNow,
+                      [](TypedTxn& txn) {
+                        for (const char* n : {"s", "g"}) {
+                          if (absl::Status s = txn.RemoveOtherTypes(n);
+                              !s.ok()) {
+                            return s;
+                          }
+                          TypedMeta m = txn.Create(ValueType::kSet);
+                          txn.Put(n, m, "member", "");
+                          m.size = 1;
+                          txn.SetMeta(n, m);
+                        }
+                        return absl::OkStatus();
+                      },
+                      names)
+                  .ok());
+  EXPECT_FALSE(store->GetString("s", kNow)->has_value());
+  EXPECT_EQ(*store->CollectionSize("g"), 0);
+  EXPECT_FALSE(store->GetLatest("g", "a")->has_value());
+  EXPECT_EQ((*store->GetTypedMeta("s", kNow))->type, ValueType::kSet);
+  EXPECT_EQ((*store->GetTypedMeta("g", kNow))->type, ValueType::kSet);
+  EXPECT_TRUE(testing::StringCacheViolations(*store).empty());
+}
+
 }  // namespace
 }  // namespace trackdb::storage

@@ -69,6 +69,12 @@ class TypedTxn {
   // Removes name's typed value: one key, whatever its size (the members
   // become garbage that compaction drops).
   virtual void DeleteMeta(absl::string_view name) = 0;
+  // Stages the removal of whatever else `name` holds, a string or a
+  // collection, in this transaction's batch: for a command that overwrites
+  // a key of any type (SINTERSTORE, ZUNIONSTORE, GEOSEARCH ... STOREDIST).
+  // `name` must be one of the call's `replaceable` names (UpdateTyped);
+  // FAILED_PRECONDITION otherwise.
+  virtual absl::Status RemoveOtherTypes(absl::string_view name) = 0;
 };
 
 // Runs inside a transaction; what it staged is committed only if it

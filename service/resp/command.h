@@ -30,6 +30,7 @@
 #include "absl/types/span.h"
 #include "service/auth/users.h"
 #include "service/fence_webhook.h"
+#include "service/resp/list_waiters.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
 #include "storage/track_store.h"
@@ -85,6 +86,8 @@ class ServerState {
   const v1::TrackdbConfig& config() const { return config_; }
   const CommandTable& commands() const { return *commands_; }
   PubSub& pubsub() { return pubsub_; }
+  // Wakes the blocking list commands (BLPOP, ...) when a list push commits.
+  ListWaiters& list_waiters() { return list_waiters_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
@@ -127,6 +130,7 @@ class ServerState {
   const service::FenceWebhooks* const webhooks_;
   const int64_t start_ms_;
   PubSub pubsub_;
+  ListWaiters list_waiters_;
   std::atomic<int64_t> next_client_id_{0};
 
   mutable absl::Mutex mu_;

@@ -25,10 +25,11 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("config", "connection", "fence", "geo", "geo_search",
-                          "key", "pubsub", "server", "string", "track",
-                          "track_search", "zset"));
+  EXPECT_THAT(
+      CommandFamilyNames(),
+      ElementsAre("config", "connection", "fence", "geo", "geo_search", "hash",
+                  "key", "list", "pubsub", "server", "set", "string", "track",
+                  "track_search", "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -43,10 +44,27 @@ TEST(CommandTableTest, WorkerCommands) {
            "georadiusbymember", "georadiusbymember_ro", "zrange", "zrevrange",
            "zrangebyscore", "zrevrangebyscore", "zrangebylex", "zrevrangebylex",
            "zcount", "zrank", "zrevrank", "rename", "renamenx", "copy", "move",
+           // A sorted set's ranges, pops, random picks, pages, and its
+           // algebra (no index by rank: a rank is a walk).
+           "zrandmember", "zscan", "zpopmin", "zpopmax", "zremrangebyscore",
+           "zremrangebyrank", "zremrangebylex", "zrangestore", "zunion",
+           "zinter", "zdiff", "zunionstore", "zinterstore", "zdiffstore",
            // A key's fences, the members inside one, its event log.
            "fence.list", "fence.state", "fence.events",
            // A range of a track, whole; history in space and time.
-           "track.analyze", "track.search"}));
+           "track.analyze", "track.search",
+           // A hash's fields: whole, paged, or picked at random (no index
+           // by rank: a pick reads up to its field).
+           "hkeys", "hvals", "hgetall", "hscan", "hrandfield",
+           // A set's members: whole, paged, picked at random (a walk), and
+           // the set algebra.
+           "smembers", "sscan", "spop", "srandmember", "sinter", "sunion",
+           "sdiff", "sinterstore", "sunionstore", "sdiffstore", "sintercard",
+           // A list's ranges, counted pops, trims, and the changes in its
+           // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
+           // which wait.
+           "lrange", "lpop", "rpop", "ltrim", "lrem", "linsert", "lpos",
+           "blpop", "brpop", "blmove", "brpoplpush"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -70,7 +88,15 @@ TEST(CommandTableTest, LoopCommands) {
            // geo
            "geoadd", "geopos", "geodist", "geohash",
            // zset
-           "zcard", "zscore", "zmscore", "zrem",
+           "zcard", "zscore", "zmscore", "zrem", "zadd", "zincrby",
+           // hash
+           "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hexists",
+           "hlen", "hstrlen", "hincrby", "hincrbyfloat",
+           // set
+           "sadd", "srem", "sismember", "smismember", "scard", "smove",
+           // list: pushes and moves at the ends, point reads and writes
+           "lpush", "rpush", "lpushx", "rpushx", "llen", "lindex", "lset",
+           "lmove", "rpoplpush",
            // fence
            "fence.set", "fence.get", "fence.del",
            // track: a one-point read, a collection's retention
@@ -114,6 +140,24 @@ TEST(CommandTableTest, SmallSearchesRunOnTheLoop) {
       Argv{"GEORADIUS", "k", "1", "2", "100", "m", "STORE", "d"}));
   EXPECT_TRUE(table->RunsOnWorker(Argv{"GEOSEARCHSTORE", "d", "k", "FROMLONLAT",
                                        "1", "2", "BYRADIUS", "100", "m"}));
+}
+
+// A list read or pop of a few elements, known from its arguments, runs on
+// the loop; a long or open-ended one on a worker.
+TEST(CommandTableTest, SmallListCallsRunOnTheLoop) {
+  auto table = NewCommandTable();
+  using Argv = std::vector<std::string>;
+  EXPECT_FALSE(table->RunsOnWorker(Argv{"LRANGE", "k", "0", "9"}));
+  EXPECT_FALSE(table->RunsOnWorker(Argv{"lrange", "k", "-10", "-1"}));
+  EXPECT_FALSE(table->RunsOnWorker(Argv{"LRANGE", "k", "5", "2"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"LRANGE", "k", "0", "-1"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"LRANGE", "k", "0", "100"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"LRANGE", "k", "x", "1"}));
+  EXPECT_FALSE(table->RunsOnWorker(Argv{"LPOP", "k"}));
+  EXPECT_FALSE(table->RunsOnWorker(Argv{"RPOP", "k", "100"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"LPOP", "k", "101"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"RPOP", "k", "1", "2"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"BLPOP", "k", "0"}));
 }
 
 }  // namespace

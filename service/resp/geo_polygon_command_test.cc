@@ -78,14 +78,22 @@ TEST_F(GeoPolygonTest, RepliesAsValkeysDocumentedExamples) {
   EXPECT_EQ(Call(Cmd({"GEOSEARCH", "nokey"}, kSicilyPolygon)), "*0\r\n");
 }
 
-TEST_F(GeoPolygonTest, StoreKeepsTheResultsAndStoreDistIsRefused) {
+TEST_F(GeoPolygonTest, StoreKeepsTheResultsAndStoreDistTheirDistances) {
   EXPECT_EQ(Call(Cmd({"GEOSEARCHSTORE", "dest", "Sicily"}, kSicilyPolygon)),
             ":2\r\n");
   EXPECT_EQ(Call({"ZRANGE", "dest", "0", "-1"}),
             "*2\r\n$7\r\nPalermo\r\n$5\r\nedge2\r\n");
-  EXPECT_THAT(Call(Cmd({"GEOSEARCHSTORE", "dest", "Sicily"}, kSicilyPolygon,
-                       {"STOREDIST"})),
-              HasSubstr("-ERR STOREDIST is not supported by trackdb"));
+  EXPECT_EQ(Call(Cmd({"GEOSEARCHSTORE", "dist", "Sicily"}, kSicilyPolygon,
+                     {"STOREDIST"})),
+            ":2\r\n");
+  EXPECT_EQ(Call({"TYPE", "dist"}), "+zset\r\n");
+  // The distances are what WITHDIST reports, unrounded.
+  const std::string with_dist =
+      Call(Cmd({"GEOSEARCH", "Sicily"}, kSicilyPolygon, {"WITHDIST", "ASC"}));
+  const std::string stored = Call({"ZRANGE", "dist", "0", "-1", "WITHSCORES"});
+  EXPECT_THAT(stored, HasSubstr("Palermo"));
+  EXPECT_EQ(with_dist.find("Palermo") < with_dist.find("edge2"),
+            stored.find("Palermo") < stored.find("edge2"));
   EXPECT_EQ(Call(Cmd({"GEOSEARCHSTORE", "dest", "Sicily"}, kSicilyPolygon,
                      {"WITHDIST"})),
             "-ERR GEOSEARCHSTORE is not compatible with WITHDIST, WITHHASH "

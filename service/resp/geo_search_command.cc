@@ -21,12 +21,13 @@
 // Storing (GEOSEARCHSTORE, GEORADIUS* STORE): the destination key is
 // replaced, as Redis's setKey does whatever it held, by a GEO key whose
 // members are the results at their source positions (each result's latest
-// point is copied). The replacement is two storage batches (delete, then
-// AddPoints), so a concurrent reader may see the destination empty between
-// them. STOREDIST is refused: a trackdb GEO key holds positions, and a
-// distance is not a position, so it cannot be stored as a GEO member's
-// score; trackdb replies kStoreDistError after checking every argument as
-// Redis does, before touching any key.
+// point is copied), in one storage batch. STOREDIST stores a plain sorted
+// set (typed_zset.h) of the results' distances from the centre, in the
+// search's unit, as Redis does, also replacing whatever the destination
+// held in one batch. In both, the search reads the source before the
+// destination is written: a write to the source in between may or may not
+// be in the stored result.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -47,13 +48,10 @@
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
+#include "service/resp/typed_zset.h"
 
 namespace trackdb::resp {
 namespace {
-
-constexpr char kStoreDistError[] =
-    "STOREDIST is not supported by trackdb: a GEO key holds positions, and a "
-    "distance cannot be stored as a position (use STORE, or WITHDIST)";
 
 // Beyond this candidate radius the circle covers (nearly) the whole sphere:
 // read the collection instead of the index. Half the Earth's circumference
@@ -388,8 +386,8 @@ bool ParseOptionsOrReply(CommandContext& ctx, int flags, size_t options_at,
 }
 
 // The checks Redis makes once every option is parsed, then trackdb's
-// refusal of STOREDIST and its limit on a GEO key's name. Sets `dest` to
-// the destination's storage name when storing.
+// limit on a key's name. Sets `dest` to the destination's storage name
+// when storing.
 bool ValidateRequestOrReply(CommandContext& ctx, int flags,
                             const SearchRequest& req, std::string* dest) {
   const std::vector<std::string>& argv = ctx.argv;
@@ -419,10 +417,6 @@ bool ValidateRequestOrReply(CommandContext& ctx, int flags,
     return false;
   }
   if (req.store_key == nullptr) return true;
-  if (req.storedist) {
-    ctx.reply.Error(kStoreDistError);
-    return false;
-  }
   *dest = ctx.Name(*req.store_key);
   return ValidGeoKeyOrReply(ctx, *req.store_key);
 }
@@ -439,6 +433,25 @@ void StoreResults(CommandContext& ctx, const std::string& dest,
   // One batch: whatever `dest` held goes, the results arrive.
   if (!ctx.Check(ctx.store().ReplaceWithPoints(dest, points))) return;
   return ctx.reply.Integer(static_cast<int64_t>(results.size()));
+}
+
+// STOREDIST: replaces `dest` with a sorted set of the results' distances
+// from the centre in the search's unit (Redis's score), in one batch.
+void StoreDistances(CommandContext& ctx, const std::string& dest,
+                    const SearchRequest& req,
+                    const std::vector<index::RedisGeoResult>& results) {
+  RunZsetStore(ctx, {dest}, dest,
+               [&](storage::TypedTxn&, Reply&, ZsetResult* result) {
+                 std::vector<ZEntry> entries;
+                 entries.reserve(results.size());
+                 for (const index::RedisGeoResult& r : results) {
+                   entries.push_back(
+                       {r.member, r.distance_m / req.shape.unit_to_meters});
+                 }
+                 std::sort(entries.begin(), entries.end(), ZEntryLess);
+                 *result = std::move(entries);
+                 return absl::OkStatus();
+               });
 }
 
 // The results, each with what WITHDIST, WITHHASH and WITHCOORD ask for.
@@ -493,6 +506,9 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
                       index::RedisGeoReplyOptions{req.sort, req.count, req.any},
                       store, &candidates, &results))) {
     return;
+  }
+  if (store && req.storedist) {
+    return StoreDistances(ctx, dest, req, results);
   }
   if (store) return StoreResults(ctx, dest, candidates, results);
   ReplyResults(ctx, req, results);

@@ -277,31 +277,39 @@ TEST(GeoSearchStoreTest, ReplacesTheDestination) {
   EXPECT_EQ(*d.trackdb_server().store().CollectionSize("d5"), 0);
 }
 
-// STOREDIST would store distances as scores; a trackdb GEO key holds
-// positions, so trackdb refuses it with its own error, after Redis's own
-// argument checks and before touching any key.
-TEST(GeoSearchStoreTest, StoreDistIsRefusedClearly) {
+// STOREDIST stores a plain sorted set of distances in the search's unit,
+// replacing whatever the destination held, as Redis does.
+TEST(GeoSearchStoreTest, StoreDistStoresDistancesAsASortedSet) {
   Differential d;
   AddSicily(d);
   EXPECT_SAME_REPLY(d, {"GEOADD", "dst", "1", "1", "keep"});
-  const std::vector<std::vector<std::string>> refused = {
+  const std::vector<std::vector<std::string>> stores = {
       {"GEOSEARCHSTORE", "dst", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS",
        "200", "km", "STOREDIST"},
-      {"GEORADIUS", "Sicily", "15", "37", "200", "km", "STOREDIST", "dst"},
-      {"GEORADIUSBYMEMBER", "Sicily", "Palermo", "200", "km", "STOREDIST",
-       "dst"},
-      {"GEOSEARCHSTORE", "dst", "nokey", "FROMLONLAT", "15", "37", "BYRADIUS",
-       "200", "km", "STOREDIST"},
+      {"GEORADIUS", "Sicily", "15", "37", "200", "mi", "STOREDIST", "dst"},
+      {"GEORADIUSBYMEMBER", "Sicily", "Palermo", "300", "m", "STOREDIST", "dst",
+       "COUNT", "2", "DESC"},
+      {"GEOSEARCHSTORE", "dst", "Sicily", "FROMMEMBER", "Catania", "BYBOX",
+       "400", "400", "ft", "STOREDIST"},
   };
-  for (const auto& c : refused) {
-    const std::string reply = d.trackdb().Call(c);
-    EXPECT_THAT(reply, ::testing::StartsWith("-ERR STOREDIST is not supported "
-                                             "by trackdb"))
-        << ::testing::PrintToString(c);
-    EXPECT_THAT(reply, ::testing::HasSubstr("a distance cannot be stored"));
+  for (const auto& c : stores) {
+    EXPECT_SAME_REPLY(d, c);
+    EXPECT_SAME_REPLY(d, {"TYPE", "dst"});
+    EXPECT_SAME_REPLY(d, {"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
   }
-  EXPECT_EQ(d.trackdb().Call({"ZCARD", "dst"}), ":1\r\n");
-  // Argument errors still come first, as Redis reports them.
+  // Over a string; then no results delete the destination.
+  testing::SetStringBoth(d, 0, "strdst", "v");
+  EXPECT_SAME_REPLY(d, {"GEOSEARCHSTORE", "strdst", "Sicily", "FROMLONLAT",
+                        "15", "37", "BYRADIUS", "100", "km", "STOREDIST"});
+  EXPECT_SAME_REPLY(d, {"ZRANGE", "strdst", "0", "-1", "WITHSCORES"});
+  EXPECT_SAME_REPLY(d, {"ZSCORE", "strdst", "Catania"});
+  EXPECT_SAME_REPLY(d, {"GEOSEARCHSTORE", "strdst", "Sicily", "FROMLONLAT", "0",
+                        "0", "BYRADIUS", "1", "km", "STOREDIST"});
+  EXPECT_SAME_REPLY(d, {"EXISTS", "strdst"});
+  EXPECT_SAME_REPLY(d, {"GEOSEARCHSTORE", "dst", "nokey", "FROMLONLAT", "15",
+                        "37", "BYRADIUS", "200", "km", "STOREDIST"});
+  EXPECT_SAME_REPLY(d, {"EXISTS", "dst"});
+  // Argument errors come first, as Redis reports them.
   EXPECT_SAME_REPLY(d, {"GEOSEARCHSTORE", "dst", "Sicily", "FROMLONLAT", "15",
                         "37", "BYRADIUS", "-200", "km", "STOREDIST"});
   EXPECT_SAME_REPLY(d, {"GEORADIUS", "Sicily", "15", "37", "200", "km",

@@ -4,13 +4,13 @@
 //
 // Each follows Redis 7.0's db.c / expire.c checks in Redis's order, so that
 // replies, errors included, are Redis's bytes. Keys are strings (with an
-// optional expiry) or GEO keys (collections, reported as "zset"). Where
-// trackdb differs from Redis, it is on GEO keys and said in the README:
-//   - they keep no expiry: EXPIRE that would set one answers an error (one
-//     that would delete the key, a time already past, deletes it);
-//   - RENAME of a GEO key copies the collection (collection_copy.h) and
-//     deletes the source: correct, but not atomic against concurrent
-//     writers of either key, and as slow as the data is large.
+// optional expiry), hashes, lists, sets and sorted sets (typed values,
+// with an optional expiry) or GEO keys (collections, reported as "zset",
+// with an optional expiry: storage/collection_expiry.h). Where trackdb
+// differs from Redis, it is on GEO keys and said in the README:
+//   - RENAME of a GEO key copies the collection with all its history in
+//     one batch (storage's CopyName): as slow as the data is large, and
+//     refused past storage.max_atomic_copy_mb.
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -31,6 +31,7 @@
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
 #include "service/resp/string_update.h"
+#include "service/resp/typed_command.h"
 
 namespace trackdb::resp {
 namespace {
@@ -64,18 +65,19 @@ void Exists(CommandContext& ctx) {
   const std::vector<std::string> names = NamesOf(ctx, 1);
   auto values = ctx.store().GetStrings(names, NowMs());
   if (!ctx.Check(values.status())) return;
-  absl::flat_hash_map<std::string, bool> geo_of;
+  absl::flat_hash_map<std::string, bool> other_of;
   int64_t count = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     if ((*values)[i]) {
       ++count;
       continue;
     }
-    auto it = geo_of.find(names[i]);
-    if (it == geo_of.end()) {
-      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[i]);
-      if (!ctx.Check(geo.status())) return;
-      it = geo_of.emplace(names[i], *geo).first;
+    auto it = other_of.find(names[i]);
+    if (it == other_of.end()) {
+      absl::StatusOr<bool> other =
+          HoldsNonString(ctx.store(), names[i], NowMs());
+      if (!ctx.Check(other.status())) return;
+      it = other_of.emplace(names[i], *other).first;
     }
     if (it->second) ++count;
   }
@@ -124,10 +126,10 @@ bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
   return true;
 }
 
-// A SCAN position kept under a cursor number: 's' or 'g' (which half of
-// the walk, service/resp/key_scan.h) and the storage name to resume at.
+// A SCAN position kept under a cursor number: 's', 't' or 'g' (which part
+// of the walk, service/resp/key_scan.h) and the storage name to resume at.
 std::string EncodePosition(const KeyScanPosition& p) {
-  return absl::StrCat(p.in_geo ? "g" : "s", p.resume_name);
+  return absl::StrCat(std::string(1, static_cast<char>(p.part)), p.resume_name);
 }
 
 // The position saved under `cursor` if it belongs to database `db`; a
@@ -138,7 +140,9 @@ KeyScanPosition LoadPosition(ServerState& server, uint64_t cursor, int db) {
   std::optional<std::string> saved =
       server.LoadCursor(static_cast<int64_t>(cursor));
   if (!saved || saved->empty()) return {};
-  KeyScanPosition p{(*saved)[0] == 'g', saved->substr(1)};
+  const char part = (*saved)[0];
+  if (part != 's' && part != 't' && part != 'g') return {};
+  KeyScanPosition p{static_cast<KeyScanPosition::Part>(part), saved->substr(1)};
   std::optional<DbKey> k = ParseKeyName(p.resume_name);
   if (!k || k->db != db) return {};
   return p;
@@ -339,6 +343,9 @@ bool ExpireConditionHolds(int flags, int64_t current, int64_t when) {
   return true;
 }
 
+void ExpireNonString(CommandContext& ctx, const std::string& name, int flags,
+                     int64_t when, absl::string_view command);
+
 // Redis's expireGenericCommand: `basetime` is now for EXPIRE/PEXPIRE and 0
 // for the AT forms. A time already past deletes the key.
 void ExpireGeneric(CommandContext& ctx, bool relative, bool seconds,
@@ -361,16 +368,13 @@ void ExpireGeneric(CommandContext& ctx, bool relative, bool seconds,
   when += basetime;
 
   const std::string name = ctx.Name(ctx.argv[1]);
-  bool geo = false;
+  bool absent = false;
   DeferredReply answer;
   const bool ran = UpdateStringsFor(
       ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
         std::optional<StringValue>& cur = values[0];
         if (!cur) {
-          absl::StatusOr<bool> g = IsGeoKey(ctx.store(), name);
-          if (!g.ok()) return g.status();
-          geo = *g;
-          answer.Integer(0);
+          absent = true;
           return false;
         }
         const int64_t current = cur->expire_at_ms == 0 ? -1 : cur->expire_at_ms;
@@ -387,18 +391,56 @@ void ExpireGeneric(CommandContext& ctx, bool relative, bool seconds,
         return true;
       });
   if (!ran) return;
-  if (geo) {
-    // A GEO key has no expiry (-1).
-    if (!ExpireConditionHolds(flags, -1, when)) return ctx.reply.Integer(0);
-    if (when > now) {
-      return ctx.reply.Error(
-          absl::StrCat("trackdb keeps no expiry on GEO keys: '", command,
-                       "' can only delete one (with a time already past)"));
+  if (absent) return ExpireNonString(ctx, name, flags, when, command);
+  answer.Send(ctx.reply);
+}
+
+// EXPIRE and its forms on a key that holds no string: a typed value's
+// expiry is its meta's, a GEO key's its collection's
+// (storage/collection_expiry.h); a time already past removes the key, in
+// O(1) for a typed value.
+void ExpireNonString(CommandContext& ctx, const std::string& name, int flags,
+                     int64_t when, absl::string_view command) {
+  bool geo = false;
+  RunTyped(ctx, {name}, [&](storage::TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<std::optional<storage::TypedMeta>> meta = txn.Meta(name);
+    if (!meta.ok()) return meta.status();
+    if (!*meta) {
+      absl::StatusOr<bool> other = txn.HoldsStringOrCollection(name);
+      if (!other.ok()) return other.status();
+      geo = *other;
+      if (!geo) reply.Integer(0);
+      return absl::OkStatus();
     }
-    if (!ctx.Check(ctx.store().DeleteCollection(name).status())) return;
+    storage::TypedMeta& m = **meta;
+    const int64_t current = m.expire_at_ms == 0 ? -1 : m.expire_at_ms;
+    if (!ExpireConditionHolds(flags, current, when)) {
+      reply.Integer(0);
+      return absl::OkStatus();
+    }
+    if (when <= txn.now_ms()) {
+      txn.DeleteMeta(name);
+    } else {
+      m.expire_at_ms = when;
+      txn.SetMeta(name, m);
+    }
+    reply.Integer(1);
+    return absl::OkStatus();
+  });
+  if (!geo) return;
+  const int64_t at = ctx.store().CollectionExpiry(name);
+  if (!ExpireConditionHolds(flags, at == 0 ? -1 : at, when)) {
+    return ctx.reply.Integer(0);
+  }
+  if (when <= NowMs()) {
+    // Redis deletes a key given a time already past.
+    absl::StatusOr<int64_t> removed = ctx.store().DeleteCollection(name);
+    if (!ctx.Check(removed.status())) return;
     return ctx.reply.Integer(1);
   }
-  answer.Send(ctx.reply);
+  absl::StatusOr<bool> set = ctx.store().SetCollectionExpiry(name, when);
+  if (!ctx.Check(set.status())) return;
+  ctx.reply.Integer(*set ? 1 : 0);
 }
 
 void Expire(CommandContext& ctx) { ExpireGeneric(ctx, true, true, "expire"); }
@@ -418,12 +460,21 @@ void TtlGeneric(CommandContext& ctx, bool ms, bool absolute) {
   const int64_t now = NowMs();
   auto v = ctx.store().GetString(name, now);
   if (!ctx.Check(v.status())) return;
-  if (!*v) {
-    absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
-    if (!ctx.Check(geo.status())) return;
-    return ctx.reply.Integer(*geo ? -1 : -2);
+  int64_t at = 0;
+  if (*v) {
+    at = (*v)->expire_at_ms;
+  } else {
+    auto typed = ctx.store().GetTypedMeta(name, now);
+    if (!ctx.Check(typed.status())) return;
+    if (!*typed) {
+      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      if (!ctx.Check(geo.status())) return;
+      if (!*geo) return ctx.reply.Integer(-2);
+      at = ctx.store().CollectionExpiry(name);
+    } else {
+      at = (*typed)->expire_at_ms;
+    }
   }
-  const int64_t at = (*v)->expire_at_ms;
   if (at == 0) return ctx.reply.Integer(-1);
   if (absolute) {
     // Redis rounds to the nearest second; for expiries within 500 ms of
@@ -445,17 +496,43 @@ void Pexpiretime(CommandContext& ctx) { TtlGeneric(ctx, true, true); }
 void Persist(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
   DeferredReply answer;
+  bool absent = false;
   const bool ran = UpdateStringsFor(
       ctx, {name}, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
+        absent = !values[0];
         if (!values[0] || values[0]->expire_at_ms == 0) {
-          answer.Integer(0);  // no key, no expiry, or a GEO key
+          answer.Integer(0);  // no string, or no expiry
           return false;
         }
         values[0]->expire_at_ms = 0;
         answer.Integer(1);
         return true;
       });
-  if (ran) answer.Send(ctx.reply);
+  if (!ran) return;
+  if (!absent) return answer.Send(ctx.reply);
+  // A typed value's expiry, else a GEO key's.
+  bool geo = false;
+  RunTyped(ctx, {name}, [&](storage::TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<std::optional<storage::TypedMeta>> meta = txn.Meta(name);
+    if (!meta.ok()) return meta.status();
+    if (!*meta) {
+      geo = true;
+      return absl::OkStatus();
+    }
+    if ((*meta)->expire_at_ms == 0) {
+      reply.Integer(0);
+      return absl::OkStatus();
+    }
+    (*meta)->expire_at_ms = 0;
+    txn.SetMeta(name, **meta);
+    reply.Integer(1);
+    return absl::OkStatus();
+  });
+  if (!geo) return;
+  if (ctx.store().CollectionExpiry(name) == 0) return ctx.reply.Integer(0);
+  absl::StatusOr<bool> cleared = ctx.store().SetCollectionExpiry(name, 0);
+  if (!ctx.Check(cleared.status())) return;
+  ctx.reply.Integer(*cleared ? 1 : 0);
 }
 
 }  // namespace

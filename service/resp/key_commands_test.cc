@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/track_point.h"
@@ -153,20 +154,54 @@ TEST(KeyCommandsTest, GeoKeysAreSeenByKeyCommands) {
   EXPECT_SAME_REPLY(d, {"DBSIZE"});
 }
 
-TEST(KeyCommandsTest, GeoKeysCannotExpire) {
-  testing::TrackdbResp server;
-  ASSERT_TRUE(server.store().AddPoints("g", {GeoPoint("m", 1)}).ok());
-  RawClient c(server.port());
-  for (const char* cmd : {"expire", "pexpire", "expireat", "pexpireat"}) {
-    EXPECT_EQ(c.Call({cmd, "g", "99999999999999"}),
-              absl::StrCat("-ERR trackdb keeps no expiry on GEO keys: '", cmd,
-                           "' can only delete one (with a time already "
-                           "past)\r\n"));
-  }
-  EXPECT_EQ(c.Call({"EXPIRE", "g", "100", "NX"}).substr(0, 5), "-ERR ");
-  EXPECT_EQ(c.Call({"EXPIRE", "g", "100", "LT"}).substr(0, 5), "-ERR ");
-  EXPECT_EQ(c.Call({"TYPE", "g"}), "+zset\r\n");
-  EXPECT_EQ(c.Call({"TTL", "g"}), ":-1\r\n");
+// A GEO key expires as a whole, as any Redis key: TTL, the conditions, and
+// PERSIST as Redis answers them; once due it is gone, and a GEOADD after
+// that starts a new key with none of the old members.
+TEST(KeyCommandsTest, GeoKeysExpireAsAWhole) {
+  Differential d;
+  AddGeo(d, "g");
+  EXPECT_SAME_REPLY(d, {"EXPIRE", "g", "100", "XX"});
+  EXPECT_SAME_REPLY(d, {"EXPIRE", "g", "100", "NX"});
+  EXPECT_SAME_REPLY(d, {"EXPIRE", "g", "200", "LT"});
+  EXPECT_SAME_REPLY(d, {"EXPIRE", "g", "50", "LT"});
+  EXPECT_SAME_REPLY(d, {"TTL", "g"});
+  EXPECT_SAME_REPLY(d, {"EXPIRE", "g", "10", "GT"});
+  EXPECT_SAME_REPLY(d, {"PERSIST", "g"});
+  EXPECT_SAME_REPLY(d, {"PERSIST", "g"});
+  EXPECT_SAME_REPLY(d, {"TTL", "g"});
+  EXPECT_SAME_REPLY(d, {"EXPIREAT", "g", "99999999999"});
+  EXPECT_SAME_REPLY(d, {"EXPIRETIME", "g"});
+  EXPECT_SAME_REPLY(d, {"INFO", "keyspace"});
+
+  // RENAME keeps the TTL; DEL takes it with the key.
+  EXPECT_SAME_REPLY(d, {"RENAME", "g", "g2"});
+  EXPECT_SAME_REPLY(d, {"EXPIRETIME", "g2"});
+  EXPECT_SAME_REPLY(d, {"DEL", "g2"});
+  AddGeo(d, "g2");
+  EXPECT_SAME_REPLY(d, {"TTL", "g2"});
+
+  EXPECT_SAME_REPLY(d, {"PEXPIRE", "g2", "100"});
+  absl::SleepFor(absl::Milliseconds(250));
+  EXPECT_SAME_REPLY(d, {"EXISTS", "g2"});
+  EXPECT_SAME_REPLY(d, {"TYPE", "g2"});
+  EXPECT_SAME_REPLY(d, {"ZCARD", "g2"});
+  EXPECT_SAME_REPLY(d, {"TTL", "g2"});
+  EXPECT_SAME_REPLY(d, {"DBSIZE"});
+  EXPECT_SAME_REPLY(d, {"KEYS", "*"});
+  EXPECT_SAME_REPLY(d, {"GEOADD", "g2", "13.5", "38.5", "fresh"});
+  EXPECT_SAME_REPLY(d, {"ZCARD", "g2"});
+  EXPECT_SAME_REPLY(d, {"GEOPOS", "g2", "m", "fresh"});
+  EXPECT_SAME_REPLY(d, {"TTL", "g2"});
+}
+
+// ZREM of a GEO key's last member removes the key and its expiry.
+TEST(KeyCommandsTest, AnEmptiedGeoKeyLosesItsExpiry) {
+  Differential d;
+  AddGeo(d, "g");
+  EXPECT_SAME_REPLY(d, {"EXPIRE", "g", "100"});
+  EXPECT_SAME_REPLY(d, {"ZREM", "g", "m"});
+  AddGeo(d, "g");
+  EXPECT_SAME_REPLY(d, {"TTL", "g"});
 }
 
 TEST(KeyCommandsTest, DelRemovesAStringAndACollectionUnderOneName) {

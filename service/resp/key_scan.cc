@@ -13,7 +13,8 @@ absl::Status ScanKeys(
   *done = false;
   bool stopped = false;
   KeyScanPosition resume;
-  if (!from.in_geo) {
+  using Part = KeyScanPosition::Part;
+  if (from.part == Part::kStrings) {
     // Names sort by database: db 0's (plain, then 0xff 0x00-escaped) are
     // all below 0xff 0x01, and db n's share the prefix 0xff n.
     const std::string start =
@@ -26,7 +27,30 @@ absl::Status ScanKeys(
           if (k->db != db) return false;
           if (!visit(k->key, KeyType::kString)) {
             stopped = true;
-            resume = {false, std::string(name) + '\0'};
+            resume = {Part::kStrings, std::string(name) + '\0'};
+            return false;
+          }
+          return true;
+        });
+    if (!s.ok()) return s;
+    if (stopped) {
+      if (next) *next = resume;
+      return absl::OkStatus();
+    }
+  }
+  if (from.part != Part::kGeo) {
+    // Typed values, in their key order (all databases mixed: shorter names
+    // first), each skipped with its members by one seek.
+    std::optional<std::string> after;
+    if (from.part == Part::kTyped) after = from.resume_name;
+    absl::Status s = store.ScanTyped(
+        after, now_ms,
+        [&](absl::string_view name, const storage::TypedMeta& meta) {
+          std::optional<DbKey> k = ParseKeyName(name);
+          if (!k || k->db != db) return true;
+          if (!visit(k->key, KeyTypeOf(meta.type))) {
+            stopped = true;
+            resume = {Part::kTyped, std::string(name)};
             return false;
           }
           return true;
@@ -39,15 +63,16 @@ absl::Status ScanKeys(
   }
   // GEO keys: the registry is small (one entry per collection), so a resume
   // skips the entries up to and including the last one visited.
-  const std::string after =
-      from.in_geo ? storage::RegistryKey(from.resume_name) : std::string();
+  const std::string after = from.part == Part::kGeo
+                                ? storage::RegistryKey(from.resume_name)
+                                : std::string();
   absl::Status s = store.ScanCollections([&](absl::string_view name, int64_t) {
     if (!after.empty() && storage::RegistryKey(name) <= after) return true;
     std::optional<DbKey> k = ParseKeyName(name);
     if (!k || k->db != db) return true;
     if (!visit(k->key, KeyType::kGeo)) {
       stopped = true;
-      resume = {true, std::string(name)};
+      resume = {Part::kGeo, std::string(name)};
       return false;
     }
     return true;

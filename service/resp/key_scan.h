@@ -1,8 +1,9 @@
 #ifndef TRACKDB_SERVICE_RESP_KEY_SCAN_H_
 #define TRACKDB_SERVICE_RESP_KEY_SCAN_H_
 
-// Walks the keys of one Redis database: its strings (the kv column family)
-// then its GEO keys (the collection registry). KEYS, SCAN, DBSIZE and
+// Walks the keys of one Redis database: its strings (the kv column family),
+// its hashes, lists, sets and sorted sets (typed values), then its GEO keys
+// (the collection registry). KEYS, SCAN, DBSIZE and
 // FLUSHDB are built on it.
 
 #include <functional>
@@ -13,10 +14,12 @@
 
 namespace trackdb::resp {
 
-// A position in the walk: which half, and the storage name to resume at.
+// A position in the walk: which part, and the storage name to resume at.
 struct KeyScanPosition {
-  bool in_geo = false;
-  // Strings: the first name not yet visited; GEO: the last one visited.
+  enum class Part : char { kStrings = 's', kTyped = 't', kGeo = 'g' };
+  Part part = Part::kStrings;
+  // Strings: the first name not yet visited; typed values and GEO keys:
+  // the last one visited.
   std::string resume_name;
 };
 

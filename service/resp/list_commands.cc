@@ -1,2 +1,946 @@
-// list commands: being written.
-namespace trackdb::resp {}
+// List commands: LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LLEN, LINDEX,
+// LSET, LRANGE, LTRIM, LREM, LINSERT, LPOS, LMOVE, RPOPLPUSH, and the
+// blocking BLPOP, BRPOP, BLMOVE, BRPOPLPUSH.
+//
+// Each follows Redis 7.0's t_list.c: the same checks in the same order, so
+// that replies, errors included, are byte for byte Redis's. Each runs as
+// one storage transaction over every key it names (RunTyped).
+//
+// Layout (storage/typed_codec.h): element i of a list is stored at index
+// head + i. Pushing or popping at either end, LLEN, LINDEX and LSET are
+// point operations; LRANGE and LPOS read a range; LTRIM and a counted pop
+// delete what they remove (nothing when the list ends empty: the key goes,
+// its elements become garbage). LREM and LINSERT change the middle: they
+// read the whole list and rewrite the elements that shift, anchored at the
+// end that rewrites fewer: O(N), as Kvrocks's are.
+//
+// Where they run: pushes, moves and point reads on the loop; LRANGE and
+// counted pops on the loop when their arguments bound them to a few
+// elements, else on a worker, as LTRIM, LREM, LINSERT and LPOS always are
+// (their work follows the list's length).
+//
+// Blocking: BLPOP and the others run on a worker (resp_server.h). One that
+// finds nothing to pop waits, holding no storage lock, on the server's
+// ListWaiters, which every list push wakes once its transaction has
+// committed; it then tries its keys again, in argument order, until one
+// has an element or its timeout passes (0: never), when it replies a null
+// array as Redis does. A key of another type makes the first try reply
+// WRONGTYPE; on later tries it is skipped, as Redis 7.0 skips it when it
+// serves a woken client (a BLMOVE whose destination holds another type
+// when its source gains an element replies WRONGTYPE, as Redis's does).
+// Waiters also try again every kRecheck (1 s), so that a list that
+// arrives without a list push (RENAME, COPY or MOVE onto a waited name,
+// which Redis serves at once) is found too, if late.
+//
+// What differs from Redis, by design:
+//  - A waiting client holds one worker thread (server.resp_worker_threads,
+//    4 by default), for as long as it waits: forever with timeout 0. While
+//    every worker waits, the other worker commands (KEYS, LRANGE of a long
+//    range, more blocking pops, ...) queue until one is served; commands
+//    that run on the loops (LPUSH among them) go on, so a push can always
+//    wake a waiter. The timeout counts from when the worker starts the
+//    command, not from its arrival.
+//  - Two clients waiting on one list are served in no set order (Redis
+//    serves the longest waiting first).
+//  - A waiting connection is not watched: a client that disconnects while
+//    it waits keeps its worker until its timeout or a push, and a pop that
+//    serves it then is lost with the connection.
+//  - There is no MULTI, so the "blocking inside MULTI times out at once"
+//    rule has nothing to apply to.
+//  - Server shutdown ends every wait with a null array.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "service/clock.h"
+#include "service/resp/command.h"
+#include "service/resp/list_waiters.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
+#include "service/resp/typed_command.h"
+
+namespace trackdb::resp {
+namespace {
+
+using storage::ListSubkey;
+using storage::TypedMeta;
+using storage::TypedTxn;
+using storage::ValueType;
+
+constexpr char kNoSuchKeyError[] = "no such key";
+constexpr char kIndexOutOfRangeError[] = "index out of range";
+constexpr char kCountNotPositiveError[] =
+    "value is out of range, must be positive";
+
+// How often a waiting blocking command tries its keys without a push: the
+// delay before it finds a list that arrived by another way than a push.
+constexpr absl::Duration kRecheck = absl::Seconds(1);
+
+enum class End { kLeft, kRight };
+
+absl::Status MissingElement(absl::string_view name) {
+  return absl::DataLossError(
+      absl::StrCat("list '", name, "' lacks an element its metadata counts"));
+}
+
+// ---- Elements ----
+
+absl::StatusOr<std::string> ReadElement(TypedTxn& txn, const std::string& name,
+                                        const TypedMeta& meta, uint64_t pos) {
+  absl::StatusOr<std::optional<std::string>> value =
+      txn.Get(name, meta, ListSubkey(meta.head + pos));
+  if (!value.ok()) return value.status();
+  if (!*value) return MissingElement(name);
+  return **value;
+}
+
+void PushElement(TypedTxn& txn, const std::string& name, TypedMeta& meta,
+                 absl::string_view value, End end) {
+  if (end == End::kLeft) {
+    --meta.head;
+    txn.Put(name, meta, ListSubkey(meta.head), value);
+  } else {
+    txn.Put(name, meta, ListSubkey(meta.head + meta.size), value);
+  }
+  ++meta.size;
+}
+
+// Pops one element of a non-empty list; the caller stores `meta`.
+absl::StatusOr<std::string> PopElement(TypedTxn& txn, const std::string& name,
+                                       TypedMeta& meta, End end) {
+  const uint64_t pos = end == End::kLeft ? 0 : meta.size - 1;
+  absl::StatusOr<std::string> value = ReadElement(txn, name, meta, pos);
+  if (!value.ok()) return value;
+  txn.Delete(name, meta, ListSubkey(meta.head + pos));
+  if (end == End::kLeft) ++meta.head;
+  --meta.size;
+  return value;
+}
+
+// Removes `left` elements from the head and `right` from the tail; the
+// caller stores `meta`. Removing them all deletes nothing: the key goes.
+void RemoveEnds(TypedTxn& txn, const std::string& name, TypedMeta& meta,
+                uint64_t left, uint64_t right) {
+  if (left + right >= meta.size) {
+    meta.size = 0;
+    return;
+  }
+  for (uint64_t i = 0; i < left; ++i) {
+    txn.Delete(name, meta, ListSubkey(meta.head + i));
+  }
+  for (uint64_t i = 0; i < right; ++i) {
+    txn.Delete(name, meta, ListSubkey(meta.head + meta.size - 1 - i));
+  }
+  meta.head += left;
+  meta.size -= left + right;
+}
+
+// Visits the stored elements (not this transaction's staged ones) from
+// position `pos` towards the tail, or with `reverse` towards the head, as
+// (position, element), until `visit` returns false or the list ends.
+absl::Status ScanElements(
+    TypedTxn& txn, const std::string& name, const TypedMeta& meta, uint64_t pos,
+    bool reverse,
+    const std::function<bool(uint64_t pos, absl::string_view value)>& visit) {
+  if (pos >= meta.size) return absl::OkStatus();
+  bool finished = false, gap = false;
+  absl::Status s =
+      txn.Scan(name, meta, "", ListSubkey(meta.head + pos), reverse,
+               [&](absl::string_view subkey, absl::string_view value) {
+                 if (subkey != ListSubkey(meta.head + pos)) {
+                   gap = true;
+                   return false;
+                 }
+                 const bool more = visit(pos, value);
+                 const bool last = reverse ? pos == 0 : pos + 1 == meta.size;
+                 if (!more || last) {
+                   finished = true;
+                   return false;
+                 }
+                 if (reverse) {
+                   --pos;
+                 } else {
+                   ++pos;
+                 }
+                 return true;
+               });
+  if (!s.ok()) return s;
+  if (gap || !finished) return MissingElement(name);
+  return absl::OkStatus();
+}
+
+// `count` elements from position `first` on (with `reverse`, down).
+absl::StatusOr<std::vector<std::string>> ReadElements(
+    TypedTxn& txn, const std::string& name, const TypedMeta& meta,
+    uint64_t first, uint64_t count, bool reverse) {
+  std::vector<std::string> out;
+  if (count == 0) return out;
+  out.reserve(std::min<uint64_t>(count, 1024));
+  absl::Status s = ScanElements(txn, name, meta, first, reverse,
+                                [&](uint64_t, absl::string_view value) {
+                                  out.emplace_back(value);
+                                  return out.size() < count;
+                                });
+  if (!s.ok()) return s;
+  if (out.size() != count) return MissingElement(name);
+  return out;
+}
+
+// Stores `now` as the list's elements where `was` were, both in list
+// order: only the positions whose element changes are written, with the
+// list anchored at its head (the head stays) or at its tail (the tail
+// stays), whichever writes fewer. The caller stores `meta`.
+void RewriteList(TypedTxn& txn, const std::string& name, TypedMeta& meta,
+                 const std::vector<std::string>& was,
+                 const std::vector<std::string>& now) {
+  const int64_t n = static_cast<int64_t>(was.size());
+  const int64_t m = static_cast<int64_t>(now.size());
+  if (m == 0) {
+    meta.size = 0;
+    return;
+  }
+  // With the new list's first element at old position `shift`: writes
+  // (with `write`) or counts the changes.
+  auto apply = [&](int64_t shift, bool write) {
+    int64_t changes = 0;
+    const uint64_t head = meta.head + static_cast<uint64_t>(shift);
+    for (int64_t j = 0; j < m; ++j) {
+      const int64_t k = j + shift;  // the old position of that index
+      if (k >= 0 && k < n && was[k] == now[j]) continue;
+      ++changes;
+      if (write) txn.Put(name, meta, ListSubkey(head + j), now[j]);
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      if (k - shift >= 0 && k - shift < m) continue;
+      ++changes;
+      if (write) txn.Delete(name, meta, ListSubkey(meta.head + k));
+    }
+    return changes;
+  };
+  const int64_t tail_shift = n - m;
+  const int64_t shift =
+      apply(tail_shift, false) < apply(0, false) ? tail_shift : 0;
+  apply(shift, true);
+  meta.head += static_cast<uint64_t>(shift);
+  meta.size = static_cast<uint64_t>(m);
+}
+
+absl::StatusOr<std::vector<std::string>> ReadAll(TypedTxn& txn,
+                                                 const std::string& name,
+                                                 const TypedMeta& meta) {
+  return ReadElements(txn, name, meta, 0, meta.size, false);
+}
+
+// ---- Positions and ranges ----
+
+// An index argument (negative from the tail) as a position, if in range.
+std::optional<uint64_t> Position(int64_t index, uint64_t size) {
+  const int64_t len = static_cast<int64_t>(size);
+  if (index < 0) index += len;
+  if (index < 0 || index >= len) return std::nullopt;
+  return static_cast<uint64_t>(index);
+}
+
+struct Span {
+  uint64_t first = 0;
+  uint64_t count = 0;  // 0: empty
+};
+
+// Redis's start/end rule (addListRangeReply, LTRIM).
+Span RangeOf(int64_t start, int64_t end, uint64_t size) {
+  const int64_t len = static_cast<int64_t>(size);
+  if (start < 0) start += len;
+  if (end < 0) end += len;
+  if (start < 0) start = 0;
+  if (start > end || start >= len) return {};
+  if (end >= len) end = len - 1;
+  return {static_cast<uint64_t>(start), static_cast<uint64_t>(end - start + 1)};
+}
+
+bool ParseEnd(const std::string& arg, End* end) {
+  if (IsWord(arg, "left")) {
+    *end = End::kLeft;
+  } else if (IsWord(arg, "right")) {
+    *end = End::kRight;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// ---- Push ----
+
+// LPUSH, RPUSH, and with `only_existing` LPUSHX, RPUSHX.
+void PushGeneric(CommandContext& ctx, End end, bool only_existing) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  bool pushed = false;
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key =
+        only_existing ? LookupTyped(txn, name, ValueType::kList)
+                      : LookupOrCreate(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      reply.Integer(0);
+      return absl::OkStatus();
+    }
+    TypedMeta& meta = *key->meta;
+    for (size_t i = 2; i < ctx.argv.size(); ++i) {
+      PushElement(txn, name, meta, ctx.argv[i], end);
+    }
+    txn.SetMeta(name, meta);
+    reply.Integer(static_cast<int64_t>(meta.size));
+    pushed = true;
+    return absl::OkStatus();
+  });
+  if (pushed) ctx.server.list_waiters().NotifyPush();
+}
+
+void LPush(CommandContext& ctx) { PushGeneric(ctx, End::kLeft, false); }
+void RPush(CommandContext& ctx) { PushGeneric(ctx, End::kRight, false); }
+void LPushX(CommandContext& ctx) { PushGeneric(ctx, End::kLeft, true); }
+void RPushX(CommandContext& ctx) { PushGeneric(ctx, End::kRight, true); }
+
+// LINSERT key BEFORE|AFTER pivot element.
+void LInsert(CommandContext& ctx) {
+  bool after = false;
+  if (IsWord(ctx.argv[2], "after")) {
+    after = true;
+  } else if (!IsWord(ctx.argv[2], "before")) {
+    return ctx.reply.Error(kSyntaxError);
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      reply.Integer(0);
+      return absl::OkStatus();
+    }
+    TypedMeta& meta = *key->meta;
+    absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
+    if (!was.ok()) return was.status();
+    auto pivot = std::find(was->begin(), was->end(), ctx.argv[3]);
+    if (pivot == was->end()) {
+      reply.Integer(-1);
+      return absl::OkStatus();
+    }
+    std::vector<std::string> now = *was;
+    now.insert(now.begin() + (pivot - was->begin()) + (after ? 1 : 0),
+               ctx.argv[4]);
+    RewriteList(txn, name, meta, *was, now);
+    txn.SetMeta(name, meta);
+    reply.Integer(static_cast<int64_t>(meta.size));
+    return absl::OkStatus();
+  });
+}
+
+// ---- Pop ----
+
+// LPOP and RPOP: key [count].
+void PopGeneric(CommandContext& ctx, End end) {
+  if (ctx.argv.size() > 3) {
+    return ReplyArityError(ctx, end == End::kLeft ? "lpop" : "rpop");
+  }
+  const bool has_count = ctx.argv.size() == 3;
+  int64_t count = 0;
+  if (has_count && (!ParseInt64(ctx.argv[2], &count) || count < 0)) {
+    return ctx.reply.Error(kCountNotPositiveError);
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      has_count ? reply.NullArray() : reply.Null();
+      return absl::OkStatus();
+    }
+    TypedMeta& meta = *key->meta;
+    if (!has_count) {
+      absl::StatusOr<std::string> value = PopElement(txn, name, meta, end);
+      if (!value.ok()) return value.status();
+      txn.SetMeta(name, meta);
+      reply.Bulk(*value);
+      return absl::OkStatus();
+    }
+    const uint64_t n = std::min<uint64_t>(count, meta.size);
+    const bool left = end == End::kLeft;
+    absl::StatusOr<std::vector<std::string>> values =
+        ReadElements(txn, name, meta, left ? 0 : meta.size - 1, n, !left);
+    if (!values.ok()) return values.status();
+    RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
+    if (n > 0) txn.SetMeta(name, meta);
+    reply.Array(values->size());
+    for (const std::string& v : *values) reply.Bulk(v);
+    return absl::OkStatus();
+  });
+}
+
+void LPop(CommandContext& ctx) { PopGeneric(ctx, End::kLeft); }
+void RPop(CommandContext& ctx) { PopGeneric(ctx, End::kRight); }
+
+// ---- Reads ----
+
+void LLen(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+    } else {
+      reply.Integer(key->meta ? static_cast<int64_t>(key->meta->size) : 0);
+    }
+    return absl::OkStatus();
+  });
+}
+
+// LINDEX reads the key before its index argument, as Redis does.
+void LIndex(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    int64_t index = 0;
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+    } else if (!key->meta) {
+      reply.Null();
+    } else if (!ParseInt64(ctx.argv[2], &index)) {
+      reply.Error(kNotIntegerError);
+    } else if (std::optional<uint64_t> pos = Position(index, key->meta->size);
+               !pos) {
+      reply.Null();
+    } else {
+      absl::StatusOr<std::string> value =
+          ReadElement(txn, name, *key->meta, *pos);
+      if (!value.ok()) return value.status();
+      reply.Bulk(*value);
+    }
+    return absl::OkStatus();
+  });
+}
+
+void LSet(CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    int64_t index = 0;
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+    } else if (!key->meta) {
+      reply.Error(kNoSuchKeyError);
+    } else if (!ParseInt64(ctx.argv[2], &index)) {
+      reply.Error(kNotIntegerError);
+    } else if (std::optional<uint64_t> pos = Position(index, key->meta->size);
+               !pos) {
+      reply.Error(kIndexOutOfRangeError);
+    } else {
+      txn.Put(name, *key->meta, ListSubkey(key->meta->head + *pos),
+              ctx.argv[3]);
+      reply.Ok();
+    }
+    return absl::OkStatus();
+  });
+}
+
+void LRange(CommandContext& ctx) {
+  int64_t start = 0, end = 0;
+  if (!ParseInt64(ctx.argv[2], &start) || !ParseInt64(ctx.argv[3], &end)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      reply.Array(0);
+      return absl::OkStatus();
+    }
+    const Span span = RangeOf(start, end, key->meta->size);
+    absl::StatusOr<std::vector<std::string>> values =
+        ReadElements(txn, name, *key->meta, span.first, span.count, false);
+    if (!values.ok()) return values.status();
+    reply.Array(values->size());
+    for (const std::string& v : *values) reply.Bulk(v);
+    return absl::OkStatus();
+  });
+}
+
+// ---- LPOS ----
+
+struct LposOptions {
+  int64_t rank = 1;
+  bool has_count = false;
+  int64_t count = 0;   // 0: every match
+  int64_t maxlen = 0;  // 0: the whole list
+};
+
+// A COUNT or MAXLEN value: Redis's getPositiveLongFromObjectOrReply, whose
+// one message covers both a bad number and a negative one.
+bool ParseNonNegative(const std::string& arg, int64_t* out) {
+  return ParseInt64(arg, out) && *out >= 0;
+}
+
+// The options after key and element; false once it has replied an error.
+bool ParseLposOptionsOrReply(CommandContext& ctx, LposOptions* opts) {
+  const std::vector<std::string>& argv = ctx.argv;
+  for (size_t j = 3; j < argv.size(); ++j) {
+    const bool more = j + 1 < argv.size();
+    if (IsWord(argv[j], "rank") && more) {
+      if (!ParseInt64(argv[++j], &opts->rank)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      if (opts->rank == 0) {
+        ctx.reply.Error(
+            "RANK can't be zero: use 1 to start from the first match, 2 from "
+            "the second ... or use negative to start from the end of the "
+            "list");
+        return false;
+      }
+    } else if (IsWord(argv[j], "count") && more) {
+      opts->has_count = true;
+      if (!ParseNonNegative(argv[++j], &opts->count)) {
+        ctx.reply.Error("COUNT can't be negative");
+        return false;
+      }
+    } else if (IsWord(argv[j], "maxlen") && more) {
+      if (!ParseNonNegative(argv[++j], &opts->maxlen)) {
+        ctx.reply.Error("MAXLEN can't be negative");
+        return false;
+      }
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  return true;
+}
+
+// The positions of the matches LPOS reports. Redis negates a negative
+// rank; LLONG_MIN stays negative there, which makes it report from the
+// first match from the tail on, with no COUNT limit: kept here.
+absl::StatusOr<std::vector<uint64_t>> LposMatches(TypedTxn& txn,
+                                                  const std::string& name,
+                                                  const TypedMeta& meta,
+                                                  absl::string_view element,
+                                                  LposOptions opts) {
+  const bool reverse = opts.rank < 0;
+  if (opts.rank == INT64_MIN) {
+    opts.rank = 1;
+    opts.count = 0;
+  } else if (reverse) {
+    opts.rank = -opts.rank;
+  }
+  std::vector<uint64_t> found;
+  int64_t scanned = 0, matches = 0;
+  absl::Status s = ScanElements(
+      txn, name, meta, reverse ? meta.size - 1 : 0, reverse,
+      [&](uint64_t pos, absl::string_view value) {
+        if (opts.maxlen != 0 && scanned >= opts.maxlen) return false;
+        ++scanned;
+        if (value != element || ++matches < opts.rank) return true;
+        found.push_back(pos);
+        if (!opts.has_count) return false;
+        return opts.count == 0 || matches - opts.rank + 1 < opts.count;
+      });
+  if (!s.ok()) return s;
+  return found;
+}
+
+// LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len].
+void LPos(CommandContext& ctx) {
+  LposOptions opts;
+  if (!ParseLposOptionsOrReply(ctx, &opts)) return;
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    std::vector<uint64_t> found;
+    if (key->meta) {
+      absl::StatusOr<std::vector<uint64_t>> matches =
+          LposMatches(txn, name, *key->meta, ctx.argv[2], opts);
+      if (!matches.ok()) return matches.status();
+      found = *std::move(matches);
+    }
+    if (opts.has_count) {
+      reply.Array(found.size());
+      for (uint64_t pos : found) reply.Integer(static_cast<int64_t>(pos));
+    } else if (found.empty()) {
+      reply.Null();
+    } else {
+      reply.Integer(static_cast<int64_t>(found[0]));
+    }
+    return absl::OkStatus();
+  });
+}
+
+// ---- Removal ----
+
+// LREM key count element: count > 0 removes the first count matches from
+// the head, < 0 from the tail, 0 all of them.
+void LRem(CommandContext& ctx) {
+  int64_t count = 0;
+  if (!ParseInt64(ctx.argv[2], &count)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      reply.Integer(0);
+      return absl::OkStatus();
+    }
+    TypedMeta& meta = *key->meta;
+    absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
+    if (!was.ok()) return was.status();
+    const int64_t n = static_cast<int64_t>(was->size());
+    // INT64_MIN has no positive counterpart; Redis's negation keeps it
+    // negative and never reaches it: every match goes.
+    const uint64_t limit =
+        count == INT64_MIN ? 0
+                           : static_cast<uint64_t>(count < 0 ? -count : count);
+    std::vector<bool> drop(n, false);
+    uint64_t removed = 0;
+    for (int64_t i = 0; i < n && (limit == 0 || removed < limit); ++i) {
+      const int64_t at = count < 0 ? n - 1 - i : i;
+      if ((*was)[at] == ctx.argv[3]) {
+        drop[at] = true;
+        ++removed;
+      }
+    }
+    if (removed > 0) {
+      std::vector<std::string> now;
+      now.reserve(n - removed);
+      for (int64_t i = 0; i < n; ++i) {
+        if (!drop[i]) now.push_back((*was)[i]);
+      }
+      RewriteList(txn, name, meta, *was, now);
+      txn.SetMeta(name, meta);
+    }
+    reply.Integer(static_cast<int64_t>(removed));
+    return absl::OkStatus();
+  });
+}
+
+void LTrim(CommandContext& ctx) {
+  int64_t start = 0, end = 0;
+  if (!ParseInt64(ctx.argv[2], &start) || !ParseInt64(ctx.argv[3], &end)) {
+    return ctx.reply.Error(kNotIntegerError);
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (key->meta) {
+      TypedMeta& meta = *key->meta;
+      const Span keep = RangeOf(start, end, meta.size);
+      const uint64_t left = keep.count == 0 ? meta.size : keep.first;
+      const uint64_t right =
+          keep.count == 0 ? 0 : meta.size - keep.first - keep.count;
+      if (left + right > 0) {
+        RemoveEnds(txn, name, meta, left, right);
+        txn.SetMeta(name, meta);
+      }
+    }
+    reply.Ok();
+    return absl::OkStatus();
+  });
+}
+
+// ---- Moves ----
+
+// Pops from `src` (whose list is `src_meta`, not empty) at `from` and
+// pushes the element onto `dst` at `to`, or replies WRONGTYPE if `dst`
+// holds another type. Sets *moved when it moved one.
+absl::Status MoveFrom(TypedTxn& txn, Reply& reply, const std::string& src,
+                      TypedMeta src_meta, const std::string& dst, End from,
+                      End to, bool* moved) {
+  std::optional<TypedMeta> dst_meta;
+  if (dst != src) {
+    absl::StatusOr<TypedKey> key = LookupOrCreate(txn, dst, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    dst_meta = key->meta;
+  }
+  absl::StatusOr<std::string> value = PopElement(txn, src, src_meta, from);
+  if (!value.ok()) return value.status();
+  // The same list rotates: its one meta takes the pop and the push.
+  TypedMeta& into = dst_meta ? *dst_meta : src_meta;
+  PushElement(txn, dst, into, *value, to);
+  txn.SetMeta(src, src_meta);
+  if (dst_meta) txn.SetMeta(dst, *dst_meta);
+  reply.Bulk(*value);
+  *moved = true;
+  return absl::OkStatus();
+}
+
+// LMOVE and RPOPLPUSH: source destination.
+void MoveGeneric(CommandContext& ctx, End from, End to) {
+  const std::string src = ctx.Name(ctx.argv[1]);
+  const std::string dst = ctx.Name(ctx.argv[2]);
+  bool moved = false;
+  RunTyped(ctx, {src, dst}, [&](TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      reply.Null();
+      return absl::OkStatus();
+    }
+    return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
+  });
+  if (moved) ctx.server.list_waiters().NotifyPush();
+}
+
+// LMOVE source destination LEFT|RIGHT LEFT|RIGHT.
+void LMove(CommandContext& ctx) {
+  End from, to;
+  if (!ParseEnd(ctx.argv[3], &from) || !ParseEnd(ctx.argv[4], &to)) {
+    return ctx.reply.Error(kSyntaxError);
+  }
+  MoveGeneric(ctx, from, to);
+}
+
+void RPopLPush(CommandContext& ctx) {
+  MoveGeneric(ctx, End::kRight, End::kLeft);
+}
+
+// ---- Blocking ----
+
+// Redis's getTimeoutFromObjectOrReply in seconds: the milliseconds are
+// rounded up (0.0001 waits 1 ms; -0.0001 is 0, forever), and a value
+// outside what a long long holds reads as negative (the x86 conversion
+// Redis relies on gives LLONG_MIN). nullopt once it has replied an error;
+// InfiniteFuture for 0.
+std::optional<absl::Time> ParseDeadlineOrReply(CommandContext& ctx,
+                                               const std::string& arg) {
+  long double seconds = 0;
+  if (!ParseRedisLongDouble(arg, &seconds)) {
+    ctx.reply.Error("timeout is not a float or out of range");
+    return std::nullopt;
+  }
+  const long double ms = std::ceil(seconds * 1000.0L);
+  constexpr long double kLimit = 9223372036854775808.0L;  // 2^63
+  if (!(ms >= -kLimit && ms < kLimit) || ms < 0) {
+    ctx.reply.Error("timeout is negative");
+    return std::nullopt;
+  }
+  const int64_t tval = static_cast<int64_t>(ms);
+  if (tval == 0) return absl::InfiniteFuture();
+  return absl::Now() + absl::Milliseconds(tval);  // saturates: forever
+}
+
+// One try of a blocking command; `first` tells the first from the retries
+// after a wake. It replies when it is done (served, or an error).
+using BlockingTry =
+    std::function<absl::Status(TypedTxn& txn, Reply& reply, bool first)>;
+
+// Runs `attempt` over `names` in one transaction; true once the command
+// has replied (what the try replied, or a storage error).
+bool TryReplied(CommandContext& ctx, const std::vector<std::string>& names,
+                const BlockingTry& attempt, bool first) {
+  std::string out;
+  Reply scratch(&out, ctx.reply.protocol());
+  absl::Status s = ctx.store().UpdateTyped(names, NowMs(), [&](TypedTxn& txn) {
+    return attempt(txn, scratch, first);
+  });
+  if (!ctx.Check(s)) return true;
+  ctx.reply.Encoded(out);
+  return !out.empty();
+}
+
+// Tries until a try replies, waiting for list pushes in between, or
+// replies a null array once `deadline` has passed.
+void BlockUntilServed(CommandContext& ctx,
+                      const std::vector<std::string>& names,
+                      absl::Time deadline, const BlockingTry& attempt) {
+  ListWaiters& waiters = ctx.server.list_waiters();
+  ListWaiters::Registration registration(&waiters);
+  for (bool first = true;; first = false) {
+    const uint64_t seen = waiters.generation();
+    if (TryReplied(ctx, names, attempt, first)) return;
+    const absl::Time now = absl::Now();
+    if (now >= deadline) break;
+    if (!waiters.WaitForPush(seen, std::min(deadline, now + kRecheck))) break;
+  }
+  ctx.reply.NullArray();
+}
+
+// BLPOP and BRPOP: key [key ...] timeout.
+void BlockingPop(CommandContext& ctx, End end) {
+  const std::optional<absl::Time> deadline =
+      ParseDeadlineOrReply(ctx, ctx.argv.back());
+  if (!deadline) return;
+  std::vector<std::string> names;
+  for (size_t j = 1; j + 1 < ctx.argv.size(); ++j) {
+    names.push_back(ctx.Name(ctx.argv[j]));
+  }
+  BlockUntilServed(ctx, names, *deadline,
+                   [&](TypedTxn& txn, Reply& reply, bool first) {
+                     for (size_t j = 0; j < names.size(); ++j) {
+                       absl::StatusOr<TypedKey> key =
+                           LookupTyped(txn, names[j], ValueType::kList);
+                       if (!key.ok()) return key.status();
+                       if (key->wrong_type && first) {
+                         reply.Error(kWrongTypeError);
+                         return absl::OkStatus();
+                       }
+                       if (!key->meta) continue;
+                       TypedMeta& meta = *key->meta;
+                       absl::StatusOr<std::string> value =
+                           PopElement(txn, names[j], meta, end);
+                       if (!value.ok()) return value.status();
+                       txn.SetMeta(names[j], meta);
+                       reply.Array(2);
+                       reply.Bulk(ctx.argv[j + 1]);
+                       reply.Bulk(*value);
+                       return absl::OkStatus();
+                     }
+                     return absl::OkStatus();
+                   });
+}
+
+void BLPop(CommandContext& ctx) { BlockingPop(ctx, End::kLeft); }
+void BRPop(CommandContext& ctx) { BlockingPop(ctx, End::kRight); }
+
+// BLMOVE and BRPOPLPUSH, once their arguments are read.
+void BlockingMove(CommandContext& ctx, End from, End to, absl::Time deadline) {
+  const std::string src = ctx.Name(ctx.argv[1]);
+  const std::string dst = ctx.Name(ctx.argv[2]);
+  bool moved = false;
+  BlockUntilServed(
+      ctx, {src, dst}, deadline, [&](TypedTxn& txn, Reply& reply, bool first) {
+        absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
+        if (!key.ok()) return key.status();
+        if (key->wrong_type && first) {
+          reply.Error(kWrongTypeError);
+          return absl::OkStatus();
+        }
+        if (!key->meta) return absl::OkStatus();
+        return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
+      });
+  if (moved) ctx.server.list_waiters().NotifyPush();
+}
+
+// BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout.
+void BLMove(CommandContext& ctx) {
+  End from, to;
+  if (!ParseEnd(ctx.argv[3], &from) || !ParseEnd(ctx.argv[4], &to)) {
+    return ctx.reply.Error(kSyntaxError);
+  }
+  const std::optional<absl::Time> deadline =
+      ParseDeadlineOrReply(ctx, ctx.argv[5]);
+  if (deadline) BlockingMove(ctx, from, to, *deadline);
+}
+
+// BRPOPLPUSH source destination timeout.
+void BRPopLPush(CommandContext& ctx) {
+  const std::optional<absl::Time> deadline =
+      ParseDeadlineOrReply(ctx, ctx.argv[3]);
+  if (deadline) BlockingMove(ctx, End::kRight, End::kLeft, *deadline);
+}
+
+// ---- Where they run ----
+
+// Reads and pops of at most this many elements run on the loop.
+constexpr int64_t kLoopElements = 100;
+
+// LRANGE of a range known small from its arguments alone: both ends on
+// one side of the list, close together.
+bool SmallRange(const std::vector<std::string>& argv) {
+  int64_t start = 0, end = 0;
+  if (argv.size() != 4 || !ParseInt64(argv[2], &start) ||
+      !ParseInt64(argv[3], &end)) {
+    return false;
+  }
+  return (start < 0) == (end < 0) && end - start < kLoopElements;
+}
+
+// LPOP or RPOP of one element or of a small count.
+bool SmallPop(const std::vector<std::string>& argv) {
+  int64_t count = 0;
+  return argv.size() <= 2 || (argv.size() == 3 && ParseInt64(argv[2], &count) &&
+                              count <= kLoopElements);
+}
+
+}  // namespace
+
+TRACKDB_RESP_COMMAND_FAMILY(list, table) {
+  table->Add("lpush", -3, LPush, {"write", "denyoom", "fast"});
+  table->Add("rpush", -3, RPush, {"write", "denyoom", "fast"});
+  table->Add("lpushx", -3, LPushX, {"write", "denyoom", "fast"});
+  table->Add("rpushx", -3, RPushX, {"write", "denyoom", "fast"});
+  table->Add("lpop", -2, LPop, {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("rpop", -2, RPop, {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("llen", 2, LLen, {"readonly", "fast"});
+  table->Add("lindex", 3, LIndex, {"readonly"});
+  table->Add("lset", 4, LSet, {"write", "denyoom"});
+  table->Add("lrange", 4, LRange, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("ltrim", 4, LTrim, {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("lrem", 4, LRem, {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("linsert", 5, LInsert, {"write", "denyoom"}, 1, 1, 1,
+             RunsOn::kWorker);
+  table->Add("lpos", -3, LPos, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("lmove", 5, LMove, {"write", "denyoom"}, 1, 2, 1);
+  table->Add("rpoplpush", 3, RPopLPush, {"write", "denyoom"}, 1, 2, 1);
+  table->Add("blpop", -3, BLPop, {"write", "noscript", "blocking"}, 1, -2, 1,
+             RunsOn::kWorker);
+  table->Add("brpop", -3, BRPop, {"write", "noscript", "blocking"}, 1, -2, 1,
+             RunsOn::kWorker);
+  table->Add("blmove", 6, BLMove, {"write", "denyoom", "noscript", "blocking"},
+             1, 2, 1, RunsOn::kWorker);
+  table->Add("brpoplpush", 4, BRPopLPush,
+             {"write", "denyoom", "noscript", "blocking"}, 1, 2, 1,
+             RunsOn::kWorker);
+  table->RunOnLoopWhen("lrange", SmallRange);
+  table->RunOnLoopWhen("lpop", SmallPop);
+  table->RunOnLoopWhen("rpop", SmallPop);
+}
+
+}  // namespace trackdb::resp

@@ -564,7 +564,9 @@ void RespServer::Impl::Shutdown() {
     asio::post(c->executor(), [c] { c->Close(); });
   }
   open.clear();
-  // Long commands finish, handing their connections back to the loops.
+  // Long commands finish, handing their connections back to the loops; a
+  // blocked BLPOP gives up waiting.
+  state_.list_waiters().Stop();
   workers_->join();
   // With the acceptor and every socket closed, their pending operations
   // finish (aborted) and each loop's run() returns once nothing is left.

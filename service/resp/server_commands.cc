@@ -162,8 +162,12 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
   bool done = false;
   absl::Status s = ScanKeys(
       store, db, now, {},
-      [&](const std::string&, KeyType) {
+      [&](const std::string& key, KeyType type) {
         ++counts.keys;
+        if (type == KeyType::kGeo &&
+            store.CollectionExpiry(KeyName(db, key)) != 0) {
+          ++counts.expires;
+        }
         return true;
       },
       nullptr, &done);
@@ -177,6 +181,15 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
         if (v.expire_at_ms != 0) ++counts.expires;
         return true;
       });
+  if (!s.ok()) return s;
+  s = store.ScanTyped(std::nullopt, now,
+                      [&](absl::string_view name, const storage::TypedMeta& m) {
+                        std::optional<DbKey> k = ParseKeyName(name);
+                        if (k && k->db == db && m.expire_at_ms != 0) {
+                          ++counts.expires;
+                        }
+                        return true;
+                      });
   if (!s.ok()) return s;
   return counts;
 }
@@ -287,13 +300,15 @@ void Dbsize(CommandContext& ctx) {
 
 absl::Status FlushDb(storage::TrackStore& store, int db) {
   const int64_t now = NowMs();
-  std::vector<std::string> strings, collections;
+  std::vector<std::string> strings, typed, collections;
   bool done = false;
   absl::Status s = ScanKeys(
       store, db, now, {},
       [&](const std::string& key, KeyType type) {
-        (type == KeyType::kString ? strings : collections)
-            .push_back(KeyName(db, key));
+        std::vector<std::string>& names = type == KeyType::kString ? strings
+                                          : type == KeyType::kGeo  ? collections
+                                                                   : typed;
+        names.push_back(KeyName(db, key));
         return true;
       },
       nullptr, &done);
@@ -302,6 +317,13 @@ absl::Status FlushDb(storage::TrackStore& store, int db) {
     if (auto r = store.DeleteCollection(name); !r.ok()) return r.status();
   }
   constexpr size_t kBatch = 1000;
+  // A typed value goes with its meta key (its members are collected by
+  // compaction), so a batch of names is a batch of single deletes.
+  for (size_t i = 0; i < typed.size(); i += kBatch) {
+    std::vector<std::string> names(
+        typed.begin() + i, typed.begin() + std::min(typed.size(), i + kBatch));
+    if (auto r = store.DeleteNames(names, now); !r.ok()) return r.status();
+  }
   for (size_t i = 0; i < strings.size(); i += kBatch) {
     std::vector<std::string> names(
         strings.begin() + i,

@@ -327,7 +327,8 @@ void MsetGeneric(CommandContext& ctx, bool nx) {
             continue;
           }
           if (!checked.insert(names[i]).second) continue;
-          absl::StatusOr<bool> geo = HoldsNonString(ctx.store(), names[i], NowMs());
+          absl::StatusOr<bool> geo =
+              HoldsNonString(ctx.store(), names[i], NowMs());
           if (!geo.ok()) return geo.status();
           if (*geo) {
             busy = true;

@@ -5,13 +5,13 @@
 namespace trackdb::resp {
 
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
-              const TypedBody& body) {
+              const TypedBody& body,
+              absl::Span<const std::string> replaceable) {
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
-  absl::Status s =
-      ctx.store().UpdateTyped(names, NowMs(), [&](storage::TypedTxn& txn) {
-        return body(txn, scratch);
-      });
+  absl::Status s = ctx.store().UpdateTyped(
+      names, NowMs(),
+      [&](storage::TypedTxn& txn) { return body(txn, scratch); }, replaceable);
   if (!ctx.Check(s)) return;
   ctx.reply.Encoded(out);
 }

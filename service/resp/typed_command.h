@@ -29,9 +29,13 @@ using TypedBody =
 
 // Runs `body` in one transaction over the storage names `names` (every
 // name it touches), at NowMs(), and sends what it replied, or an internal
-// error if the transaction failed.
+// error if the transaction failed. A command that overwrites a key of any
+// type (a STORE destination) names it in `replaceable` too, so that the
+// body may remove its string or GEO collection with
+// TypedTxn::RemoveOtherTypes in the same batch.
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
-              const TypedBody& body);
+              const TypedBody& body,
+              absl::Span<const std::string> replaceable = {});
 
 // A key looked up for a command on type `want` (Redis's lookupKey +
 // checkType): `wrong_type` when it holds a string, a GEO key or a typed

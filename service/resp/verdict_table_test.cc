@@ -105,7 +105,7 @@ int ArityOf(const std::string& entry) {
 // What a row may write or read: the fixture's keys and every word of the
 // row (most are keys, the others cost only a TYPE).
 std::vector<std::string> TouchedKeys(const std::vector<std::string>& argv) {
-  std::set<std::string> keys = {"g", "s", "n", "dst", "z"};
+  std::set<std::string> keys = {"g", "s", "n", "h", "st", "dst", "z"};
   keys.insert(argv.begin() + 1, argv.end());
   return {keys.begin(), keys.end()};
 }
@@ -126,6 +126,11 @@ std::string Dump(int port, const std::string& password,
       if (type == "+string\r\n") absl::StrAppend(&out, c.Call({"GET", k}));
       if (type == "+zset\r\n") {
         absl::StrAppend(&out, c.Call({"ZRANGE", k, "0", "-1", "WITHSCORES"}));
+      }
+      if (type == "+hash\r\n") absl::StrAppend(&out, c.Call({"HGETALL", k}));
+      if (type == "+set\r\n") absl::StrAppend(&out, c.Call({"SMEMBERS", k}));
+      if (type == "+list\r\n") {
+        absl::StrAppend(&out, c.Call({"LRANGE", k, "0", "-1"}));
       }
       if (type != "+none\r\n") {
         absl::StrAppend(&out, c.Call({"PEXPIRETIME", k}));
@@ -149,6 +154,8 @@ void Fixture(int port, const std::string& password) {
        "37.502669", "Catania"},
       {"SET", "s", "hello"},
       {"SET", "n", "10"},
+      {"HSET", "h", "f", "v", "n", "5", "x", "1.5"},
+      {"SADD", "st", "a", "b", "c"},
   };
   for (const auto& argv : setup) {
     ASSERT_FALSE(IsError(c.Call(argv))) << argv[0];

@@ -1,78 +1,153 @@
-// Sorted-set commands on GEO keys: ZCARD, ZSCORE, ZMSCORE, ZRANK, ZREVRANK,
-// ZCOUNT, ZREM, and ZRANGE with its older forms (ZREVRANGE,
-// Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX). A member's score is the 52-bit
-// geohash Redis would store for its position (index::RedisGeoMemberScore);
-// members are ordered as a Redis sorted set orders them: by score, then by
-// member bytes.
+// Sorted-set commands that read, and ZREM: ZCARD, ZSCORE, ZMSCORE, ZRANK,
+// ZREVRANK, ZCOUNT, ZREM, ZRANGE with its older forms (ZREVRANGE,
+// Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX), ZRANDMEMBER and ZSCAN, on both
+// kinds of Redis sorted set trackdb keeps:
 //
-// Cost: trackdb has no score-ordered index. ZSCORE, ZMSCORE and ZCARD are
-// point reads; ZRANK and ZCOUNT read the whole collection (O(N)); ZRANGE and
-// its forms read and sort it (O(N log N)).
+// - a typed zset (typed_zset.h), written by ZADD and the other writing
+//   commands (zset_write_commands.cc, zset_algebra_commands.cc);
+// - a GEO key (geo_key.h), a trackdb collection whose members' scores are
+//   the 52-bit geohashes Redis would store for their positions
+//   (index::RedisGeoMemberScore).
 //
-// ZREM deletes the member's entity with TrackStore::DeleteEntity: its whole
-// history goes with it, not only its latest position.
+// Members are ordered as a Redis sorted set orders them: by score, then by
+// member bytes. Replies, errors included, are Redis 7.0's byte for byte.
 //
-// ZADD and the other writing sorted-set commands are not served: a GEO
-// key's scores are positions, and an arbitrary score is not one.
+// Cost on a typed zset: ZSCORE, ZMSCORE, ZCARD and ZREM are point reads
+// and writes. There is no index by rank: ZRANK walks the members from the
+// lowest score up to the member (O(rank)), ZREVRANK from the highest; a
+// ZRANGE by rank walks from the nearer end to the range (O(distance +
+// range)). ZCOUNT and ZRANGE BYSCORE seek to the near bound (O(log N +
+// range)); BYLEX seeks likewise when all scores are equal (the only case
+// Redis defines) and walks from the near end otherwise (zset_range.h).
+// ZRANDMEMBER walks the whole set once (O(N)).
 //
-// Members without a Redis score (see geo_key.h) are left out of every
-// reply here except ZCARD and ZREM.
+// Cost on a GEO key: trackdb has no score-ordered index of a collection.
+// ZSCORE, ZMSCORE and ZCARD are point reads; ZRANK and ZCOUNT read the
+// whole collection (O(N)); ZRANGE, ZRANDMEMBER and ZSCAN read and sort it
+// (O(N log N)). ZREM deletes the member's entity with
+// TrackStore::DeleteEntity: its whole history goes with it, not only its
+// latest position. Members without a Redis score (see geo_key.h) are left
+// out of every reply here except ZCARD and ZREM.
+//
+// ZSCAN: a zset of up to 128 members of up to 64 bytes each (Redis's
+// zset-max-listpack-entries and -value) is replied whole with cursor 0,
+// scores printed as Redis's listpack keeps them (integers as integers), as
+// Redis does. A bigger one is paged in member byte order, COUNT members a
+// call, scores printed "%.17g" as Redis prints its skiplist's; the cursor
+// is a number the server keeps (ServerState::SaveCursor) mapping to the
+// key and the member to resume at; a cursor it does not know starts again
+// from the first member, which SCAN's guarantees allow. (Redis keeps a set
+// that once grew past those limits in its skiplist encoding; trackdb goes
+// by the set's size now.) A GEO key is replied whole with cursor 0,
+// whatever its size.
+//
+// On purpose unlike Redis: ZRANDMEMBER with a negative count (members may
+// repeat) refuses more than kMaxRepeatedPicks picks with "value is out of
+// range", where Redis builds a reply of any size: the reply is built in
+// memory before it is sent, and one command must not be able to exhaust
+// the server's.
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "index/redis_geo_search.h"
+#include "model/glob.h"
 #include "service/resp/command.h"
 #include "service/resp/geo_key.h"
-#include "service/resp/key_type.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
+#include "service/resp/typed_zset.h"
+#include "service/resp/zset_range.h"
+#include "storage/typed_codec.h"
 
 namespace trackdb::resp {
 namespace {
 
+using storage::TypedMeta;
+using storage::TypedTxn;
+
+void ReplyZero(Reply& reply) { reply.Integer(0); }
+void ReplyNull(Reply& reply) { reply.Null(); }
+void ReplyEmptyArray(Reply& reply) { reply.Array(0); }
+
 void ZCard(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Integer(0);
-  absl::StatusOr<int64_t> n = ctx.store().CollectionSize(name);
-  if (!ctx.Check(n.status())) return;
-  ctx.reply.Integer(*n);
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<int64_t> n = ctx.store().CollectionSize(name);
+    if (!ctx.Check(n.status())) return;
+    return ctx.reply.Integer(*n);
+  }
+  RunOnTypedZset(
+      ctx, name, ReplyZero,
+      [](TypedTxn&, const std::string&, const TypedMeta& meta, Reply& reply) {
+        reply.Integer(static_cast<int64_t>(meta.size));
+        return absl::OkStatus();
+      });
 }
 
-void ZScore(CommandContext& ctx) {
+// The scores of `members` in `name`'s typed zset, as ZSCORE and ZMSCORE
+// reply them.
+absl::Status ReplyTypedScores(TypedTxn& txn, const std::string& name,
+                              const TypedMeta& meta,
+                              absl::Span<const std::string> members,
+                              bool as_array, Reply& reply) {
+  const TypedZsetReader zset(txn, name, meta);
+  if (as_array) reply.Array(members.size());
+  for (const std::string& member : members) {
+    absl::StatusOr<std::optional<double>> score = zset.Score(member);
+    if (!score.ok()) return score.status();
+    *score ? reply.Double(**score) : reply.Null();
+  }
+  return absl::OkStatus();
+}
+
+// ZSCORE (`as_array` false: argv[2] only) and ZMSCORE.
+void ZScoreGeneric(CommandContext& ctx, bool as_array) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Null();
-  auto scores = MemberScores(ctx.store(), name, {ctx.argv[2]});
-  if (!ctx.Check(scores.status())) return;
-  if (!(*scores)[0]) return ctx.reply.Null();
-  ctx.reply.Double(static_cast<double>(*(*scores)[0]));
-}
-
-void ZMScore(CommandContext& ctx) {
-  const std::optional<std::vector<std::optional<uint64_t>>> scores =
-      ScoresOfArgMembers(ctx);
-  if (!scores) return;
-  ctx.reply.Array(scores->size());
-  for (const std::optional<uint64_t>& score : *scores) {
-    if (score) {
-      ctx.reply.Double(static_cast<double>(*score));
-    } else {
-      ctx.reply.Null();
-    }
+  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kTyped) {
+    return RunOnTypedZset(
+        ctx, name,
+        [&](Reply& reply) {
+          if (as_array) reply.Array(members.size());
+          for (size_t i = 0; i < members.size(); ++i) reply.Null();
+        },
+        [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+            Reply& reply) {
+          return ReplyTypedScores(txn, name, meta, members, as_array, reply);
+        });
+  }
+  std::vector<std::optional<uint64_t>> scores(members.size());
+  if (*kind == ZsetKind::kGeo) {
+    auto found = MemberScores(ctx.store(), name, members);
+    if (!ctx.Check(found.status())) return;
+    scores = *std::move(found);
+  }
+  if (as_array) ctx.reply.Array(scores.size());
+  for (const std::optional<uint64_t>& score : scores) {
+    score ? ctx.reply.Double(static_cast<double>(*score)) : ctx.reply.Null();
   }
 }
 
-void ZRankGeneric(CommandContext& ctx, bool reverse) {
-  const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Null();
+void ZRankOfGeoKey(CommandContext& ctx, const std::string& name, bool reverse) {
   auto scores = MemberScores(ctx.store(), name, {ctx.argv[2]});
   if (!ctx.Check(scores.status())) return;
   if (!(*scores)[0]) return ctx.reply.Null();
@@ -92,295 +167,80 @@ void ZRankGeneric(CommandContext& ctx, bool reverse) {
   ctx.reply.Integer(reverse ? after : before);
 }
 
+void ZRankGeneric(CommandContext& ctx, bool reverse) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Null();
+  if (*kind == ZsetKind::kGeo) return ZRankOfGeoKey(ctx, name, reverse);
+  const std::string& member = ctx.argv[2];
+  RunOnTypedZset(
+      ctx, name, ReplyNull,
+      [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+          Reply& reply) -> absl::Status {
+        const TypedZsetReader zset(txn, name, meta);
+        absl::StatusOr<std::optional<double>> score = zset.Score(member);
+        if (!score.ok()) return score.status();
+        if (!*score) {
+          reply.Null();
+          return absl::OkStatus();
+        }
+        // No index by rank: count the members walked past (O(rank)).
+        int64_t rank = 0;
+        absl::Status s = zset.Walk(reverse, std::nullopt, [&](const ZEntry& e) {
+          if (e.member == member) return false;
+          ++rank;
+          return true;
+        });
+        if (!s.ok()) return s;
+        reply.Integer(rank);
+        return absl::OkStatus();
+      });
+}
+
 void ZRem(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Integer(0);
-  int64_t removed = 0;
-  for (size_t i = 2; i < ctx.argv.size(); ++i) {
-    // Also deletes the member's history (see the file comment).
-    absl::StatusOr<bool> had = ctx.store().DeleteEntity(name, ctx.argv[i]);
-    if (!ctx.Check(had.status())) return;
-    if (*had) ++removed;
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
+  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
+  if (*kind == ZsetKind::kGeo) {
+    int64_t removed = 0;
+    for (const std::string& member : members) {
+      // Also deletes the member's history (see the file comment).
+      absl::StatusOr<bool> had = ctx.store().DeleteEntity(name, member);
+      if (!ctx.Check(had.status())) return;
+      if (*had) ++removed;
+    }
+    return ctx.reply.Integer(removed);
   }
-  ctx.reply.Integer(removed);
+  RunOnTypedZset(ctx, name, ReplyZero,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   ZsetWriter zset(txn, name, meta);
+                   int64_t removed = 0;
+                   for (const std::string& member : members) {
+                     auto score = zset.Score(member);
+                     if (!score.ok()) return score.status();
+                     if (!*score) continue;
+                     zset.Remove(member, **score);
+                     ++removed;
+                   }
+                   zset.Finish();
+                   reply.Integer(removed);
+                   return absl::OkStatus();
+                 });
 }
 
 // ---- Ranges ----
 
-// A score range (zslParseRange): "(x" is an exclusive bound; the rest of
-// the argument is read by ParseZsetScoreBound.
-struct ScoreRange {
-  double min = 0, max = 0;
-  bool minex = false, maxex = false;
-  bool GteMin(double v) const { return minex ? v > min : v >= min; }
-  bool LteMax(double v) const { return maxex ? v < max : v <= max; }
-};
-
-bool ParseScoreBound(absl::string_view arg, double* value, bool* ex) {
-  *ex = !arg.empty() && arg[0] == '(';
-  if (*ex) arg.remove_prefix(1);
-  return ParseZsetScoreBound(arg, value);
-}
-
-bool ParseScoreRange(const std::string& min, const std::string& max,
-                     ScoreRange* out) {
-  return ParseScoreBound(min, &out->min, &out->minex) &&
-         ParseScoreBound(max, &out->max, &out->maxex);
-}
-
-// A lex bound (zslParseLexRangeItem): "-" and "+" are the extremes, "[x"
-// inclusive, "(x" exclusive; anything else is an error.
-struct LexBound {
-  enum Kind { kMinusInf, kPlusInf, kValue } kind = kValue;
-  std::string value;
-  bool ex = false;
-};
-
-bool ParseLexBound(const std::string& arg, LexBound* out) {
-  // Redis tests c[1] == '\0' on the C string.
-  if (arg.empty()) return false;
-  switch (arg[0]) {
-    case '+':
-      if (arg.size() > 1 && arg[1] != '\0') return false;
-      *out = {LexBound::kPlusInf, "", true};
-      return true;
-    case '-':
-      if (arg.size() > 1 && arg[1] != '\0') return false;
-      *out = {LexBound::kMinusInf, "", true};
-      return true;
-    case '(':
-    case '[':
-      *out = {LexBound::kValue, arg.substr(1), arg[0] == '('};
-      return true;
-    default:
-      return false;
-  }
-}
-
-// sdscmplex: the extremes compare below / above every string (and equal to
-// themselves).
-int CompareLex(const LexBound& a, const LexBound& b) {
-  if (a.kind == b.kind && a.kind != LexBound::kValue) return 0;
-  if (a.kind == LexBound::kMinusInf || b.kind == LexBound::kPlusInf) return -1;
-  if (a.kind == LexBound::kPlusInf || b.kind == LexBound::kMinusInf) return 1;
-  return a.value.compare(b.value) < 0 ? -1 : (a.value == b.value ? 0 : 1);
-}
-
-struct LexRange {
-  LexBound min, max;
-  bool GteMin(const std::string& v) const {
-    const int c = CompareLex({LexBound::kValue, v, false}, min);
-    return min.ex ? c > 0 : c >= 0;
-  }
-  bool LteMax(const std::string& v) const {
-    const int c = CompareLex({LexBound::kValue, v, false}, max);
-    return max.ex ? c < 0 : c <= 0;
-  }
-};
-
-enum class RangeType { kAuto, kRank, kScore, kLex };
-enum class Direction { kAuto, kForward, kReverse };
-
-// Emits one member (zrangeResultEmitCBufferToClient): with scores, a flat
-// pair in RESP2 and a nested [member, score] pair in RESP3.
-void EmitMember(Reply& reply, const ScoredMember& m, bool withscores) {
-  if (withscores && reply.protocol() > 2) reply.Array(2);
-  reply.Bulk(m.member);
-  if (withscores) reply.Double(static_cast<double>(m.score));
-}
-
-void EmitRange(Reply& reply, const std::vector<const ScoredMember*>& picked,
-               bool withscores) {
-  const size_t per = (withscores && reply.protocol() == 2) ? 2 : 1;
-  reply.Array(picked.size() * per);
-  for (const ScoredMember* m : picked) EmitMember(reply, *m, withscores);
-}
-
-// A ZRANGE as its arguments ask for it (zrangeGenericCommand's locals).
-struct RangeRequest {
-  RangeType type = RangeType::kAuto;
-  Direction direction = Direction::kAuto;
-  bool reverse = false;
-  bool withscores = false;
-  int64_t offset = 0, limit = -1;  // LIMIT; a negative limit: no limit
-  int64_t start = 0, end = 0;      // by rank
-  ScoreRange scores;               // by score
-  LexRange lex;                    // by lex
-};
-
-// The options after key min max (WITHSCORES, LIMIT, REV, BYLEX, BYSCORE,
-// the last three only for ZRANGE itself), then the checks Redis makes on
-// their combination. False once it has replied an error.
-bool ParseRangeOptionsOrReply(CommandContext& ctx, RangeRequest* req) {
-  const std::vector<std::string>& argv = ctx.argv;
-  for (size_t j = 4; j < argv.size(); ++j) {
-    const size_t leftargs = argv.size() - j - 1;
-    if (EqualsIgnoreCase(argv[j], "withscores")) {
-      req->withscores = true;
-    } else if (EqualsIgnoreCase(argv[j], "limit") && leftargs >= 2) {
-      if (!ParseInt64(argv[j + 1], &req->offset) ||
-          !ParseInt64(argv[j + 2], &req->limit)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
-      j += 2;
-    } else if (req->direction == Direction::kAuto &&
-               EqualsIgnoreCase(argv[j], "rev")) {
-      req->direction = Direction::kReverse;
-    } else if (req->type == RangeType::kAuto &&
-               EqualsIgnoreCase(argv[j], "bylex")) {
-      req->type = RangeType::kLex;
-    } else if (req->type == RangeType::kAuto &&
-               EqualsIgnoreCase(argv[j], "byscore")) {
-      req->type = RangeType::kScore;
-    } else {
-      ctx.reply.Error(kSyntaxError);
-      return false;
-    }
-  }
-  if (req->direction == Direction::kAuto) req->direction = Direction::kForward;
-  if (req->type == RangeType::kAuto) req->type = RangeType::kRank;
-  req->reverse = req->direction == Direction::kReverse;
-  if (req->limit != -1 && req->type == RangeType::kRank) {
-    ctx.reply.Error(
-        "syntax error, LIMIT is only supported in combination with either "
-        "BYSCORE or BYLEX");
-    return false;
-  }
-  if (req->withscores && req->type == RangeType::kLex) {
-    ctx.reply.Error(
-        "syntax error, WITHSCORES not supported in combination with BYLEX");
-    return false;
-  }
-  return true;
-}
-
-// min and max, as ranks, scores or lex bounds; a reverse score or lex range
-// names max first. False once it has replied an error.
-bool ParseRangeBoundsOrReply(CommandContext& ctx, RangeRequest* req) {
-  size_t minidx = 2, maxidx = 3;
-  if (req->reverse && req->type != RangeType::kRank) std::swap(minidx, maxidx);
-  const std::string& min = ctx.argv[minidx];
-  const std::string& max = ctx.argv[maxidx];
-  switch (req->type) {
-    case RangeType::kRank:
-      if (!ParseInt64(min, &req->start) || !ParseInt64(max, &req->end)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
-      return true;
-    case RangeType::kScore:
-      if (!ParseScoreRange(min, max, &req->scores)) {
-        ctx.reply.Error("min or max is not a float");
-        return false;
-      }
-      return true;
-    default:
-      if (!ParseLexBound(min, &req->lex.min) ||
-          !ParseLexBound(max, &req->lex.max)) {
-        ctx.reply.Error("min or max not valid string range item");
-        return false;
-      }
-      return true;
-  }
-}
-
-// The members in sorted-set order, walked in a range's direction.
-class RangeWalk {
- public:
-  RangeWalk(const std::vector<ScoredMember>& all, bool reverse)
-      : all_(all), reverse_(reverse) {}
-  int64_t size() const { return static_cast<int64_t>(all_.size()); }
-  // The i-th member in the range's direction.
-  const ScoredMember& at(int64_t i) const {
-    return reverse_ ? all_[size() - 1 - i] : all_[i];
-  }
-
- private:
-  const std::vector<ScoredMember>& all_;
-  const bool reverse_;
-};
-
-// genericZrangebyrankCommand.
-std::vector<const ScoredMember*> PickByRank(const RangeWalk& walk,
-                                            int64_t start, int64_t end) {
-  const int64_t llen = walk.size();
-  std::vector<const ScoredMember*> picked;
-  if (start < 0) start = llen + start;
-  if (end < 0) end = llen + end;
-  if (start < 0) start = 0;
-  if (!(start > end || start >= llen)) {
-    if (end >= llen) end = llen - 1;
-    for (int64_t i = start; i <= end; ++i) picked.push_back(&walk.at(i));
-  }
-  return picked;
-}
-
-// By score or by lex: find the first member in range walking in the
-// range's direction (`near` holds past the near end, `far` within the far
-// end: zslFirstInRange / zslLastInRange), skip `offset` members unchecked,
-// then pick while in range, at most `limit` (negative: no limit).
-template <typename NearEnd, typename FarEnd>
-std::vector<const ScoredMember*> PickInRange(const RangeWalk& walk,
-                                             int64_t offset, int64_t limit,
-                                             const NearEnd& near,
-                                             const FarEnd& far) {
-  const int64_t llen = walk.size();
-  std::vector<const ScoredMember*> picked;
-  int64_t i = 0;
-  while (i < llen && !near(walk.at(i))) ++i;
-  if (i < llen && !far(walk.at(i))) i = llen;
-  if (offset < 0) i = llen;  // Redis's `while (ln && offset--)` runs out
-  i += std::max<int64_t>(offset, 0);
-  for (int64_t left = limit; i < llen && left != 0; ++i, --left) {
-    if (!far(walk.at(i))) break;
-    picked.push_back(&walk.at(i));
-  }
-  return picked;
-}
-
-std::vector<const ScoredMember*> PickByScore(const RangeWalk& walk,
-                                             const RangeRequest& req) {
-  if (req.offset > 0 && req.offset >= walk.size()) return {};
-  const ScoreRange& r = req.scores;
-  auto score = [](const ScoredMember& m) {
-    return static_cast<double>(m.score);
-  };
-  auto near = [&](const ScoredMember& m) {
-    return req.reverse ? r.LteMax(score(m)) : r.GteMin(score(m));
-  };
-  auto far = [&](const ScoredMember& m) {
-    return req.reverse ? r.GteMin(score(m)) : r.LteMax(score(m));
-  };
-  return PickInRange(walk, req.offset, req.limit, near, far);
-}
-
-// Redis defines lex ranges only for members of equal scores; for a GEO
-// key's varied scores it walks the members in score order as its listpack
-// encoding (<= 128 members) does, which trackdb follows
-// (zzlFirstInLexRange / zzlLastInLexRange). A skiplist-encoded Redis set
-// may answer differently for such ranges.
-std::vector<const ScoredMember*> PickByLex(const RangeWalk& walk,
-                                           const std::vector<ScoredMember>& all,
-                                           const RangeRequest& req) {
-  const LexRange& lex = req.lex;
-  const int64_t llen = walk.size();
-  const int cmp = CompareLex(lex.min, lex.max);
-  if (llen == 0 || cmp > 0 || (cmp == 0 && (lex.min.ex || lex.max.ex))) {
-    return {};
-  }
-  if (!lex.GteMin(all[llen - 1].member) || !lex.LteMax(all[0].member)) {
-    return {};
-  }
-  auto near = [&](const ScoredMember& m) {
-    return req.reverse ? lex.LteMax(m.member) : lex.GteMin(m.member);
-  };
-  auto far = [&](const ScoredMember& m) {
-    return req.reverse ? lex.GteMin(m.member) : lex.LteMax(m.member);
-  };
-  return PickInRange(walk, req.offset, req.limit, near, far);
+// A GEO key's members with a Redis score, as a sorted set in memory.
+absl::StatusOr<std::vector<ZEntry>> LoadGeoEntries(CommandContext& ctx,
+                                                   const std::string& name) {
+  absl::StatusOr<std::vector<ScoredMember>> members =
+      LoadSortedMembers(ctx.store(), name);
+  if (!members.ok()) return members.status();
+  return GeoEntries(*members);
 }
 
 // zrangeGenericCommand: ZRANGE key min max [BYSCORE|BYLEX] [REV]
@@ -390,62 +250,420 @@ void ZRangeGeneric(CommandContext& ctx, RangeType type, Direction direction) {
   RangeRequest req;
   req.type = type;
   req.direction = direction;
-  if (!ParseRangeOptionsOrReply(ctx, &req) ||
-      !ParseRangeBoundsOrReply(ctx, &req)) {
+  if (!ParseRangeOptionsOrReply(ctx, 4, /*store=*/false, &req) ||
+      !ParseRangeBoundsOrReply(ctx, 2, &req)) {
     return;
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Array(0);
-  absl::StatusOr<std::vector<ScoredMember>> loaded =
-      LoadSortedMembers(ctx.store(), name);
-  if (!ctx.Check(loaded.status())) return;
-  const RangeWalk walk(*loaded, req.reverse);
-  std::vector<const ScoredMember*> picked;
-  switch (req.type) {
-    case RangeType::kRank:
-      picked = PickByRank(walk, req.start, req.end);
-      break;
-    case RangeType::kScore:
-      picked = PickByScore(walk, req);
-      break;
-    default:
-      picked = PickByLex(walk, *loaded, req);
-      break;
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Array(0);
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+    if (!ctx.Check(all.status())) return;
+    absl::StatusOr<std::vector<ZEntry>> picked =
+        PickRange(VectorZsetReader(*all), req);
+    if (!ctx.Check(picked.status())) return;
+    return EmitEntries(ctx.reply, *picked, req.withscores);
   }
-  EmitRange(ctx.reply, picked, req.withscores);
+  RunOnTypedZset(ctx, name, ReplyEmptyArray,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   absl::StatusOr<std::vector<ZEntry>> picked =
+                       PickRange(TypedZsetReader(txn, name, meta), req);
+                   if (!picked.ok()) return picked.status();
+                   EmitEntries(reply, *picked, req.withscores);
+                   return absl::OkStatus();
+                 });
 }
 
 void ZCount(CommandContext& ctx) {
-  ScoreRange range;
-  if (!ParseScoreRange(ctx.argv[2], ctx.argv[3], &range)) {
+  RangeRequest req;
+  req.type = RangeType::kScore;
+  if (!ParseScoreRange(ctx.argv[2], ctx.argv[3], &req.scores)) {
     return ctx.reply.Error("min or max is not a float");
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Integer(0);
-  int64_t n = 0;
-  absl::Status s = ctx.store().ScanLatest(name, [&](const model::TrackPoint&
-                                                        p) {
-    std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
-    if (score && range.GteMin(static_cast<double>(*score)) &&
-        range.LteMax(static_cast<double>(*score))) {
-      ++n;
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
+  const ScoreRange& range = req.scores;
+  if (*kind == ZsetKind::kGeo) {
+    int64_t n = 0;
+    absl::Status s =
+        ctx.store().ScanLatest(name, [&](const model::TrackPoint& p) {
+          std::optional<uint64_t> score =
+              index::RedisGeoMemberScore({p.lat, p.lon});
+          if (score && range.GteMin(static_cast<double>(*score)) &&
+              range.LteMax(static_cast<double>(*score))) {
+            ++n;
+          }
+          return true;
+        });
+    if (!ctx.Check(s)) return;
+    return ctx.reply.Integer(n);
+  }
+  RunOnTypedZset(ctx, name, ReplyZero,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   int64_t n = 0;
+                   absl::Status s =
+                       VisitRange(TypedZsetReader(txn, name, meta), req,
+                                  [&](const ZEntry&) { ++n; });
+                   if (!s.ok()) return s;
+                   reply.Integer(n);
+                   return absl::OkStatus();
+                 });
+}
+
+// ---- ZRANDMEMBER ----
+
+// How many picks a negative count may ask for (see the file comment).
+constexpr uint64_t kMaxRepeatedPicks = 10'000'000;
+
+struct RandomMemberArgs {
+  bool with_count = false;
+  int64_t count = 0;
+  bool withscores = false;
+};
+
+// zrandmemberCommand's argument checks, in its order; false once it has
+// replied an error.
+bool ParseRandomMemberArgs(CommandContext& ctx, RandomMemberArgs* args) {
+  const auto& argv = ctx.argv;
+  if (argv.size() < 3) return true;
+  args->with_count = true;
+  if (!ParseInt64(argv[2], &args->count)) {
+    ctx.reply.Error(kNotIntegerError);
+    return false;
+  }
+  if (args->count == INT64_MIN) {
+    ctx.reply.Error(
+        "value is out of range, value must between -9223372036854775807 and "
+        "9223372036854775807");
+    return false;
+  }
+  if (argv.size() > 4 || (argv.size() == 4 && !IsWord(argv[3], "withscores"))) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  if (argv.size() == 4) {
+    args->withscores = true;
+    if (args->count < -INT64_MAX / 2 || args->count > INT64_MAX / 2) {
+      ctx.reply.Error("value is out of range");
+      return false;
     }
+  }
+  return true;
+}
+
+std::mt19937_64& Random() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  return rng;
+}
+
+// Which ranks to reply, in reply order: `count` uniform picks of [0, size)
+// with `repeat`; else `count` distinct ranks in random order, or every rank
+// in order when count >= size.
+std::vector<uint64_t> PickRanks(uint64_t size, uint64_t count, bool repeat) {
+  std::vector<uint64_t> ranks;
+  std::mt19937_64& rng = Random();
+  std::uniform_int_distribution<uint64_t> any(0, size - 1);
+  if (repeat) {
+    for (uint64_t i = 0; i < count; ++i) ranks.push_back(any(rng));
+  } else if (count >= size) {
+    for (uint64_t i = 0; i < size; ++i) ranks.push_back(i);
+  } else {
+    // Floyd's sampling of `count` distinct ranks, then a shuffle.
+    absl::flat_hash_set<uint64_t> chosen;
+    for (uint64_t j = size - count; j < size; ++j) {
+      const uint64_t t = std::uniform_int_distribution<uint64_t>(0, j)(rng);
+      const uint64_t pick = chosen.insert(t).second ? t : j;
+      chosen.insert(pick);
+      ranks.push_back(pick);
+    }
+    std::shuffle(ranks.begin(), ranks.end(), rng);
+  }
+  return ranks;
+}
+
+// The members at `ranks` (in sorted-set order), in the ranks' order: one
+// walk up to the highest rank.
+absl::StatusOr<std::vector<ZEntry>> EntriesAtRanks(
+    const ZsetReader& z, const std::vector<uint64_t>& ranks) {
+  std::map<uint64_t, ZEntry> wanted;
+  for (uint64_t r : ranks) wanted[r];
+  auto next = wanted.begin();
+  uint64_t rank = 0;
+  absl::Status s = z.Walk(false, std::nullopt, [&](const ZEntry& e) {
+    if (next == wanted.end()) return false;
+    if (rank++ == next->first) (next++)->second = e;
     return true;
   });
-  if (!ctx.Check(s)) return;
-  ctx.reply.Integer(n);
+  if (!s.ok()) return s;
+  std::vector<ZEntry> out;
+  out.reserve(ranks.size());
+  for (uint64_t r : ranks) out.push_back(wanted[r]);
+  return out;
+}
+
+// zrandmemberCommand's reply from a non-empty set.
+absl::Status ReplyRandomMembers(const ZsetReader& z,
+                                const RandomMemberArgs& args, Reply& reply) {
+  const uint64_t size = static_cast<uint64_t>(z.size());
+  const bool repeat = !args.with_count || args.count < 0;
+  const uint64_t count = !args.with_count ? 1
+                         : args.count < 0 ? static_cast<uint64_t>(-args.count)
+                                          : static_cast<uint64_t>(args.count);
+  if (args.with_count && args.count < 0 && count > kMaxRepeatedPicks) {
+    reply.Error("value is out of range");
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<ZEntry>> picked =
+      EntriesAtRanks(z, PickRanks(size, count, repeat));
+  if (!picked.ok()) return picked.status();
+  if (!args.with_count) {
+    reply.Bulk((*picked)[0].member);
+  } else {
+    EmitEntries(reply, *picked, args.withscores);
+  }
+  return absl::OkStatus();
+}
+
+void ZRandMember(CommandContext& ctx) {
+  RandomMemberArgs args;
+  if (!ParseRandomMemberArgs(ctx, &args)) return;
+  const std::string name = ctx.Name(ctx.argv[1]);
+  auto absent = [&](Reply& reply) {
+    args.with_count ? reply.Array(0) : reply.Null();
+  };
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone || (args.with_count && args.count == 0)) {
+    return absent(ctx.reply);
+  }
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+    if (!ctx.Check(all.status())) return;
+    if (all->empty()) return absent(ctx.reply);
+    std::string out;
+    Reply scratch(&out, ctx.reply.protocol());
+    absl::Status s = ReplyRandomMembers(VectorZsetReader(*all), args, scratch);
+    if (!ctx.Check(s)) return;
+    return ctx.reply.Encoded(out);
+  }
+  RunOnTypedZset(ctx, name, absent,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) {
+                   return ReplyRandomMembers(TypedZsetReader(txn, name, meta),
+                                             args, reply);
+                 });
+}
+
+// ---- ZSCAN ----
+
+// Redis's zset-max-listpack-entries and zset-max-listpack-value: a set this
+// small is replied whole.
+constexpr uint64_t kWholeScanMembers = 128;
+constexpr size_t kWholeScanMemberBytes = 64;
+
+// Redis's parseScanCursorOrReply: strtoul in base 10 over the argument
+// (so "+5" and "" are valid, "-1" wraps), no leading space, no trailing
+// bytes, no overflow.
+bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
+  const char* s = arg.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long v = std::strtoul(s, &end, 10);
+  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
+      errno == ERANGE) {
+    return false;
+  }
+  *cursor = v;
+  return true;
+}
+
+struct ScanOptions {
+  int64_t count = 10;
+  const std::string* pattern = nullptr;  // null: every member
+};
+
+// scanGenericCommand's options for a key (no TYPE); false once it has
+// replied an error.
+bool ParseScanOptions(CommandContext& ctx, ScanOptions* options) {
+  const auto& argv = ctx.argv;
+  for (size_t i = 3; i < argv.size(); i += 2) {
+    const bool has_value = i + 1 < argv.size();
+    if (IsWord(argv[i], "count") && has_value) {
+      if (!ParseInt64(argv[i + 1], &options->count)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      if (options->count < 1) {
+        ctx.reply.Error(kSyntaxError);
+        return false;
+      }
+    } else if (IsWord(argv[i], "match") && has_value) {
+      options->pattern = argv[i + 1] == "*" ? nullptr : &argv[i + 1];
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  return true;
+}
+
+// A score as Redis prints it in a scan of its skiplist encoding: "%.17g".
+std::string SkiplistScoreText(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  const int len = std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return std::string(buf, len);
+}
+
+// A score as Redis 7.0's listpack keeps it (d2string): an integral score
+// within +-2^62 as an integer, anything else as "%.17g".
+std::string ListpackScoreText(double v) {
+  constexpr double kIntegerLimit = 4611686018427387904.0;  // 2^62
+  if (v >= -kIntegerLimit && v <= kIntegerLimit &&
+      v == static_cast<double>(static_cast<int64_t>(v))) {
+    return absl::StrCat(static_cast<int64_t>(v));
+  }
+  return SkiplistScoreText(v);
+}
+
+struct ScannedMember {
+  std::string member;
+  std::string score;
+};
+
+void ReplyScan(Reply& reply, int64_t cursor,
+               const std::vector<ScannedMember>& members) {
+  reply.Array(2);
+  reply.Bulk(absl::StrCat(cursor));
+  reply.Array(2 * members.size());
+  for (const ScannedMember& m : members) {
+    reply.Bulk(m.member);
+    reply.Bulk(m.score);
+  }
+}
+
+// The whole set, as Redis scans a listpack.
+void ReplyWholeScan(Reply& reply, const std::vector<ZEntry>& entries,
+                    const ScanOptions& options) {
+  std::vector<ScannedMember> members;
+  for (const ZEntry& e : entries) {
+    if (options.pattern && !model::GlobMatch(*options.pattern, e.member)) {
+      continue;
+    }
+    members.push_back({e.member, ListpackScoreText(e.score)});
+  }
+  ReplyScan(reply, 0, members);
+}
+
+// What a saved ZSCAN cursor starts with for the zset stored as `name`; the
+// member to resume at follows. The length makes one name's prefix never
+// another's; 'Z' keeps it apart from other scans' positions.
+std::string CursorPrefix(const std::string& name) {
+  return absl::StrCat("Z", name.size(), ":", name);
+}
+
+// The member a cursor resumes at; "" (the first member) for a cursor this
+// server does not know for this zset.
+std::string ResumeMember(ServerState& server, uint64_t cursor,
+                         const std::string& name) {
+  if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return "";
+  std::optional<std::string> saved =
+      server.LoadCursor(static_cast<int64_t>(cursor));
+  const std::string prefix = CursorPrefix(name);
+  if (!saved || !absl::StartsWith(*saved, prefix)) return "";
+  return saved->substr(prefix.size());
+}
+
+// One page of a big typed zset: COUNT members in byte order from the
+// cursor's.
+absl::Status ReplyScanPage(CommandContext& ctx, TypedTxn& txn,
+                           const std::string& name, const TypedMeta& meta,
+                           uint64_t cursor, const ScanOptions& options,
+                           Reply& reply) {
+  const std::string prefix(1, storage::kZsetMemberTag);
+  std::vector<ScannedMember> members;
+  std::optional<std::string> resume;
+  uint64_t examined = 0;
+  absl::Status s = txn.Scan(
+      name, meta, prefix, prefix + ResumeMember(ctx.server, cursor, name),
+      false, [&](absl::string_view subkey, absl::string_view value) {
+        const absl::string_view member = subkey.substr(1);
+        if (examined == static_cast<uint64_t>(options.count)) {
+          resume = std::string(member);
+          return false;
+        }
+        ++examined;
+        if (!options.pattern || model::GlobMatch(*options.pattern, member)) {
+          members.push_back({std::string(member),
+                             SkiplistScoreText(storage::DecodeScore(value))});
+        }
+        return true;
+      });
+  if (!s.ok()) return s;
+  const int64_t next =
+      resume ? ctx.server.SaveCursor(CursorPrefix(name) + *resume) : 0;
+  ReplyScan(reply, next, members);
+  return absl::OkStatus();
+}
+
+absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
+                            const std::string& name, const TypedMeta& meta,
+                            uint64_t cursor, const ScanOptions& options,
+                            Reply& reply) {
+  if (meta.size <= kWholeScanMembers) {
+    absl::StatusOr<std::vector<ZEntry>> all =
+        LoadZsetSource(ctx.store(), txn, name, {ZsetSource::kZset, meta});
+    if (!all.ok()) return all.status();
+    if (std::all_of(all->begin(), all->end(), [](const ZEntry& e) {
+          return e.member.size() <= kWholeScanMemberBytes;
+        })) {
+      ReplyWholeScan(reply, *all, options);
+      return absl::OkStatus();
+    }
+  }
+  return ReplyScanPage(ctx, txn, name, meta, cursor, options, reply);
+}
+
+void ZScan(CommandContext& ctx) {
+  uint64_t cursor = 0;
+  if (!ParseScanCursor(ctx.argv[2], &cursor)) {
+    return ctx.reply.Error("invalid cursor");
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ReplyScan(ctx.reply, 0, {});
+  ScanOptions options;
+  if (!ParseScanOptions(ctx, &options)) return;
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+    if (!ctx.Check(all.status())) return;
+    return ReplyWholeScan(ctx.reply, *all, options);
+  }
+  RunOnTypedZset(
+      ctx, name, [](Reply& reply) { ReplyScan(reply, 0, {}); },
+      [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+          Reply& reply) {
+        return ReplyTypedScan(ctx, txn, name, meta, cursor, options, reply);
+      });
 }
 
 }  // namespace
 
 TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
   table->Add("zcard", 2, ZCard, {"readonly", "fast"});
-  table->Add("zscore", 3, ZScore, {"readonly", "fast"});
-  table->Add("zmscore", -3, ZMScore, {"readonly", "fast"});
+  table->Add("zscore", 3,
+             [](CommandContext& ctx) { ZScoreGeneric(ctx, false); },
+             {"readonly", "fast"});
+  table->Add("zmscore", -3,
+             [](CommandContext& ctx) { ZScoreGeneric(ctx, true); },
+             {"readonly", "fast"});
   table->Add(
       "zrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, false); },
       {"readonly", "fast"}, 1, 1, 1, RunsOn::kWorker);
@@ -491,6 +709,9 @@ TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
         ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add("zrandmember", -2, ZRandMember, {"readonly"}, 1, 1, 1,
+             RunsOn::kWorker);
+  table->Add("zscan", -3, ZScan, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp

@@ -1,0 +1,343 @@
+// Sorted-set commands that write: ZADD, ZINCRBY, ZPOPMIN, ZPOPMAX,
+// ZREMRANGEBYSCORE, ZREMRANGEBYRANK and ZREMRANGEBYLEX. Each follows Redis
+// 7.0's t_zset.c: the same checks in the same order, so that replies,
+// errors included, are byte for byte Redis's (ZREM, and the reads, are in
+// zset_commands.cc).
+//
+// On a typed zset (typed_zset.h) each command is one transaction
+// (RunTyped): it reads, then stages its writes, and they commit in one
+// batch. ZADD and ZINCRBY are point writes; ZPOPMIN/ZPOPMAX walk from the
+// end they pop (O(count)); ZREMRANGEBYSCORE seeks to its min
+// (O(log N + removed)), ZREMRANGEBYRANK walks from the nearer end (O(rank
+// distance + removed)) and ZREMRANGEBYLEX as ZRANGE BYLEX does
+// (zset_range.h).
+//
+// On a GEO key (geo_key.h) a member's score is the geohash of its position,
+// so ZADD and ZINCRBY refuse it with an error that says so: an arbitrary
+// score is not a position, and GEOADD is what changes one. ZPOPMIN,
+// ZPOPMAX and ZREMRANGEBY* read and sort the collection (O(N log N)) and
+// delete each member's entity as ZREM does, history included, one entity at
+// a time (not atomically).
+//
+// Scores are stored as Redis keeps them in a set of up to 128 members,
+// where -0 is 0: ZSCORE of a member added with score -0 is "0", as Redis's
+// listpack answers (its skiplist, for bigger sets, would keep "-0").
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "service/resp/command.h"
+#include "service/resp/key_type.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
+#include "service/resp/typed_command.h"
+#include "service/resp/typed_zset.h"
+#include "service/resp/zset_range.h"
+
+namespace trackdb::resp {
+namespace {
+
+using storage::TypedMeta;
+using storage::TypedTxn;
+using storage::ValueType;
+
+// ZADD's and ZINCRBY's refusal of a GEO key (see the file comment).
+void ReplyGeoScoresArePositions(CommandContext& ctx, Reply& reply) {
+  reply.Error(absl::StrCat(
+      absl::AsciiStrToUpper(ctx.argv[0]),
+      " cannot set a score in a GEO key: its scores are its members' "
+      "positions, which GEOADD sets"));
+}
+
+// ---- ZADD, ZINCRBY ----
+
+struct ZAddRequest {
+  bool nx = false, xx = false, gt = false, lt = false, ch = false;
+  bool incr = false;
+  size_t scoreidx = 2;  // argv index of the first score
+  std::vector<double> scores;
+};
+
+// zaddGenericCommand's option and score checks, in its order; false once it
+// has replied an error.
+bool ParseZAddOrReply(CommandContext& ctx, ZAddRequest* req) {
+  const auto& argv = ctx.argv;
+  size_t& i = req->scoreidx;
+  for (; i < argv.size(); ++i) {
+    if (IsWord(argv[i], "nx")) {
+      req->nx = true;
+    } else if (IsWord(argv[i], "xx")) {
+      req->xx = true;
+    } else if (IsWord(argv[i], "ch")) {
+      req->ch = true;
+    } else if (IsWord(argv[i], "incr")) {
+      req->incr = true;
+    } else if (IsWord(argv[i], "gt")) {
+      req->gt = true;
+    } else if (IsWord(argv[i], "lt")) {
+      req->lt = true;
+    } else {
+      break;
+    }
+  }
+  const size_t elements = argv.size() - i;
+  if (elements % 2 != 0 || elements == 0) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  if (req->nx && req->xx) {
+    ctx.reply.Error("XX and NX options at the same time are not compatible");
+    return false;
+  }
+  if ((req->gt && req->nx) || (req->lt && req->nx) || (req->gt && req->lt)) {
+    ctx.reply.Error(
+        "GT, LT, and/or NX options at the same time are not compatible");
+    return false;
+  }
+  if (req->incr && elements > 2) {
+    ctx.reply.Error("INCR option supports a single increment-element pair");
+    return false;
+  }
+  for (size_t j = i; j < argv.size(); j += 2) {
+    double score = 0;
+    if (!ParseRedisDouble(argv[j], &score)) {
+      ctx.reply.Error(kNotFloatError);
+      return false;
+    }
+    req->scores.push_back(score);
+  }
+  return true;
+}
+
+enum class ZAddOutcome { kAdded, kUpdated, kSame, kNop, kNan };
+
+// zsetAdd for one member: what happened, and its score after.
+absl::StatusOr<ZAddOutcome> ZAddOne(ZsetWriter& zset, const ZAddRequest& req,
+                                    const std::string& member, double score,
+                                    double* newscore) {
+  absl::StatusOr<std::optional<double>> cur = zset.Score(member);
+  if (!cur.ok()) return cur.status();
+  if (!*cur) {
+    if (req.xx) return ZAddOutcome::kNop;
+    zset.Set(member, std::nullopt, score);
+    *newscore = score;
+    return ZAddOutcome::kAdded;
+  }
+  const double curscore = **cur;
+  if (req.nx) return ZAddOutcome::kNop;
+  if (req.incr) {
+    score += curscore;
+    if (std::isnan(score)) return ZAddOutcome::kNan;
+  }
+  if ((req.lt && score >= curscore) || (req.gt && score <= curscore)) {
+    return ZAddOutcome::kNop;
+  }
+  *newscore = score;
+  if (score == curscore) return ZAddOutcome::kSame;
+  zset.Set(member, curscore, score);
+  return ZAddOutcome::kUpdated;
+}
+
+// ZADD's loop over its pairs, then its reply. Only INCR can meet NaN, and
+// INCR takes one pair: a NaN is replied before anything is staged.
+absl::Status ZAddPairs(CommandContext& ctx, TypedTxn& txn,
+                       const std::string& name, const TypedMeta& meta,
+                       const ZAddRequest& req, Reply& reply) {
+  ZsetWriter zset(txn, name, meta);
+  int64_t added = 0, updated = 0, processed = 0;
+  double score = 0;
+  for (size_t j = 0; j < req.scores.size(); ++j) {
+    const std::string& member = ctx.argv[req.scoreidx + 2 * j + 1];
+    absl::StatusOr<ZAddOutcome> outcome =
+        ZAddOne(zset, req, member, req.scores[j], &score);
+    if (!outcome.ok()) return outcome.status();
+    if (*outcome == ZAddOutcome::kNan) {
+      reply.Error("resulting score is not a number (NaN)");
+      return absl::OkStatus();
+    }
+    if (*outcome == ZAddOutcome::kAdded) ++added;
+    if (*outcome == ZAddOutcome::kUpdated) ++updated;
+    if (*outcome != ZAddOutcome::kNop) ++processed;
+  }
+  zset.Finish();
+  if (!req.incr) {
+    reply.Integer(req.ch ? added + updated : added);
+  } else if (processed > 0) {
+    reply.Double(score);
+  } else {
+    reply.Null();
+  }
+  return absl::OkStatus();
+}
+
+// zaddGenericCommand; ZINCRBY is ZADD with INCR.
+void ZAddGeneric(CommandContext& ctx, bool incr) {
+  ZAddRequest req;
+  req.incr = incr;
+  if (!ParseZAddOrReply(ctx, &req)) return;
+  const std::string name = ctx.Name(ctx.argv[1]);
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      // A string, another typed value, or a GEO key (whose scores are
+      // positions).
+      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      if (!geo.ok()) return geo.status();
+      *geo ? ReplyGeoScoresArePositions(ctx, reply)
+           : reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      if (req.xx) {  // nothing to update, and XX adds nothing
+        req.incr ? reply.Null() : reply.Integer(0);
+        return absl::OkStatus();
+      }
+      key->meta = txn.Create(ValueType::kZset);
+    }
+    return ZAddPairs(ctx, txn, name, *key->meta, req, reply);
+  });
+}
+
+// ---- ZPOPMIN, ZPOPMAX ----
+
+// genericZpopCommand's reply: member-score pairs, flat, or each its own
+// array when `nested` (RESP3 with a count).
+void ReplyPopped(Reply& reply, const std::vector<ZEntry>& popped, bool nested) {
+  reply.Array(nested ? popped.size() : 2 * popped.size());
+  for (const ZEntry& e : popped) {
+    if (nested) reply.Array(2);
+    reply.Bulk(e.member);
+    reply.Double(e.score);
+  }
+}
+
+// The members of a GEO key that `req` picks, deleted with their entities
+// (and history); those another client deleted first are left out.
+absl::StatusOr<std::vector<ZEntry>> RemoveFromGeoKey(CommandContext& ctx,
+                                                     const std::string& name,
+                                                     const RangeRequest& req) {
+  absl::StatusOr<std::vector<ScoredMember>> members =
+      LoadSortedMembers(ctx.store(), name);
+  if (!members.ok()) return members.status();
+  const std::vector<ZEntry> all = GeoEntries(*members);
+  absl::StatusOr<std::vector<ZEntry>> picked =
+      PickRange(VectorZsetReader(all), req);
+  if (!picked.ok()) return picked.status();
+  std::vector<ZEntry> removed;
+  for (const ZEntry& e : *picked) {
+    absl::StatusOr<bool> had = ctx.store().DeleteEntity(name, e.member);
+    if (!had.ok()) return had.status();
+    if (*had) removed.push_back(e);
+  }
+  return removed;
+}
+
+// The members of a typed zset that `req` picks, read, then removed.
+absl::StatusOr<std::vector<ZEntry>> RemoveFromTypedZset(
+    TypedTxn& txn, const std::string& name, const TypedMeta& meta,
+    const RangeRequest& req) {
+  absl::StatusOr<std::vector<ZEntry>> picked =
+      PickRange(TypedZsetReader(txn, name, meta), req);
+  if (!picked.ok()) return picked.status();
+  ZsetWriter zset(txn, name, meta);
+  for (const ZEntry& e : *picked) zset.Remove(e.member, e.score);
+  zset.Finish();
+  return picked;
+}
+
+// Removes what `req` picks from argv[1] (missing: `absent` replies), and
+// replies with `done`.
+void RemoveRange(
+    CommandContext& ctx, const RangeRequest& req,
+    const std::function<void(Reply&)>& absent,
+    const std::function<void(Reply&, std::vector<ZEntry>&)>& done) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return absent(ctx.reply);
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<ZEntry>> removed =
+        RemoveFromGeoKey(ctx, name, req);
+    if (!ctx.Check(removed.status())) return;
+    return done(ctx.reply, *removed);
+  }
+  RunOnTypedZset(ctx, name, absent,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   absl::StatusOr<std::vector<ZEntry>> removed =
+                       RemoveFromTypedZset(txn, name, meta, req);
+                   if (!removed.ok()) return removed.status();
+                   done(reply, *removed);
+                   return absl::OkStatus();
+                 });
+}
+
+// zpopMinMaxCommand: ZPOPMIN|ZPOPMAX key [count].
+void ZPopGeneric(CommandContext& ctx, bool max) {
+  const auto& argv = ctx.argv;
+  if (argv.size() > 3) return ctx.reply.Error(kSyntaxError);
+  int64_t count = 1;
+  if (argv.size() == 3 && (!ParseInt64(argv[2], &count) || count < 0)) {
+    return ctx.reply.Error("value is out of range, must be positive");
+  }
+  const bool nested = ctx.reply.protocol() > 2 && argv.size() == 3;
+  auto empty = [](Reply& reply) { reply.Array(0); };
+  if (count == 0) {
+    // Redis checks the key's type first.
+    const std::optional<ZsetKind> kind =
+        ZsetKindOrReply(ctx, ctx.Name(argv[1]));
+    if (kind) empty(ctx.reply);
+    return;
+  }
+  RemoveRange(ctx, RankRange(0, count - 1, max), empty,
+              [&](Reply& reply, std::vector<ZEntry>& popped) {
+                ReplyPopped(reply, popped, nested);
+              });
+}
+
+// zremrangeGenericCommand: ZREMRANGEBY{SCORE,RANK,LEX} key min max.
+void ZRemRangeGeneric(CommandContext& ctx, RangeType type) {
+  RangeRequest req;
+  req.type = type;
+  req.direction = Direction::kForward;
+  if (!ParseRangeBoundsOrReply(ctx, 2, &req)) return;
+  auto zero = [](Reply& reply) { reply.Integer(0); };
+  RemoveRange(ctx, req, zero, [](Reply& reply, std::vector<ZEntry>& removed) {
+    reply.Integer(static_cast<int64_t>(removed.size()));
+  });
+}
+
+}  // namespace
+
+TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
+  table->Add("zadd", -4, [](CommandContext& ctx) { ZAddGeneric(ctx, false); },
+             {"write", "denyoom", "fast"});
+  table->Add("zincrby", 4, [](CommandContext& ctx) { ZAddGeneric(ctx, true); },
+             {"write", "denyoom", "fast"});
+  table->Add(
+      "zpopmin", -2, [](CommandContext& ctx) { ZPopGeneric(ctx, false); },
+      {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zpopmax", -2, [](CommandContext& ctx) { ZPopGeneric(ctx, true); },
+      {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zremrangebyscore", 4,
+      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kScore); },
+      {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zremrangebyrank", 4,
+      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kRank); },
+      {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zremrangebylex", 4,
+      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kLex); },
+      {"write"}, 1, 1, 1, RunsOn::kWorker);
+}
+
+}  // namespace trackdb::resp
