@@ -16,8 +16,10 @@
 //     do not ask CollectionSize first (gRPC GetLatest, searches) may still
 //     see its points.
 //   - Removing a collection (DeleteCollection, or its last entity) removes
-//     its expiry: a later key of that name starts without one. Copying or
-//     renaming a collection carries it along.
+//     its expiry: a later key of that name starts without one. (When the
+//     last entities go by racing removals or by retention, the expiry is
+//     left behind but reads as none, and the next write clears it first.)
+//     Copying or renaming a collection carries it along.
 
 #include <atomic>
 #include <cstdint>

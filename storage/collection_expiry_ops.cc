@@ -52,7 +52,21 @@ absl::StatusOr<bool> TrackStore::SetCollectionExpiry(
 }
 
 int64_t TrackStore::CollectionExpiry(absl::string_view collection) const {
+  // An emptied collection is no key, and its expiry is stale (below).
+  if (engine_->latest_index.Size(collection) == 0) return 0;
   return engine_->collection_expiries.Get(collection);
+}
+
+absl::Status TrackStore::ClearStaleCollectionExpiry(
+    absl::string_view collection) {
+  absl::MutexLock lock(&CollectionLock(collection));
+  if (StoredCollectionSize(collection) > 0 ||
+      engine_->collection_expiries.Get(collection) == 0) {
+    return absl::OkStatus();
+  }
+  WriteBatchBuilder batch(*engine_);
+  batch.SetCollectionExpiry(collection, 0);
+  return batch.Commit("clearing a removed collection's expiry");
 }
 
 absl::StatusOr<bool> TrackStore::ExpireCollection(absl::string_view collection,

@@ -82,6 +82,25 @@ TEST(CollectionExpiry, RemovalTakesItAndCopyCarriesIt) {
   EXPECT_EQ(store->CollectionExpiry("g"), 0);
 }
 
+// Retention (or racing removals) can empty a collection without clearing
+// its expiry: it reads as none, and a new key of the name starts without.
+TEST(CollectionExpiry, AStaleExpiryOfAnEmptiedCollectionIsNotInherited) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(store->AddPoints("g", {Point("a", 1, 10, 20)}).ok());
+  ASSERT_TRUE(*store->SetCollectionExpiry("g", SystemNowMs() + kHour));
+  // Retention removes the entity the way ExpireEntities does.
+  RetentionPolicy policy;
+  policy.max_age_ms = 1000;
+  policy.expire_latest = true;
+  ASSERT_TRUE(store->SetRetention("g", policy).ok());
+  ASSERT_EQ(*store->ExpireEntities(SystemNowMs()), 1);
+  EXPECT_EQ(store->CollectionExpiry("g"), 0);
+  ASSERT_TRUE(store->SetRetention("g", RetentionPolicy()).ok());
+  ASSERT_TRUE(store->AddPoints("g", {Point("b", SystemNowMs(), 10, 20)}).ok());
+  EXPECT_EQ(store->CollectionExpiry("g"), 0);
+  EXPECT_EQ(*store->CollectionSize("g"), 1);
+}
+
 TEST(CollectionExpiry, ExpireCollectionsRemovesOnlyTheDue) {
   auto store = OpenStore(NewDataDir());
   ASSERT_TRUE(store->AddPoints("due", {Point("a", 1, 10, 20)}).ok());

@@ -483,6 +483,10 @@ class TrackStore {
   absl::Status LoadTypedVersionFloor();  // on open
   // The collection's entities, expired or not (what removal must remove).
   int64_t StoredCollectionSize(absl::string_view collection);
+  // Removes the expiry of a collection whose entities are all gone (their
+  // removals raced, or retention took them): a new key of that name must
+  // not inherit it.
+  absl::Status ClearStaleCollectionExpiry(absl::string_view collection);
   // Stages `dst` as a copy of `src`'s value `meta` (new version), with its
   // members, in `batch`; RESOURCE_EXHAUSTED past `max_bytes` copied.
   absl::Status CopyTypedValue(absl::string_view src, absl::string_view dst,

@@ -47,6 +47,7 @@ std::string EncodeTypedMeta(const TypedMeta& meta) {
   AppendFixed64(&out, meta.version);
   AppendFixed64(&out, meta.size);
   if (meta.type == ValueType::kList) AppendFixed64(&out, meta.head);
+  if (meta.type == ValueType::kZset) out += meta.low;
   return out;
 }
 
@@ -57,12 +58,18 @@ std::optional<TypedMeta> DecodeTypedMeta(absl::string_view encoded) {
   TypedMeta meta;
   meta.type = static_cast<ValueType>(encoded[0]);
   const size_t want = kMetaBytes + (meta.type == ValueType::kList ? 8 : 0);
-  if (encoded.size() != want) return std::nullopt;
+  if (encoded.size() < want) return std::nullopt;
+  if (encoded.size() > want && meta.type != ValueType::kZset) {
+    return std::nullopt;
+  }
   meta.expire_at_ms = static_cast<int64_t>(ReadFixed64(encoded.data() + 1));
   meta.version = ReadFixed64(encoded.data() + 9);
   meta.size = ReadFixed64(encoded.data() + 17);
-  if (meta.type == ValueType::kList)
+  if (meta.type == ValueType::kList) {
     meta.head = ReadFixed64(encoded.data() + 25);
+  }
+  if (meta.type == ValueType::kZset)
+    meta.low = std::string(encoded.substr(want));
   return meta;
 }
 

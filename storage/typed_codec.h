@@ -8,7 +8,8 @@
 //
 //   meta    CollectionPrefix(name)
 //           -> type | fixed64 LE expire_at_ms | fixed64 LE version |
-//              fixed64 LE size | fixed64 LE head (lists only)
+//              fixed64 LE size | fixed64 LE head (lists only) |
+//              low (sorted sets only: the rest of the value)
 //   member  CollectionPrefix(name) | version (8 bytes, big-endian) | subkey
 //           -> the member's value
 //
@@ -54,13 +55,19 @@ struct TypedMeta {
   uint64_t version = 0;
   uint64_t size = 0;  // members (hash fields, set or zset members, elements)
   uint64_t head = 0;  // lists: the index of the first element
+  // Sorted sets: every member's score subkey ('s' | score | member) is >=
+  // low (empty: nothing known). Pops from the low end raise it, so the next
+  // walk seeks past the deleted keys instead of stepping over each of
+  // their tombstones (a queue drained by ZPOPMIN would cost O(N) a pop).
+  std::string low;
 
   bool expired_at(int64_t now_ms) const {
     return expire_at_ms != 0 && expire_at_ms <= now_ms;
   }
   bool operator==(const TypedMeta& o) const {
     return type == o.type && expire_at_ms == o.expire_at_ms &&
-           version == o.version && size == o.size && head == o.head;
+           version == o.version && size == o.size && head == o.head &&
+           low == o.low;
   }
 };
 

@@ -20,6 +20,14 @@ TEST(TypedMeta, RoundTripsEveryType) {
   }
 }
 
+TEST(TypedMeta, ASortedSetKeepsItsLowBound) {
+  TypedMeta m{ValueType::kZset, 0, 9, 3, 0};
+  m.low = ZsetScoreSubkey(2.5, "member");
+  EXPECT_EQ(DecodeTypedMeta(EncodeTypedMeta(m)), m);
+  TypedMeta hash{ValueType::kHash, 0, 9, 3, 0};
+  EXPECT_FALSE(DecodeTypedMeta(EncodeTypedMeta(hash) + "x"));
+}
+
 TEST(TypedMeta, RefusesWhatIsNotMeta) {
   EXPECT_FALSE(DecodeTypedMeta(""));
   EXPECT_FALSE(DecodeTypedMeta(std::string(25, 'x')));

@@ -37,6 +37,12 @@ bool TypedGcTarget::ReadMeta(const rocksdb::Slice& key, std::string* value,
 
 namespace {
 
+// How long the members of an expired value outlive its expiry. A command
+// reads its clock before it takes its keys' locks, so it may still see a
+// value as live a moment after it expired, and write its meta back
+// (PERSIST, EXPIRE): its members must still be there then.
+constexpr int64_t kMemberGraceMs = 60'000;
+
 class TypedGcFilter : public rocksdb::CompactionFilter {
  public:
   TypedGcFilter(std::shared_ptr<TypedGcTarget> target, int64_t now_ms)
@@ -71,7 +77,7 @@ class TypedGcFilter : public rocksdb::CompactionFilter {
       const std::optional<TypedMeta> meta = DecodeTypedMeta(value);
       if (!meta) {
         known_ = false;  // not ours to judge: keep
-      } else if (!meta->expired_at(now_ms_)) {
+      } else if (!meta->expired_at(now_ms_ - kMemberGraceMs)) {
         live_version_ = meta->version;
       }
     }

@@ -8,6 +8,8 @@
 // behind for this filter). Reads never depend on it: they look only under
 // the live meta's version.
 //
+// Members of an expired value are kept a minute past its expiry (a
+// command whose clock was read just before may still write its meta back).
 // A member's fate needs its name's meta, which the filter reads from the
 // DB itself (as Kvrocks's subkey filter does), once per name: keys arrive
 // sorted, so a name's members come together. Until TrackStore::Open has

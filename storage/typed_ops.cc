@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "storage/engine.h"
@@ -107,16 +108,40 @@ class TypedTxnImpl : public TypedTxn {
     if (!upper.empty()) read.iterate_upper_bound = &upper_slice;
     std::unique_ptr<rocksdb::Iterator> it(
         engine_.db->NewIterator(read, engine_.types()));
-    const std::string start = MemberKey(name, meta, from);
-    const size_t skip = lower.size() - prefix.size();
+    const std::string start = from.empty() ? "" : MemberKey(name, meta, from);
     if (reverse) {
       from.empty() ? it->SeekToLast() : it->SeekForPrev(start);
     } else {
       from.empty() ? it->SeekToFirst() : it->Seek(start);
     }
-    for (; it->Valid(); reverse ? it->Prev() : it->Next()) {
-      absl::string_view key = SliceView(it->key());
-      if (!visit(key.substr(skip), SliceView(it->value()))) break;
+    StagedRange staged(members_, lower, upper, start, reverse);
+    const size_t skip = lower.size() - prefix.size();
+    // The stored and the staged members merged in key order; a staged
+    // change hides the stored value of its key.
+    while (it->Valid() || !staged.done()) {
+      // < 0: the stored member comes next; > 0: the staged one; 0: both
+      // (the staged change wins).
+      int cmp = 0;
+      if (!it->Valid()) {
+        cmp = 1;
+      } else if (staged.done()) {
+        cmp = -1;
+      } else {
+        cmp = SliceView(it->key()).compare(staged.key());
+        if (reverse) cmp = -cmp;
+      }
+      if (cmp < 0) {
+        if (!visit(SliceView(it->key()).substr(skip), SliceView(it->value()))) {
+          break;
+        }
+        reverse ? it->Prev() : it->Next();
+        continue;
+      }
+      if (cmp == 0) reverse ? it->Prev() : it->Next();
+      const std::string& key = staged.key();
+      const std::optional<std::string>& value = staged.value();
+      staged.Advance();
+      if (value && !visit(absl::string_view(key).substr(skip), *value)) break;
     }
     return FromRocks(it->status(), "scanning a typed value");
   }
@@ -184,6 +209,37 @@ class TypedTxnImpl : public TypedTxn {
   }
 
  private:
+  using Staging = absl::btree_map<std::string, std::optional<std::string>>;
+
+  // The staged members with keys in [lower, upper) (upper empty: no end)
+  // from `start` on (>= start, or with `reverse` <= start, going down; an
+  // empty `start`: from the first, or the last). A transaction stages few
+  // members, so the range is copied out as pointers.
+  class StagedRange {
+   public:
+    StagedRange(const Staging& staged, const std::string& lower,
+                const std::string& upper, const std::string& start,
+                bool reverse) {
+      const std::string& low = !reverse && start > lower ? start : lower;
+      for (auto it = staged.lower_bound(low); it != staged.end(); ++it) {
+        if (!upper.empty() && it->first >= upper) break;
+        if (reverse && !start.empty() && it->first > start) break;
+        entries_.push_back(&*it);
+      }
+      if (reverse) std::reverse(entries_.begin(), entries_.end());
+    }
+    bool done() const { return at_ == entries_.size(); }
+    const std::string& key() const { return entries_[at_]->first; }
+    const std::optional<std::string>& value() const {
+      return entries_[at_]->second;
+    }
+    void Advance() { ++at_; }
+
+   private:
+    std::vector<const Staging::value_type*> entries_;
+    size_t at_ = 0;
+  };
+
   static std::string MemberKey(absl::string_view name, const TypedMeta& meta,
                                absl::string_view subkey) {
     std::string key = TypedMembersPrefix(name, meta.version);
@@ -196,7 +252,7 @@ class TypedTxnImpl : public TypedTxn {
   const int64_t now_ms_;
   absl::Status failed_;
   absl::flat_hash_map<std::string, std::optional<TypedMeta>> metas_;
-  absl::flat_hash_map<std::string, std::optional<std::string>> members_;
+  Staging members_;
   absl::Span<const std::string> replaceable_;
   std::vector<std::string> removed_strings_;
   std::vector<std::string> removed_collections_;

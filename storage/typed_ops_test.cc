@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/keys.h"
@@ -195,6 +196,47 @@ TEST(TypedOps, VersionsAreNeverReusedAcrossRestarts) {
   MakeHash(*store, "g", {"a"});
   EXPECT_GT((*store->GetTypedMeta("g", kNow))->version, first);
   EXPECT_THAT(Fields(*store, "h"), ElementsAre("a"));
+}
+
+// Scans see what the transaction staged over what is stored, in order,
+// both ways, from any start.
+TEST(TypedOps, ScansMergeStagedChangesWithTheStoredMembers) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"b", "d", "f"});
+  const std::string names[] = {"h"};
+  auto scan = [](TypedTxn& txn, const TypedMeta& m, absl::string_view from,
+                 bool reverse) {
+    std::vector<std::string> out;
+    EXPECT_TRUE(txn.Scan("h", m, "", from, reverse,
+                         [&](absl::string_view k, absl::string_view v) {
+                           out.push_back(absl::StrCat(k, "=", v));
+                           return true;
+                         })
+                    .ok());
+    return out;
+  };
+  ASSERT_TRUE(
+      store
+          ->UpdateTyped(
+              names, kNow,
+              [&](TypedTxn& txn) {
+                TypedMeta m = **txn.Meta("h");
+                txn.Put("h", m, "a", "new");
+                txn.Put("h", m, "d", "changed");
+                txn.Delete("h", m, "f");
+                txn.Put("h", m, "g", "new");
+                EXPECT_THAT(scan(txn, m, "", false),
+                            ElementsAre("a=new", "b=b", "d=changed", "g=new"));
+                EXPECT_THAT(scan(txn, m, "", true),
+                            ElementsAre("g=new", "d=changed", "b=b", "a=new"));
+                EXPECT_THAT(scan(txn, m, "c", false),
+                            ElementsAre("d=changed", "g=new"));
+                EXPECT_THAT(scan(txn, m, "f", true),
+                            ElementsAre("d=changed", "b=b", "a=new"));
+                EXPECT_THAT(scan(txn, m, "z", false), ::testing::IsEmpty());
+                return absl::OkStatus();
+              })
+          .ok());
 }
 
 // A STORE over a key of another type removes it in the same batch.

@@ -48,10 +48,10 @@ class TypedTxn {
   virtual absl::StatusOr<std::optional<std::string>> Get(
       absl::string_view name, const TypedMeta& meta,
       absl::string_view subkey) = 0;
-  // The stored members (not this transaction's staged ones) whose subkeys
-  // start with `prefix`, from `from` on (>= from; with `reverse`, <= from
-  // going down; an empty `from` starts at the first or, reversed, the last),
-  // until `visit` returns false.
+  // The members whose subkeys start with `prefix`, as this transaction
+  // staged them over what is stored, from `from` on (>= from; with
+  // `reverse`, <= from going down; an empty `from` starts at the first or,
+  // reversed, the last), until `visit` returns false.
   virtual absl::Status Scan(
       absl::string_view name, const TypedMeta& meta, absl::string_view prefix,
       absl::string_view from, bool reverse,

@@ -186,6 +186,11 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     if (auto gone = ExpireCollection(collection, now); !gone.ok()) {
       return gone.status();
     }
+  } else if (engine_->collection_expiries.Get(collection) != 0 &&
+             StoredCollectionSize(collection) == 0) {
+    if (absl::Status s = ClearStaleCollectionExpiry(collection); !s.ok()) {
+      return s;
+    }
   }
   PointsPlan plan = PlanPoints(points);
   std::vector<size_t> stripes;

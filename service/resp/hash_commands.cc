@@ -354,9 +354,6 @@ void HGetAll(CommandContext& ctx) { HGetAllGeneric(ctx, true, true); }
 
 // ---- HRANDFIELD ----
 
-// How many picks a negative count may ask for (see the file comment).
-constexpr uint64_t kMaxRepeatedPicks = 10'000'000;
-
 struct RandomFieldArgs {
   bool with_count = false;
   int64_t count = 0;
@@ -507,22 +504,6 @@ void HRandField(CommandContext& ctx) {
 // Redis's hash-max-listpack-entries: a hash this small is replied whole.
 constexpr uint64_t kWholeScanFields = 128;
 
-// Redis's parseScanCursorOrReply: strtoul in base 10 over the argument
-// (so "+5" and "" are valid, "-1" wraps), no leading space, no trailing
-// bytes, no overflow.
-bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
-  const char* s = arg.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long v = std::strtoul(s, &end, 10);
-  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
-      errno == ERANGE) {
-    return false;
-  }
-  *cursor = v;
-  return true;
-}
-
 // What a saved HSCAN cursor starts with for the hash stored as `name`; the
 // field to resume at follows. The length makes one name's prefix never
 // another's; 'H' keeps it apart from SCAN's positions.
@@ -648,6 +629,9 @@ TRACKDB_RESP_COMMAND_FAMILY(hash, table) {
   table->Add("hrandfield", -2, HRandField, {"readonly"}, 1, 1, 1,
              RunsOn::kWorker);
   table->Add("hscan", -3, HScan, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  AddTypedGroup(table,
+                {"hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hexists",
+                 "hlen", "hstrlen", "hincrby", "hincrbyfloat"});
 }
 
 }  // namespace trackdb::resp

@@ -110,22 +110,6 @@ void Keys(CommandContext& ctx) {
   for (const std::string& k : keys) ctx.reply.Bulk(k);
 }
 
-// Redis's parseScanCursorOrReply: strtoul in base 10 over the argument
-// (so "+5" and "" are valid, "-1" wraps), no leading space, no trailing
-// bytes, no overflow.
-bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
-  const char* s = arg.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long v = std::strtoul(s, &end, 10);
-  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
-      errno == ERANGE) {
-    return false;
-  }
-  *cursor = v;
-  return true;
-}
-
 // A SCAN position kept under a cursor number: 's', 't' or 'g' (which part
 // of the walk, service/resp/key_scan.h) and the storage name to resume at.
 std::string EncodePosition(const KeyScanPosition& p) {

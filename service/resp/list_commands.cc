@@ -941,6 +941,8 @@ TRACKDB_RESP_COMMAND_FAMILY(list, table) {
   table->RunOnLoopWhen("lrange", SmallRange);
   table->RunOnLoopWhen("lpop", SmallPop);
   table->RunOnLoopWhen("rpop", SmallPop);
+  AddTypedGroup(table, {"lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop",
+                        "llen", "lindex", "lset"});
 }
 
 }  // namespace trackdb::resp

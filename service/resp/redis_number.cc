@@ -125,4 +125,17 @@ std::string FormatLongDouble(long double v) {
   return s;
 }
 
+bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
+  const char* s = arg.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(s, &end, 10);
+  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
+      errno == ERANGE) {
+    return false;
+  }
+  *cursor = v;
+  return true;
+}
+
 }  // namespace trackdb::resp

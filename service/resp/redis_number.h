@@ -17,6 +17,11 @@ namespace trackdb::resp {
 // Redis's string2ll: strict decimal, no spaces or '+', fits int64.
 bool ParseInt64(absl::string_view s, int64_t* out);
 
+// Redis's parseScanCursorOrReply (SCAN, HSCAN, SSCAN, ZSCAN): strtoul in
+// base 10 over the argument (so "+5" and "" are valid, "-1" wraps), no
+// leading space, no trailing bytes, no overflow.
+bool ParseScanCursor(const std::string& arg, uint64_t* cursor);
+
 // Redis's memtoull (a memory config value, CONFIG SET proto-max-bulk-len):
 // decimal digits, possibly none, then a unit: none or "b" (bytes), "k",
 // "m", "g" (powers of 1000), "kb", "mb", "gb" (of 1024), any case. False

@@ -16,6 +16,9 @@
 //  - SPOP and SRANDMEMBER pick uniformly at random, as Redis does, but
 //    trackdb keeps no index of members by position: a pick walks the set
 //    (O(N), where Redis takes O(1)), so both run on the worker pool.
+//    SRANDMEMBER with a negative count makes at most kMaxRepeatedPicks
+//    draws from a non-empty set (its reply is built whole in memory), and
+//    answers "value is out of range" past it.
 //  - SSCAN replies a set of up to kWholeSetScanMax (128) members whole,
 //    with cursor 0, as Redis does for its small encodings (7.0's intset of
 //    up to 512 integers, 7.2's listpack; Redis 7.0 pages a set holding any
@@ -394,6 +397,10 @@ absl::Status ReplyRandomMembers(TypedTxn& txn, const std::string& name,
     reply.Array(0);
     return absl::OkStatus();
   }
+  if (draws > kMaxRepeatedPicks) {
+    reply.Error("value is out of range");
+    return absl::OkStatus();
+  }
   reply.Array(draws);
   for (uint64_t i = 0; i < draws; ++i) {
     reply.Bulk((*all)[absl::Uniform<size_t>(Random(), 0, all->size())]);
@@ -732,22 +739,6 @@ void SInterCard(CommandContext& ctx) {
 
 // ---- SSCAN ----
 
-// Redis's parseScanCursorOrReply: strtoul in base 10 over the argument as
-// a C string ("+5" and "" are valid, "-1" wraps), no leading space, no
-// trailing bytes, no overflow.
-bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
-  const char* s = arg.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(s, &end, 10);
-  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
-      errno == ERANGE) {
-    return false;
-  }
-  *cursor = v;
-  return true;
-}
-
 // What a saved SSCAN position starts with: a tag no SCAN position has, and
 // the key's storage name, length first so that no other key's matches.
 std::string SavedScanPrefix(const std::string& name) {
@@ -875,6 +866,7 @@ TRACKDB_RESP_COMMAND_FAMILY(set, table) {
   table->Add("srandmember", -2, SRandMember, {"readonly"}, 1, 1, 1,
              RunsOn::kWorker);
   table->Add("sscan", -3, SScan, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
+  AddTypedGroup(table, {"sadd", "srem", "sismember", "smismember", "scard"});
   const struct {
     const char* name;
     const char* store;

@@ -388,6 +388,13 @@ TEST(SetCommandsTest, SrandmemberCounts) {
   }
   // Nothing taken.
   EXPECT_SAME_MEMBERS(d, {"SMEMBERS", "s"});
+  // A reply is built whole: past 10,000,000 draws trackdb refuses (Redis
+  // would stream them), but not from a missing key, whose reply is empty.
+  EXPECT_EQ(t.Call({"SRANDMEMBER", "s", "-10000001"}),
+            "-ERR value is out of range\r\n");
+  EXPECT_EQ(t.Call({"SRANDMEMBER", "s", "-9223372036854775807"}),
+            "-ERR value is out of range\r\n");
+  EXPECT_SAME_REPLY(d, {"SRANDMEMBER", "nokey", "-10000001"});
   testing::Resp3Both(d);
   EXPECT_EQ(t.Call({"SRANDMEMBER", "s", "2"}).substr(0, 4), "*2\r\n");
   EXPECT_EQ(t.Call({"SRANDMEMBER", "s", "-7"}).substr(0, 4), "*7\r\n");

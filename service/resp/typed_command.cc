@@ -1,12 +1,117 @@
 #include "service/resp/typed_command.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/synchronization/mutex.h"
 #include "service/clock.h"
+#include "service/resp/keyspace.h"
 
 namespace trackdb::resp {
+
+namespace {
+
+// A group's transaction, while its calls run on this thread.
+struct TypedGroup {
+  std::vector<std::string> names;  // sorted, distinct
+  storage::TypedTxn* txn = nullptr;
+  bool start_over = false;  // a call could not run in the group
+};
+thread_local TypedGroup* current_group = nullptr;
+
+absl::Mutex groupable_mu(absl::kConstInit);
+absl::flat_hash_set<std::string>& Groupable() {
+  static auto* const names = new absl::flat_hash_set<std::string>();
+  return *names;
+}
+
+bool IsGroupable(absl::string_view command) {
+  absl::ReaderMutexLock l(&groupable_mu);
+  return Groupable().contains(absl::AsciiStrToLower(command));
+}
+
+// Runs `body` as one call of the group under way.
+void RunInGroup(TypedGroup& group, CommandContext& ctx,
+                absl::Span<const std::string> names, const TypedBody& body,
+                absl::Span<const std::string> replaceable) {
+  for (const std::string& name : names) {
+    if (!std::binary_search(group.names.begin(), group.names.end(), name)) {
+      group.start_over = true;
+    }
+  }
+  if (!replaceable.empty()) group.start_over = true;
+  if (group.start_over) return;
+  if (!body(*group.txn, ctx.reply).ok()) group.start_over = true;
+}
+
+// Serves `calls` (each joined by TypedJoins) in one transaction, or, if a
+// call cannot run in it or the commit fails, each alone.
+void ServeTypedGroup(ServerState& server, ClientState& client,
+                     absl::Span<const std::vector<std::string>> calls,
+                     Reply& reply) {
+  TypedGroup group;
+  for (const std::vector<std::string>& call : calls) {
+    group.names.push_back(KeyName(client.db, call.size() > 1 ? call[1] : ""));
+  }
+  std::sort(group.names.begin(), group.names.end());
+  group.names.erase(std::unique(group.names.begin(), group.names.end()),
+                    group.names.end());
+  std::string out;
+  Reply scratch(&out, reply.protocol());
+  int64_t dispatched = 0;
+  absl::Status s = server.store().UpdateTyped(
+      group.names, NowMs(), [&](storage::TypedTxn& txn) {
+        group.txn = &txn;
+        current_group = &group;
+        for (const std::vector<std::string>& call : calls) {
+          Dispatch(server, client, call, scratch);
+          ++dispatched;
+          if (group.start_over) break;
+        }
+        current_group = nullptr;
+        return group.start_over ? absl::AbortedError("each call alone")
+                                : absl::OkStatus();
+      });
+  current_group = nullptr;
+  if (s.ok()) {
+    reply.Encoded(out);
+  } else {
+    // Nothing was written: each call runs alone, as if never grouped.
+    for (const std::vector<std::string>& call : calls) {
+      Dispatch(server, client, call, reply);
+      ++dispatched;
+    }
+  }
+  // DispatchGroup counted the calls; Dispatch counted them again.
+  server.commands_processed.fetch_sub(dispatched, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void AddTypedGroup(CommandTable* table,
+                   std::initializer_list<const char*> commands) {
+  {
+    absl::MutexLock l(&groupable_mu);
+    for (const char* c : commands) Groupable().insert(c);
+  }
+  // The run goes on while the next call is a groupable command that runs
+  // on the loop too (LPOP with a large count does not).
+  JoinsGroup joins = [table](const std::vector<std::string>& first,
+                             const std::vector<std::string>& next) {
+    return IsGroupable(next[0]) && !table->RunsOnWorker(next) &&
+           (&first == &next || IsGroupable(first[0]));
+  };
+  for (const char* c : commands) table->AddGroup(c, joins, ServeTypedGroup);
+}
 
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
               const TypedBody& body,
               absl::Span<const std::string> replaceable) {
+  if (current_group != nullptr) {
+    return RunInGroup(*current_group, ctx, names, body, replaceable);
+  }
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
   absl::Status s = ctx.store().UpdateTyped(

@@ -11,7 +11,9 @@
 // replies an error (WRONGTYPE, a bad argument found late) must do so
 // before staging any write, or return a non-OK status.
 
+#include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -23,6 +25,12 @@
 #include "storage/typed_values.h"
 
 namespace trackdb::resp {
+
+// The most picks HRANDFIELD, SRANDMEMBER and ZRANDMEMBER make with a
+// negative count (repeats allowed) from a non-empty key: their reply is
+// built whole in memory, so a count near 2^63 would exhaust the server.
+// Past it they answer "value is out of range".
+inline constexpr uint64_t kMaxRepeatedPicks = 10'000'000;
 
 using TypedBody =
     std::function<absl::Status(storage::TypedTxn& txn, Reply& reply)>;
@@ -36,6 +44,18 @@ using TypedBody =
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
               const TypedBody& body,
               absl::Span<const std::string> replaceable = {});
+
+// Group commit: makes each of `commands` (already in `table`: commands of
+// one key, argv[1], that run on the event loop and touch the store only
+// through RunTyped) serve a pipelined run of such commands, of any of the
+// typed families and any keys, as ONE transaction and one batch, each
+// call replied to as if it had run alone, in order (command.h JoinsGroup).
+// Calls see the earlier calls' staged writes (TypedTxn reads them). A call
+// that needs what a group cannot give (another key, a STORE, a failed
+// read) makes the group start over with each call run alone, as does a
+// failed commit.
+void AddTypedGroup(CommandTable* table,
+                   std::initializer_list<const char*> commands);
 
 // A key looked up for a command on type `want` (Redis's lookupKey +
 // checkType): `wrong_type` when it holds a string, a GEO key or a typed

@@ -75,6 +75,9 @@ absl::Status TypedZsetReader::Walk(
       start = storage::PrefixEnd(start);  // after every member of the score
     }
   }
+  // Nothing live lies below the meta's low bound: seek past what pops
+  // left there.
+  if (!reverse && start < meta_.low) start = meta_.low;
   absl::Status corrupt;
   ZEntry e;
   absl::Status s =
@@ -117,7 +120,15 @@ void ZsetWriter::Set(absl::string_view member, std::optional<double> old,
   }
   txn_.Put(name_, meta_, storage::ZsetMemberSubkey(member),
            storage::EncodeScore(score));
-  txn_.Put(name_, meta_, storage::ZsetScoreSubkey(score, member), "");
+  std::string score_key = storage::ZsetScoreSubkey(score, member);
+  if (score_key < meta_.low) meta_.low = score_key;
+  txn_.Put(name_, meta_, score_key, "");
+  changed_ = true;
+}
+
+void ZsetWriter::RemovedLowest(double score, absl::string_view member) {
+  std::string score_key = storage::ZsetScoreSubkey(score, member);
+  if (score_key > meta_.low) meta_.low = std::move(score_key);
   changed_ = true;
 }
 

@@ -68,6 +68,9 @@ class ZsetWriter {
   // Gives `member` `score`; `old` is its score now (nullopt: a new member).
   void Set(absl::string_view member, std::optional<double> old, double score);
   void Remove(absl::string_view member, double score);
+  // Says that every member up to (score, member), which was removed, is
+  // gone: later walks start after it (TypedMeta::low).
+  void RemovedLowest(double score, absl::string_view member);
   // Stages the meta if anything changed (an empty zset removes the key).
   void Finish();
   const storage::TypedMeta& meta() const { return meta_; }

@@ -274,5 +274,40 @@ TEST(TypesDifferentialTest, RandomSequencesMatchRedisAfterEveryCommand) {
   }
 }
 
+// The same workload pipelined: runs of up to 40 commands sent in one
+// write, so that runs of point commands on typed keys are served as one
+// transaction (group commit, typed_command.h AddTypedGroup), mixed with
+// commands that end a run. Every reply is compared, in order.
+TEST(TypesDifferentialTest, PipelinedRunsMatchRedis) {
+  Differential d;
+  Workload work(7);
+  std::mt19937 rng(11);
+  int mismatches = 0, commands = 0;
+  for (int batch = 0; batch < 200 && mismatches < 10; ++batch) {
+    std::vector<Argv> cmds;
+    const int n = std::uniform_int_distribution<int>(1, 40)(rng);
+    std::string wire;
+    for (int i = 0; i < n; ++i) {
+      cmds.push_back(work.Next());
+      wire += testing::EncodeCommand(cmds.back());
+    }
+    d.redis().Send(wire);
+    d.trackdb().Send(wire);
+    for (const Argv& cmd : cmds) {
+      const std::optional<std::string> r = d.redis().ReadReply();
+      const std::optional<std::string> t = d.trackdb().ReadReply();
+      ASSERT_TRUE(r && t) << ::testing::PrintToString(cmd);
+      ++commands;
+      if (Canonical(cmd, *t) != Canonical(cmd, *r)) {
+        ++mismatches;
+        ADD_FAILURE() << "batch " << batch << ": "
+                      << ::testing::PrintToString(cmd) << "\nredis:   " << *r
+                      << "\ntrackdb: " << *t;
+      }
+    }
+  }
+  EXPECT_GT(commands, 3000);
+}
+
 }  // namespace
 }  // namespace trackdb::resp

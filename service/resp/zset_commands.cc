@@ -69,6 +69,7 @@
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
+#include "service/resp/typed_command.h"
 #include "service/resp/typed_zset.h"
 #include "service/resp/zset_range.h"
 #include "storage/typed_codec.h"
@@ -318,9 +319,6 @@ void ZCount(CommandContext& ctx) {
 
 // ---- ZRANDMEMBER ----
 
-// How many picks a negative count may ask for (see the file comment).
-constexpr uint64_t kMaxRepeatedPicks = 10'000'000;
-
 struct RandomMemberArgs {
   bool with_count = false;
   int64_t count = 0;
@@ -466,22 +464,6 @@ void ZRandMember(CommandContext& ctx) {
 // small is replied whole.
 constexpr uint64_t kWholeScanMembers = 128;
 constexpr size_t kWholeScanMemberBytes = 64;
-
-// Redis's parseScanCursorOrReply: strtoul in base 10 over the argument
-// (so "+5" and "" are valid, "-1" wraps), no leading space, no trailing
-// bytes, no overflow.
-bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
-  const char* s = arg.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long v = std::strtoul(s, &end, 10);
-  if (std::isspace(static_cast<unsigned char>(s[0])) || *end != '\0' ||
-      errno == ERANGE) {
-    return false;
-  }
-  *cursor = v;
-  return true;
-}
 
 struct ScanOptions {
   int64_t count = 10;

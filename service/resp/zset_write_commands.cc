@@ -247,6 +247,11 @@ absl::StatusOr<std::vector<ZEntry>> RemoveFromTypedZset(
   if (!picked.ok()) return picked.status();
   ZsetWriter zset(txn, name, meta);
   for (const ZEntry& e : *picked) zset.Remove(e.member, e.score);
+  // ZPOPMIN and ZREMRANGEBYRANK 0 n remove the lowest members.
+  if (!picked->empty() && req.type == RangeType::kRank && !req.reverse &&
+      req.start == 0) {
+    zset.RemovedLowest(picked->back().score, picked->back().member);
+  }
   zset.Finish();
   return picked;
 }
@@ -338,6 +343,7 @@ TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
       "zremrangebylex", 4,
       [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kLex); },
       {"write"}, 1, 1, 1, RunsOn::kWorker);
+  AddTypedGroup(table, {"zadd", "zincrby"});
 }
 
 }  // namespace trackdb::resp
