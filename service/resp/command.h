@@ -5,8 +5,10 @@
 // state, the calling client's state, its arguments and its reply. Commands
 // are plain functions grouped by family (connection_commands.cc,
 // server_commands.cc, key_commands.cc, string_commands.cc, geo_commands.cc,
-// geo_search_command.cc, zset_commands.cc, fence_commands.cc,
-// pubsub_commands.cc). Each family's
+// geo_search_command.cc, hash_commands.cc, set_commands.cc,
+// list_commands.cc, zset_commands.cc, zset_write_commands.cc,
+// zset_algebra_commands.cc, fence_commands.cc, pubsub_commands.cc, ...).
+// Each family's
 // file registers its commands, with everything the server needs to know about
 // each (arity, flags, key positions, and whether it runs on the worker pool),
 // in one TRACKDB_RESP_COMMAND_FAMILY block; the table is the only list of them.

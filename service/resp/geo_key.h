@@ -3,7 +3,8 @@
 
 // A Redis GEO key's members and their sorted-set scores, for the GEO
 // commands (geo_commands.cc, geo_search_command.cc) and the sorted-set
-// commands on GEO keys (zset_commands.cc).
+// commands on GEO keys (zset_commands.cc, zset_write_commands.cc,
+// zset_algebra_commands.cc, through typed_zset.h).
 //
 // A Redis GEO key is a trackdb collection: each member is an entity and its
 // position is the entity's latest point. Redis keeps a member as a sorted-set
