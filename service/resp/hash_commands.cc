@@ -72,17 +72,10 @@ using HashBody =
 // size).
 void RunOnHash(CommandContext& ctx, bool create, const HashBody& body) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<TypedKey> key =
-        create ? LookupOrCreate(txn, name, ValueType::kHash)
-               : LookupTyped(txn, name, ValueType::kHash);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    return body(txn, name, key->meta, reply);
-  });
+  RunOnKey(ctx, name, ValueType::kHash, create,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& meta, Reply& reply) {
+             return body(txn, name, meta, reply);
+           });
 }
 
 // Every field and value of a hash, in field order.
@@ -354,53 +347,12 @@ void HGetAll(CommandContext& ctx) { HGetAllGeneric(ctx, true, true); }
 
 // ---- HRANDFIELD ----
 
-struct RandomFieldArgs {
-  bool with_count = false;
-  int64_t count = 0;
-  bool withvalues = false;
-};
-
-// Redis's hrandfieldCommand argument checks, in its order; replies the
-// error and returns false on a bad argument.
-bool ParseRandomFieldArgs(CommandContext& ctx, RandomFieldArgs* args) {
-  const auto& argv = ctx.argv;
-  if (argv.size() < 3) return true;
-  args->with_count = true;
-  if (!ParseInt64(argv[2], &args->count)) {
-    ctx.reply.Error(kNotIntegerError);
-    return false;
-  }
-  if (args->count == INT64_MIN) {
-    ctx.reply.Error(absl::StrCat("value is out of range, value must between ",
-                                 -INT64_MAX, " and ", INT64_MAX));
-    return false;
-  }
-  if (argv.size() > 4 || (argv.size() == 4 && !IsWord(argv[3], "withvalues"))) {
-    ctx.reply.Error(kSyntaxError);
-    return false;
-  }
-  if (argv.size() == 4) {
-    args->withvalues = true;
-    // Redis's bound, so that a RESP2 reply's length (2 * count) fits.
-    if (args->count < -INT64_MAX / 2 || args->count > INT64_MAX / 2) {
-      ctx.reply.Error("value is out of range");
-      return false;
-    }
-  }
-  return true;
-}
-
-std::mt19937_64& Random() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  return rng;
-}
-
 // The field indexes (in field order, [0, size)) to reply, in reply order:
 // `count` of them, distinct unless `repeat`. Distinct ones come out in field
 // order; repeated ones in random order.
 std::vector<uint64_t> PickIndexes(uint64_t size, uint64_t count, bool repeat) {
   std::vector<uint64_t> picks;
-  std::mt19937_64& rng = Random();
+  std::mt19937_64& rng = PickRandom();
   std::uniform_int_distribution<uint64_t> any(0, size - 1);
   if (repeat) {
     picks.reserve(count);
@@ -469,8 +421,8 @@ void ReplyPicked(Reply& reply, const std::vector<FieldValue>& picked,
 }
 
 void HRandField(CommandContext& ctx) {
-  RandomFieldArgs args;
-  if (!ParseRandomFieldArgs(ctx, &args)) return;
+  RandomPickArgs args;
+  if (!ParseRandomPickArgs(ctx, "withvalues", &args)) return;
   RunOnHash(
       ctx, /*create=*/false,
       [&](TypedTxn& txn, const std::string& name, std::optional<TypedMeta> meta,
@@ -493,7 +445,7 @@ void HRandField(CommandContext& ctx) {
         if (!args.with_count) {
           reply.Bulk((*picked)[0].field);
         } else {
-          ReplyPicked(reply, *picked, args.withvalues);
+          ReplyPicked(reply, *picked, args.with_values);
         }
         return absl::OkStatus();
       });
@@ -503,55 +455,6 @@ void HRandField(CommandContext& ctx) {
 
 // Redis's hash-max-listpack-entries: a hash this small is replied whole.
 constexpr uint64_t kWholeScanFields = 128;
-
-// What a saved HSCAN cursor starts with for the hash stored as `name`; the
-// field to resume at follows. The length makes one name's prefix never
-// another's; 'H' keeps it apart from SCAN's positions.
-std::string CursorPrefix(const std::string& name) {
-  return absl::StrCat("H", name.size(), ":", name);
-}
-
-// The field a cursor resumes at; "" (the first field) for a cursor this
-// server does not know for this hash.
-std::string ResumeField(ServerState& server, uint64_t cursor,
-                        const std::string& name) {
-  if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return "";
-  std::optional<std::string> saved =
-      server.LoadCursor(static_cast<int64_t>(cursor));
-  const std::string prefix = CursorPrefix(name);
-  if (!saved || !absl::StartsWith(*saved, prefix)) return "";
-  return saved->substr(prefix.size());
-}
-
-struct ScanOptions {
-  int64_t count = 10;
-  const std::string* pattern = nullptr;  // null: every field
-};
-
-// Redis's scanGenericCommand options for a key (no TYPE); replies the
-// error and returns false on a bad one.
-bool ParseScanOptions(const std::vector<std::string>& argv, Reply& reply,
-                      ScanOptions* options) {
-  for (size_t i = 3; i < argv.size(); i += 2) {
-    const bool has_value = i + 1 < argv.size();
-    if (IsWord(argv[i], "count") && has_value) {
-      if (!ParseInt64(argv[i + 1], &options->count)) {
-        reply.Error(kNotIntegerError);
-        return false;
-      }
-      if (options->count < 1) {
-        reply.Error(kSyntaxError);
-        return false;
-      }
-    } else if (IsWord(argv[i], "match") && has_value) {
-      options->pattern = argv[i + 1] == "*" ? nullptr : &argv[i + 1];
-    } else {
-      reply.Error(kSyntaxError);
-      return false;
-    }
-  }
-  return true;
-}
 
 void ReplyScan(Reply& reply, int64_t cursor,
                const std::vector<FieldValue>& fields) {
@@ -577,13 +480,13 @@ void HScan(CommandContext& ctx) {
           ReplyScan(reply, 0, {});
           return absl::OkStatus();
         }
-        ScanOptions options;
-        if (!ParseScanOptions(ctx.argv, reply, &options)) {
+        KeyScanOptions options;
+        if (!ParseKeyScanOptions(ctx.argv, reply, &options)) {
           return absl::OkStatus();
         }
         const bool whole = meta->size <= kWholeScanFields;
         const std::string from =
-            whole ? "" : ResumeField(ctx.server, cursor, name);
+            whole ? "" : KeyScanResumeAt(ctx.server, 'H', cursor, name);
         std::vector<FieldValue> fields;
         int64_t examined = 0;
         std::optional<std::string> resume;
@@ -603,7 +506,7 @@ void HScan(CommandContext& ctx) {
             });
         if (!s.ok()) return s;
         const int64_t next =
-            resume ? ctx.server.SaveCursor(CursorPrefix(name) + *resume) : 0;
+            resume ? SaveKeyScanCursor(ctx.server, 'H', name, *resume) : 0;
         ReplyScan(reply, next, fields);
         return absl::OkStatus();
       });

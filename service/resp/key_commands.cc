@@ -420,7 +420,7 @@ void ExpireNonString(CommandContext& ctx, const std::string& name, int flags,
     // Redis deletes a key given a time already past.
     absl::StatusOr<int64_t> removed = ctx.store().DeleteCollection(name);
     if (!ctx.Check(removed.status())) return;
-    return ctx.reply.Integer(1);
+    return ctx.reply.Integer(*removed > 0 ? 1 : 0);
   }
   absl::StatusOr<bool> set = ctx.store().SetCollectionExpiry(name, when);
   if (!ctx.Check(set.status())) return;

@@ -77,6 +77,15 @@ absl::StatusOr<bool> HoldsNonString(storage::TrackStore& store,
   return IsGeoKey(store, name);
 }
 
+absl::StatusOr<int64_t> NonStringExpiry(storage::TrackStore& store,
+                                        absl::string_view name,
+                                        int64_t now_ms) {
+  auto typed = store.GetTypedMeta(name, now_ms);
+  if (!typed.ok()) return typed.status();
+  if (*typed) return (*typed)->expire_at_ms;
+  return store.CollectionExpiry(name);
+}
+
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
                                   absl::string_view name) {
   const std::string names[] = {std::string(name)};

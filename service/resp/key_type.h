@@ -43,6 +43,12 @@ std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
 absl::StatusOr<bool> HoldsNonString(storage::TrackStore& store,
                                     absl::string_view name, int64_t now_ms);
 
+// When what `name` holds besides a string (a typed value, else a GEO key)
+// expires: Unix ms, 0 for never or nothing (SET ... KEEPTTL over it keeps
+// it, as Redis's setKey keeps any key's TTL).
+absl::StatusOr<int64_t> NonStringExpiry(storage::TrackStore& store,
+                                        absl::string_view name, int64_t now_ms);
+
 // Removes whatever key `name` holds (a string, typed value or GEO
 // collection), as Redis's dbDelete. Returns whether something was removed.
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,

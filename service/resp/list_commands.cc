@@ -322,33 +322,30 @@ void LInsert(CommandContext& ctx) {
     return ctx.reply.Error(kSyntaxError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      reply.Integer(0);
-      return absl::OkStatus();
-    }
-    TypedMeta& meta = *key->meta;
-    absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
-    if (!was.ok()) return was.status();
-    auto pivot = std::find(was->begin(), was->end(), ctx.argv[3]);
-    if (pivot == was->end()) {
-      reply.Integer(-1);
-      return absl::OkStatus();
-    }
-    std::vector<std::string> now = *was;
-    now.insert(now.begin() + (pivot - was->begin()) + (after ? 1 : 0),
-               ctx.argv[4]);
-    RewriteList(txn, name, meta, *was, now);
-    txn.SetMeta(name, meta);
-    reply.Integer(static_cast<int64_t>(meta.size));
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             if (!found) {
+               reply.Integer(0);
+               return absl::OkStatus();
+             }
+             TypedMeta& meta = *found;
+             absl::StatusOr<std::vector<std::string>> was =
+                 ReadAll(txn, name, meta);
+             if (!was.ok()) return was.status();
+             auto pivot = std::find(was->begin(), was->end(), ctx.argv[3]);
+             if (pivot == was->end()) {
+               reply.Integer(-1);
+               return absl::OkStatus();
+             }
+             std::vector<std::string> now = *was;
+             now.insert(now.begin() + (pivot - was->begin()) + (after ? 1 : 0),
+                        ctx.argv[4]);
+             RewriteList(txn, name, meta, *was, now);
+             txn.SetMeta(name, meta);
+             reply.Integer(static_cast<int64_t>(meta.size));
+             return absl::OkStatus();
+           });
 }
 
 // ---- Pop ----
@@ -364,36 +361,33 @@ void PopGeneric(CommandContext& ctx, End end) {
     return ctx.reply.Error(kCountNotPositiveError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      has_count ? reply.NullArray() : reply.Null();
-      return absl::OkStatus();
-    }
-    TypedMeta& meta = *key->meta;
-    if (!has_count) {
-      absl::StatusOr<std::string> value = PopElement(txn, name, meta, end);
-      if (!value.ok()) return value.status();
-      txn.SetMeta(name, meta);
-      reply.Bulk(*value);
-      return absl::OkStatus();
-    }
-    const uint64_t n = std::min<uint64_t>(count, meta.size);
-    const bool left = end == End::kLeft;
-    absl::StatusOr<std::vector<std::string>> values =
-        ReadElements(txn, name, meta, left ? 0 : meta.size - 1, n, !left);
-    if (!values.ok()) return values.status();
-    RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
-    if (n > 0) txn.SetMeta(name, meta);
-    reply.Array(values->size());
-    for (const std::string& v : *values) reply.Bulk(v);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             if (!found) {
+               has_count ? reply.NullArray() : reply.Null();
+               return absl::OkStatus();
+             }
+             TypedMeta& meta = *found;
+             if (!has_count) {
+               absl::StatusOr<std::string> value =
+                   PopElement(txn, name, meta, end);
+               if (!value.ok()) return value.status();
+               txn.SetMeta(name, meta);
+               reply.Bulk(*value);
+               return absl::OkStatus();
+             }
+             const uint64_t n = std::min<uint64_t>(count, meta.size);
+             const bool left = end == End::kLeft;
+             absl::StatusOr<std::vector<std::string>> values = ReadElements(
+                 txn, name, meta, left ? 0 : meta.size - 1, n, !left);
+             if (!values.ok()) return values.status();
+             RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
+             if (n > 0) txn.SetMeta(name, meta);
+             reply.Array(values->size());
+             for (const std::string& v : *values) reply.Bulk(v);
+             return absl::OkStatus();
+           });
 }
 
 void LPop(CommandContext& ctx) { PopGeneric(ctx, End::kLeft); }
@@ -471,25 +465,21 @@ void LRange(CommandContext& ctx) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      reply.Array(0);
-      return absl::OkStatus();
-    }
-    const Span span = RangeOf(start, end, key->meta->size);
-    absl::StatusOr<std::vector<std::string>> values =
-        ReadElements(txn, name, *key->meta, span.first, span.count, false);
-    if (!values.ok()) return values.status();
-    reply.Array(values->size());
-    for (const std::string& v : *values) reply.Bulk(v);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& meta,
+               Reply& reply) -> absl::Status {
+             if (!meta) {
+               reply.Array(0);
+               return absl::OkStatus();
+             }
+             const Span span = RangeOf(start, end, meta->size);
+             absl::StatusOr<std::vector<std::string>> values =
+                 ReadElements(txn, name, *meta, span.first, span.count, false);
+             if (!values.ok()) return values.status();
+             reply.Array(values->size());
+             for (const std::string& v : *values) reply.Bulk(v);
+             return absl::OkStatus();
+           });
 }
 
 // ---- LPOS ----
@@ -579,30 +569,27 @@ void LPos(CommandContext& ctx) {
   LposOptions opts;
   if (!ParseLposOptionsOrReply(ctx, &opts)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    std::vector<uint64_t> found;
-    if (key->meta) {
-      absl::StatusOr<std::vector<uint64_t>> matches =
-          LposMatches(txn, name, *key->meta, ctx.argv[2], opts);
-      if (!matches.ok()) return matches.status();
-      found = *std::move(matches);
-    }
-    if (opts.has_count) {
-      reply.Array(found.size());
-      for (uint64_t pos : found) reply.Integer(static_cast<int64_t>(pos));
-    } else if (found.empty()) {
-      reply.Null();
-    } else {
-      reply.Integer(static_cast<int64_t>(found[0]));
-    }
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& meta,
+               Reply& reply) -> absl::Status {
+             std::vector<uint64_t> found;
+             if (meta) {
+               absl::StatusOr<std::vector<uint64_t>> matches =
+                   LposMatches(txn, name, *meta, ctx.argv[2], opts);
+               if (!matches.ok()) return matches.status();
+               found = *std::move(matches);
+             }
+             if (opts.has_count) {
+               reply.Array(found.size());
+               for (uint64_t pos : found)
+                 reply.Integer(static_cast<int64_t>(pos));
+             } else if (found.empty()) {
+               reply.Null();
+             } else {
+               reply.Integer(static_cast<int64_t>(found[0]));
+             }
+             return absl::OkStatus();
+           });
 }
 
 // ---- Removal ----
@@ -615,47 +602,45 @@ void LRem(CommandContext& ctx) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      reply.Integer(0);
-      return absl::OkStatus();
-    }
-    TypedMeta& meta = *key->meta;
-    absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
-    if (!was.ok()) return was.status();
-    const int64_t n = static_cast<int64_t>(was->size());
-    // INT64_MIN has no positive counterpart; Redis's negation keeps it
-    // negative and never reaches it: every match goes.
-    const uint64_t limit =
-        count == INT64_MIN ? 0
-                           : static_cast<uint64_t>(count < 0 ? -count : count);
-    std::vector<bool> drop(n, false);
-    uint64_t removed = 0;
-    for (int64_t i = 0; i < n && (limit == 0 || removed < limit); ++i) {
-      const int64_t at = count < 0 ? n - 1 - i : i;
-      if ((*was)[at] == ctx.argv[3]) {
-        drop[at] = true;
-        ++removed;
-      }
-    }
-    if (removed > 0) {
-      std::vector<std::string> now;
-      now.reserve(n - removed);
-      for (int64_t i = 0; i < n; ++i) {
-        if (!drop[i]) now.push_back((*was)[i]);
-      }
-      RewriteList(txn, name, meta, *was, now);
-      txn.SetMeta(name, meta);
-    }
-    reply.Integer(static_cast<int64_t>(removed));
-    return absl::OkStatus();
-  });
+  RunOnKey(
+      ctx, name, ValueType::kList, /*create=*/false,
+      [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+          Reply& reply) -> absl::Status {
+        if (!found) {
+          reply.Integer(0);
+          return absl::OkStatus();
+        }
+        TypedMeta& meta = *found;
+        absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
+        if (!was.ok()) return was.status();
+        const int64_t n = static_cast<int64_t>(was->size());
+        // INT64_MIN has no positive counterpart; Redis's negation keeps it
+        // negative and never reaches it: every match goes.
+        const uint64_t limit =
+            count == INT64_MIN
+                ? 0
+                : static_cast<uint64_t>(count < 0 ? -count : count);
+        std::vector<bool> drop(n, false);
+        uint64_t removed = 0;
+        for (int64_t i = 0; i < n && (limit == 0 || removed < limit); ++i) {
+          const int64_t at = count < 0 ? n - 1 - i : i;
+          if ((*was)[at] == ctx.argv[3]) {
+            drop[at] = true;
+            ++removed;
+          }
+        }
+        if (removed > 0) {
+          std::vector<std::string> now;
+          now.reserve(n - removed);
+          for (int64_t i = 0; i < n; ++i) {
+            if (!drop[i]) now.push_back((*was)[i]);
+          }
+          RewriteList(txn, name, meta, *was, now);
+          txn.SetMeta(name, meta);
+        }
+        reply.Integer(static_cast<int64_t>(removed));
+        return absl::OkStatus();
+      });
 }
 
 void LTrim(CommandContext& ctx) {
@@ -664,27 +649,23 @@ void LTrim(CommandContext& ctx) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (key->meta) {
-      TypedMeta& meta = *key->meta;
-      const Span keep = RangeOf(start, end, meta.size);
-      const uint64_t left = keep.count == 0 ? meta.size : keep.first;
-      const uint64_t right =
-          keep.count == 0 ? 0 : meta.size - keep.first - keep.count;
-      if (left + right > 0) {
-        RemoveEnds(txn, name, meta, left, right);
-        txn.SetMeta(name, meta);
-      }
-    }
-    reply.Ok();
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             if (found) {
+               TypedMeta& meta = *found;
+               const Span keep = RangeOf(start, end, meta.size);
+               const uint64_t left = keep.count == 0 ? meta.size : keep.first;
+               const uint64_t right =
+                   keep.count == 0 ? 0 : meta.size - keep.first - keep.count;
+               if (left + right > 0) {
+                 RemoveEnds(txn, name, meta, left, right);
+                 txn.SetMeta(name, meta);
+               }
+             }
+             reply.Ok();
+             return absl::OkStatus();
+           });
 }
 
 // ---- Moves ----

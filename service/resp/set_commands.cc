@@ -63,11 +63,6 @@ constexpr char kNotPositiveError[] = "value is out of range, must be positive";
 // SSCAN replies a set this small whole (see the file comment).
 constexpr uint64_t kWholeSetScanMax = 128;
 
-absl::BitGen& Random() {
-  thread_local absl::BitGen gen;
-  return gen;
-}
-
 std::vector<std::string> NamesOf(CommandContext& ctx, size_t first,
                                  size_t end) {
   std::vector<std::string> names;
@@ -149,81 +144,74 @@ void SAdd(CommandContext& ctx) {
 
 void SRem(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    int64_t removed = 0;
-    for (size_t i = 2; *meta && i < ctx.argv.size(); ++i) {
-      absl::StatusOr<bool> had = IsMember(txn, name, **meta, ctx.argv[i]);
-      if (!had.ok()) return had.status();
-      if (!*had) continue;
-      txn.Delete(name, **meta, ctx.argv[i]);
-      --(*meta)->size;
-      ++removed;
-    }
-    // A set left empty is removed (SetMeta with size 0).
-    if (removed > 0) txn.SetMeta(name, **meta);
-    reply.Integer(removed);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             int64_t removed = 0;
+             for (size_t i = 2; *meta && i < ctx.argv.size(); ++i) {
+               absl::StatusOr<bool> had =
+                   IsMember(txn, name, **meta, ctx.argv[i]);
+               if (!had.ok()) return had.status();
+               if (!*had) continue;
+               txn.Delete(name, **meta, ctx.argv[i]);
+               --(*meta)->size;
+               ++removed;
+             }
+             // A set left empty is removed (SetMeta with size 0).
+             if (removed > 0) txn.SetMeta(name, **meta);
+             reply.Integer(removed);
+             return absl::OkStatus();
+           });
 }
 
 // SISMEMBER (one member, an integer) and SMISMEMBER (an array of them).
 void SIsMemberGeneric(CommandContext& ctx, bool multi) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    if (multi) reply.Array(ctx.argv.size() - 2);
-    for (size_t i = 2; i < ctx.argv.size(); ++i) {
-      bool is = false;
-      if (*meta) {
-        absl::StatusOr<bool> got = IsMember(txn, name, **meta, ctx.argv[i]);
-        if (!got.ok()) return got.status();
-        is = *got;
-      }
-      reply.Integer(is ? 1 : 0);
-    }
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             if (multi) reply.Array(ctx.argv.size() - 2);
+             for (size_t i = 2; i < ctx.argv.size(); ++i) {
+               bool is = false;
+               if (*meta) {
+                 absl::StatusOr<bool> got =
+                     IsMember(txn, name, **meta, ctx.argv[i]);
+                 if (!got.ok()) return got.status();
+                 is = *got;
+               }
+               reply.Integer(is ? 1 : 0);
+             }
+             return absl::OkStatus();
+           });
 }
 
 void SCard(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (!stop) reply.Integer(*meta ? static_cast<int64_t>((*meta)->size) : 0);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn&, std::optional<TypedMeta>& meta, Reply& reply) {
+             reply.Integer(meta ? static_cast<int64_t>(meta->size) : 0);
+             return absl::OkStatus();
+           });
 }
 
 void SMembers(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    if (!*meta) {
-      reply.Set(0);
-      return absl::OkStatus();
-    }
-    absl::StatusOr<std::vector<std::string>> members =
-        LoadMembers(txn, name, **meta);
-    if (!members.ok()) return members.status();
-    ReplySet(reply, *members);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             if (!*meta) {
+               reply.Set(0);
+               return absl::OkStatus();
+             }
+             absl::StatusOr<std::vector<std::string>> members =
+                 LoadMembers(txn, name, **meta);
+             if (!members.ok()) return members.status();
+             ReplySet(reply, *members);
+             return absl::OkStatus();
+           });
 }
 
 // ---- Random picks: SPOP, SRANDMEMBER ----
@@ -233,7 +221,7 @@ void SMembers(CommandContext& ctx) {
 absl::StatusOr<std::optional<std::string>> RandomMember(TypedTxn& txn,
                                                         absl::string_view name,
                                                         const TypedMeta& meta) {
-  uint64_t left = absl::Uniform<uint64_t>(Random(), 0, meta.size);
+  uint64_t left = absl::Uniform<uint64_t>(PickRandom(), 0, meta.size);
   std::optional<std::string> picked;
   absl::Status s = txn.Scan(name, meta, "", "", false,
                             [&](absl::string_view member, absl::string_view) {
@@ -255,16 +243,16 @@ absl::StatusOr<std::vector<std::string>> RandomDistinct(TypedTxn& txn,
   std::vector<std::string> picked;
   picked.reserve(k);
   uint64_t wanted = k, unseen = meta.size;
-  absl::Status s =
-      txn.Scan(name, meta, "", "", false,
-               [&](absl::string_view member, absl::string_view) {
-                 if (absl::Uniform<uint64_t>(Random(), 0, unseen) < wanted) {
-                   picked.emplace_back(member);
-                   --wanted;
-                 }
-                 --unseen;
-                 return wanted > 0 && unseen > 0;
-               });
+  absl::Status s = txn.Scan(
+      name, meta, "", "", false,
+      [&](absl::string_view member, absl::string_view) {
+        if (absl::Uniform<uint64_t>(PickRandom(), 0, unseen) < wanted) {
+          picked.emplace_back(member);
+          --wanted;
+        }
+        --unseen;
+        return wanted > 0 && unseen > 0;
+      });
   if (!s.ok()) return s;
   return picked;
 }
@@ -278,7 +266,7 @@ absl::StatusOr<std::vector<std::string>> RandomDraws(TypedTxn& txn,
   std::vector<std::pair<uint64_t, size_t>> draws;  // position, draw
   draws.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    draws.emplace_back(absl::Uniform<uint64_t>(Random(), 0, meta.size), i);
+    draws.emplace_back(absl::Uniform<uint64_t>(PickRandom(), 0, meta.size), i);
   }
   std::sort(draws.begin(), draws.end());
   std::vector<std::string> out(n);
@@ -298,29 +286,27 @@ absl::StatusOr<std::vector<std::string>> RandomDraws(TypedTxn& txn,
 }
 
 void SPopOne(CommandContext& ctx, const std::string& name) {
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    if (!*meta) {
-      reply.Null();
-      return absl::OkStatus();
-    }
-    absl::StatusOr<std::optional<std::string>> member =
-        RandomMember(txn, name, **meta);
-    if (!member.ok()) return member.status();
-    if (!*member) {
-      reply.Null();
-      return absl::OkStatus();
-    }
-    txn.Delete(name, **meta, **member);
-    --(*meta)->size;
-    txn.SetMeta(name, **meta);
-    reply.Bulk(**member);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             if (!*meta) {
+               reply.Null();
+               return absl::OkStatus();
+             }
+             absl::StatusOr<std::optional<std::string>> member =
+                 RandomMember(txn, name, **meta);
+             if (!member.ok()) return member.status();
+             if (!*member) {
+               reply.Null();
+               return absl::OkStatus();
+             }
+             txn.Delete(name, **meta, **member);
+             --(*meta)->size;
+             txn.SetMeta(name, **meta);
+             reply.Bulk(**member);
+             return absl::OkStatus();
+           });
 }
 
 // SPOP key count: the count is checked before the key (Redis's order).
@@ -329,32 +315,32 @@ void SPopCount(CommandContext& ctx, const std::string& name) {
   if (!ParseInt64(ctx.argv[2], &count) || count < 0) {
     return ctx.reply.Error(kNotPositiveError);
   }
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    if (!*meta || count == 0) {
-      reply.Set(0);
-      return absl::OkStatus();
-    }
-    TypedMeta& m = **meta;
-    const bool all = static_cast<uint64_t>(count) >= m.size;
-    absl::StatusOr<std::vector<std::string>> popped =
-        all ? LoadMembers(txn, name, m)
-            : RandomDistinct(txn, name, m, static_cast<uint64_t>(count));
-    if (!popped.ok()) return popped.status();
-    if (all) {
-      txn.DeleteMeta(name);
-    } else {
-      for (const std::string& member : *popped) txn.Delete(name, m, member);
-      m.size -= popped->size();
-      txn.SetMeta(name, m);
-    }
-    ReplySet(reply, *popped);
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             if (!*meta || count == 0) {
+               reply.Set(0);
+               return absl::OkStatus();
+             }
+             TypedMeta& m = **meta;
+             const bool all = static_cast<uint64_t>(count) >= m.size;
+             absl::StatusOr<std::vector<std::string>> popped =
+                 all ? LoadMembers(txn, name, m)
+                     : RandomDistinct(txn, name, m,
+                                      static_cast<uint64_t>(count));
+             if (!popped.ok()) return popped.status();
+             if (all) {
+               txn.DeleteMeta(name);
+             } else {
+               for (const std::string& member : *popped)
+                 txn.Delete(name, m, member);
+               m.size -= popped->size();
+               txn.SetMeta(name, m);
+             }
+             ReplySet(reply, *popped);
+             return absl::OkStatus();
+           });
 }
 
 void SPop(CommandContext& ctx) {
@@ -403,7 +389,7 @@ absl::Status ReplyRandomMembers(TypedTxn& txn, const std::string& name,
   }
   reply.Array(draws);
   for (uint64_t i = 0; i < draws; ++i) {
-    reply.Bulk((*all)[absl::Uniform<size_t>(Random(), 0, all->size())]);
+    reply.Bulk((*all)[absl::Uniform<size_t>(PickRandom(), 0, all->size())]);
   }
   return absl::OkStatus();
 }
@@ -423,31 +409,30 @@ void SRandMember(CommandContext& ctx) {
     }
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    if (with_count && (!*meta || count == 0)) {
-      reply.Array(0);
-      return absl::OkStatus();
-    }
-    if (with_count) return ReplyRandomMembers(txn, name, **meta, count, reply);
-    if (!*meta) {
-      reply.Null();
-      return absl::OkStatus();
-    }
-    absl::StatusOr<std::optional<std::string>> member =
-        RandomMember(txn, name, **meta);
-    if (!member.ok()) return member.status();
-    if (*member) {
-      reply.Bulk(**member);
-    } else {
-      reply.Null();
-    }
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             if (with_count && (!*meta || count == 0)) {
+               reply.Array(0);
+               return absl::OkStatus();
+             }
+             if (with_count)
+               return ReplyRandomMembers(txn, name, **meta, count, reply);
+             if (!*meta) {
+               reply.Null();
+               return absl::OkStatus();
+             }
+             absl::StatusOr<std::optional<std::string>> member =
+                 RandomMember(txn, name, **meta);
+             if (!member.ok()) return member.status();
+             if (*member) {
+               reply.Bulk(**member);
+             } else {
+               reply.Null();
+             }
+             return absl::OkStatus();
+           });
 }
 
 // ---- SMOVE ----
@@ -739,59 +724,14 @@ void SInterCard(CommandContext& ctx) {
 
 // ---- SSCAN ----
 
-// What a saved SSCAN position starts with: a tag no SCAN position has, and
-// the key's storage name, length first so that no other key's matches.
-std::string SavedScanPrefix(const std::string& name) {
-  return absl::StrCat("m", name.size(), ":", name);
-}
-
-// The member an SSCAN of `name` with `cursor` resumes at ("" the first).
-std::string ResumeMember(ServerState& server, uint64_t cursor,
-                         const std::string& name) {
-  if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return "";
-  std::optional<std::string> saved =
-      server.LoadCursor(static_cast<int64_t>(cursor));
-  const std::string prefix = SavedScanPrefix(name);
-  if (!saved || !absl::StartsWith(*saved, prefix)) return "";
-  return saved->substr(prefix.size());
-}
-
-struct ScanOptions {
-  const std::string* pattern = nullptr;  // MATCH; null: every member
-  int64_t count = 10;
-};
-
-// [MATCH pattern] [COUNT count], in any order, the last of each winning.
-bool ParseScanOptionsOrReply(const std::vector<std::string>& argv, Reply& reply,
-                             ScanOptions* options) {
-  for (size_t i = 3; i < argv.size(); i += 2) {
-    const bool has_value = i + 1 < argv.size();
-    if (IsWord(argv[i], "count") && has_value) {
-      if (!ParseInt64(argv[i + 1], &options->count)) {
-        reply.Error(kNotIntegerError);
-        return false;
-      }
-      if (options->count < 1) {
-        reply.Error(kSyntaxError);
-        return false;
-      }
-    } else if (IsWord(argv[i], "match") && has_value) {
-      options->pattern = &argv[i + 1];
-    } else {
-      reply.Error(kSyntaxError);
-      return false;
-    }
-  }
-  return true;
-}
-
 // One SSCAN page of an existing set: the cursor to reply and the members.
 absl::Status ScanPage(CommandContext& ctx, TypedTxn& txn,
                       const std::string& name, const TypedMeta& meta,
-                      uint64_t cursor, const ScanOptions& options,
+                      uint64_t cursor, const KeyScanOptions& options,
                       Reply& reply) {
   const bool whole = meta.size <= kWholeSetScanMax;
-  const std::string from = whole ? "" : ResumeMember(ctx.server, cursor, name);
+  const std::string from =
+      whole ? "" : KeyScanResumeAt(ctx.server, 'm', cursor, name);
   const int64_t examine = whole ? INT64_MAX : options.count;
   int64_t examined = 0;
   std::vector<std::string> page;
@@ -811,7 +751,7 @@ absl::Status ScanPage(CommandContext& ctx, TypedTxn& txn,
       });
   if (!s.ok()) return s;
   const int64_t next_cursor =
-      next ? ctx.server.SaveCursor(SavedScanPrefix(name) + *next) : 0;
+      next ? SaveKeyScanCursor(ctx.server, 'm', name, *next) : 0;
   reply.Array(2);
   reply.Bulk(absl::StrCat(next_cursor));
   ReplyArray(reply, page);
@@ -826,24 +766,22 @@ void SScan(CommandContext& ctx) {
     return ctx.reply.Error("invalid cursor");
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    bool stop = false;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        LookupSet(txn, name, reply, &stop);
-    if (!meta.ok()) return meta.status();
-    if (stop) return absl::OkStatus();
-    if (!*meta) {
-      reply.Array(2);
-      reply.Bulk("0");
-      reply.Array(0);
-      return absl::OkStatus();
-    }
-    ScanOptions options;
-    if (!ParseScanOptionsOrReply(ctx.argv, reply, &options)) {
-      return absl::OkStatus();
-    }
-    return ScanPage(ctx, txn, name, **meta, cursor, options, reply);
-  });
+  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
+               Reply& reply) -> absl::Status {
+             std::optional<TypedMeta>* meta = &found;
+             if (!*meta) {
+               reply.Array(2);
+               reply.Bulk("0");
+               reply.Array(0);
+               return absl::OkStatus();
+             }
+             KeyScanOptions options;
+             if (!ParseKeyScanOptions(ctx.argv, reply, &options)) {
+               return absl::OkStatus();
+             }
+             return ScanPage(ctx, txn, name, **meta, cursor, options, reply);
+           });
 }
 
 }  // namespace

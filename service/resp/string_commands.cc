@@ -242,7 +242,11 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
           answer = Has(flags, kGet) ? old : aborted;
           return false;
         }
-        if (expire == nullptr) {
+        if (expire == nullptr && Has(flags, kKeepTtl) && geo) {
+          absl::StatusOr<int64_t> at = NonStringExpiry(ctx.store(), name, now);
+          if (!at.ok()) return at.status();
+          expire_at = *at;
+        } else if (expire == nullptr) {
           expire_at = Has(flags, kKeepTtl) && cur ? cur->expire_at_ms : 0;
         }
         cur = ValueExpiringAt(value, expire_at, now);

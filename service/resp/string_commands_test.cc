@@ -400,6 +400,25 @@ TEST(StringCommandsTest, GeoKeysAreWrongTypeExceptForSet) {
   EXPECT_SAME_REPLY(d, {"DBSIZE"});
 }
 
+// SET ... KEEPTTL over a key of another type keeps that key's TTL, as
+// Redis's setKey does; plain SET over it drops it.
+TEST(StringCommandsTest, SetKeepttlOverOtherTypesKeepsTheirTtl) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"HSET", "h", "f", "v"});
+  EXPECT_SAME_REPLY(d, {"RPUSH", "l", "a"});
+  EXPECT_SAME_REPLY(d, {"GEOADD", "g", "13.36", "38.11", "m"});
+  for (const char* key : {"h", "l", "g"}) {
+    EXPECT_SAME_REPLY(d, {"PEXPIREAT", key, "4102444800123"});
+    EXPECT_SAME_REPLY(d, {"SET", key, "x", "KEEPTTL"});
+    EXPECT_SAME_REPLY(d, {"TYPE", key});
+    EXPECT_SAME_REPLY(d, {"PEXPIRETIME", key});
+  }
+  EXPECT_SAME_REPLY(d, {"SADD", "s", "a"});
+  EXPECT_SAME_REPLY(d, {"PEXPIREAT", "s", "4102444800123"});
+  EXPECT_SAME_REPLY(d, {"SET", "s", "x"});
+  EXPECT_SAME_REPLY(d, {"PEXPIRETIME", "s"});
+}
+
 TEST(StringCommandsTest, Resp3Nulls) {
   Differential d;
   d.Call({"HELLO", "3"});

@@ -5,9 +5,14 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "service/clock.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
+#include "service/resp/redis_number.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 
@@ -119,6 +124,100 @@ void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
       [&](storage::TypedTxn& txn) { return body(txn, scratch); }, replaceable);
   if (!ctx.Check(s)) return;
   ctx.reply.Encoded(out);
+}
+
+void RunOnKey(CommandContext& ctx, const std::string& name,
+              storage::ValueType want, bool create, const TypedKeyBody& body) {
+  RunTyped(ctx, {name}, [&](storage::TypedTxn& txn, Reply& reply) {
+    absl::StatusOr<TypedKey> key =
+        create ? LookupOrCreate(txn, name, want) : LookupTyped(txn, name, want);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    return body(txn, key->meta, reply);
+  });
+}
+
+bool ParseRandomPickArgs(CommandContext& ctx, absl::string_view word,
+                         RandomPickArgs* args) {
+  const auto& argv = ctx.argv;
+  if (argv.size() < 3) return true;
+  args->with_count = true;
+  if (!ParseInt64(argv[2], &args->count)) {
+    ctx.reply.Error(kNotIntegerError);
+    return false;
+  }
+  if (args->count == INT64_MIN) {
+    ctx.reply.Error(absl::StrCat("value is out of range, value must between ",
+                                 -INT64_MAX, " and ", INT64_MAX));
+    return false;
+  }
+  if (argv.size() > 4 || (argv.size() == 4 && !IsWord(argv[3], word))) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  if (argv.size() == 4) {
+    args->with_values = true;
+    // Redis's bound, so that a RESP2 reply's length (2 * count) fits.
+    if (args->count < -INT64_MAX / 2 || args->count > INT64_MAX / 2) {
+      ctx.reply.Error("value is out of range");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ParseKeyScanOptions(const std::vector<std::string>& argv, Reply& reply,
+                         KeyScanOptions* options) {
+  for (size_t i = 3; i < argv.size(); i += 2) {
+    const bool has_value = i + 1 < argv.size();
+    if (IsWord(argv[i], "count") && has_value) {
+      if (!ParseInt64(argv[i + 1], &options->count)) {
+        reply.Error(kNotIntegerError);
+        return false;
+      }
+      if (options->count < 1) {
+        reply.Error(kSyntaxError);
+        return false;
+      }
+    } else if (IsWord(argv[i], "match") && has_value) {
+      options->pattern = argv[i + 1] == "*" ? nullptr : &argv[i + 1];
+    } else {
+      reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+std::string KeyScanPrefix(char tag, const std::string& name) {
+  return absl::StrCat(std::string(1, tag), name.size(), ":", name);
+}
+
+}  // namespace
+
+int64_t SaveKeyScanCursor(ServerState& server, char tag,
+                          const std::string& name, absl::string_view resume) {
+  return server.SaveCursor(absl::StrCat(KeyScanPrefix(tag, name), resume));
+}
+
+std::string KeyScanResumeAt(ServerState& server, char tag, uint64_t cursor,
+                            const std::string& name) {
+  if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return "";
+  std::optional<std::string> saved =
+      server.LoadCursor(static_cast<int64_t>(cursor));
+  const std::string prefix = KeyScanPrefix(tag, name);
+  if (!saved || !absl::StartsWith(*saved, prefix)) return "";
+  return saved->substr(prefix.size());
+}
+
+std::mt19937_64& PickRandom() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  return rng;
 }
 
 absl::StatusOr<TypedKey> LookupTyped(storage::TypedTxn& txn,

@@ -15,7 +15,9 @@
 #include <functional>
 #include <initializer_list>
 #include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -32,6 +34,41 @@ namespace trackdb::resp {
 // Past it they answer "value is out of range".
 inline constexpr uint64_t kMaxRepeatedPicks = 10'000'000;
 
+// HRANDFIELD's and ZRANDMEMBER's arguments: key [count [WITHVALUES or
+// WITHSCORES]].
+struct RandomPickArgs {
+  bool with_count = false;
+  int64_t count = 0;
+  bool with_values = false;  // WITHVALUES or WITHSCORES
+};
+// Redis's checks of them, in its order, `word` being WITHVALUES or
+// WITHSCORES; false once it has replied an error.
+bool ParseRandomPickArgs(CommandContext& ctx, absl::string_view word,
+                         RandomPickArgs* args);
+// The random picks' generator, one per thread.
+std::mt19937_64& PickRandom();
+
+// HSCAN's, SSCAN's and ZSCAN's options from argv[3] on: [MATCH pattern]
+// [COUNT count], in any order, the last of each winning (Redis's
+// scanGenericCommand for a key, without TYPE). False once it has replied
+// an error into `reply`.
+struct KeyScanOptions {
+  int64_t count = 10;
+  const std::string* pattern = nullptr;  // null (or "*"): every member
+};
+bool ParseKeyScanOptions(const std::vector<std::string>& argv, Reply& reply,
+                         KeyScanOptions* options);
+// A key's scan keeps its position as SCAN does: under a cursor number the
+// server hands out (ServerState::SaveCursor), here the member to resume at,
+// tagged with the command (`tag`) and the key's storage name so that no
+// other key's or command's cursor matches.
+int64_t SaveKeyScanCursor(ServerState& server, char tag,
+                          const std::string& name, absl::string_view resume);
+// The member a cursor resumes at; "" (the first) for a cursor this server
+// does not know for this command and key.
+std::string KeyScanResumeAt(ServerState& server, char tag, uint64_t cursor,
+                            const std::string& name);
+
 using TypedBody =
     std::function<absl::Status(storage::TypedTxn& txn, Reply& reply)>;
 
@@ -44,6 +81,16 @@ using TypedBody =
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
               const TypedBody& body,
               absl::Span<const std::string> replaceable = {});
+
+// Runs `body` on the key `name` (a storage name) of type `want` in one
+// transaction (RunTyped), after Redis's type check: WRONGTYPE when it holds
+// anything else. `meta` is the key's, nullopt when it does not exist, or
+// with `create` a new, empty one (stored only if the body sets a size).
+using TypedKeyBody = std::function<absl::Status(
+    storage::TypedTxn& txn, std::optional<storage::TypedMeta>& meta,
+    Reply& reply)>;
+void RunOnKey(CommandContext& ctx, const std::string& name,
+              storage::ValueType want, bool create, const TypedKeyBody& body);
 
 // Group commit: makes each of `commands` (already in `table`: commands of
 // one key, argv[1], that run on the event loop and touch the store only

@@ -146,19 +146,15 @@ void ZsetWriter::Finish() {
 void RunOnTypedZset(CommandContext& ctx, const std::string& name,
                     const std::function<void(Reply&)>& absent,
                     const TypedZsetBody& body) {
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      absent(reply);
-      return absl::OkStatus();
-    }
-    return body(txn, name, *key->meta, reply);
-  });
+  RunOnKey(ctx, name, ValueType::kZset, /*create=*/false,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& meta,
+               Reply& reply) -> absl::Status {
+             if (!meta) {
+               absent(reply);
+               return absl::OkStatus();
+             }
+             return body(txn, name, *meta, reply);
+           });
 }
 
 std::vector<ZEntry> GeoEntries(const std::vector<ScoredMember>& members) {

@@ -319,53 +319,12 @@ void ZCount(CommandContext& ctx) {
 
 // ---- ZRANDMEMBER ----
 
-struct RandomMemberArgs {
-  bool with_count = false;
-  int64_t count = 0;
-  bool withscores = false;
-};
-
-// zrandmemberCommand's argument checks, in its order; false once it has
-// replied an error.
-bool ParseRandomMemberArgs(CommandContext& ctx, RandomMemberArgs* args) {
-  const auto& argv = ctx.argv;
-  if (argv.size() < 3) return true;
-  args->with_count = true;
-  if (!ParseInt64(argv[2], &args->count)) {
-    ctx.reply.Error(kNotIntegerError);
-    return false;
-  }
-  if (args->count == INT64_MIN) {
-    ctx.reply.Error(
-        "value is out of range, value must between -9223372036854775807 and "
-        "9223372036854775807");
-    return false;
-  }
-  if (argv.size() > 4 || (argv.size() == 4 && !IsWord(argv[3], "withscores"))) {
-    ctx.reply.Error(kSyntaxError);
-    return false;
-  }
-  if (argv.size() == 4) {
-    args->withscores = true;
-    if (args->count < -INT64_MAX / 2 || args->count > INT64_MAX / 2) {
-      ctx.reply.Error("value is out of range");
-      return false;
-    }
-  }
-  return true;
-}
-
-std::mt19937_64& Random() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  return rng;
-}
-
 // Which ranks to reply, in reply order: `count` uniform picks of [0, size)
 // with `repeat`; else `count` distinct ranks in random order, or every rank
 // in order when count >= size.
 std::vector<uint64_t> PickRanks(uint64_t size, uint64_t count, bool repeat) {
   std::vector<uint64_t> ranks;
-  std::mt19937_64& rng = Random();
+  std::mt19937_64& rng = PickRandom();
   std::uniform_int_distribution<uint64_t> any(0, size - 1);
   if (repeat) {
     for (uint64_t i = 0; i < count; ++i) ranks.push_back(any(rng));
@@ -406,8 +365,8 @@ absl::StatusOr<std::vector<ZEntry>> EntriesAtRanks(
 }
 
 // zrandmemberCommand's reply from a non-empty set.
-absl::Status ReplyRandomMembers(const ZsetReader& z,
-                                const RandomMemberArgs& args, Reply& reply) {
+absl::Status ReplyRandomMembers(const ZsetReader& z, const RandomPickArgs& args,
+                                Reply& reply) {
   const uint64_t size = static_cast<uint64_t>(z.size());
   const bool repeat = !args.with_count || args.count < 0;
   const uint64_t count = !args.with_count ? 1
@@ -423,14 +382,14 @@ absl::Status ReplyRandomMembers(const ZsetReader& z,
   if (!args.with_count) {
     reply.Bulk((*picked)[0].member);
   } else {
-    EmitEntries(reply, *picked, args.withscores);
+    EmitEntries(reply, *picked, args.with_values);
   }
   return absl::OkStatus();
 }
 
 void ZRandMember(CommandContext& ctx) {
-  RandomMemberArgs args;
-  if (!ParseRandomMemberArgs(ctx, &args)) return;
+  RandomPickArgs args;
+  if (!ParseRandomPickArgs(ctx, "withscores", &args)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
   auto absent = [&](Reply& reply) {
     args.with_count ? reply.Array(0) : reply.Null();
@@ -464,36 +423,6 @@ void ZRandMember(CommandContext& ctx) {
 // small is replied whole.
 constexpr uint64_t kWholeScanMembers = 128;
 constexpr size_t kWholeScanMemberBytes = 64;
-
-struct ScanOptions {
-  int64_t count = 10;
-  const std::string* pattern = nullptr;  // null: every member
-};
-
-// scanGenericCommand's options for a key (no TYPE); false once it has
-// replied an error.
-bool ParseScanOptions(CommandContext& ctx, ScanOptions* options) {
-  const auto& argv = ctx.argv;
-  for (size_t i = 3; i < argv.size(); i += 2) {
-    const bool has_value = i + 1 < argv.size();
-    if (IsWord(argv[i], "count") && has_value) {
-      if (!ParseInt64(argv[i + 1], &options->count)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
-      if (options->count < 1) {
-        ctx.reply.Error(kSyntaxError);
-        return false;
-      }
-    } else if (IsWord(argv[i], "match") && has_value) {
-      options->pattern = argv[i + 1] == "*" ? nullptr : &argv[i + 1];
-    } else {
-      ctx.reply.Error(kSyntaxError);
-      return false;
-    }
-  }
-  return true;
-}
 
 // A score as Redis prints it in a scan of its skiplist encoding: "%.17g".
 std::string SkiplistScoreText(double v) {
@@ -532,7 +461,7 @@ void ReplyScan(Reply& reply, int64_t cursor,
 
 // The whole set, as Redis scans a listpack.
 void ReplyWholeScan(Reply& reply, const std::vector<ZEntry>& entries,
-                    const ScanOptions& options) {
+                    const KeyScanOptions& options) {
   std::vector<ScannedMember> members;
   for (const ZEntry& e : entries) {
     if (options.pattern && !model::GlobMatch(*options.pattern, e.member)) {
@@ -543,38 +472,20 @@ void ReplyWholeScan(Reply& reply, const std::vector<ZEntry>& entries,
   ReplyScan(reply, 0, members);
 }
 
-// What a saved ZSCAN cursor starts with for the zset stored as `name`; the
-// member to resume at follows. The length makes one name's prefix never
-// another's; 'Z' keeps it apart from other scans' positions.
-std::string CursorPrefix(const std::string& name) {
-  return absl::StrCat("Z", name.size(), ":", name);
-}
-
-// The member a cursor resumes at; "" (the first member) for a cursor this
-// server does not know for this zset.
-std::string ResumeMember(ServerState& server, uint64_t cursor,
-                         const std::string& name) {
-  if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return "";
-  std::optional<std::string> saved =
-      server.LoadCursor(static_cast<int64_t>(cursor));
-  const std::string prefix = CursorPrefix(name);
-  if (!saved || !absl::StartsWith(*saved, prefix)) return "";
-  return saved->substr(prefix.size());
-}
-
 // One page of a big typed zset: COUNT members in byte order from the
 // cursor's.
 absl::Status ReplyScanPage(CommandContext& ctx, TypedTxn& txn,
                            const std::string& name, const TypedMeta& meta,
-                           uint64_t cursor, const ScanOptions& options,
+                           uint64_t cursor, const KeyScanOptions& options,
                            Reply& reply) {
   const std::string prefix(1, storage::kZsetMemberTag);
   std::vector<ScannedMember> members;
   std::optional<std::string> resume;
   uint64_t examined = 0;
   absl::Status s = txn.Scan(
-      name, meta, prefix, prefix + ResumeMember(ctx.server, cursor, name),
-      false, [&](absl::string_view subkey, absl::string_view value) {
+      name, meta, prefix,
+      prefix + KeyScanResumeAt(ctx.server, 'Z', cursor, name), false,
+      [&](absl::string_view subkey, absl::string_view value) {
         const absl::string_view member = subkey.substr(1);
         if (examined == static_cast<uint64_t>(options.count)) {
           resume = std::string(member);
@@ -589,14 +500,14 @@ absl::Status ReplyScanPage(CommandContext& ctx, TypedTxn& txn,
       });
   if (!s.ok()) return s;
   const int64_t next =
-      resume ? ctx.server.SaveCursor(CursorPrefix(name) + *resume) : 0;
+      resume ? SaveKeyScanCursor(ctx.server, 'Z', name, *resume) : 0;
   ReplyScan(reply, next, members);
   return absl::OkStatus();
 }
 
 absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
                             const std::string& name, const TypedMeta& meta,
-                            uint64_t cursor, const ScanOptions& options,
+                            uint64_t cursor, const KeyScanOptions& options,
                             Reply& reply) {
   if (meta.size <= kWholeScanMembers) {
     absl::StatusOr<std::vector<ZEntry>> all =
@@ -621,8 +532,8 @@ void ZScan(CommandContext& ctx) {
   const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
   if (*kind == ZsetKind::kNone) return ReplyScan(ctx.reply, 0, {});
-  ScanOptions options;
-  if (!ParseScanOptions(ctx, &options)) return;
+  KeyScanOptions options;
+  if (!ParseKeyScanOptions(ctx.argv, ctx.reply, &options)) return;
   if (*kind == ZsetKind::kGeo) {
     absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
     if (!ctx.Check(all.status())) return;
