@@ -283,28 +283,21 @@ bool ParseEnd(const std::string& arg, End* end) {
 void PushGeneric(CommandContext& ctx, End end, bool only_existing) {
   const std::string name = ctx.Name(ctx.argv[1]);
   bool pushed = false;
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key =
-        only_existing ? LookupTyped(txn, name, ValueType::kList)
-                      : LookupOrCreate(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      reply.Integer(0);
-      return absl::OkStatus();
-    }
-    TypedMeta& meta = *key->meta;
-    for (size_t i = 2; i < ctx.argv.size(); ++i) {
-      PushElement(txn, name, meta, ctx.argv[i], end);
-    }
-    txn.SetMeta(name, meta);
-    reply.Integer(static_cast<int64_t>(meta.size));
-    pushed = true;
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/!only_existing,
+           [&](TypedTxn& txn, std::optional<TypedMeta>& found, Reply& reply) {
+             if (!found) {
+               reply.Integer(0);
+               return absl::OkStatus();
+             }
+             TypedMeta& meta = *found;
+             for (size_t i = 2; i < ctx.argv.size(); ++i) {
+               PushElement(txn, name, meta, ctx.argv[i], end);
+             }
+             txn.SetMeta(name, meta);
+             reply.Integer(static_cast<int64_t>(meta.size));
+             pushed = true;
+             return absl::OkStatus();
+           });
   if (pushed) ctx.server.list_waiters().NotifyPush();
 }
 
@@ -397,66 +390,56 @@ void RPop(CommandContext& ctx) { PopGeneric(ctx, End::kRight); }
 
 void LLen(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-    } else {
-      reply.Integer(key->meta ? static_cast<int64_t>(key->meta->size) : 0);
-    }
-    return absl::OkStatus();
-  });
+  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
+           [&](TypedTxn&, std::optional<TypedMeta>& meta, Reply& reply) {
+             reply.Integer(meta ? static_cast<int64_t>(meta->size) : 0);
+             return absl::OkStatus();
+           });
 }
 
 // LINDEX reads the key before its index argument, as Redis does.
 void LIndex(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    int64_t index = 0;
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-    } else if (!key->meta) {
-      reply.Null();
-    } else if (!ParseInt64(ctx.argv[2], &index)) {
-      reply.Error(kNotIntegerError);
-    } else if (std::optional<uint64_t> pos = Position(index, key->meta->size);
-               !pos) {
-      reply.Null();
-    } else {
-      absl::StatusOr<std::string> value =
-          ReadElement(txn, name, *key->meta, *pos);
-      if (!value.ok()) return value.status();
-      reply.Bulk(*value);
-    }
-    return absl::OkStatus();
-  });
+  RunOnKey(
+      ctx, name, ValueType::kList, /*create=*/false,
+      [&](TypedTxn& txn, std::optional<TypedMeta>& meta, Reply& reply) {
+        int64_t index = 0;
+        if (!meta) {
+          reply.Null();
+        } else if (!ParseInt64(ctx.argv[2], &index)) {
+          reply.Error(kNotIntegerError);
+        } else if (std::optional<uint64_t> pos = Position(index, meta->size);
+                   !pos) {
+          reply.Null();
+        } else {
+          absl::StatusOr<std::string> value =
+              ReadElement(txn, name, *meta, *pos);
+          if (!value.ok()) return value.status();
+          reply.Bulk(*value);
+        }
+        return absl::OkStatus();
+      });
 }
 
 void LSet(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kList);
-    if (!key.ok()) return key.status();
-    int64_t index = 0;
-    if (key->wrong_type) {
-      reply.Error(kWrongTypeError);
-    } else if (!key->meta) {
-      reply.Error(kNoSuchKeyError);
-    } else if (!ParseInt64(ctx.argv[2], &index)) {
-      reply.Error(kNotIntegerError);
-    } else if (std::optional<uint64_t> pos = Position(index, key->meta->size);
-               !pos) {
-      reply.Error(kIndexOutOfRangeError);
-    } else {
-      txn.Put(name, *key->meta, ListSubkey(key->meta->head + *pos),
-              ctx.argv[3]);
-      reply.Ok();
-    }
-    return absl::OkStatus();
-  });
+  RunOnKey(
+      ctx, name, ValueType::kList, /*create=*/false,
+      [&](TypedTxn& txn, std::optional<TypedMeta>& meta, Reply& reply) {
+        int64_t index = 0;
+        if (!meta) {
+          reply.Error(kNoSuchKeyError);
+        } else if (!ParseInt64(ctx.argv[2], &index)) {
+          reply.Error(kNotIntegerError);
+        } else if (std::optional<uint64_t> pos = Position(index, meta->size);
+                   !pos) {
+          reply.Error(kIndexOutOfRangeError);
+        } else {
+          txn.Put(name, *meta, ListSubkey(meta->head + *pos), ctx.argv[3]);
+          reply.Ok();
+        }
+        return absl::OkStatus();
+      });
 }
 
 void LRange(CommandContext& ctx) {
