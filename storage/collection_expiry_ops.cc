@@ -11,24 +11,18 @@
 namespace trackdb::storage {
 
 absl::Status LoadCollectionExpiries(Engine& engine) {
-  const std::string begin(1, kCollectionExpiryTag);
-  const std::string end = PrefixEnd(begin);
-  rocksdb::ReadOptions read;
-  rocksdb::Slice upper(end);
-  read.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(
-      engine.db->NewIterator(read, engine.metadata()));
-  for (it->Seek(begin); it->Valid(); it->Next()) {
-    const std::optional<absl::string_view> collection =
-        ParseCollectionExpiryKey(SliceView(it->key()));
-    if (!collection || it->value().size() != 8) {
-      return absl::DataLossError("corrupt collection expiry entry");
-    }
-    engine.collection_expiries.Set(
-        *collection,
-        static_cast<int64_t>(ReadBigEndian64(SliceView(it->value()))));
-  }
-  return FromRocks(it->status(), "loading collection expiries");
+  return ForEachTagged(
+      engine, kCollectionExpiryTag, "collection expiries",
+      [&](absl::string_view key, absl::string_view value) {
+        const std::optional<absl::string_view> collection =
+            ParseCollectionExpiryKey(key);
+        if (!collection || value.size() != 8) {
+          return absl::DataLossError("corrupt collection expiry entry");
+        }
+        engine.collection_expiries.Set(
+            *collection, static_cast<int64_t>(ReadBigEndian64(value)));
+        return absl::OkStatus();
+      });
 }
 
 int64_t TrackStore::StoredCollectionSize(absl::string_view collection) {

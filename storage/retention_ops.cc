@@ -28,8 +28,11 @@ constexpr uint64_t kMaxPointDeletions = 64;
 
 }  // namespace
 
-absl::Status LoadRetention(Engine& engine) {
-  const std::string begin(1, kRetentionTag);
+absl::Status ForEachTagged(
+    Engine& engine, char tag, absl::string_view what,
+    const std::function<absl::Status(absl::string_view, absl::string_view)>&
+        visit) {
+  const std::string begin(1, tag);
   const std::string end = PrefixEnd(begin);
   rocksdb::ReadOptions read;
   rocksdb::Slice upper(end);
@@ -37,16 +40,28 @@ absl::Status LoadRetention(Engine& engine) {
   std::unique_ptr<rocksdb::Iterator> it(
       engine.db->NewIterator(read, engine.metadata()));
   for (it->Seek(begin); it->Valid(); it->Next()) {
-    const std::optional<absl::string_view> collection =
-        ParseRetentionKey(SliceView(it->key()));
-    const std::optional<RetentionPolicy> policy =
-        DecodeRetentionPolicy(SliceView(it->value()));
-    if (!collection || !policy) {
-      return absl::DataLossError("corrupt retention policy entry");
+    if (absl::Status s = visit(SliceView(it->key()), SliceView(it->value()));
+        !s.ok()) {
+      return s;
     }
-    engine.options.retention->Set(*collection, *policy);
   }
-  return FromRocks(it->status(), "loading retention policies");
+  return FromRocks(it->status(), absl::StrCat("loading ", what));
+}
+
+absl::Status LoadRetention(Engine& engine) {
+  return ForEachTagged(
+      engine, kRetentionTag, "retention policies",
+      [&](absl::string_view key, absl::string_view value) {
+        const std::optional<absl::string_view> collection =
+            ParseRetentionKey(key);
+        const std::optional<RetentionPolicy> policy =
+            DecodeRetentionPolicy(value);
+        if (!collection || !policy) {
+          return absl::DataLossError("corrupt retention policy entry");
+        }
+        engine.options.retention->Set(*collection, *policy);
+        return absl::OkStatus();
+      });
 }
 
 absl::Status TrackStore::SetRetention(absl::string_view collection,

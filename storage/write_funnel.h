@@ -94,6 +94,7 @@
 // and the registry must follow (I1, I4, I6).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -191,6 +192,13 @@ class WriteBatchBuilder : public ChangeSink {
   std::vector<std::pair<std::string, int64_t>> expiry_changes_;
 };
 
+// Calls `visit` with every key and value of `default` that starts with
+// `tag` (a per-collection table: retention policies, expiries), in key
+// order; stops at its first error. `what` names the table in errors.
+absl::Status ForEachTagged(
+    Engine& engine, char tag, absl::string_view what,
+    const std::function<absl::Status(absl::string_view key,
+                                     absl::string_view value)>& visit);
 // Loads the GEO keys' expiries into engine.collection_expiries (on open).
 absl::Status LoadCollectionExpiries(Engine& engine);
 
