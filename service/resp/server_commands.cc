@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iterator>
 #include <optional>
@@ -154,6 +155,18 @@ CommandSpec CommandCommand() {
 struct DbCounts {
   int64_t keys = 0;
   int64_t expires = 0;
+  int64_t ttl_sum_ms = 0;  // remaining time to live, over `expires` keys
+
+  void AddExpiry(int64_t expire_at_ms, int64_t now) {
+    if (expire_at_ms == 0) return;
+    ++expires;
+    ttl_sum_ms += std::max<int64_t>(0, expire_at_ms - now);
+  }
+  // Redis's avg_ttl is a sampled estimate of this mean; trackdb has the
+  // exact figure from the walk INFO makes anyway.
+  int64_t AverageTtlMs() const {
+    return expires == 0 ? 0 : ttl_sum_ms / expires;
+  }
 };
 
 absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
@@ -164,9 +177,8 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
       store, db, now, {},
       [&](const std::string& key, KeyType type) {
         ++counts.keys;
-        if (type == KeyType::kGeo &&
-            store.CollectionExpiry(KeyName(db, key)) != 0) {
-          ++counts.expires;
+        if (type == KeyType::kGeo) {
+          counts.AddExpiry(store.CollectionExpiry(KeyName(db, key)), now);
         }
         return true;
       },
@@ -178,16 +190,15 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
       [&](absl::string_view name, const storage::StringValue& v) {
         std::optional<DbKey> k = ParseKeyName(name);
         if (!k || k->db != db) return false;
-        if (v.expire_at_ms != 0) ++counts.expires;
+        counts.AddExpiry(v.expire_at_ms, now);
         return true;
       });
   if (!s.ok()) return s;
   s = store.ScanTyped(std::nullopt, now,
                       [&](absl::string_view name, const storage::TypedMeta& m) {
                         std::optional<DbKey> k = ParseKeyName(name);
-                        if (k && k->db == db && m.expire_at_ms != 0) {
-                          ++counts.expires;
-                        }
+                        if (k && k->db == db)
+                          counts.AddExpiry(m.expire_at_ms, now);
                         return true;
                       });
   if (!s.ok()) return s;
@@ -276,7 +287,8 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
       absl::StatusOr<DbCounts> c = CountKeys(ctx.store(), db, now);
       if (!c.ok() || c->keys == 0) continue;
       absl::StrAppend(&text, "db", db, ":keys=", c->keys,
-                      ",expires=", c->expires, ",avg_ttl=0\r\n");
+                      ",expires=", c->expires, ",avg_ttl=", c->AverageTtlMs(),
+                      "\r\n");
     }
   }
   if (text.size() >= 2 && absl::EndsWith(text, "\r\n\r\n")) {
