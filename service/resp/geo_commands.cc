@@ -1,6 +1,7 @@
 // GEO commands on a key: GEOADD, GEOPOS, GEODIST, GEOHASH. The searches are
 // in geo_search_command.cc and the sorted-set commands in zset_commands.cc;
-// geo_key.h says how a GEO key maps onto a trackdb collection.
+// geo_key.h says how a GEO key maps onto a trackdb collection, and
+// geo_source.h how these commands read a plain sorted set, as Redis's do.
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "service/resp/command.h"
 #include "service/resp/geo_args.h"
 #include "service/resp/geo_key.h"
+#include "service/resp/geo_source.h"
 #include "service/resp/key_type.h"
 #include "service/resp/option_words.h"
 #include "service/resp/reply_errors.h"
@@ -167,12 +169,28 @@ std::vector<CallCounts> CountPerCall(const storage::AddPointsResult& result,
   return counts;
 }
 
+// Redis's GEOADD on a plain sorted set: ZADD, its options kept, with each
+// member's geohash as its score (geo_source.h).
+void AddToPlainZset(CommandContext& ctx, const GeoAddRequest& req) {
+  const size_t first_triple = ctx.argv.size() - 3 * req.elements.size();
+  std::vector<std::string> argv(ctx.argv.begin(),
+                                ctx.argv.begin() + first_triple);
+  argv[0] = "zadd";
+  for (const GeoAddElement& e : req.elements) {
+    argv.push_back(absl::StrCat(e.score));
+    argv.push_back(*e.member);
+  }
+  CommandContext zadd{ctx.server, ctx.client, argv, ctx.reply};
+  ctx.server.commands().Find("zadd")->handler(zadd);
+}
+
 void GeoAdd(CommandContext& ctx) {
   GeoAddRequest req;
   if (!ParseGeoAddOrReply(ctx, &req)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
+  std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kTyped) return AddToPlainZset(ctx, req);
   if (!CheckGeoAddSizesOrReply(ctx, req)) return;
 
   const GeoAddRequest* calls[] = {&req};
@@ -210,22 +228,31 @@ bool GeoAddJoins(const std::vector<std::string>& first,
 void GeoAddGroup(ServerState& server, ClientState& client,
                  absl::Span<const std::vector<std::string>> argvs,
                  Reply& reply) {
+  const std::string name =
+      CommandContext{server, client, argvs[0], reply}.Name(argvs[0][1]);
+  std::string type_error;  // the key's, said to every well-formed call
+  std::optional<ZsetKind> kind;
+  {
+    Reply error(&type_error, reply.protocol());
+    CommandContext ctx{server, client, argvs[0], error};
+    kind = ZsetKindOrReply(ctx, name);
+  }
+  if (kind == ZsetKind::kTyped) {  // ZADDs, one after the other
+    for (const std::vector<std::string>& argv : argvs) {
+      CommandContext ctx{server, client, argv, reply};
+      GeoAdd(ctx);
+    }
+    return;
+  }
   std::vector<GeoAddRequest> requests(argvs.size());
   std::vector<const GeoAddRequest*> accepted(argvs.size(), nullptr);
   std::vector<std::string> errors(argvs.size());
-  std::optional<std::string> type_error;  // the key's, said once
-  std::string name;
   for (size_t i = 0; i < argvs.size(); ++i) {
     Reply error(&errors[i], reply.protocol());
     CommandContext ctx{server, client, argvs[i], error};
     if (!ParseGeoAddOrReply(ctx, &requests[i])) continue;
-    if (!type_error) {
-      name = ctx.Name(argvs[i][1]);
-      GeoKeyExists(ctx, name);  // replies WRONGTYPE or an internal error
-      type_error = errors[i];
-    }
-    if (!type_error->empty()) {
-      errors[i] = *type_error;
+    if (!kind) {
+      errors[i] = type_error;
       continue;
     }
     if (CheckGeoAddSizesOrReply(ctx, requests[i])) accepted[i] = &requests[i];
@@ -277,10 +304,11 @@ void GeoDist(CommandContext& ctx) {
     return ctx.reply.Error(kSyntaxError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return;
-  if (!*exists) return ctx.reply.Null();
-  auto scores = MemberScores(ctx.store(), name, {ctx.argv[2], ctx.argv[3]});
+  std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Null();
+  auto scores =
+      GeoSourceScores(ctx.store(), name, *kind, {ctx.argv[2], ctx.argv[3]});
   if (!ctx.Check(scores.status())) return;
   if (!(*scores)[0] || !(*scores)[1]) return ctx.reply.Null();
   ctx.reply.Bulk(index::RedisFormatDistance(

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "index/redis_geo_search.h"
-#include "service/resp/key_type.h"
 
 namespace trackdb::resp {
 
@@ -35,20 +34,6 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
     }
   }
   return scores;
-}
-
-std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
-    CommandContext& ctx) {
-  const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<bool> exists = GeoKeyExists(ctx, name);
-  if (!exists) return std::nullopt;
-  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
-  if (!*exists) {
-    return std::vector<std::optional<uint64_t>>(members.size());
-  }
-  auto scores = MemberScores(ctx.store(), name, members);
-  if (!ctx.Check(scores.status())) return std::nullopt;
-  return *std::move(scores);
 }
 
 }  // namespace trackdb::resp

@@ -61,12 +61,6 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
     storage::TrackStore& store, absl::string_view name,
     absl::Span<const std::string> members);
 
-// GEOPOS's and ZMSCORE's lookup: the scores of argv[2..] in GEO key argv[1]
-// (all nullopt when the key does not exist). nullopt when it has already
-// replied with an error (WRONGTYPE, storage).
-std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
-    CommandContext& ctx);
-
 }  // namespace trackdb::resp
 
 #endif  // TRACKDB_SERVICE_RESP_GEO_KEY_H_

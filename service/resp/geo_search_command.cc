@@ -10,6 +10,10 @@
 // could accept. Members without a Redis score (|lat| > 85.05112878, written
 // over gRPC) are never candidates.
 //
+// A plain sorted set as the source (geo_source.h) is read whole: every
+// member is a candidate, and STORE writes a sorted set of the results at
+// their scores.
+//
 // GEOSEARCH and GEOSEARCHSTORE also take Valkey 9.0's BYPOLYGON
 // num-vertices lon lat [lon lat ...] (instead of FROM... and BY...), with
 // Valkey's errors, centre, areas, order and WITHDIST in metres; a member is
@@ -44,6 +48,7 @@
 #include "service/resp/command.h"
 #include "service/resp/geo_args.h"
 #include "service/resp/geo_key.h"
+#include "service/resp/geo_source.h"
 #include "service/resp/key_type.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
@@ -69,8 +74,9 @@ enum Flags {
 // longLatFromMember: the member's decoded position (its cell centre), which
 // is where Redis measures from.
 bool MemberCentreOrReply(CommandContext& ctx, const std::string& name,
-                         const std::string& member, index::LatLng* centre) {
-  auto scores = MemberScores(ctx.store(), name, {member});
+                         ZsetKind kind, const std::string& member,
+                         index::LatLng* centre) {
+  auto scores = GeoSourceScores(ctx.store(), name, kind, {member});
   if (!ctx.Check(scores.status())) return false;
   if (!(*scores)[0]) {
     ctx.reply.Error("could not decode requested zset member");
@@ -83,6 +89,8 @@ bool MemberCentreOrReply(CommandContext& ctx, const std::string& name,
 struct Candidates {
   std::vector<index::RedisGeoCandidate> list;
   absl::flat_hash_map<std::string, model::TrackPoint> points;  // for STORE
+  // A plain sorted set's members at their stored scores, for STORE.
+  absl::flat_hash_map<std::string, double> zset_scores;
 };
 
 // The candidates whose stored positions `region` holds (null: every
@@ -186,9 +194,33 @@ absl::Status FindResults(storage::TrackStore& store, const std::string& name,
   return absl::OkStatus();
 }
 
+// A search of a plain sorted set (geo_source.h): every member is a
+// candidate. `scores` (null: not wanted) gets each result's stored score.
+absl::Status SearchPlainZset(storage::TrackStore& store,
+                             const std::string& name,
+                             const index::RedisGeoShape& shape,
+                             const index::RedisGeoReplyOptions& options,
+                             std::vector<index::RedisGeoResult>* results,
+                             absl::flat_hash_map<std::string, double>* scores) {
+  absl::StatusOr<std::vector<ZEntry>> members =
+      PlainZsetGeoMembers(store, name);
+  if (!members.ok()) return members.status();
+  std::vector<index::RedisGeoCandidate> candidates;
+  candidates.reserve(members->size());
+  for (const ZEntry& m : *members) {
+    candidates.push_back({m.member, *GeohashOfZsetScore(m.score)});
+  }
+  *results = index::RedisGeoSearch(shape, candidates, options);
+  if (scores != nullptr) {
+    for (ZEntry& m : *members) scores->emplace(std::move(m.member), m.score);
+  }
+  return absl::OkStatus();
+}
+
 // A search as its arguments ask for it (georadiusGeneric's locals).
 struct SearchRequest {
-  std::string src;      // the source key's storage name
+  std::string src;  // the source key's storage name
+  ZsetKind kind = ZsetKind::kNone;
   bool exists = false;  // whether the source key exists
   index::RedisGeoShape shape;
   const std::string* store_key = nullptr;  // STORE / GEOSEARCHSTORE's key
@@ -220,7 +252,8 @@ bool ParseLeadingArgsOrReply(CommandContext& ctx, int flags, SearchRequest* req,
     *options_at = 5;
     if (!req->exists) return true;
     req->shape.kind = index::RedisGeoShape::Kind::kRadius;
-    return MemberCentreOrReply(ctx, req->src, argv[2], &req->shape.centre) &&
+    return MemberCentreOrReply(ctx, req->src, req->kind, argv[2],
+                               &req->shape.centre) &&
            ParseDistanceOrReply(ctx, argv[3], argv[4], &req->shape.radius,
                                 &req->shape.unit_to_meters);
   }
@@ -287,8 +320,8 @@ int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
   if (req->bypolygon) return kUnknownOption;
   if (is("frommember") && left >= 1 && !req->fromloc) {
     // Without a source key Redis parses on and replies when done.
-    if (req->exists &&
-        !MemberCentreOrReply(ctx, req->src, argv[i + 1], &req->shape.centre)) {
+    if (req->exists && !MemberCentreOrReply(ctx, req->src, req->kind,
+                                            argv[i + 1], &req->shape.centre)) {
       return kOptionError;
     }
     req->frommember = true;
@@ -435,6 +468,24 @@ void StoreResults(CommandContext& ctx, const std::string& dest,
   return ctx.reply.Integer(static_cast<int64_t>(results.size()));
 }
 
+// STORE from a plain sorted set: replaces `dest` with a sorted set of the
+// results at their scores, as Redis stores any search, in one batch.
+void StoreScores(CommandContext& ctx, const std::string& dest,
+                 const Candidates& candidates,
+                 const std::vector<index::RedisGeoResult>& results) {
+  RunZsetStore(
+      ctx, {dest}, dest, [&](storage::TypedTxn&, Reply&, ZsetResult* result) {
+        std::vector<ZEntry> entries;
+        entries.reserve(results.size());
+        for (const index::RedisGeoResult& r : results) {
+          entries.push_back({r.member, candidates.zset_scores.at(r.member)});
+        }
+        std::sort(entries.begin(), entries.end(), ZEntryLess);
+        *result = std::move(entries);
+        return absl::OkStatus();
+      });
+}
+
 // STOREDIST: replaces `dest` with a sorted set of the results' distances
 // from the centre in the search's unit (Redis's score), in one batch.
 void StoreDistances(CommandContext& ctx, const std::string& dest,
@@ -482,9 +533,10 @@ void ReplyResults(CommandContext& ctx, const SearchRequest& req,
 void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   SearchRequest req;
   req.src = ctx.Name(ctx.argv[src_index]);
-  std::optional<bool> found = GeoKeyExists(ctx, req.src);
-  if (!found) return;
-  req.exists = *found;
+  std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, req.src);
+  if (!kind) return;
+  req.kind = *kind;
+  req.exists = *kind != ZsetKind::kNone;
   size_t options_at = 0;
   std::string dest;
   if (!ParseLeadingArgsOrReply(ctx, flags, &req, &options_at) ||
@@ -501,14 +553,20 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
 
   Candidates candidates;
   std::vector<index::RedisGeoResult> results;
-  if (!ctx.Check(
-          FindResults(ctx.store(), req.src, req.shape,
-                      index::RedisGeoReplyOptions{req.sort, req.count, req.any},
-                      store, &candidates, &results))) {
+  const index::RedisGeoReplyOptions options{req.sort, req.count, req.any};
+  if (!ctx.Check(req.kind == ZsetKind::kTyped
+                     ? SearchPlainZset(
+                           ctx.store(), req.src, req.shape, options, &results,
+                           store ? &candidates.zset_scores : nullptr)
+                     : FindResults(ctx.store(), req.src, req.shape, options,
+                                   store, &candidates, &results))) {
     return;
   }
   if (store && req.storedist) {
     return StoreDistances(ctx, dest, req, results);
+  }
+  if (store && req.kind == ZsetKind::kTyped) {
+    return StoreScores(ctx, dest, candidates, results);
   }
   if (store) return StoreResults(ctx, dest, candidates, results);
   ReplyResults(ctx, req, results);

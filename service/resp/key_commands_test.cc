@@ -177,8 +177,8 @@ TEST(KeyCommandsTest, GeoKeysExpireAsAWhole) {
   const std::regex avg_ttl("avg_ttl=[0-9]+");
   const std::regex bulk_length("^\\$[0-9]+");
   const auto masked = [&](const std::string& info) {
-    return std::regex_replace(
-        std::regex_replace(info, bulk_length, "$$?"), avg_ttl, "avg_ttl=?");
+    return std::regex_replace(std::regex_replace(info, bulk_length, "$$?"),
+                              avg_ttl, "avg_ttl=?");
   };
   const auto info = d.Call({"INFO", "keyspace"});
   EXPECT_EQ(masked(info.trackdb), masked(info.redis));

@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/geo_test_util.h"
+#include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
 
 namespace trackdb::resp {
@@ -761,9 +762,9 @@ TEST(TypedZsetCommandsTest, StoreReplacesAnyDestination) {
   };
   ExpectSameInBothProtocols(d, commands);
   // A GEO key replaced by a typed zset leaves no collection behind.
-  EXPECT_EQ(d.trackdb().Call({"GEOPOS", "geodst", "Palermo"}),
-            "-WRONGTYPE Operation against a key holding the wrong kind of "
-            "value\r\n");
+  EXPECT_EQ(*d.trackdb_server().store().CollectionSize(KeyName(0, "geodst")),
+            0);
+  EXPECT_SAME_REPLY(d, {"GEOPOS", "geodst", "Palermo"});
 }
 
 TEST(TypedZsetCommandsTest, RangeStore) {
