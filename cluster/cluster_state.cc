@@ -28,22 +28,23 @@ bool IsMe(const Node& node, const std::string& my_host, int my_port) {
 }
 
 void FindMyself(ClusterView* view) {
-  view->myself =
-      view->topology ? view->topology->Find(view->my_id) : -1;
+  view->myself = view->topology ? view->topology->Find(view->my_id) : -1;
 }
 
 absl::Status WriteFileSynced(const std::string& path,
                              const std::string& content) {
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return absl::InternalError(absl::StrCat("open ", tmp, ": errno ", errno));
+  if (fd < 0)
+    return absl::InternalError(absl::StrCat("open ", tmp, ": errno ", errno));
   size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       ::close(fd);
-      return absl::InternalError(absl::StrCat("write ", tmp, ": errno ", errno));
+      return absl::InternalError(
+          absl::StrCat("write ", tmp, ": errno ", errno));
     }
     done += static_cast<size_t>(n);
   }
@@ -60,19 +61,20 @@ absl::Status WriteFileSynced(const std::string& path,
 Route RouteKeys(const ClusterView& view,
                 absl::Span<const absl::string_view> keys, bool write) {
   Route route;
-  for (absl::string_view key : keys) {
-    const int slot = KeySlot(key);
-    if (route.slot >= 0 && slot != route.slot) {
-      route.kind = Route::Kind::kCrossSlot;
-      return route;
-    }
-    route.slot = slot;
-  }
-  if (route.slot < 0) return route;  // no keys
+  if (keys.empty()) return route;
+  // As Redis's getNodeByQuery: an unserved first slot is CLUSTERDOWN before
+  // any other key is looked at.
+  route.slot = KeySlot(keys[0]);
   const int owner = view.topology ? view.topology->Owner(route.slot) : -1;
   if (owner < 0) {
     route.kind = Route::Kind::kDown;
     return route;
+  }
+  for (absl::string_view key : keys.subspan(1)) {
+    if (KeySlot(key) != route.slot) {
+      route.kind = Route::Kind::kCrossSlot;
+      return route;
+    }
   }
   if (owner == view.myself) return route;
   if (!write && view.myself >= 0) {
@@ -145,8 +147,8 @@ absl::Status ClusterState::Load() {
 }
 
 absl::Status ClusterState::Save(const ClusterView& view) const {
-  std::string content = absl::StrCat("version ", view.version, "\n", "id ",
-                                     view.my_id, "\n");
+  std::string content =
+      absl::StrCat("version ", view.version, "\n", "id ", view.my_id, "\n");
   if (view.topology) {
     for (absl::string_view line :
          absl::StrSplit(view.topology->ToText(), '\n', absl::SkipEmpty())) {

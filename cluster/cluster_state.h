@@ -63,8 +63,9 @@ class ClusterState {
   // The state kept in `path` (none yet: an empty state); `my_host` and
   // `my_port` (the RESP address) let SETNODES find this node when no id
   // was set.
-  static absl::StatusOr<std::unique_ptr<ClusterState>> Open(
-      std::string path, std::string my_host, int my_port);
+  static absl::StatusOr<std::unique_ptr<ClusterState>> Open(std::string path,
+                                                            std::string my_host,
+                                                            int my_port);
 
   std::shared_ptr<const ClusterView> view() const;
   absl::Status SetNodeId(absl::string_view id);
@@ -72,7 +73,9 @@ class ClusterState {
 
  private:
   ClusterState(std::string path, std::string my_host, int my_port)
-      : path_(std::move(path)), my_host_(std::move(my_host)), my_port_(my_port) {}
+      : path_(std::move(path)),
+        my_host_(std::move(my_host)),
+        my_port_(my_port) {}
   absl::Status Load();
   absl::Status Save(const ClusterView& view) const;
   void Publish(ClusterView view);

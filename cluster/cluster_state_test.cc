@@ -15,14 +15,14 @@ std::string Id(char c) { return std::string(kNodeIdLength, c); }
 std::string StatePath() {
   const char* dir = std::getenv("TEST_TMPDIR");
   static int n = 0;
-  return absl::StrCat(dir != nullptr ? dir : "/tmp", "/cluster_nodes_",
-                      ++n, ".conf");
+  return absl::StrCat(dir != nullptr ? dir : "/tmp", "/cluster_nodes_", ++n,
+                      ".conf");
 }
 
 std::string TwoShards() {
   return absl::StrCat(Id('a'), " 127.0.0.1 7001 master - 0-8191\n",  //
-                      Id('b'), " 127.0.0.1 7002 master - 8192-16383\n",
-                      Id('c'), " 127.0.0.1 7003 slave ", Id('a'), "\n");
+                      Id('b'), " 127.0.0.1 7002 master - 8192-16383\n", Id('c'),
+                      " 127.0.0.1 7003 slave ", Id('a'), "\n");
 }
 
 TEST(ClusterStateTest, VersionsAsKvrocks) {

@@ -26,7 +26,8 @@ constexpr std::array<uint16_t, 256> kCrcTable = MakeCrcTable();
 uint16_t Crc16(absl::string_view bytes) {
   uint16_t crc = 0;
   for (unsigned char c : bytes) {
-    crc = static_cast<uint16_t>((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
+    crc =
+        static_cast<uint16_t>((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
   }
   return crc;
 }

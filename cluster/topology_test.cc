@@ -13,9 +13,9 @@ std::string Id(char c) { return std::string(kNodeIdLength, c); }
 
 std::string ThreeMastersOneSlave() {
   return absl::StrCat(Id('a'), " 127.0.0.1 7001 master - 0-5460\n",  //
-                      Id('b'), " 127.0.0.1 7002 master - 5461-10922\n",
-                      Id('c'), " 127.0.0.1 7003 master - 10923-16383\n",
-                      Id('d'), " 127.0.0.1 7004 slave ", Id('a'), "\n");
+                      Id('b'), " 127.0.0.1 7002 master - 5461-10922\n", Id('c'),
+                      " 127.0.0.1 7003 master - 10923-16383\n", Id('d'),
+                      " 127.0.0.1 7004 slave ", Id('a'), "\n");
 }
 
 TEST(TopologyTest, ParsesKvrocksSetNodes) {

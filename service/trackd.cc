@@ -42,6 +42,8 @@ ABSL_FLAG(std::optional<int>, grpc_port, std::nullopt,
           "Overrides server.grpc_port.");
 ABSL_FLAG(std::optional<int>, resp_port, std::nullopt,
           "Overrides server.resp_port.");
+ABSL_FLAG(std::optional<bool>, cluster_enabled, std::nullopt,
+          "Overrides server.cluster_enabled (Redis Cluster protocol).");
 
 namespace trackdb {
 namespace {
@@ -109,6 +111,9 @@ absl::StatusOr<v1::TrackdbConfig> LoadConfig() {
   }
   if (auto port = absl::GetFlag(FLAGS_resp_port)) {
     config.mutable_server()->set_resp_port(*port);
+  }
+  if (auto enabled = absl::GetFlag(FLAGS_cluster_enabled)) {
+    config.mutable_server()->set_cluster_enabled(*enabled);
   }
   if (absl::Status s = conf::ValidateConfig(config); !s.ok()) return s;
   return config;

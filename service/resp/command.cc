@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "service/clock.h"
+#include "service/resp/command_keys.h"
 #include "service/resp/keyspace.h"
 #include "storage/disk_error.h"
 
@@ -284,6 +285,13 @@ void Dispatch(ServerState& server, ClientState& client,
         "allowed in this context"));
     return;
   }
+  if (server.cluster() != nullptr) {
+    if (std::string refusal = ClusterRefusal(*server.cluster(), *spec, argv);
+        !refusal.empty()) {
+      reply.Error(refusal);
+      return;
+    }
+  }
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   spec->handler(ctx);
@@ -294,6 +302,17 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply) {
   if (calls.size() == 1) return Dispatch(server, client, calls[0], reply);
+  if (server.cluster() != nullptr) {
+    // A call that is not this node's gets its own refusal, in its place.
+    for (const std::vector<std::string>& call : calls) {
+      if (!ClusterRefusal(*server.cluster(), spec, call).empty()) {
+        for (const std::vector<std::string>& each : calls) {
+          Dispatch(server, client, each, reply);
+        }
+        return;
+      }
+    }
+  }
   // joins() accepted each call's name, arity and options, which is all
   // Dispatch would check before running it.
   client.last_command = spec.name;

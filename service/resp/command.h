@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
+#include "cluster/cluster_state.h"
 #include "service/auth/users.h"
 #include "service/fence_webhook.h"
 #include "service/resp/list_waiters.h"
@@ -118,6 +119,11 @@ class ServerState {
   std::optional<std::string> LoadCursor(int64_t cursor);
 
   int64_t start_ms() const { return start_ms_; }
+  // This node's place in its cluster; null unless server.cluster_enabled.
+  cluster::ClusterState* cluster() const { return cluster_.get(); }
+  void set_cluster(std::unique_ptr<cluster::ClusterState> cluster) {
+    cluster_ = std::move(cluster);
+  }
   int port = 0;  // the bound port, for INFO
   std::atomic<int64_t> commands_processed{0};
   std::atomic<int64_t> connections_received{0};
@@ -133,6 +139,7 @@ class ServerState {
   const int64_t start_ms_;
   PubSub pubsub_;
   ListWaiters list_waiters_;
+  std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
 
   mutable absl::Mutex mu_;

@@ -25,11 +25,11 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(
-      CommandFamilyNames(),
-      ElementsAre("config", "connection", "fence", "geo", "geo_search", "hash",
-                  "key", "list", "pubsub", "server", "set", "string", "track",
-                  "track_search", "zset", "zset_algebra", "zset_write"));
+  EXPECT_THAT(CommandFamilyNames(),
+              ElementsAre("cluster", "config", "connection", "fence", "geo",
+                          "geo_search", "hash", "key", "list", "pubsub",
+                          "server", "set", "string", "track", "track_search",
+                          "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -76,6 +76,8 @@ TEST(CommandTableTest, LoopCommands) {
            "ping", "echo", "auth", "hello", "quit", "select", "client", "acl",
            // server
            "command", "time", "config", "function", "script",
+           // cluster
+           "cluster", "clusterx", "readonly", "readwrite", "asking",
            // key
            "del", "unlink", "exists", "touch", "type", "expire", "pexpire",
            "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime",

@@ -144,6 +144,9 @@ void Quit(CommandContext& ctx) {
 void Select(CommandContext& ctx) {
   int64_t db = 0;
   if (!ParseInt64(ctx.argv[1], &db)) return ctx.reply.Error(kNotIntegerError);
+  if (ctx.server.cluster() != nullptr && db != 0) {
+    return ctx.reply.Error("SELECT is not allowed in cluster mode");
+  }
   if (db < 0 || db >= kDatabases) {
     return ctx.reply.Error("DB index is out of range");
   }

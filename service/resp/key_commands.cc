@@ -278,6 +278,9 @@ void Copy(CommandContext& ctx) {
 
 // Redis's moveCommand: MOVE key db.
 void Move(CommandContext& ctx) {
+  if (ctx.server.cluster() != nullptr) {
+    return ctx.reply.Error("MOVE is not allowed in cluster mode");
+  }
   std::optional<int> db = ParseDbOrReply(ctx, ctx.argv[2]);
   if (!db) return;
   if (*db == ctx.client.db) return ctx.reply.Error(kSameObjectError);

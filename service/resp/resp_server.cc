@@ -76,6 +76,18 @@ class RespServer::Impl {
       if (!s.ok()) return s;
       state_.port = acceptor_->local_endpoint().port();
     }
+    if (server.cluster_enabled()) {
+      if (config_.data_dir().empty()) {
+        return absl::InvalidArgumentError(
+            "server.cluster_enabled: data_dir must be set (it keeps "
+            "cluster_nodes.conf)");
+      }
+      auto cluster = cluster::ClusterState::Open(
+          absl::StrCat(config_.data_dir(), "/cluster_nodes.conf"),
+          server.resp_bind_address(), state_.port);
+      if (!cluster.ok()) return cluster.status();
+      state_.set_cluster(*std::move(cluster));
+    }
     if (server.has_resp_tls_port()) {
       auto tls = NewServerTlsContext(server);
       if (!tls.ok()) return tls.status();

@@ -238,14 +238,14 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
   const int64_t now = NowMs();
   std::string text;
   if (want("server")) {
-    absl::StrAppend(&text, "# Server\r\nredis_version:7.0.15\r\n",
-                    "redis_mode:standalone\r\n", "trackdb_server:trackd\r\n",
-                    "os:Linux\r\n", "arch_bits:64\r\n", "process_id:", getpid(),
-                    "\r\n", "tcp_port:", ctx.server.port, "\r\n",
-                    "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000,
-                    "\r\n",
-                    "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000,
-                    "\r\n", "executable:trackd\r\n", "\r\n");
+    absl::StrAppend(
+        &text, "# Server\r\nredis_version:7.0.15\r\n",
+        "redis_mode:", ctx.server.cluster() ? "cluster" : "standalone", "\r\n",
+        "trackdb_server:trackd\r\n", "os:Linux\r\n", "arch_bits:64\r\n",
+        "process_id:", getpid(), "\r\n", "tcp_port:", ctx.server.port, "\r\n",
+        "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000, "\r\n",
+        "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000, "\r\n",
+        "executable:trackd\r\n", "\r\n");
   }
   if (want("clients")) {
     absl::StrAppend(
@@ -281,6 +281,10 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
   }
   if (want("webhooks")) absl::StrAppend(&text, WebhooksSection(ctx));
   if (want("retention")) absl::StrAppend(&text, RetentionSection(ctx));
+  if (want("cluster")) {
+    absl::StrAppend(&text, "# Cluster\r\ncluster_enabled:",
+                    ctx.server.cluster() ? 1 : 0, "\r\n\r\n");
+  }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
     for (int db = 0; db < kDatabases; ++db) {

@@ -1176,6 +1176,34 @@ const VerdictRow kFenceRows[] = {
 };
 
 constexpr char kOwnTrackCommand[] = "a trackdb command: Redis has no TRACK.*";
+// Beside a redis-server without cluster support, as these rows run: every
+// CLUSTER subcommand, READONLY and ASKING refuse alike;
+// cluster_commands_test.cc runs them in cluster mode.
+constexpr char kOwnCluster[] =
+    "a trackdb (Kvrocks) command: Redis has no CLUSTERX";
+const VerdictRow kClusterRows[] = {
+    {"cluster", "CLUSTER"},
+    {"clusterx", "CLUSTERX", VerdictRow::kOwn, kOwnCluster},
+    {"clusterx", "CLUSTERX NOPE", VerdictRow::kOwn, kOwnCluster},
+    {"cluster|keyslot", "CLUSTER KEYSLOT a"},
+    {"cluster|keyslot", "CLUSTER KEYSLOT"},
+    {"cluster|keyslot", "CLUSTER KEYSLOT a b"},
+    {"cluster|myid", "CLUSTER MYID"},
+    {"cluster|info", "CLUSTER INFO"},
+    {"cluster|slots", "CLUSTER SLOTS"},
+    {"cluster|nodes", "CLUSTER NODES"},
+    {"cluster|shards", "CLUSTER SHARDS"},
+    {"readonly", "READONLY"},
+    {"readonly", "READONLY x"},
+    {"readwrite", "READWRITE"},
+    {"asking", "ASKING"},
+    {"clusterx|setnodeid", "CLUSTERX SETNODEID a", VerdictRow::kOwn,
+     kOwnCluster},
+    {"clusterx|setnodes", "CLUSTERX SETNODES a 1", VerdictRow::kOwn,
+     kOwnCluster},
+    {"clusterx|version", "CLUSTERX VERSION", VerdictRow::kOwn, kOwnCluster},
+};
+
 const VerdictRow kTrackRows[] = {
     {"track.analyze", "TRACK.ANALYZE g m MAXSPEED x", VerdictRow::kOwn,
      kOwnTrackCommand},
@@ -1238,6 +1266,7 @@ const std::vector<VerdictRow>& VerdictRows() {
     Append(kPubSubRows, all);
     Append(kFenceRows, all);
     Append(kTrackRows, all);
+    Append(kClusterRows, all);
     Append(kUnsupportedRows, all);
     return all;
   }();

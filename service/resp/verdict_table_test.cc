@@ -75,8 +75,9 @@ std::vector<std::string> Request(const std::string& words) {
 std::vector<VerdictRow> ArityRows(const std::string& entry, int arity) {
   const std::vector<std::string> words = absl::StrSplit(entry, '|');
   std::vector<VerdictRow> rows;
-  // Module-style names (FENCE.SET) are trackdb's own.
-  const bool own = absl::StrContains(words[0], '.');
+  // Module-style names (FENCE.SET) are trackdb's own, and Kvrocks's
+  // CLUSTERX, which Redis lacks.
+  const bool own = absl::StrContains(words[0], '.') || words[0] == "clusterx";
   const auto row = [&](int argc) {
     std::string req = absl::AsciiStrToUpper(absl::StrJoin(words, " "));
     for (int i = static_cast<int>(words.size()); i < argc; ++i) {

@@ -1,0 +1,76 @@
+#include "service/resp/command_keys.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "service/resp/option_words.h"
+
+namespace trackdb::resp {
+namespace {
+
+// argv[count_at] keys from argv[count_at + 1] on.
+void AddCountedKeys(const std::vector<std::string>& argv, size_t count_at,
+                    std::vector<absl::string_view>* keys) {
+  int64_t count = 0;
+  if (count_at >= argv.size() || !absl::SimpleAtoi(argv[count_at], &count) ||
+      count <= 0) {
+    return;
+  }
+  const size_t end =
+      std::min(argv.size(), count_at + 1 + static_cast<size_t>(count));
+  for (size_t i = count_at + 1; i < end; ++i) keys->push_back(argv[i]);
+}
+
+void AddMovableKeys(const std::string& name,
+                    const std::vector<std::string>& argv,
+                    std::vector<absl::string_view>* keys) {
+  if (name == "zunion" || name == "zinter" || name == "zdiff" ||
+      name == "zintercard" || name == "sintercard") {
+    AddCountedKeys(argv, 1, keys);
+  } else if (name == "zunionstore" || name == "zinterstore" ||
+             name == "zdiffstore") {
+    AddCountedKeys(argv, 2, keys);
+  } else if (name == "georadius" || name == "georadiusbymember") {
+    // The source is argv[1] (first_key); STORE and STOREDIST name another.
+    for (size_t i = 2; i + 1 < argv.size(); ++i) {
+      if (EqualsIgnoreCase(argv[i], "store") ||
+          EqualsIgnoreCase(argv[i], "storedist")) {
+        keys->push_back(argv[++i]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string ClusterRefusal(const cluster::ClusterState& cluster,
+                           const CommandSpec& spec,
+                           const std::vector<std::string>& argv) {
+  const std::vector<absl::string_view> keys = CommandKeys(spec, argv);
+  if (keys.empty()) return "";
+  const cluster::Route route = cluster::RouteKeys(
+      *cluster.view(), keys, AccessOf(spec) == auth::Access::kWrite);
+  if (route.kind == cluster::Route::Kind::kServe) return "";
+  return absl::StrCat("-", cluster::RouteError(route));
+}
+
+std::vector<absl::string_view> CommandKeys(
+    const CommandSpec& spec, const std::vector<std::string>& argv) {
+  std::vector<absl::string_view> keys;
+  const int argc = static_cast<int>(argv.size());
+  if (spec.first_key > 0 && spec.key_step > 0) {
+    const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
+    for (int i = spec.first_key; i <= last && i < argc; i += spec.key_step) {
+      keys.push_back(argv[i]);
+    }
+  }
+  if (std::find(spec.flags.begin(), spec.flags.end(), "movablekeys") !=
+      spec.flags.end()) {
+    AddMovableKeys(spec.name, argv, &keys);
+  }
+  return keys;
+}
+
+}  // namespace trackdb::resp

@@ -1,0 +1,31 @@
+#ifndef TRACKDB_SERVICE_RESP_COMMAND_KEYS_H_
+#define TRACKDB_SERVICE_RESP_COMMAND_KEYS_H_
+
+// The keys of a call, as Redis Cluster routes by them: the command's
+// first_key..last_key every key_step (COMMAND INFO's positions), and for
+// the commands flagged "movablekeys" the keys their arguments name
+// (ZUNIONSTORE's numkeys, GEORADIUS's STORE key, ...). A call whose
+// numkeys is not a number yields the keys it can tell; the command replies
+// its own error when it runs.
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "service/resp/command.h"
+
+namespace trackdb::resp {
+
+std::vector<absl::string_view> CommandKeys(
+    const CommandSpec& spec, const std::vector<std::string>& argv);
+
+// In cluster mode, the error (as Reply::Error takes it) that sends the
+// call elsewhere: MOVED, CROSSSLOT or CLUSTERDOWN (cluster::RouteKeys);
+// empty when this node serves it.
+std::string ClusterRefusal(const cluster::ClusterState& cluster,
+                           const CommandSpec& spec,
+                           const std::vector<std::string>& argv);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_COMMAND_KEYS_H_
