@@ -12,8 +12,8 @@
 // is not initialized".
 //
 // Nodes don't talk to each other: every link reads "connected", every
-// node "online", ping and pong times are 0 and now, and the config epoch
-// of every node is the topology's version.
+// node "online", ping and pong times are 0 and now, the config epoch of
+// every node is the topology's version, and replication offsets are 0.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -135,8 +135,8 @@ void ClusterNodes(CommandContext& ctx) {
     absl::StrAppend(&text, n.id, " ", n.host, ":", n.port, "@",
                     n.port + kClusterPortOffset, " ", myself ? "myself," : "",
                     n.master ? "master - " : "slave ",
-                    n.master ? "" : n.master_id + " ", "0 ", myself ? 0 : now,
-                    " ", view->version, " connected",
+                    n.master ? "" : n.master_id + " ", "0 ", now, " ",
+                    view->version, " connected",
                     n.master ? SlotsText(runs, static_cast<int>(i)) : "", "\n");
   }
   ctx.reply.Verbatim(text);
@@ -153,10 +153,10 @@ void ReplyShardNode(Reply& reply, const Node& node) {
   reply.Bulk(node.host);
   reply.Bulk("endpoint");
   reply.Bulk(node.host);
-  reply.Bulk("replication-offset");
-  reply.Integer(0);
   reply.Bulk("role");
   reply.Bulk(node.master ? "master" : "replica");
+  reply.Bulk("replication-offset");
+  reply.Integer(0);
   reply.Bulk("health");
   reply.Bulk("online");
 }

@@ -172,8 +172,8 @@ TEST(ClusterCommandsTest, SetNodesThenRoutesAsRedisCluster) {
   const std::string nodes = c.Call({"CLUSTER", "NODES"});
   EXPECT_THAT(nodes, ::testing::HasSubstr(absl::StrCat(
                          Id('a'), " 127.0.0.1:", server.port(), "@",
-                         server.port() + 10000,
-                         " myself,master - 0 0 2 connected 0-8191\n")));
+                         server.port() + 10000, " myself,master - 0 ")));
+  EXPECT_THAT(nodes, ::testing::HasSubstr(" 2 connected 0-8191\n"));
   EXPECT_THAT(nodes,
               ::testing::HasSubstr(absl::StrCat(" slave ", Id('b'), " 0 ")));
   EXPECT_EQ(
