@@ -117,6 +117,42 @@ TEST(ClusterCommandsTest, DisabledAnswersAsRedis) {
             "-ERR This instance has cluster support disabled\r\n");
 }
 
+// Cluster clients ask COMMAND GETKEYS for the keys of the commands whose
+// keys move (numkeys, STORE options): trackdb's answers are Redis's.
+TEST(ClusterCommandsTest, GetKeysAsRedis) {
+  Differential d;
+  const std::vector<std::vector<std::string>> calls = {
+      {"get", "a"},
+      {"mset", "a", "1", "b", "2"},
+      {"del", "a", "b", "c"},
+      {"zunionstore", "d", "2", "a", "b", "WEIGHTS", "1", "2"},
+      {"zinterstore", "d", "3", "a", "b"},
+      {"zdiff", "2", "a", "b", "WITHSCORES"},
+      {"zinter", "1", "a"},
+      {"sintercard", "2", "a", "b", "LIMIT", "1"},
+      {"georadius", "g", "1", "2", "3", "km", "STORE", "s"},
+      {"georadius", "g", "1", "2", "3", "km", "STOREDIST", "s", "COUNT", "1"},
+      {"georadiusbymember", "g", "m", "3", "km", "STORE", "s"},
+      {"georadius", "g", "1", "2", "3", "km"},
+      {"geosearchstore", "d", "s", "FROMLONLAT", "1", "2", "BYRADIUS", "1",
+       "km"},
+      {"blpop", "a", "b", "0"},
+      {"lmove", "a", "b", "LEFT", "RIGHT"},
+      {"rename", "a", "b"},
+      {"ping"},
+      {"ping", "a"},
+      {"nosuch", "a"},
+      {"get"},
+      {"get", "a", "b"},
+      {"zunionstore", "d", "0", "a"},
+  };
+  for (const auto& call : calls) {
+    std::vector<std::string> argv = {"COMMAND", "GETKEYS"};
+    argv.insert(argv.end(), call.begin(), call.end());
+    EXPECT_SAME_REPLY(d, argv);
+  }
+}
+
 // Two masters, this node (on its own port) with slots 0-8191 and a peer
 // with the rest, and a slave of the peer.
 std::string TwoShards(int my_port) {

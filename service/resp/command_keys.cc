@@ -10,29 +10,32 @@
 namespace trackdb::resp {
 namespace {
 
-// argv[count_at] keys from argv[count_at + 1] on.
-void AddCountedKeys(const std::vector<std::string>& argv, size_t count_at,
+// argv[count_at] keys from argv[count_at + 1] on; false if argv[count_at]
+// is not a count of keys that are there.
+bool AddCountedKeys(const std::vector<std::string>& argv, size_t count_at,
                     std::vector<absl::string_view>* keys) {
   int64_t count = 0;
   if (count_at >= argv.size() || !absl::SimpleAtoi(argv[count_at], &count) ||
-      count <= 0) {
-    return;
+      count <= 0 || static_cast<uint64_t>(count) > argv.size() - count_at - 1) {
+    return false;
   }
-  const size_t end =
-      std::min(argv.size(), count_at + 1 + static_cast<size_t>(count));
-  for (size_t i = count_at + 1; i < end; ++i) keys->push_back(argv[i]);
+  for (size_t i = count_at + 1; i <= count_at + count; ++i) {
+    keys->push_back(argv[i]);
+  }
+  return true;
 }
 
-void AddMovableKeys(const std::string& name,
+bool AddMovableKeys(const std::string& name,
                     const std::vector<std::string>& argv,
                     std::vector<absl::string_view>* keys) {
   if (name == "zunion" || name == "zinter" || name == "zdiff" ||
       name == "zintercard" || name == "sintercard") {
-    AddCountedKeys(argv, 1, keys);
-  } else if (name == "zunionstore" || name == "zinterstore" ||
-             name == "zdiffstore") {
-    AddCountedKeys(argv, 2, keys);
-  } else if (name == "georadius" || name == "georadiusbymember") {
+    return AddCountedKeys(argv, 1, keys);
+  }
+  if (name == "zunionstore" || name == "zinterstore" || name == "zdiffstore") {
+    return AddCountedKeys(argv, 2, keys);
+  }
+  if (name == "georadius" || name == "georadiusbymember") {
     // The source is argv[1] (first_key); STORE and STOREDIST name another.
     for (size_t i = 2; i + 1 < argv.size(); ++i) {
       if (EqualsIgnoreCase(argv[i], "store") ||
@@ -41,6 +44,7 @@ void AddMovableKeys(const std::string& name,
       }
     }
   }
+  return true;
 }
 
 }  // namespace
@@ -48,15 +52,16 @@ void AddMovableKeys(const std::string& name,
 std::string ClusterRefusal(const cluster::ClusterState& cluster,
                            const CommandSpec& spec,
                            const std::vector<std::string>& argv) {
-  const std::vector<absl::string_view> keys = CommandKeys(spec, argv);
-  if (keys.empty()) return "";
+  const std::optional<std::vector<absl::string_view>> keys =
+      CommandKeys(spec, argv);
+  if (!keys || keys->empty()) return "";
   const cluster::Route route = cluster::RouteKeys(
-      *cluster.view(), keys, AccessOf(spec) == auth::Access::kWrite);
+      *cluster.view(), *keys, AccessOf(spec) == auth::Access::kWrite);
   if (route.kind == cluster::Route::Kind::kServe) return "";
   return absl::StrCat("-", cluster::RouteError(route));
 }
 
-std::vector<absl::string_view> CommandKeys(
+std::optional<std::vector<absl::string_view>> CommandKeys(
     const CommandSpec& spec, const std::vector<std::string>& argv) {
   std::vector<absl::string_view> keys;
   const int argc = static_cast<int>(argv.size());
@@ -67,8 +72,9 @@ std::vector<absl::string_view> CommandKeys(
     }
   }
   if (std::find(spec.flags.begin(), spec.flags.end(), "movablekeys") !=
-      spec.flags.end()) {
-    AddMovableKeys(spec.name, argv, &keys);
+          spec.flags.end() &&
+      !AddMovableKeys(spec.name, argv, &keys)) {
+    return std::nullopt;
   }
   return keys;
 }

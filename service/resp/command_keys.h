@@ -4,10 +4,11 @@
 // The keys of a call, as Redis Cluster routes by them: the command's
 // first_key..last_key every key_step (COMMAND INFO's positions), and for
 // the commands flagged "movablekeys" the keys their arguments name
-// (ZUNIONSTORE's numkeys, GEORADIUS's STORE key, ...). A call whose
-// numkeys is not a number yields the keys it can tell; the command replies
-// its own error when it runs.
+// (ZUNIONSTORE's numkeys, GEORADIUS's STORE key, ...). nullopt for a call
+// whose arguments cannot say (a numkeys that is not a positive number or
+// counts more keys than there are): the command, run, replies its error.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@
 
 namespace trackdb::resp {
 
-std::vector<absl::string_view> CommandKeys(
+std::optional<std::vector<absl::string_view>> CommandKeys(
     const CommandSpec& spec, const std::vector<std::string>& argv);
 
 // In cluster mode, the error (as Reply::Error takes it) that sends the

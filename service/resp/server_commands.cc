@@ -16,6 +16,7 @@
 #include "model/glob.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
+#include "service/resp/command_keys.h"
 #include "service/resp/info_section.h"
 #include "service/resp/key_scan.h"
 #include "service/resp/key_type.h"
@@ -66,6 +67,35 @@ void CommandInfo(CommandContext& ctx) {
       CommandInfoEntry(ctx.reply, *spec, spec->name);
     }
   }
+}
+
+// COMMAND GETKEYS <command> [arg ...]: the keys Redis Cluster routes the
+// call by (command_keys.h), with Redis's errors; cluster clients (redis-py's
+// RedisCluster) ask it for the commands flagged movablekeys.
+void CommandGetKeys(CommandContext& ctx) {
+  const std::vector<std::string> call(ctx.argv.begin() + 2, ctx.argv.end());
+  const CommandSpec* spec = ctx.server.commands().Find(call[0]);
+  if (spec != nullptr && !spec->subcommands.empty() && call.size() > 1) {
+    auto sub = spec->subcommands.find(absl::AsciiStrToLower(call[1]));
+    spec = sub == spec->subcommands.end() ? nullptr : &sub->second;
+  }
+  if (spec == nullptr) return ctx.reply.Error("Invalid command specified");
+  const bool movable = std::find(spec->flags.begin(), spec->flags.end(),
+                                 "movablekeys") != spec->flags.end();
+  if (spec->first_key <= 0 && !movable) {
+    return ctx.reply.Error("The command has no key arguments");
+  }
+  const int argc = static_cast<int>(call.size());
+  if ((spec->arity > 0 && spec->arity != argc) || argc < -spec->arity) {
+    return ctx.reply.Error("Invalid number of arguments specified for command");
+  }
+  const std::optional<std::vector<absl::string_view>> keys =
+      CommandKeys(*spec, call);
+  if (!keys || keys->empty()) {
+    return ctx.reply.Error("Invalid arguments specified for command");
+  }
+  ctx.reply.Array(keys->size());
+  for (absl::string_view key : *keys) ctx.reply.Bulk(key);
 }
 
 // Enough for redis-cli's hints: a summary per command.
@@ -127,6 +157,7 @@ CommandSpec CommandCommand() {
     ctx.reply.Integer(static_cast<int64_t>(ctx.server.commands().all().size()));
   });
   sub("info", -2, CommandInfo);
+  sub("getkeys", -4, CommandGetKeys);
   sub("docs", -2, CommandDocs);
   sub("list", -2, CommandList);
   sub("help", 2, [](CommandContext& ctx) {
@@ -138,6 +169,8 @@ CommandSpec CommandCommand() {
         "    Return the number of commands.",
         "INFO [<command-name> ...]",
         "    Return details about the given commands, or all of them.",
+        "GETKEYS <full-command>",
+        "    Return the keys from a full Redis command.",
         "DOCS [<command-name> ...]",
         "    Return a summary of the given commands, or all of them.",
         "LIST [FILTERBY (PATTERN <pattern>|MODULE <module-name>)]",
