@@ -161,8 +161,12 @@ int Run() {
   auto grpc_server =
       service::GrpcServer::Start(config, store->get(), users, webhooks->get());
   if (!grpc_server.ok()) return Fail(grpc_server.status());
-  auto resp_server =
-      resp::RespServer::Start(config, store->get(), users, webhooks->get());
+  // The RESP door reports the gRPC door's bound port (INFO server's
+  // grpc_port), which is how a cluster node finds a peer's gRPC address.
+  v1::TrackdbConfig resp_config = config;
+  resp_config.mutable_server()->set_grpc_port((*grpc_server)->port());
+  auto resp_server = resp::RespServer::Start(resp_config, store->get(), users,
+                                             webhooks->get());
   if (!resp_server.ok()) return Fail(resp_server.status());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).

@@ -276,6 +276,7 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         "redis_mode:", ctx.server.cluster() ? "cluster" : "standalone", "\r\n",
         "trackdb_server:trackd\r\n", "os:Linux\r\n", "arch_bits:64\r\n",
         "process_id:", getpid(), "\r\n", "tcp_port:", ctx.server.port, "\r\n",
+        "grpc_port:", ctx.server.config().server().grpc_port(), "\r\n",
         "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000, "\r\n",
         "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000, "\r\n",
         "executable:trackd\r\n", "\r\n");

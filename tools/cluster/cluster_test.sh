@@ -66,4 +66,8 @@ cross=$(redis-cli -c -p "$p0" MSET a 1 b 2)
 info=$(redis-cli -p "$p1" CLUSTER INFO | tr -d '\r')
 grep -q "cluster_state:ok" <<<"$info" || fail "CLUSTER INFO: $info"
 grep -q "cluster_size:3" <<<"$info" || fail "CLUSTER INFO: $info"
+# Each node tells its gRPC port (start_cluster.sh: RESP port + 100), which
+# is how a node will find a peer's gRPC door.
+grpc=$(redis-cli -p "$p1" INFO server | tr -d '\r' | sed -n 's/^grpc_port://p')
+[ "$grpc" = $((p1 + 100)) ] || fail "INFO server grpc_port: '$grpc'"
 echo PASS
