@@ -236,6 +236,19 @@ def index_seeds():
           dbl(0.5) + b"\x0b")
 
 
+def cluster_seeds():
+    a, b, c = "a" * 40, "b" * 40, "c" * 40
+    write("cluster_topology_fuzz", "three-shards",
+          "%s 127.0.0.1 7000 master - 0-5460\n"
+          "%s 127.0.0.1 7001 master - 5461-10922\n"
+          "%s 127.0.0.1 7002 master - 10923-16383\n" % (a, b, c))
+    write("cluster_topology_fuzz", "slave-and-singles",
+          "%s h 1 master - 0-9 20 11\n%s h 2 slave %s\n" % (a, b, a))
+    write("cluster_topology_fuzz", "overlap",
+          "%s h 1 master - 0-10\n%s h 2 master - 10\n" % (a, b))
+    write("cluster_topology_fuzz", "hash-tag-key", "foo{bar}{zap}")
+
+
 if __name__ == "__main__":
     parser_seeds()
     dispatch_seeds()
@@ -243,3 +256,4 @@ if __name__ == "__main__":
     conf_seeds()
     import_seeds()
     index_seeds()
+    cluster_seeds()
