@@ -6,9 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -35,8 +33,9 @@ absl::Status WriteFileSynced(const std::string& path,
                              const std::string& content) {
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
+  if (fd < 0) {
     return absl::InternalError(absl::StrCat("open ", tmp, ": errno ", errno));
+  }
   size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -53,6 +52,15 @@ absl::Status WriteFileSynced(const std::string& path,
   if (!synced || std::rename(tmp.c_str(), path.c_str()) != 0) {
     return absl::InternalError(absl::StrCat("save ", path, ": errno ", errno));
   }
+  // The rename is durable once the directory is synced.
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd < 0 || ::fsync(dir_fd) != 0) {
+    if (dir_fd >= 0) ::close(dir_fd);
+    return absl::InternalError(absl::StrCat("sync ", dir, ": errno ", errno));
+  }
+  ::close(dir_fd);
   return absl::OkStatus();
 }
 

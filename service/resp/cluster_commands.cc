@@ -16,6 +16,7 @@
 // every node is the topology's version, and replication offsets are 0.
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/numbers.h"
