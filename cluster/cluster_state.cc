@@ -54,7 +54,8 @@ absl::Status WriteFileSynced(const std::string& path,
   }
   // The rename is durable once the directory is synced.
   const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string dir =
+      slash == std::string::npos ? "." : path.substr(0, slash);
   const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
   if (dir_fd < 0 || ::fsync(dir_fd) != 0) {
     if (dir_fd >= 0) ::close(dir_fd);

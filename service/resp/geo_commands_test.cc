@@ -71,12 +71,9 @@ TEST(GeoAddTest, PipelinedRunsReplyAsIfRunAlone) {
       {"GEOPOS", "k", "a", "b", "c", "d", "e"},
       {"GEOPOS", "other", "a"},
   };
-  std::string bytes;
-  for (const auto& argv : pipeline) bytes += testing::EncodeCommand(argv);
-  d.redis().Send(bytes);
-  d.trackdb().Send(bytes);
+  const auto replies = d.Pipeline(pipeline);
   for (size_t i = 0; i < pipeline.size(); ++i) {
-    EXPECT_EQ(d.trackdb().ReadReply(), d.redis().ReadReply())
+    EXPECT_EQ(replies[i].trackdb, replies[i].redis)
         << ::testing::PrintToString(pipeline[i]);
   }
   // One history point per member and write: a's three moves are three

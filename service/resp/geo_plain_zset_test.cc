@@ -110,12 +110,9 @@ TEST(GeoOnPlainZsetTest, GeoAddOnAPlainSortedSetIsZadd) {
       {"GEOADD", "z", "500", "1", "c"},
       {"GEOADD", "z", "13", "38", "c"},
   };
-  std::string bytes;
-  for (const auto& argv : pipeline) bytes += testing::EncodeCommand(argv);
-  d.redis().Send(bytes);
-  d.trackdb().Send(bytes);
+  const auto replies = d.Pipeline(pipeline);
   for (size_t i = 0; i < pipeline.size(); ++i) {
-    EXPECT_EQ(d.trackdb().ReadReply(), d.redis().ReadReply())
+    EXPECT_EQ(replies[i].trackdb, replies[i].redis)
         << ::testing::PrintToString(pipeline[i]);
   }
   EXPECT_SAME_REPLY(d, {"TYPE", "z"});

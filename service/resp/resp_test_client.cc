@@ -229,6 +229,20 @@ Differential::Replies Differential::Call(const std::vector<std::string>& argv) {
   return {redis_client_->Call(argv), trackdb_client_->Call(argv)};
 }
 
+std::vector<Differential::Replies> Differential::Pipeline(
+    const std::vector<std::vector<std::string>>& calls) {
+  std::string bytes;
+  for (const auto& argv : calls) bytes += EncodeCommand(argv);
+  redis_client_->Send(bytes);
+  trackdb_client_->Send(bytes);
+  std::vector<Replies> replies;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    replies.push_back({redis_client_->ReadReply().value_or("<closed>"),
+                       trackdb_client_->ReadReply().value_or("<closed>")});
+  }
+  return replies;
+}
+
 Differential::Replies Differential::SendRaw(const std::string& bytes) {
   redis_client_->Send(bytes);
   trackdb_client_->Send(bytes);

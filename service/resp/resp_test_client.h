@@ -86,6 +86,10 @@ class Differential {
   };
   Replies Call(const std::vector<std::string>& argv);
   Replies SendRaw(const std::string& bytes);  // one reply each
+  // Sends `calls` to both as one pipeline (one write, so that the server
+  // may serve runs of them as groups) and returns each call's replies.
+  std::vector<Replies> Pipeline(
+      const std::vector<std::vector<std::string>>& calls);
   RawClient& redis() { return *redis_client_; }
   RawClient& trackdb() { return *trackdb_client_; }
   TrackdbResp& trackdb_server() { return trackdb_; }
