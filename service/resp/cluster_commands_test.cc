@@ -199,6 +199,12 @@ TEST(ClusterCommandsTest, SetNodesThenRoutesAsRedisCluster) {
       "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
   EXPECT_EQ(c.Call({"SELECT", "1"}),
             "-ERR SELECT is not allowed in cluster mode\r\n");
+  EXPECT_EQ(c.Call({"COPY", "{bar}1", "{bar}3", "DB", "1"}),
+            "-ERR Copying to another database is not allowed in cluster "
+            "mode\r\n");
+  EXPECT_EQ(c.Call({"COPY", "{bar}1", "{bar}3", "DB", "0"}), ":1\r\n");
+  EXPECT_EQ(c.Call({"MOVE", "{bar}1", "1"}),
+            "-ERR MOVE is not allowed in cluster mode\r\n");
 
   const std::string info = c.Call({"CLUSTER", "INFO"});
   EXPECT_THAT(info, ::testing::HasSubstr("cluster_state:ok\r\n"));

@@ -270,6 +270,10 @@ void Copy(CommandContext& ctx) {
       return ctx.reply.Error(kSyntaxError);
     }
   }
+  if (ctx.server.cluster() != nullptr && dst_db != 0) {
+    return ctx.reply.Error(
+        "Copying to another database is not allowed in cluster mode");
+  }
   if (dst_db == ctx.client.db && ctx.argv[1] == ctx.argv[2]) {
     return ctx.reply.Error(kSameObjectError);
   }
