@@ -315,30 +315,24 @@ void LInsert(CommandContext& ctx) {
     return ctx.reply.Error(kSyntaxError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
-               Reply& reply) -> absl::Status {
-             if (!found) {
-               reply.Integer(0);
-               return absl::OkStatus();
-             }
-             TypedMeta& meta = *found;
-             absl::StatusOr<std::vector<std::string>> was =
-                 ReadAll(txn, name, meta);
-             if (!was.ok()) return was.status();
-             auto pivot = std::find(was->begin(), was->end(), ctx.argv[3]);
-             if (pivot == was->end()) {
-               reply.Integer(-1);
-               return absl::OkStatus();
-             }
-             std::vector<std::string> now = *was;
-             now.insert(now.begin() + (pivot - was->begin()) + (after ? 1 : 0),
-                        ctx.argv[4]);
-             RewriteList(txn, name, meta, *was, now);
-             txn.SetMeta(name, meta);
-             reply.Integer(static_cast<int64_t>(meta.size));
-             return absl::OkStatus();
-           });
+  RunOnExistingKey(
+      ctx, name, ValueType::kList, [&](Reply& reply) { reply.Integer(0); },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
+        absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
+        if (!was.ok()) return was.status();
+        auto pivot = std::find(was->begin(), was->end(), ctx.argv[3]);
+        if (pivot == was->end()) {
+          reply.Integer(-1);
+          return absl::OkStatus();
+        }
+        std::vector<std::string> now = *was;
+        now.insert(now.begin() + (pivot - was->begin()) + (after ? 1 : 0),
+                   ctx.argv[4]);
+        RewriteList(txn, name, meta, *was, now);
+        txn.SetMeta(name, meta);
+        reply.Integer(static_cast<int64_t>(meta.size));
+        return absl::OkStatus();
+      });
 }
 
 // ---- Pop ----
@@ -354,33 +348,28 @@ void PopGeneric(CommandContext& ctx, End end) {
     return ctx.reply.Error(kCountNotPositiveError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
-               Reply& reply) -> absl::Status {
-             if (!found) {
-               has_count ? reply.NullArray() : reply.Null();
-               return absl::OkStatus();
-             }
-             TypedMeta& meta = *found;
-             if (!has_count) {
-               absl::StatusOr<std::string> value =
-                   PopElement(txn, name, meta, end);
-               if (!value.ok()) return value.status();
-               txn.SetMeta(name, meta);
-               reply.Bulk(*value);
-               return absl::OkStatus();
-             }
-             const uint64_t n = std::min<uint64_t>(count, meta.size);
-             const bool left = end == End::kLeft;
-             absl::StatusOr<std::vector<std::string>> values = ReadElements(
-                 txn, name, meta, left ? 0 : meta.size - 1, n, !left);
-             if (!values.ok()) return values.status();
-             RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
-             if (n > 0) txn.SetMeta(name, meta);
-             reply.Array(values->size());
-             for (const std::string& v : *values) reply.Bulk(v);
-             return absl::OkStatus();
-           });
+  RunOnExistingKey(
+      ctx, name, ValueType::kList,
+      [&](Reply& reply) { has_count ? reply.NullArray() : reply.Null(); },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
+        if (!has_count) {
+          absl::StatusOr<std::string> value = PopElement(txn, name, meta, end);
+          if (!value.ok()) return value.status();
+          txn.SetMeta(name, meta);
+          reply.Bulk(*value);
+          return absl::OkStatus();
+        }
+        const uint64_t n = std::min<uint64_t>(count, meta.size);
+        const bool left = end == End::kLeft;
+        absl::StatusOr<std::vector<std::string>> values =
+            ReadElements(txn, name, meta, left ? 0 : meta.size - 1, n, !left);
+        if (!values.ok()) return values.status();
+        RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
+        if (n > 0) txn.SetMeta(name, meta);
+        reply.Array(values->size());
+        for (const std::string& v : *values) reply.Bulk(v);
+        return absl::OkStatus();
+      });
 }
 
 void LPop(CommandContext& ctx) { PopGeneric(ctx, End::kLeft); }
@@ -448,21 +437,17 @@ void LRange(CommandContext& ctx) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& meta,
-               Reply& reply) -> absl::Status {
-             if (!meta) {
-               reply.Array(0);
-               return absl::OkStatus();
-             }
-             const Span span = RangeOf(start, end, meta->size);
-             absl::StatusOr<std::vector<std::string>> values =
-                 ReadElements(txn, name, *meta, span.first, span.count, false);
-             if (!values.ok()) return values.status();
-             reply.Array(values->size());
-             for (const std::string& v : *values) reply.Bulk(v);
-             return absl::OkStatus();
-           });
+  RunOnExistingKey(
+      ctx, name, ValueType::kList, [&](Reply& reply) { reply.Array(0); },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
+        const Span span = RangeOf(start, end, meta.size);
+        absl::StatusOr<std::vector<std::string>> values =
+            ReadElements(txn, name, meta, span.first, span.count, false);
+        if (!values.ok()) return values.status();
+        reply.Array(values->size());
+        for (const std::string& v : *values) reply.Bulk(v);
+        return absl::OkStatus();
+      });
 }
 
 // ---- LPOS ----
@@ -585,15 +570,9 @@ void LRem(CommandContext& ctx) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunOnKey(
-      ctx, name, ValueType::kList, /*create=*/false,
-      [&](TypedTxn& txn, std::optional<TypedMeta>& found,
-          Reply& reply) -> absl::Status {
-        if (!found) {
-          reply.Integer(0);
-          return absl::OkStatus();
-        }
-        TypedMeta& meta = *found;
+  RunOnExistingKey(
+      ctx, name, ValueType::kList, [&](Reply& reply) { reply.Integer(0); },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
         absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
         if (!was.ok()) return was.status();
         const int64_t n = static_cast<int64_t>(was->size());

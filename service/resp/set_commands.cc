@@ -198,20 +198,15 @@ void SCard(CommandContext& ctx) {
 
 void SMembers(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
-               Reply& reply) -> absl::Status {
-             std::optional<TypedMeta>* meta = &found;
-             if (!*meta) {
-               reply.Set(0);
-               return absl::OkStatus();
-             }
-             absl::StatusOr<std::vector<std::string>> members =
-                 LoadMembers(txn, name, **meta);
-             if (!members.ok()) return members.status();
-             ReplySet(reply, *members);
-             return absl::OkStatus();
-           });
+  RunOnExistingKey(
+      ctx, name, ValueType::kSet, [&](Reply& reply) { reply.Set(0); },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
+        absl::StatusOr<std::vector<std::string>> members =
+            LoadMembers(txn, name, meta);
+        if (!members.ok()) return members.status();
+        ReplySet(reply, *members);
+        return absl::OkStatus();
+      });
 }
 
 // ---- Random picks: SPOP, SRANDMEMBER ----
@@ -286,27 +281,22 @@ absl::StatusOr<std::vector<std::string>> RandomDraws(TypedTxn& txn,
 }
 
 void SPopOne(CommandContext& ctx, const std::string& name) {
-  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
-               Reply& reply) -> absl::Status {
-             std::optional<TypedMeta>* meta = &found;
-             if (!*meta) {
-               reply.Null();
-               return absl::OkStatus();
-             }
-             absl::StatusOr<std::optional<std::string>> member =
-                 RandomMember(txn, name, **meta);
-             if (!member.ok()) return member.status();
-             if (!*member) {
-               reply.Null();
-               return absl::OkStatus();
-             }
-             txn.Delete(name, **meta, **member);
-             --(*meta)->size;
-             txn.SetMeta(name, **meta);
-             reply.Bulk(**member);
-             return absl::OkStatus();
-           });
+  RunOnExistingKey(
+      ctx, name, ValueType::kSet, [&](Reply& reply) { reply.Null(); },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
+        absl::StatusOr<std::optional<std::string>> member =
+            RandomMember(txn, name, meta);
+        if (!member.ok()) return member.status();
+        if (!*member) {
+          reply.Null();
+          return absl::OkStatus();
+        }
+        txn.Delete(name, meta, **member);
+        --meta.size;
+        txn.SetMeta(name, meta);
+        reply.Bulk(**member);
+        return absl::OkStatus();
+      });
 }
 
 // SPOP key count: the count is checked before the key (Redis's order).
@@ -766,22 +756,20 @@ void SScan(CommandContext& ctx) {
     return ctx.reply.Error("invalid cursor");
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& found,
-               Reply& reply) -> absl::Status {
-             std::optional<TypedMeta>* meta = &found;
-             if (!*meta) {
-               reply.Array(2);
-               reply.Bulk("0");
-               reply.Array(0);
-               return absl::OkStatus();
-             }
-             KeyScanOptions options;
-             if (!ParseKeyScanOptions(ctx.argv, reply, &options)) {
-               return absl::OkStatus();
-             }
-             return ScanPage(ctx, txn, name, **meta, cursor, options, reply);
-           });
+  RunOnExistingKey(
+      ctx, name, ValueType::kSet,
+      [&](Reply& reply) {
+        reply.Array(2);
+        reply.Bulk("0");
+        reply.Array(0);
+      },
+      [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
+        KeyScanOptions options;
+        if (!ParseKeyScanOptions(ctx.argv, reply, &options)) {
+          return absl::OkStatus();
+        }
+        return ScanPage(ctx, txn, name, meta, cursor, options, reply);
+      });
 }
 
 }  // namespace

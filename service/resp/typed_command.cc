@@ -140,6 +140,21 @@ void RunOnKey(CommandContext& ctx, const std::string& name,
   });
 }
 
+void RunOnExistingKey(CommandContext& ctx, const std::string& name,
+                      storage::ValueType want,
+                      const std::function<void(Reply&)>& absent,
+                      const ExistingKeyBody& body) {
+  RunOnKey(ctx, name, want, /*create=*/false,
+           [&](storage::TypedTxn& txn, std::optional<storage::TypedMeta>& meta,
+               Reply& reply) -> absl::Status {
+             if (!meta) {
+               absent(reply);
+               return absl::OkStatus();
+             }
+             return body(txn, *meta, reply);
+           });
+}
+
 bool ParseRandomPickArgs(CommandContext& ctx, absl::string_view word,
                          RandomPickArgs* args) {
   const auto& argv = ctx.argv;

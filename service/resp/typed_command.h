@@ -92,6 +92,16 @@ using TypedKeyBody = std::function<absl::Status(
 void RunOnKey(CommandContext& ctx, const std::string& name,
               storage::ValueType want, bool create, const TypedKeyBody& body);
 
+// RunOnKey for a command that reads or changes an existing key: `absent`
+// replies when there is none (nil, 0, an empty array: the command's own
+// answer), else `body` runs on its meta.
+using ExistingKeyBody = std::function<absl::Status(
+    storage::TypedTxn& txn, storage::TypedMeta& meta, Reply& reply)>;
+void RunOnExistingKey(CommandContext& ctx, const std::string& name,
+                      storage::ValueType want,
+                      const std::function<void(Reply&)>& absent,
+                      const ExistingKeyBody& body);
+
 // Group commit: makes each of `commands` (already in `table`: commands of
 // one key, argv[1], that run on the event loop and touch the store only
 // through RunTyped) serve a pipelined run of such commands, of any of the

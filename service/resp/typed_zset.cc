@@ -146,15 +146,10 @@ void ZsetWriter::Finish() {
 void RunOnTypedZset(CommandContext& ctx, const std::string& name,
                     const std::function<void(Reply&)>& absent,
                     const TypedZsetBody& body) {
-  RunOnKey(ctx, name, ValueType::kZset, /*create=*/false,
-           [&](TypedTxn& txn, std::optional<TypedMeta>& meta,
-               Reply& reply) -> absl::Status {
-             if (!meta) {
-               absent(reply);
-               return absl::OkStatus();
-             }
-             return body(txn, name, *meta, reply);
-           });
+  RunOnExistingKey(ctx, name, ValueType::kZset, absent,
+                   [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) {
+                     return body(txn, name, meta, reply);
+                   });
 }
 
 std::vector<ZEntry> GeoEntries(const std::vector<ScoredMember>& members) {
