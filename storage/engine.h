@@ -6,12 +6,16 @@
 // them here; nothing outside storage/ sees this header (its target is
 // visible to storage only), so no rocksdb type crosses storage's API.
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
 #include "storage/cache_reservation.h"
 #include "storage/collection_expiry.h"
+#include "storage/commit_signal.h"
 #include "storage/fence_registry.h"
 #include "storage/keys.h"
 #include "storage/latest_index.h"
@@ -35,6 +39,18 @@ struct Engine {
   FenceRegistry fence_registry;
   // GEO keys' expiry (loaded on open, kept by WriteBatchBuilder).
   CollectionExpiries collection_expiries;
+  // Set while the store follows a primary (storage/replication.h): only
+  // replicated batches change keys then.
+  std::atomic<bool> replica{false};
+  // Notified after every write (storage/commit_signal.h).
+  CommitSignal commits;
+
+  // OK, or Redis's READONLY refusal of `what` on a replica.
+  absl::Status RefuseOnReplica(absl::string_view what) const {
+    if (!replica.load(std::memory_order_relaxed)) return absl::OkStatus();
+    return absl::FailedPreconditionError(absl::StrCat(
+        "READONLY You can't write against a read only replica. (", what, ")"));
+  }
 
   // Brings the charge up to date; after every change to the index.
   void ChargeLatestIndex() {

@@ -165,6 +165,14 @@ absl::StatusOr<uint64_t> FirstToKeep(const Engine& engine,
 
 }  // namespace
 
+absl::Status ReloadFences(Engine& engine, absl::string_view collection) {
+  CollectionFences& f = engine.fence_registry.FindOrAdd(collection);
+  std::vector<std::string> names;
+  for (const auto& [name, id] : f.ids) names.push_back(name);
+  for (const std::string& name : names) f.Remove(name);
+  return LoadCollection(engine, collection);
+}
+
 absl::Status LoadFences(Engine& engine) {
   std::unique_ptr<rocksdb::Iterator> it(
       engine.db->NewIterator(rocksdb::ReadOptions(), engine.fences()));

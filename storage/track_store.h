@@ -475,6 +475,7 @@ class TrackStore {
                             WriteBatchBuilder& batch, absl::string_view what);
   absl::Status WriteStrings(absl::Span<const StringChange> changes);
   friend class TypedTxnImpl;
+  friend class ReplicaAccess;  // storage/replica_apply.cc
   // name's typed meta, expired or not (typed_ops.cc).
   absl::StatusOr<std::optional<TypedMeta>> StoredTypedMeta(
       absl::string_view name);

@@ -317,6 +317,10 @@ absl::Status TrackStore::ScanTyped(
 absl::StatusOr<uint64_t> TrackStore::NextTypedVersion() {
   absl::MutexLock l(&typed_version_mu_);
   if (next_typed_version_ >= typed_version_floor_) {
+    if (absl::Status r = engine_->RefuseOnReplica("reserving typed versions");
+        !r.ok()) {
+      return r;
+    }
     const uint64_t floor = next_typed_version_ + kVersionBlock;
     std::string value;
     AppendBigEndian64(&value, floor);

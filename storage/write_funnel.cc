@@ -166,6 +166,7 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
 
 absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
   if (batch_.Count() > 0) {
+    if (absl::Status r = engine_.RefuseOnReplica(what); !r.ok()) return r;
     // While RocksDB stops writes, a write would block until its flushes
     // and compactions catch up (seconds, or for good with a full disk):
     // no_slowdown makes it answer Incomplete at once instead. Not while
@@ -180,6 +181,7 @@ absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
     }
     if (write.no_slowdown && s.IsIncomplete()) return WriteStallError(what);
     if (!s.ok()) return FromRocks(s, what);
+    engine_.commits.Notify();
   }
   engine_.latest_index.Apply(index_changes_);
   if (!index_changes_.empty()) engine_.ChargeLatestIndex();

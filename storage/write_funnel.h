@@ -274,6 +274,10 @@ absl::Status AppendFenceEvents(WriteBatchBuilder& batch, const Engine& engine,
 
 // Builds engine.fence_registry from the fences column family (on open).
 absl::Status LoadFences(Engine& engine);
+// Reloads one collection's fences and log bounds from its keys (a replica,
+// after a replicated change to them); the caller holds the collection's
+// lock exclusively.
+absl::Status ReloadFences(Engine& engine, absl::string_view collection);
 
 // Fills engine.options.retention from the stored policies (on open).
 absl::Status LoadRetention(Engine& engine);
