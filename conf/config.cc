@@ -6,7 +6,9 @@
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "conf/security_config.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -94,6 +96,19 @@ absl::Status ValidateServer(const v1::ServerConfig& server) {
     return Invalid("server.enable_debug_command",
                    absl::StrCat("must be \"no\", \"yes\" or \"local\", got \"",
                                 debug, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateReplication(const v1::ReplicationConfig& r) {
+  if (!r.replicaof().empty() && !ParseReplicaOf(r.replicaof()).ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("replication.replicaof: \"", r.replicaof(),
+                     "\" is not \"host port\" with a port in 1..65535"));
+  }
+  if (r.sync_replicas() > 0 && r.sync_timeout_ms() == 0) {
+    return absl::InvalidArgumentError(
+        "replication.sync_timeout_ms: must be positive with sync_replicas");
   }
   return absl::OkStatus();
 }
@@ -206,6 +221,18 @@ void SetClientLimitDefaults(v1::ServerConfig* server) {
 
 }  // namespace
 
+absl::StatusOr<HostPort> ParseReplicaOf(absl::string_view text) {
+  std::vector<absl::string_view> parts =
+      absl::StrSplit(text, ' ', absl::SkipEmpty());
+  int port = 0;
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &port) || port < 1 ||
+      port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", text, "\" is not \"host port\""));
+  }
+  return HostPort{std::string(parts[0]), port};
+}
+
 v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   v1::TrackdbConfig c = config;
   if (c.data_dir().empty()) c.set_data_dir("data");
@@ -237,6 +264,9 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   FillSecurityDefaults(server);
 
   *c.mutable_storage() = WithStorageDefaults(c.storage());
+  if (!c.replication().has_sync_timeout_ms()) {
+    c.mutable_replication()->set_sync_timeout_ms(1000);
+  }
   *c.mutable_limits() = model::WithLimitDefaults(c.limits());
   return c;
 }
@@ -284,6 +314,8 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   if (!s->has_fence_log_max_events()) {
     s->set_fence_log_max_events(model::kDefaultFenceLogMaxEvents);
   }
+  if (!s->has_wal_retention_s()) s->set_wal_retention_s(3600);
+  if (!s->has_wal_retention_mb()) s->set_wal_retention_mb(1024);
   if (!s->has_max_write_buffer_number()) s->set_max_write_buffer_number(4);
   if (!s->has_max_background_jobs()) s->set_max_background_jobs(4);
   if (!s->has_level0_file_num_compaction_trigger()) {
@@ -311,6 +343,7 @@ absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
     status = ValidateL0Triggers(c.storage());
   }
   if (status.ok()) status = ValidateMemory(c.storage());
+  if (status.ok()) status = ValidateReplication(c.replication());
   return status;
 }
 

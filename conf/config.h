@@ -49,6 +49,13 @@ absl::StatusOr<v1::TrackdbConfig> LoadConfigFile(const std::string& path);
 // The config with every unset field given trackdb's default. The shipped
 // conf/trackdb.textproto spells out exactly these values (tested).
 v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config);
+
+struct HostPort {
+  std::string host;
+  int port = 0;
+};
+// replication.replicaof's "host port".
+absl::StatusOr<HostPort> ParseReplicaOf(absl::string_view text);
 v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage);
 
 // INVALID_ARGUMENT naming the field ("storage.level0_stop_writes_trigger")

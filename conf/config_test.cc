@@ -200,6 +200,28 @@ TEST(ConfigTest, BulkLoadSkipsTriggerOrdering) {
                   .ok());
 }
 
+TEST(ConfigTest, ReplicaOfIsHostAndPort) {
+  auto c = ParseConfigText("replication { replicaof: \"10.0.0.7 6380\" }", "x");
+  ASSERT_TRUE(c.ok()) << c.status();
+  auto primary = ParseReplicaOf(c->replication().replicaof());
+  ASSERT_TRUE(primary.ok());
+  EXPECT_EQ(primary->host, "10.0.0.7");
+  EXPECT_EQ(primary->port, 6380);
+  for (const char* bad :
+       {"10.0.0.7", "10.0.0.7:6380", "h 0", "h 70000", "h 6380 x"}) {
+    auto r = ParseConfigText(
+        absl::StrCat("replication { replicaof: \"", bad, "\" }"), "x");
+    EXPECT_THAT(r.status().message(), HasSubstr("replication.replicaof"))
+        << bad;
+  }
+  EXPECT_THAT(ParseConfigText("replication { sync_replicas: 1 "
+                              "sync_timeout_ms: 0 }",
+                              "x")
+                  .status()
+                  .message(),
+              HasSubstr("replication.sync_timeout_ms"));
+}
+
 TEST(ConfigTest, MissingFileIsNotFound) {
   auto c = LoadConfigFile("/nonexistent/trackdb.textproto");
   EXPECT_EQ(c.status().code(), absl::StatusCode::kNotFound);

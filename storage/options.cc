@@ -57,6 +57,9 @@ rocksdb::DBOptions TunedDbOptions(const v1::StorageConfig& c) {
   db.db_write_buffer_size = c.db_write_buffer_size_mb() * kMiB;
   db.bytes_per_sync = 1 * kMiB;
   db.keep_log_file_num = 10;
+  // Flushed WAL kept for replicas that fell behind (storage/replication.h).
+  db.WAL_ttl_seconds = c.wal_retention_s();
+  db.WAL_size_limit_MB = c.wal_retention_mb();
   // Each event loop and gRPC thread writes its own small batches: with
   // pipelining the next write group appends to the WAL while the last one
   // is still in the memtables. Measured with redis-benchmark -c 50 against

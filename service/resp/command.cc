@@ -1,5 +1,7 @@
 #include "service/resp/command.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -69,6 +71,7 @@ void ServerState::PublishClient(const ClientState& c) {
 
 void ServerState::RemoveClient(int64_t id) {
   pubsub_.RemoveClient(id);
+  replicas_.Gone(id);
   absl::MutexLock l(&mu_);
   clients_.erase(id);
 }
@@ -225,6 +228,35 @@ bool IsSubscriberCommand(absl::string_view name) {
          name == "reset";
 }
 
+// Redis's refusals of a write: on a replica (READONLY), and on a primary
+// whose writes wait for replicas when too few are following
+// (replication.sync_replicas, Redis's min-replicas-to-write, whose lag
+// limit of 10 s it keeps).
+bool Writes(const CommandSpec& spec) {
+  return std::find(spec.flags.begin(), spec.flags.end(), "write") !=
+         spec.flags.end();
+}
+
+std::string WriteRefusal(ServerState& server, const CommandSpec& spec) {
+  if (!Writes(spec)) return "";
+  if (storage::IsReplica(server.store())) {
+    return "-READONLY You can't write against a read only replica.";
+  }
+  const uint32_t needed = server.config().replication().sync_replicas();
+  if (needed > 0 &&
+      server.replicas().Good(NowMs(), 10'000) < static_cast<int>(needed)) {
+    return "-NOREPLICAS Not enough good replicas to write.";
+  }
+  return "";
+}
+
+// A write's place in the store's history, for WAIT.
+void NoteWrite(ServerState& server, ClientState& client,
+               const CommandSpec& spec) {
+  if (!Writes(spec)) return;
+  client.last_write_seq = storage::LatestSequence(server.store());
+}
+
 }  // namespace
 
 void Dispatch(ServerState& server, ClientState& client,
@@ -292,9 +324,14 @@ void Dispatch(ServerState& server, ClientState& client,
       return;
     }
   }
+  if (std::string refusal = WriteRefusal(server, *spec); !refusal.empty()) {
+    reply.Error(refusal);
+    return;
+  }
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   spec->handler(ctx);
+  NoteWrite(server, client, *spec);
 }
 
 void DispatchGroup(const CommandSpec& spec, ServerState& server,
@@ -313,11 +350,18 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
       }
     }
   }
+  if (!WriteRefusal(server, spec).empty()) {
+    for (const std::vector<std::string>& each : calls) {
+      Dispatch(server, client, each, reply);
+    }
+    return;
+  }
   // joins() accepted each call's name, arity and options, which is all
   // Dispatch would check before running it.
   client.last_command = spec.name;
   server.commands_processed.fetch_add(calls.size(), std::memory_order_relaxed);
   spec.group(server, client, calls, reply);
+  NoteWrite(server, client, spec);
 }
 
 }  // namespace trackdb::resp

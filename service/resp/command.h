@@ -33,9 +33,12 @@
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
 #include "service/fence_webhook.h"
+#include "service/replication/replica_link.h"
+#include "service/replication/replica_registry.h"
 #include "service/resp/list_waiters.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
+#include "storage/replication.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -62,6 +65,11 @@ struct ClientState {
   // many channels and patterns it is subscribed to (pubsub.h).
   std::weak_ptr<PushTarget> push;
   int subscriptions = 0;
+  // The store's sequence after this client's last write: what WAIT and
+  // synchronous acknowledgement wait for replicas to have.
+  uint64_t last_write_seq = 0;
+  // A replica's full sync in progress on this connection (REPL.SNAPSHOT).
+  std::shared_ptr<storage::SnapshotReader> snapshot;
 };
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their
@@ -118,6 +126,19 @@ class ServerState {
   int64_t SaveCursor(std::string resume_name);
   std::optional<std::string> LoadCursor(int64_t cursor);
 
+  // Replication (replication_commands.cc): the replicas that follow this
+  // node, and a replica's link to its primary.
+  replication::ReplicaRegistry& replicas() { return replicas_; }
+  // Follows `primary` (the store becomes a replica), or, with nullopt,
+  // stops following (a primary again). Re-pointing a replica restarts its
+  // link; the data it holds is brought to the new primary's by the sync.
+  absl::Status ReplicaOf(std::optional<replication::LinkOptions> primary);
+  // Stops the link, if any, leaving the store a replica (shutdown).
+  void StopReplicaLink();
+  // The link's options and state; nullopt on a primary.
+  std::optional<std::pair<replication::LinkOptions, replication::LinkStatus>>
+  ReplicaLinkState() const;
+
   int64_t start_ms() const { return start_ms_; }
   // This node's place in its cluster; null unless server.cluster_enabled.
   cluster::ClusterState* cluster() const { return cluster_.get(); }
@@ -141,6 +162,9 @@ class ServerState {
   ListWaiters list_waiters_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
+  replication::ReplicaRegistry replicas_;
+  mutable absl::Mutex link_mu_;
+  std::unique_ptr<replication::ReplicaLink> link_ ABSL_GUARDED_BY(link_mu_);
 
   mutable absl::Mutex mu_;
   LiveSettings settings_ ABSL_GUARDED_BY(mu_);
@@ -280,6 +304,9 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    ClientState& client,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply);
+
+// INFO's "# Replication" section (replication_commands.cc).
+std::string ReplicationInfoSection(CommandContext& ctx);
 
 // Replies Redis's "wrong number of arguments" for the running command.
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name);

@@ -25,11 +25,12 @@ std::vector<std::string> CommandNames(const CommandTable& table,
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("cluster", "config", "connection", "fence", "geo",
-                          "geo_search", "hash", "key", "list", "pubsub",
-                          "server", "set", "string", "track", "track_search",
-                          "zset", "zset_algebra", "zset_write"));
+  EXPECT_THAT(
+      CommandFamilyNames(),
+      ElementsAre("cluster", "config", "connection", "fence", "geo",
+                  "geo_search", "hash", "key", "list", "pubsub", "replication",
+                  "server", "set", "string", "track", "track_search", "zset",
+                  "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -64,7 +65,10 @@ TEST(CommandTableTest, WorkerCommands) {
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.
            "lrange", "lpop", "rpop", "ltrim", "lrem", "linsert", "lpos",
-           "blpop", "brpop", "blmove", "brpoplpush"}));
+           "blpop", "brpop", "blmove", "brpoplpush",
+           // Replication: waits for replicas, a replica's pulls (which wait
+           // for writes) and a full sync's snapshot pieces.
+           "wait", "repl.pull", "repl.snapshot"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -78,6 +82,8 @@ TEST(CommandTableTest, LoopCommands) {
            "command", "time", "config", "function", "script",
            // cluster
            "cluster", "clusterx", "readonly", "readwrite", "asking",
+           // replication
+           "replicaof", "slaveof", "role",
            // key
            "del", "unlink", "exists", "touch", "type", "expire", "pexpire",
            "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime",

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "asio.hpp"
+#include "conf/config.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/fence_publisher.h"
@@ -97,6 +98,7 @@ class RespServer::Impl {
       if (!s.ok()) return s;
       tls_port_ = tls_acceptor_->local_endpoint().port();
     }
+    if (absl::Status s = FollowConfiguredPrimary(); !s.ok()) return s;
     RaiseOpenFileLimit(state_.settings().maxclients);
     fence_publisher_ =
         std::make_unique<FencePublisher>(&state_.store(), &state_.pubsub());
@@ -106,6 +108,27 @@ class RespServer::Impl {
       threads_.emplace_back([&loop] { loop->run(); });
     }
     return absl::OkStatus();
+  }
+
+  // replication.replicaof: this node starts as that primary's replica.
+  absl::Status FollowConfiguredPrimary() {
+    const v1::ReplicationConfig& r = config_.replication();
+    if (r.replicaof().empty()) return absl::OkStatus();
+    if (config_.server().cluster_enabled()) {
+      return absl::InvalidArgumentError(
+          "replication.replicaof: not allowed in cluster mode (the "
+          "topology says who replicates whom)");
+    }
+    absl::StatusOr<conf::HostPort> primary =
+        conf::ParseReplicaOf(r.replicaof());
+    if (!primary.ok()) return primary.status();
+    replication::LinkOptions options;
+    options.host = primary->host;
+    options.port = primary->port;
+    options.user = r.primary_user();
+    options.password = r.primary_password();
+    options.listening_port = state_.port;
+    return state_.ReplicaOf(options);
   }
 
   void Shutdown();
@@ -567,6 +590,7 @@ void RespServer::Impl::Shutdown() {
     }
   }
   if (fence_publisher_) fence_publisher_->Stop();
+  state_.StopReplicaLink();
   asio::post(*loops_[0], [this] {
     asio::error_code ec;
     if (acceptor_) acceptor_->close(ec);

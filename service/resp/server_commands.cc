@@ -305,6 +305,7 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         "\r\n", "rejected_connections:", ctx.server.rejected_connections.load(),
         "\r\n", "\r\n");
   }
+  if (want("replication")) absl::StrAppend(&text, ReplicationInfoSection(ctx));
   if (want("rocksdb")) {
     // The numbers trackdb's stats and doctor read
     // (storage/stats/store_stats.h): disk writes, flushes, L0, pending

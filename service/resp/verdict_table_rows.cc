@@ -1210,6 +1210,29 @@ const VerdictRow kClusterRows[] = {
     {"clusterx|version", "CLUSTERX VERSION", VerdictRow::kOwn, kOwnCluster},
 };
 
+// Only refusals: a REPLICAOF the reference redis-server accepted would make
+// it a replica. replication_test.sh runs the ones trackdb serves.
+constexpr char kOwnReplication[] =
+    "a trackdb command: its replication link, which Redis's PSYNC is not";
+const VerdictRow kReplicationRows[] = {
+    {"replicaof", "REPLICAOF a x"},
+    {"replicaof", "REPLICAOF a 70000"},
+    {"slaveof", "SLAVEOF a -1"},
+    {"wait", "WAIT x 0"},
+    {"wait", "WAIT 1 x"},
+    {"wait", "WAIT 1 -5"},
+    {"role", "ROLE"},
+    {"repl.pull", "REPL.PULL a x 1 1 1", VerdictRow::kOwn, kOwnReplication},
+    {"repl.pull", "REPL.PULL a 1 1 -1 1", VerdictRow::kOwn, kOwnReplication},
+    {"repl.snapshot", "REPL.SNAPSHOT NOPE", VerdictRow::kOwn, kOwnReplication},
+    {"repl.snapshot|begin", "REPL.SNAPSHOT BEGIN x", VerdictRow::kOwn,
+     kOwnReplication},
+    {"repl.snapshot|next", "REPL.SNAPSHOT NEXT x", VerdictRow::kOwn,
+     kOwnReplication},
+    {"repl.snapshot|next", "REPL.SNAPSHOT NEXT 10", VerdictRow::kOwn,
+     kOwnReplication},
+};
+
 const VerdictRow kTrackRows[] = {
     {"track.analyze", "TRACK.ANALYZE g m MAXSPEED x", VerdictRow::kOwn,
      kOwnTrackCommand},
@@ -1272,6 +1295,7 @@ const std::vector<VerdictRow>& VerdictRows() {
     Append(kPubSubRows, all);
     Append(kFenceRows, all);
     Append(kTrackRows, all);
+    Append(kReplicationRows, all);
     Append(kClusterRows, all);
     Append(kUnsupportedRows, all);
     return all;
