@@ -4,6 +4,7 @@
 #include <string>
 
 #include "service/clock.h"
+#include "storage/replication.h"
 
 namespace trackdb::service {
 
@@ -15,6 +16,8 @@ CollectionExpirer::CollectionExpirer(storage::TrackStore* store,
 
 void CollectionExpirer::Run() {
   do {
+    // A replica's keys expire when its primary's do (replicated).
+    if (storage::IsReplica(*store_)) continue;
     absl::StatusOr<int64_t> removed = store_->ExpireCollections(NowMs());
     if (removed.ok()) {
       expired_ += *removed;

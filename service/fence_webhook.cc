@@ -9,6 +9,7 @@
 #include "absl/time/clock.h"
 #include "model/validate.h"
 #include "service/resp/fence_json.h"
+#include "storage/replication.h"
 
 namespace trackdb::service {
 namespace {
@@ -49,7 +50,9 @@ absl::StatusOr<std::unique_ptr<FenceWebhook>> FenceWebhook::Start(
       store->FenceCursor(config.collection(), config.name());
   if (!cursor.ok()) return cursor.status();
   uint64_t next = cursor->value_or(0);
-  if (!cursor->has_value()) {
+  // A replica delivers nothing (its primary does) and writes no cursor: it
+  // reads the replicated one once promoted (Run).
+  if (!cursor->has_value() && !storage::IsReplica(*store)) {
     next = store->FenceLogEnd(config.collection());
     absl::Status s =
         store->SetFenceCursor(config.collection(), config.name(), next);
@@ -98,9 +101,34 @@ bool FenceWebhook::Deliver(const std::string& body) {
   }
 }
 
+// While the store is a replica: waits for its promotion, then resumes from
+// the cursor its primary saved (or, if none, the log's end). False when
+// stopped.
+bool FenceWebhook::AwaitPrimary(uint64_t* next) {
+  bool waited = false;
+  while (storage::IsReplica(*store_)) {
+    waited = true;
+    if (!thread_.WaitFor(absl::Milliseconds(200))) return false;
+  }
+  if (!waited) return true;
+  const std::string& collection = config_.collection();
+  absl::StatusOr<std::optional<uint64_t>> cursor =
+      store_->FenceCursor(collection, config_.name());
+  if (cursor.ok() && cursor->has_value()) {
+    *next = **cursor;
+  } else {
+    *next = store_->FenceLogEnd(collection);
+    (void)store_->SetFenceCursor(collection, config_.name(), *next);
+  }
+  absl::MutexLock lock(&mu_);
+  counters_.next_offset = *next;
+  return true;
+}
+
 void FenceWebhook::Run(uint64_t next) {
   const std::string& collection = config_.collection();
   while (!thread_.Stopped()) {
+    if (!AwaitPrimary(&next)) return;
     absl::StatusOr<storage::FenceEventsPage> page =
         store_->ReadFenceEvents(collection, next, kPage);
     if (!page.ok()) {

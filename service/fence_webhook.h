@@ -72,6 +72,7 @@ class FenceWebhook {
   FenceWebhook(storage::TrackStore* store, v1::FenceWebhook config, HttpUrl url,
                Timing timing, uint64_t next);
   void Run(uint64_t next);
+  bool AwaitPrimary(uint64_t* next);
   // Posts until accepted; false if stopped first.
   bool Deliver(const std::string& body);
 

@@ -17,11 +17,26 @@ constexpr char kHowTo[] =
 
 }  // namespace
 
-GrpcAuth::GrpcAuth(std::shared_ptr<const auth::UserTable> users)
-    : users_(std::move(users)) {}
+GrpcAuth::GrpcAuth(std::shared_ptr<const auth::UserTable> users,
+                   std::shared_ptr<const replication::SyncAcks> acks)
+    : users_(std::move(users)), acks_(std::move(acks)) {}
+
+grpc::Status GrpcAuth::Acknowledged(Access need, grpc::Status done) const {
+  if (need != Access::kWrite || !done.ok() || acks_ == nullptr) return done;
+  const absl::Status acked = acks_->AwaitWrites();
+  if (acked.ok()) return done;
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                      std::string(acked.message()));
+}
 
 grpc::Status GrpcAuth::Check(const grpc::ServerContext& context, Access need,
                              const char* method) const {
+  if (need == Access::kWrite && acks_ != nullptr) {
+    if (absl::Status s = acks_->CheckReplicas(); !s.ok()) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          std::string(s.message()));
+    }
+  }
   if (!users_->auth_required()) return grpc::Status::OK;
   const auto& metadata = context.client_metadata();
   auto it = metadata.find("authorization");
@@ -57,11 +72,13 @@ grpc::Status GrpcAuth::Check(const grpc::ServerContext& context, Access need,
 namespace {
 
 // Checks, then forwards to the implementation.
-#define TRACKDB_AUTHORIZED(Method, Request, Response, need)          \
-  grpc::Status Method(grpc::ServerContext* context, Request request, \
-                      Response response) override {                  \
-    grpc::Status s = auth_->Check(*context, need, #Method);          \
-    return s.ok() ? impl_->Method(context, request, response) : s;   \
+#define TRACKDB_AUTHORIZED(Method, Request, Response, need)                \
+  grpc::Status Method(grpc::ServerContext* context, Request request,       \
+                      Response response) override {                        \
+    grpc::Status s = auth_->Check(*context, need, #Method);                \
+    if (!s.ok()) return s;                                                 \
+    return auth_->Acknowledged(need,                                       \
+                               impl_->Method(context, request, response)); \
   }
 
 // The index gRPC's generated service gives `method`: its place in the
@@ -92,9 +109,10 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                v1::StreamPointsResponse* response) {
               grpc::Status s =
                   self->auth_->Check(*context, Access::kWrite, "StreamPoints");
-              return s.ok() ? self->impl_->StreamPointBytes(context, reader,
-                                                            response)
-                            : s;
+              if (!s.ok()) return s;
+              return self->auth_->Acknowledged(
+                  Access::kWrite,
+                  self->impl_->StreamPointBytes(context, reader, response));
             },
             this));
   }

@@ -20,6 +20,7 @@
 #include "service/admin_service.h"
 #include "service/auth/users.h"
 #include "service/fence_service.h"
+#include "service/replication/sync_acks.h"
 #include "service/track_service.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -29,15 +30,25 @@ class GrpcAuth {
  public:
   // Requires credentials while `users` does (users, or a requirepass: live,
   // as RESP's CONFIG SET changes it).
-  explicit GrpcAuth(std::shared_ptr<const auth::UserTable> users);
+  // `acks` (null: none) makes every write wait for replicas
+  // (service/replication/sync_acks.h).
+  explicit GrpcAuth(
+      std::shared_ptr<const auth::UserTable> users,
+      std::shared_ptr<const replication::SyncAcks> acks = nullptr);
 
   // OK if the call's user may do `need`; UNAUTHENTICATED without valid
   // credentials, PERMISSION_DENIED naming `method` when the role forbids it.
+  // A write is also refused (UNAVAILABLE, Redis's NOREPLICAS) while too
+  // few replicas follow to acknowledge it.
   grpc::Status Check(const grpc::ServerContext& context, auth::Access need,
                      const char* method) const;
+  // What a method that ran with `done` answers: a write waits for its
+  // replicas, and is UNAVAILABLE when they do not have it in time.
+  grpc::Status Acknowledged(auth::Access need, grpc::Status done) const;
 
  private:
   const std::shared_ptr<const auth::UserTable> users_;
+  const std::shared_ptr<const replication::SyncAcks> acks_;
 };
 
 // TrackService with every method checked by `auth`, then served by `impl`.

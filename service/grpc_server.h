@@ -34,7 +34,8 @@ class GrpcServer {
   static absl::StatusOr<std::unique_ptr<GrpcServer>> Start(
       const v1::TrackdbConfig& config, storage::TrackStore* store,
       std::shared_ptr<const auth::UserTable> users = nullptr,
-      const FenceWebhooks* webhooks = nullptr);
+      const FenceWebhooks* webhooks = nullptr,
+      std::shared_ptr<const replication::SyncAcks> sync_acks = nullptr);
 
   int port() const { return port_; }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/time/clock.h"
+#include "storage/replication.h"
 
 namespace trackdb::service {
 namespace {
@@ -38,6 +39,8 @@ uint64_t RetentionTrimmer::points_trimmed() const {
 }
 
 void RetentionTrimmer::Pass() {
+  // A replica's history is trimmed when its primary's is (replicated).
+  if (storage::IsReplica(*store_)) return;
   const absl::Time now = absl::Now();
   absl::StatusOr<uint64_t> removed = store_->TrimFenceLogs(now);
   if (!removed.ok()) LogFailure("trimming fence event logs", removed.status());

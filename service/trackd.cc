@@ -30,9 +30,12 @@
 #include "service/fence_webhook.h"
 #include "service/grpc_server.h"
 #include "service/memory_return.h"
+#include "service/replication/replica_registry.h"
+#include "service/replication/sync_acks.h"
 #include "service/resp/resp_server.h"
 #include "service/retention_trimmer.h"
 #include "storage/options.h"
+#include "storage/replication.h"
 #include "storage/track_store.h"
 
 ABSL_FLAG(std::string, config, "conf/trackdb.textproto",
@@ -145,6 +148,12 @@ int Run() {
 
   auto store = storage::TrackStore::Open(config.data_dir(), config.storage());
   if (!store.ok()) return Fail(store.status());
+  // A replica from the start: nothing may write before its link syncs it.
+  if (!config.replication().replicaof().empty()) {
+    if (absl::Status s = storage::SetReplica(**store, true); !s.ok()) {
+      return Fail(s);
+    }
+  }
   Log(absl::StrCat("opened RocksDB in ", config.data_dir(),
                    "; effective options (all of them: ", config.data_dir(),
                    "/OPTIONS-*):"));
@@ -158,15 +167,20 @@ int Run() {
   LogWebhooks(config.server());
   // One user table for both doors: CONFIG SET requirepass holds on both.
   auto users = std::make_shared<auth::UserTable>(config.server());
-  auto grpc_server =
-      service::GrpcServer::Start(config, store->get(), users, webhooks->get());
+  // One record of the replicas for both doors: writes on either wait for
+  // them under replication.sync_replicas.
+  auto sync_acks = std::make_shared<replication::SyncAcks>(
+      store->get(), std::make_shared<replication::ReplicaRegistry>(),
+      config.replication());
+  auto grpc_server = service::GrpcServer::Start(config, store->get(), users,
+                                                webhooks->get(), sync_acks);
   if (!grpc_server.ok()) return Fail(grpc_server.status());
   // The RESP door reports the gRPC door's bound port (INFO server's
   // grpc_port), which is how a cluster node finds a peer's gRPC address.
   v1::TrackdbConfig resp_config = config;
   resp_config.mutable_server()->set_grpc_port((*grpc_server)->port());
   auto resp_server = resp::RespServer::Start(resp_config, store->get(), users,
-                                             webhooks->get());
+                                             webhooks->get(), sync_acks);
   if (!resp_server.ok()) return Fail(resp_server.status());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).

@@ -218,7 +218,38 @@ class SnapshotReaderImpl : public SnapshotReader {
   std::unique_ptr<rocksdb::Iterator> it_;
 };
 
+// FNV-1a, 64 bits, from `seed`.
+uint64_t Fnv(uint64_t h, absl::string_view bytes) {
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
 }  // namespace
+
+absl::StatusOr<std::string> StoreDigest(TrackStore& store) {
+  absl::StatusOr<std::unique_ptr<SnapshotReader>> reader =
+      SnapshotReader::Open(store);
+  if (!reader.ok()) return reader.status();
+  uint64_t a = 14695981039346656037ULL, b = 1099511628211ULL * 31;
+  while (true) {
+    absl::StatusOr<std::vector<SnapshotRecord>> records =
+        (*reader)->Next(1 << 20);
+    if (!records.ok()) return records.status();
+    if (records->empty()) break;
+    for (const SnapshotRecord& r : *records) {
+      const std::string head = absl::StrCat(
+          static_cast<int>(r.cf), ":", r.key.size(), ":", r.value.size(), ":");
+      for (uint64_t* h : {&a, &b}) {
+        *h = Fnv(Fnv(Fnv(*h, head), r.key), r.value);
+      }
+    }
+  }
+  return absl::StrCat(absl::Hex(a, absl::kZeroPad16),
+                      absl::Hex(b, absl::kZeroPad16));
+}
 
 absl::StatusOr<std::unique_ptr<SnapshotReader>> SnapshotReader::Open(
     TrackStore& store) {

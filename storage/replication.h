@@ -102,6 +102,13 @@ class SnapshotReader {
       size_t max_bytes) = 0;
 };
 
+// A digest of every key and value (this node's replication state left
+// out), for checking that a replica holds what its primary holds: 32 hex
+// digits, equal for equal contents. Not cryptographic. Compaction drops
+// what has expired and what an O(1) delete left on each node at its own
+// pace, so two equal stores can differ here while either holds such keys.
+absl::StatusOr<std::string> StoreDigest(TrackStore& store);
+
 // --- The replica's side ---
 
 // Turns replica mode on (local writes refused) or off (a primary again:

@@ -187,6 +187,19 @@ TEST(ReplicationTest, AReplicaEqualsItsPrimaryAfterWritesOfEveryKind) {
   EXPECT_EQ(FenceEventsAfterAWalk(*replica), FenceEventsAfterAWalk(*primary));
 }
 
+TEST(ReplicationTest, DigestsAreEqualExactlyWhenTheKeysAre) {
+  auto primary = OpenStore(testing::NewDataDir());
+  auto replica = OpenStore(testing::NewDataDir());
+  EXPECT_EQ(*StoreDigest(*primary), *StoreDigest(*replica));
+  WriteEveryKind(*primary, 0);
+  EXPECT_NE(*StoreDigest(*primary), *StoreDigest(*replica));
+  ASSERT_TRUE(SetReplica(*replica, true).ok());
+  Sync(*primary, *replica);
+  EXPECT_EQ(*StoreDigest(*primary), *StoreDigest(*replica));
+  ASSERT_TRUE(primary->PutString("s1", {"changed", 0}, kNow).ok());
+  EXPECT_NE(*StoreDigest(*primary), *StoreDigest(*replica));
+}
+
 TEST(ReplicationTest, AReplicaRefusesWritesOfItsOwn) {
   auto replica = OpenStore(testing::NewDataDir());
   ASSERT_TRUE(SetReplica(*replica, true).ok());

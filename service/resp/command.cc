@@ -39,7 +39,8 @@ std::string ProtectedRefusal(const ServerState& server,
 ServerState::ServerState(storage::TrackStore* store,
                          const v1::TrackdbConfig& config,
                          std::shared_ptr<auth::UserTable> users,
-                         const service::FenceWebhooks* webhooks)
+                         const service::FenceWebhooks* webhooks,
+                         std::shared_ptr<replication::SyncAcks> sync_acks)
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
@@ -47,7 +48,13 @@ ServerState::ServerState(storage::TrackStore* store,
                  ? std::move(users)
                  : std::make_shared<auth::UserTable>(config.server())),
       webhooks_(webhooks),
-      start_ms_(NowMs()) {
+      start_ms_(NowMs()),
+      sync_acks_(sync_acks != nullptr
+                     ? std::move(sync_acks)
+                     : std::make_shared<replication::SyncAcks>(
+                           store,
+                           std::make_shared<replication::ReplicaRegistry>(),
+                           config.replication())) {
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();
   }
@@ -71,7 +78,7 @@ void ServerState::PublishClient(const ClientState& c) {
 
 void ServerState::RemoveClient(int64_t id) {
   pubsub_.RemoveClient(id);
-  replicas_.Gone(id);
+  replicas().Gone(id);
   absl::MutexLock l(&mu_);
   clients_.erase(id);
 }
@@ -242,9 +249,7 @@ std::string WriteRefusal(ServerState& server, const CommandSpec& spec) {
   if (storage::IsReplica(server.store())) {
     return "-READONLY You can't write against a read only replica.";
   }
-  const uint32_t needed = server.config().replication().sync_replicas();
-  if (needed > 0 &&
-      server.replicas().Good(NowMs(), 10'000) < static_cast<int>(needed)) {
+  if (!server.sync_acks().CheckReplicas().ok()) {
     return "-NOREPLICAS Not enough good replicas to write.";
   }
   return "";

@@ -35,6 +35,7 @@
 #include "service/fence_webhook.h"
 #include "service/replication/replica_link.h"
 #include "service/replication/replica_registry.h"
+#include "service/replication/sync_acks.h"
 #include "service/resp/list_waiters.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
@@ -89,9 +90,12 @@ class ServerState {
  public:
   // `users` may be shared with the gRPC door; null makes this state's own
   // from config.server. `webhooks` (null: none run) outlives the state.
+  // `sync_acks` may be shared with the gRPC door (null: the state's own,
+  // from config.replication).
   ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config,
               std::shared_ptr<auth::UserTable> users = nullptr,
-              const service::FenceWebhooks* webhooks = nullptr);
+              const service::FenceWebhooks* webhooks = nullptr,
+              std::shared_ptr<replication::SyncAcks> sync_acks = nullptr);
 
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
@@ -128,7 +132,8 @@ class ServerState {
 
   // Replication (replication_commands.cc): the replicas that follow this
   // node, and a replica's link to its primary.
-  replication::ReplicaRegistry& replicas() { return replicas_; }
+  replication::ReplicaRegistry& replicas() { return sync_acks_->replicas(); }
+  const replication::SyncAcks& sync_acks() const { return *sync_acks_; }
   // Follows `primary` (the store becomes a replica), or, with nullopt,
   // stops following (a primary again). Re-pointing a replica restarts its
   // link; the data it holds is brought to the new primary's by the sync.
@@ -162,7 +167,7 @@ class ServerState {
   ListWaiters list_waiters_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
-  replication::ReplicaRegistry replicas_;
+  std::shared_ptr<replication::SyncAcks> sync_acks_;
   mutable absl::Mutex link_mu_;
   std::unique_ptr<replication::ReplicaLink> link_ ABSL_GUARDED_BY(link_mu_);
 

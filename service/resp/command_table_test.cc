@@ -68,7 +68,7 @@ TEST(CommandTableTest, WorkerCommands) {
            "blpop", "brpop", "blmove", "brpoplpush",
            // Replication: waits for replicas, a replica's pulls (which wait
            // for writes) and a full sync's snapshot pieces.
-           "wait", "repl.pull", "repl.snapshot"}));
+           "wait", "repl.pull", "repl.snapshot", "repl.digest"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {

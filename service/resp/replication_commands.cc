@@ -272,6 +272,14 @@ void AppendPrimaryFields(CommandContext& ctx, std::string* text) {
       "\r\nmaster_repl_offset:", storage::LatestSequence(ctx.store()), "\r\n");
 }
 
+// REPL.DIGEST: the store's digest (storage::StoreDigest), to check that a
+// replica holds what its primary holds.
+void ReplDigest(CommandContext& ctx) {
+  absl::StatusOr<std::string> digest = storage::StoreDigest(ctx.store());
+  if (!ctx.Check(digest.status())) return;
+  ctx.reply.Bulk(*digest);
+}
+
 }  // namespace
 
 std::string ReplicationInfoSection(CommandContext& ctx) {
@@ -296,6 +304,8 @@ TRACKDB_RESP_COMMAND_FAMILY(replication, table) {
   table->Add("role", 1, Role, {"noscript", "loading", "stale", "fast"}, 0, 0,
              0);
   table->Add("repl.pull", 6, ReplPull, {"admin", "noscript"}, 0, 0, 0,
+             RunsOn::kWorker);
+  table->Add("repl.digest", 1, ReplDigest, {"admin", "noscript"}, 0, 0, 0,
              RunsOn::kWorker);
   CommandSpec snapshot{"repl.snapshot", -2, {"admin", "noscript"}};
   snapshot.runs_on = RunsOn::kWorker;

@@ -48,8 +48,11 @@ class RespServer::Impl {
  public:
   Impl(const v1::TrackdbConfig& config, storage::TrackStore* store,
        std::shared_ptr<auth::UserTable> users,
-       const service::FenceWebhooks* webhooks)
-      : config_(config), state_(store, config, std::move(users), webhooks) {
+       const service::FenceWebhooks* webhooks,
+       std::shared_ptr<replication::SyncAcks> sync_acks)
+      : config_(config),
+        state_(store, config, std::move(users), webhooks,
+               std::move(sync_acks)) {
     const int loops = std::max<int>(1, config_.server().resp_threads());
     for (int i = 0; i < loops; ++i) {
       // One thread per loop: Asio's scheduler skips the hand-offs between
@@ -371,9 +374,45 @@ class Connection : public std::enable_shared_from_this<Connection>,
     }
     if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
+    if (client_.last_write_seq > acked_ && state.sync_acks().enabled()) {
+      return AwaitAcks(client_.last_write_seq);
+    }
+    FlushReplies();
+  }
+
+  void FlushReplies() {
     out_ += pushed_;  // messages that came while serving, after the replies
     pushed_.clear();
     Flush();
+  }
+
+  // Synchronous acknowledgement (service/replication/sync_acks.h): the
+  // replies of writes go out once enough replicas have applied them;
+  // meanwhile the connection has no operation pending, as on a worker.
+  // Past the timeout the connection closes with them unsent: the client
+  // must not take an unreplicated write for an acknowledged one.
+  void AwaitAcks(uint64_t sequence) {
+    const replication::SyncAcks& acks = server_->state().sync_acks();
+    auto self = shared_from_this();
+    auto settled = std::make_shared<std::atomic<bool>>(false);
+    auto settle = [self, settled, sequence](bool acked) {
+      if (settled->exchange(true)) return;
+      asio::post(self->executor(), [self, acked, sequence] {
+        if (self->ack_timer_) self->ack_timer_->cancel();
+        if (!acked) return self->Close();
+        self->acked_ = sequence;
+        self->FlushReplies();
+      });
+    };
+    const uint64_t waiter = acks.replicas().OnAcked(acks.needed(), sequence,
+                                                    [settle] { settle(true); });
+    if (waiter == 0) return;
+    ack_timer_ = std::make_unique<asio::steady_timer>(
+        executor(), std::chrono::milliseconds(acks.timeout_ms()));
+    ack_timer_->async_wait([self, waiter, settle](asio::error_code ec) {
+      if (ec) return;
+      if (self->server_->state().replicas().Cancel(waiter)) settle(false);
+    });
   }
 
   // While the connection waits for a request: sends the messages pushed,
@@ -528,6 +567,10 @@ class Connection : public std::enable_shared_from_this<Connection>,
   bool idle_ = false;  // a read for the next request is pending
   bool push_writing_ = false;
   bool flush_after_push_ = false;  // Flush waits for push_out_'s write
+  // The last write whose replies went out acknowledged by replicas, and
+  // the deadline of the wait for the next (AwaitAcks).
+  uint64_t acked_ = 0;
+  std::unique_ptr<asio::steady_timer> ack_timer_;
   char head_[512];
 };
 
@@ -620,8 +663,10 @@ void RespServer::Shutdown() { impl_->Shutdown(); }
 absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,
     std::shared_ptr<auth::UserTable> users,
-    const service::FenceWebhooks* webhooks) {
-  auto impl = std::make_unique<Impl>(config, store, std::move(users), webhooks);
+    const service::FenceWebhooks* webhooks,
+    std::shared_ptr<replication::SyncAcks> sync_acks) {
+  auto impl = std::make_unique<Impl>(config, store, std::move(users), webhooks,
+                                     std::move(sync_acks));
   if (absl::Status s = impl->Listen(); !s.ok()) return s;
   return std::unique_ptr<RespServer>(new RespServer(std::move(impl)));
 }

@@ -27,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "service/auth/users.h"
 #include "service/fence_webhook.h"
+#include "service/replication/sync_acks.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -39,11 +40,13 @@ class RespServer {
   // and starts serving `store`, which must outlive the server. `users` may
   // be shared with the gRPC door (null: the server's own, from config).
   // `webhooks`, whose counters INFO reports, outlives the server (null:
-  // none run).
+  // none run). `sync_acks` may be shared with the gRPC door (null: the
+  // server's own, from config.replication).
   static absl::StatusOr<std::unique_ptr<RespServer>> Start(
       const v1::TrackdbConfig& config, storage::TrackStore* store,
       std::shared_ptr<auth::UserTable> users = nullptr,
-      const service::FenceWebhooks* webhooks = nullptr);
+      const service::FenceWebhooks* webhooks = nullptr,
+      std::shared_ptr<replication::SyncAcks> sync_acks = nullptr);
   ~RespServer();  // Shutdown()s
 
   int port() const;      // 0 with resp_tls_only

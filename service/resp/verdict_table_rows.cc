@@ -1225,6 +1225,7 @@ const VerdictRow kReplicationRows[] = {
     {"repl.pull", "REPL.PULL a x 1 1 1", VerdictRow::kOwn, kOwnReplication},
     {"repl.pull", "REPL.PULL a 1 1 -1 1", VerdictRow::kOwn, kOwnReplication},
     {"repl.snapshot", "REPL.SNAPSHOT NOPE", VerdictRow::kOwn, kOwnReplication},
+    {"repl.digest", "REPL.DIGEST x", VerdictRow::kOwn, kOwnReplication},
     {"repl.snapshot|begin", "REPL.SNAPSHOT BEGIN x", VerdictRow::kOwn,
      kOwnReplication},
     {"repl.snapshot|next", "REPL.SNAPSHOT NEXT x", VerdictRow::kOwn,
