@@ -3,6 +3,7 @@
 // every read as the primary does, its derived structures included.
 #include "storage/replication.h"
 
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
