@@ -3,7 +3,8 @@
 
 // The write funnel: every change to the store's keys is built here, by one
 // WriteBatchBuilder (online writes) or, for the offline import, through the
-// same ChangeSink interface into SST files. Nothing else writes a key.
+// same ChangeSink interface into SST files. Nothing else writes a key but a
+// replica's apply of what its primary's funnel wrote (below).
 //
 // Invariants, per (collection, entity), after every mutation lands:
 //   I1  `latest` holds the entity's point with the greatest loc_time (of
@@ -78,6 +79,12 @@
 //   Open (schema 3->4)  history_cells_build.cc  history cells from `points`
 //   SstImport           sst_import.cc   offline: SST files through the same
 //                                       PlanLatestMove, one ingestion
+//   ApplyShipped,       replica_apply.cc  a replica's copy of its primary's
+//   FullSync            full_sync.cc      batches (or of the difference from
+//                                       its snapshot), the only writes a
+//                                       replica takes; the derived
+//                                       structures follow each batch
+//                                       (storage/replication.h)
 //
 // Fences (storage/fence_registry.h): a points write evaluates the
 // collection's fences (AppendFenceEvents) in its own batch, so a point,
