@@ -192,7 +192,9 @@ void ClusterShards(CommandContext& ctx) {
 }
 
 // Replies OK or the change's error, in Kvrocks's words.
-void ReplyChange(CommandContext& ctx, const absl::Status& s) {
+void ReplyChange(CommandContext& ctx, absl::Status s) {
+  // The topology says whom this node follows, as in Kvrocks.
+  if (s.ok()) s = FollowTopology(ctx.server);
   if (s.ok()) return ctx.reply.Status("OK");
   if (absl::IsInvalidArgument(s)) return ctx.reply.Error(s.message());
   ctx.Check(s);

@@ -310,6 +310,11 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply);
 
+// In cluster mode, makes this node follow the master the topology names
+// for it, or stop following when it names it a master (Kvrocks's way: the
+// controller's CLUSTERX SETNODES decides replication).
+absl::Status FollowTopology(ServerState& server);
+
 // INFO's "# Replication" section (replication_commands.cc).
 std::string ReplicationInfoSection(CommandContext& ctx);
 

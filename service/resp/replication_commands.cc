@@ -40,6 +40,34 @@ ServerState::ReplicaLinkState() const {
   return std::make_pair(link_->options(), link_->status());
 }
 
+absl::Status FollowTopology(ServerState& server) {
+  if (server.cluster() == nullptr) return absl::OkStatus();
+  const std::shared_ptr<const cluster::ClusterView> view =
+      server.cluster()->view();
+  if (!view->topology || view->myself < 0) return absl::OkStatus();
+  const std::vector<cluster::Node>& nodes = view->topology->nodes();
+  const cluster::Node& me = nodes[view->myself];
+  const auto link = server.ReplicaLinkState();
+  if (me.master) {
+    return link ? server.ReplicaOf(std::nullopt) : absl::OkStatus();
+  }
+  const int master = view->topology->Find(me.master_id);
+  if (master < 0) return absl::OkStatus();
+  const cluster::Node& primary = nodes[master];
+  if (link && link->first.host == primary.host &&
+      link->first.port == primary.port) {
+    return absl::OkStatus();
+  }
+  const v1::ReplicationConfig& config = server.config().replication();
+  replication::LinkOptions options;
+  options.host = primary.host;
+  options.port = primary.port;
+  options.user = config.primary_user();
+  options.password = config.primary_password();
+  options.listening_port = server.port;
+  return server.ReplicaOf(options);
+}
+
 namespace {
 
 constexpr char kNotInteger[] = "value is out of range, must be positive";

@@ -91,6 +91,7 @@ class RespServer::Impl {
           server.resp_bind_address(), state_.port);
       if (!cluster.ok()) return cluster.status();
       state_.set_cluster(*std::move(cluster));
+      if (absl::Status s = FollowTopology(state_); !s.ok()) return s;
     }
     if (server.has_resp_tls_port()) {
       auto tls = NewServerTlsContext(server);

@@ -295,6 +295,45 @@ def test_sync_acks():
         primary.stop()
 
 
+def set_topology(nodes, text, version):
+    for n in nodes:
+        check(n.client().execute_command("CLUSTERX", "SETNODES", text, version)
+              in ("OK", b"OK", True), "CLUSTERX SETNODES v%d on %d" % (version, n.port))
+
+
+def test_topology_drives_replication():
+    a = Node("cluster-a", "server { cluster_enabled: true }\n")
+    b = Node("cluster-b", "server { cluster_enabled: true }\n")
+    ida, idb = "a" * 40, "b" * 40
+    try:
+        for n, i in ((a, ida), (b, idb)):
+            n.client().execute_command("CLUSTERX", "SETNODEID", i)
+        set_topology([a, b], "%s 127.0.0.1 %d master - 0-16383\n"
+                     "%s 127.0.0.1 %d slave %s" % (ida, a.port, idb, b.port, ida), 1)
+        a.client().geoadd("fleet", [116.0, 40.0, "car1"])
+        a.client().set("k", "1")
+        wait_synced(a, b)
+        check(b.client().get("k") == "1", "the slave the topology names follows")
+        check(b.client().geopos("fleet", "car1")[0] is not None,
+              "and serves its master's reads")
+        try:
+            b.client().set("k", "2")
+            check(False, "a write on the slave is refused")
+        except redis.ResponseError as e:
+            check(str(e).startswith("MOVED"), "a write on the slave: " + str(e))
+        # A failover as the controller makes it: the slave becomes master and
+        # the old master its slave.
+        set_topology([a, b], "%s 127.0.0.1 %d master - 0-16383\n"
+                     "%s 127.0.0.1 %d slave %s" % (idb, b.port, ida, a.port, idb), 2)
+        check(b.client().set("k", "3"), "the promoted node takes writes")
+        wait_synced(b, a)
+        check(a.client().get("k") == "3", "the old master follows the new one")
+        check(a.digest() == b.digest(), "and holds what it holds")
+    finally:
+        a.stop()
+        b.stop()
+
+
 def main():
     primary = Node("primary")
     replica = Node("replica")
@@ -308,6 +347,7 @@ def main():
                     "write_buffer_size_mb: 1 "
                     "rocksdb_db_options: \"max_total_wal_size=2097152\" }\n")
     test_sync_acks()
+    test_topology_drives_replication()
     print("PASS")
 
 
