@@ -80,6 +80,9 @@ class Connection {
           client_.authenticated || !state_.users().auth_required();
       std::vector<std::string> argv;
       if (!Next(&argv)) return;
+      // A replica's link connects to the address it is given: no network
+      // here (replication_test.py runs it between real processes).
+      if (IsCommand(argv, "replicaof") || IsCommand(argv, "slaveof")) continue;
       const CommandSpec* group = state_.commands().GroupStartedBy(argv);
       std::string out;
       resp::Reply reply(&out, client_.protocol);
@@ -180,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // its timeout, instead of waiting (for ever, with timeout 0) for a push
     // no other connection will make.
     state->list_waiters().Stop();
+    state->replicas().Stop();
   }
   Connection connection(
       *state, absl::string_view(reinterpret_cast<const char*>(data), size));

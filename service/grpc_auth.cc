@@ -6,6 +6,7 @@
 #include "google/protobuf/descriptor.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/method_handler.h"
+#include "service/grpc_status.h"
 
 namespace trackdb::service {
 namespace {
@@ -18,8 +19,11 @@ constexpr char kHowTo[] =
 }  // namespace
 
 GrpcAuth::GrpcAuth(std::shared_ptr<const auth::UserTable> users,
-                   std::shared_ptr<const replication::SyncAcks> acks)
-    : users_(std::move(users)), acks_(std::move(acks)) {}
+                   std::shared_ptr<const replication::SyncAcks> acks,
+                   std::shared_ptr<ClusterRouter> router)
+    : users_(std::move(users)),
+      acks_(std::move(acks)),
+      router_(std::move(router)) {}
 
 grpc::Status GrpcAuth::Acknowledged(Access need, grpc::Status done) const {
   if (need != Access::kWrite || !done.ok() || acks_ == nullptr) return done;
@@ -81,6 +85,56 @@ namespace {
                                impl_->Method(context, request, response)); \
   }
 
+// Checks, then serves a call on one collection where its slot is served
+// (service/cluster_router.h): here, or forwarded to the owner.
+template <typename Service, typename Request, typename Local, typename Remote>
+grpc::Status ServeRouted(const GrpcAuth& auth, grpc::ServerContext* context,
+                         const Request& request, Access need,
+                         const char* method, const Local& local,
+                         const Remote& remote) {
+  grpc::Status s = auth.Check(*context, need, method);
+  if (!s.ok()) return s;
+  ClusterRouter* router = auth.router();
+  if (router != nullptr && router->enabled()) {
+    const std::string collection = CollectionOf(request);
+    absl::StatusOr<std::optional<ClusterRouter::Owner>> owner =
+        router->Route(collection, need == Access::kWrite);
+    if (!owner.ok()) return ToGrpc(owner.status());
+    if (*owner) {
+      if (!MayForward(*context)) return WrongShard(**owner, collection);
+      grpc::ClientContext forwarded;
+      PrepareForward(*context, &forwarded);
+      auto stub = Service::NewStub(router->ChannelTo((*owner)->grpc_address));
+      return remote(*stub, &forwarded);
+    }
+  }
+  return auth.Acknowledged(need, local());
+}
+
+// OK when this node serves `collection` (or no cluster is configured);
+// else FAILED_PRECONDITION naming its owner: streams are not forwarded.
+grpc::Status LocalOnly(const GrpcAuth& auth, absl::string_view collection,
+                       bool write) {
+  ClusterRouter* router = auth.router();
+  if (router == nullptr || !router->enabled()) return grpc::Status::OK;
+  absl::StatusOr<std::optional<ClusterRouter::Owner>> owner =
+      router->Route(collection, write);
+  if (!owner.ok()) return ToGrpc(owner.status());
+  return *owner ? WrongShard(**owner, collection) : grpc::Status::OK;
+}
+
+// A call on one collection, routed.
+#define TRACKDB_ROUTED(Service, Method, Request, Response, need)       \
+  grpc::Status Method(grpc::ServerContext* context, Request request,   \
+                      Response response) override {                    \
+    return ServeRouted<v1::Service>(                                   \
+        *auth_, context, *request, need, #Method,                      \
+        [&] { return impl_->Method(context, request, response); },     \
+        [&](v1::Service::Stub& stub, grpc::ClientContext* forwarded) { \
+          return stub.Method(forwarded, *request, response);           \
+        });                                                            \
+  }
+
 // The index gRPC's generated service gives `method`: its place in the
 // proto's service declaration.
 int TrackServiceMethodIndex(const char* method) {
@@ -111,40 +165,44 @@ class TrackServiceWrapper final : public v1::TrackService::Service {
                   self->auth_->Check(*context, Access::kWrite, "StreamPoints");
               if (!s.ok()) return s;
               return self->auth_->Acknowledged(
-                  Access::kWrite,
-                  self->impl_->StreamPointBytes(context, reader, response));
+                  Access::kWrite, self->impl_->StreamPointBytes(
+                                      context, reader, response,
+                                      [self](absl::string_view collection) {
+                                        return LocalOnly(*self->auth_,
+                                                         collection, true);
+                                      }));
             },
             this));
   }
 
-  TRACKDB_AUTHORIZED(AddPoint, const v1::AddPointRequest*,
-                     v1::AddPointResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(AddPoints, const v1::AddPointsRequest*,
-                     v1::AddPointsResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(DeleteEntity, const v1::DeleteEntityRequest*,
-                     v1::DeleteEntityResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(GetLatest, const v1::GetLatestRequest*,
-                     v1::GetLatestResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(GetTrack, const v1::GetTrackRequest*,
-                     v1::GetTrackResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(GetPositionAt, const v1::GetPositionAtRequest*,
-                     v1::GetPositionAtResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(AnalyzeTrack, const v1::AnalyzeTrackRequest*,
-                     v1::AnalyzeTrackResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(SearchBounds, const v1::SearchBoundsRequest*,
-                     v1::SearchResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(SearchRadius, const v1::SearchRadiusRequest*,
-                     v1::SearchResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(SearchPolygon, const v1::SearchPolygonRequest*,
-                     v1::SearchResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(SearchHistory, const v1::SearchHistoryRequest*,
-                     v1::SearchHistoryResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(SetRetention, const v1::SetRetentionRequest*,
-                     v1::SetRetentionResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(GetRetention, const v1::GetRetentionRequest*,
-                     v1::Retention*, Access::kRead)
-  TRACKDB_AUTHORIZED(ExportGeoJson, const v1::ExportGeoJsonRequest*,
-                     v1::ExportGeoJsonResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, AddPoint, const v1::AddPointRequest*,
+                 v1::AddPointResponse*, Access::kWrite)
+  TRACKDB_ROUTED(TrackService, AddPoints, const v1::AddPointsRequest*,
+                 v1::AddPointsResponse*, Access::kWrite)
+  TRACKDB_ROUTED(TrackService, DeleteEntity, const v1::DeleteEntityRequest*,
+                 v1::DeleteEntityResponse*, Access::kWrite)
+  TRACKDB_ROUTED(TrackService, GetLatest, const v1::GetLatestRequest*,
+                 v1::GetLatestResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, GetTrack, const v1::GetTrackRequest*,
+                 v1::GetTrackResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, GetPositionAt, const v1::GetPositionAtRequest*,
+                 v1::GetPositionAtResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, AnalyzeTrack, const v1::AnalyzeTrackRequest*,
+                 v1::AnalyzeTrackResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, SearchBounds, const v1::SearchBoundsRequest*,
+                 v1::SearchResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, SearchRadius, const v1::SearchRadiusRequest*,
+                 v1::SearchResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, SearchPolygon, const v1::SearchPolygonRequest*,
+                 v1::SearchResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, SearchHistory, const v1::SearchHistoryRequest*,
+                 v1::SearchHistoryResponse*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, SetRetention, const v1::SetRetentionRequest*,
+                 v1::SetRetentionResponse*, Access::kWrite)
+  TRACKDB_ROUTED(TrackService, GetRetention, const v1::GetRetentionRequest*,
+                 v1::Retention*, Access::kRead)
+  TRACKDB_ROUTED(TrackService, ExportGeoJson, const v1::ExportGeoJsonRequest*,
+                 v1::ExportGeoJsonResponse*, Access::kRead)
 
  private:
   TrackServiceImpl* impl_;
@@ -164,6 +222,15 @@ class AdminServiceWrapper final : public v1::AdminService::Service {
                      v1::DiagnoseResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SetBulkLoad, const v1::SetBulkLoadRequest*,
                      v1::SetBulkLoadResponse*, Access::kAdmin)
+  // Who serves which slots: what CLUSTER SHARDS says, for readers.
+  grpc::Status GetTopology(grpc::ServerContext* context,
+                           const v1::GetTopologyRequest*,
+                           v1::Topology* response) override {
+    grpc::Status s = auth_->Check(*context, Access::kRead, "GetTopology");
+    if (!s.ok()) return s;
+    if (auth_->router() != nullptr) *response = auth_->router()->Topology();
+    return grpc::Status::OK;
+  }
 
  private:
   AdminServiceImpl* impl_;
@@ -176,18 +243,23 @@ class FenceServiceWrapper final : public v1::FenceService::Service {
   FenceServiceWrapper(FenceServiceImpl* impl, const GrpcAuth* auth)
       : impl_(impl), auth_(auth) {}
 
-  TRACKDB_AUTHORIZED(PutFence, const v1::PutFenceRequest*,
-                     v1::PutFenceResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(DeleteFence, const v1::DeleteFenceRequest*,
-                     v1::DeleteFenceResponse*, Access::kWrite)
-  TRACKDB_AUTHORIZED(GetFence, const v1::GetFenceRequest*, v1::Fence*,
-                     Access::kRead)
-  TRACKDB_AUTHORIZED(ListFences, const v1::ListFencesRequest*,
-                     v1::ListFencesResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(GetFenceState, const v1::GetFenceStateRequest*,
-                     v1::GetFenceStateResponse*, Access::kRead)
-  TRACKDB_AUTHORIZED(Watch, const v1::WatchRequest*,
-                     grpc::ServerWriter<v1::FenceEvent>*, Access::kRead)
+  TRACKDB_ROUTED(FenceService, PutFence, const v1::PutFenceRequest*,
+                 v1::PutFenceResponse*, Access::kWrite)
+  TRACKDB_ROUTED(FenceService, DeleteFence, const v1::DeleteFenceRequest*,
+                 v1::DeleteFenceResponse*, Access::kWrite)
+  TRACKDB_ROUTED(FenceService, GetFence, const v1::GetFenceRequest*, v1::Fence*,
+                 Access::kRead)
+  TRACKDB_ROUTED(FenceService, ListFences, const v1::ListFencesRequest*,
+                 v1::ListFencesResponse*, Access::kRead)
+  TRACKDB_ROUTED(FenceService, GetFenceState, const v1::GetFenceStateRequest*,
+                 v1::GetFenceStateResponse*, Access::kRead)
+  grpc::Status Watch(grpc::ServerContext* context,
+                     const v1::WatchRequest* request,
+                     grpc::ServerWriter<v1::FenceEvent>* writer) override {
+    grpc::Status s = auth_->Check(*context, Access::kRead, "Watch");
+    if (s.ok()) s = LocalOnly(*auth_, request->collection(), false);
+    return s.ok() ? impl_->Watch(context, request, writer) : s;
+  }
 
  private:
   FenceServiceImpl* impl_;
@@ -195,6 +267,7 @@ class FenceServiceWrapper final : public v1::FenceService::Service {
 };
 
 #undef TRACKDB_AUTHORIZED
+#undef TRACKDB_ROUTED
 
 }  // namespace
 

@@ -19,6 +19,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/admin_service.h"
 #include "service/auth/users.h"
+#include "service/cluster_router.h"
 #include "service/fence_service.h"
 #include "service/replication/sync_acks.h"
 #include "service/track_service.h"
@@ -32,9 +33,12 @@ class GrpcAuth {
   // as RESP's CONFIG SET changes it).
   // `acks` (null: none) makes every write wait for replicas
   // (service/replication/sync_acks.h).
-  explicit GrpcAuth(
-      std::shared_ptr<const auth::UserTable> users,
-      std::shared_ptr<const replication::SyncAcks> acks = nullptr);
+  // `router` (null: none) routes calls in cluster mode
+  // (service/cluster_router.h).
+  explicit GrpcAuth(std::shared_ptr<const auth::UserTable> users,
+                    std::shared_ptr<const replication::SyncAcks> acks = nullptr,
+                    std::shared_ptr<ClusterRouter> router = nullptr);
+  ClusterRouter* router() const { return router_.get(); }
 
   // OK if the call's user may do `need`; UNAUTHENTICATED without valid
   // credentials, PERMISSION_DENIED naming `method` when the role forbids it.
@@ -49,6 +53,7 @@ class GrpcAuth {
  private:
   const std::shared_ptr<const auth::UserTable> users_;
   const std::shared_ptr<const replication::SyncAcks> acks_;
+  const std::shared_ptr<ClusterRouter> router_;
 };
 
 // TrackService with every method checked by `auth`, then served by `impl`.

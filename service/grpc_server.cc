@@ -83,7 +83,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
 absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,
     std::shared_ptr<const auth::UserTable> users, const FenceWebhooks* webhooks,
-    std::shared_ptr<const replication::SyncAcks> sync_acks) {
+    std::shared_ptr<const replication::SyncAcks> sync_acks,
+    std::shared_ptr<ClusterRouter> router) {
   grpc::EnableDefaultHealthCheckService(true);
   RegisterHealthDescriptor();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -95,8 +96,8 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
   if (users == nullptr) {
     users = std::make_shared<auth::UserTable>(config.server());
   }
-  server->auth_ =
-      std::make_unique<GrpcAuth>(std::move(users), std::move(sync_acks));
+  server->auth_ = std::make_unique<GrpcAuth>(
+      std::move(users), std::move(sync_acks), std::move(router));
   server->authorized_service_ =
       AuthorizedTrackService(server->service_.get(), server->auth_.get());
   server->authorized_admin_ =

@@ -35,7 +35,8 @@ class GrpcServer {
       const v1::TrackdbConfig& config, storage::TrackStore* store,
       std::shared_ptr<const auth::UserTable> users = nullptr,
       const FenceWebhooks* webhooks = nullptr,
-      std::shared_ptr<const replication::SyncAcks> sync_acks = nullptr);
+      std::shared_ptr<const replication::SyncAcks> sync_acks = nullptr,
+      std::shared_ptr<ClusterRouter> router = nullptr);
 
   int port() const { return port_; }
 

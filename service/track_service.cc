@@ -264,7 +264,8 @@ grpc::Status TrackServiceImpl::AddPoints(grpc::ServerContext*,
 
 grpc::Status TrackServiceImpl::StreamPointBytes(
     grpc::ServerContext* context, grpc::ServerReader<grpc::ByteBuffer>* reader,
-    v1::StreamPointsResponse* response) {
+    v1::StreamPointsResponse* response,
+    const std::function<grpc::Status(absl::string_view)>& may_store) {
   grpc::ByteBuffer bytes;
   v1::StreamPointsRequest message;
   std::string collection;
@@ -283,7 +284,12 @@ grpc::Status TrackServiceImpl::StreamPointBytes(
                        stored, " points of earlier messages were stored)"));
     }
     // Later messages may leave the collection empty to keep the first's.
-    if (!message.collection().empty()) collection = message.collection();
+    if (!message.collection().empty() && message.collection() != collection) {
+      collection = message.collection();
+      if (may_store) {
+        if (grpc::Status m = may_store(collection); !m.ok()) return m;
+      }
+    }
     absl::Status s = StoreBatch(collection, message.points(),
                                 absl::StrCat("message[", n, "].points"));
     if (!s.ok()) {

@@ -33,9 +33,13 @@ class TrackServiceImpl final : public v1::TrackService::Service {
   // reader reports it as the end of the stream (and the call would succeed
   // with the points before it). grpc_auth.cc serves it as StreamPoints;
   // the typed StreamPoints stays the generated UNIMPLEMENTED.
-  grpc::Status StreamPointBytes(grpc::ServerContext*,
-                                grpc::ServerReader<grpc::ByteBuffer>*,
-                                v1::StreamPointsResponse*);
+  // `may_store` (if set) vets each collection the stream names before its
+  // points are stored (a cluster's routing: service/cluster_router.h).
+  grpc::Status StreamPointBytes(
+      grpc::ServerContext*, grpc::ServerReader<grpc::ByteBuffer>*,
+      v1::StreamPointsResponse*,
+      const std::function<grpc::Status(absl::string_view)>& may_store =
+          nullptr);
   grpc::Status GetLatest(grpc::ServerContext*, const v1::GetLatestRequest*,
                          v1::GetLatestResponse*) override;
   grpc::Status GetTrack(grpc::ServerContext*, const v1::GetTrackRequest*,

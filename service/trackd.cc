@@ -172,8 +172,11 @@ int Run() {
   auto sync_acks = std::make_shared<replication::SyncAcks>(
       store->get(), std::make_shared<replication::ReplicaRegistry>(),
       config.replication());
-  auto grpc_server = service::GrpcServer::Start(config, store->get(), users,
-                                                webhooks->get(), sync_acks);
+  // In cluster mode gRPC calls go where their collection's slot is served
+  // (cluster_router.h), by the RESP door's topology, attached below.
+  auto router = std::make_shared<service::ClusterRouter>(config.replication());
+  auto grpc_server = service::GrpcServer::Start(
+      config, store->get(), users, webhooks->get(), sync_acks, router);
   if (!grpc_server.ok()) return Fail(grpc_server.status());
   // The RESP door reports the gRPC door's bound port (INFO server's
   // grpc_port), which is how a cluster node finds a peer's gRPC address.
@@ -182,6 +185,7 @@ int Run() {
   auto resp_server = resp::RespServer::Start(resp_config, store->get(), users,
                                              webhooks->get(), sync_acks);
   if (!resp_server.ok()) return Fail(resp_server.status());
+  router->Attach((*resp_server)->cluster());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);

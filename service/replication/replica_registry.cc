@@ -63,10 +63,16 @@ int ReplicaRegistry::Good(int64_t now_ms, int64_t max_lag_ms) const {
 int ReplicaRegistry::WaitForAcks(int n, uint64_t sequence,
                                  absl::Time deadline) {
   absl::MutexLock lock(&mu_);
-  while (AckedLocked(sequence) < n &&
+  while (AckedLocked(sequence) < n && !stopped_ &&
          !changed_.WaitWithDeadline(&mu_, deadline)) {
   }
   return AckedLocked(sequence);
+}
+
+void ReplicaRegistry::Stop() {
+  absl::MutexLock lock(&mu_);
+  stopped_ = true;
+  changed_.SignalAll();
 }
 
 uint64_t ReplicaRegistry::OnAcked(int n, uint64_t sequence,

@@ -39,8 +39,10 @@ class ReplicaRegistry {
   // Replicas that pulled within `max_lag` of `now_ms` (Redis's "good"
   // replicas, for NOREPLICAS).
   int Good(int64_t now_ms, int64_t max_lag_ms) const;
-  // Waits until Acked(sequence) >= n or `deadline`; returns Acked.
+  // Waits until Acked(sequence) >= n, `deadline` or Stop; returns Acked.
   int WaitForAcks(int n, uint64_t sequence, absl::Time deadline);
+  // Ends every wait, now and later (the server is shutting down).
+  void Stop();
   // Calls `done` once Acked(sequence) >= n (at once if already), from the
   // thread that records the pull, and returns 0; or returns an id for
   // Cancel, which a waiter that gives up calls (true: `done` will never
@@ -61,6 +63,7 @@ class ReplicaRegistry {
   std::map<int64_t, ReplicaInfo> replicas_ ABSL_GUARDED_BY(mu_);
   std::map<uint64_t, Waiter> waiters_ ABSL_GUARDED_BY(mu_);
   uint64_t next_waiter_ ABSL_GUARDED_BY(mu_) = 1;
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace trackdb::replication

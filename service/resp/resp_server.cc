@@ -138,6 +138,7 @@ class RespServer::Impl {
   void Shutdown();
   int port() const { return state_.port; }
   int tls_port() const { return tls_port_; }
+  const cluster::ClusterState* cluster() { return state_.cluster(); }
   ServerState& state() { return state_; }
   asio::thread_pool& workers() { return *workers_; }
   void Forget(Connection* c) {
@@ -647,6 +648,7 @@ void RespServer::Impl::Shutdown() {
   // Long commands finish, handing their connections back to the loops; a
   // blocked BLPOP gives up waiting.
   state_.list_waiters().Stop();
+  state_.replicas().Stop();  // WAIT 1 0 would wait for ever
   workers_->join();
   // With the acceptor and every socket closed, their pending operations
   // finish (aborted) and each loop's run() returns once nothing is left.
@@ -659,6 +661,9 @@ RespServer::RespServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RespServer::~RespServer() { Shutdown(); }
 int RespServer::port() const { return impl_->port(); }
 int RespServer::tls_port() const { return impl_->tls_port(); }
+const cluster::ClusterState* RespServer::cluster() const {
+  return impl_->cluster();
+}
 void RespServer::Shutdown() { impl_->Shutdown(); }
 
 absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(

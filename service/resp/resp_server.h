@@ -25,6 +25,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "cluster/cluster_state.h"
 #include "service/auth/users.h"
 #include "service/fence_webhook.h"
 #include "service/replication/sync_acks.h"
@@ -51,6 +52,8 @@ class RespServer {
 
   int port() const;      // 0 with resp_tls_only
   int tls_port() const;  // 0 without resp_tls_port
+  // The node's cluster state; null unless server.cluster_enabled.
+  const cluster::ClusterState* cluster() const;
   // Stops accepting, closes every connection, joins the threads.
   void Shutdown();
 
