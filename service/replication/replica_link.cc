@@ -20,6 +20,9 @@ constexpr absl::Duration kRetryEvery = absl::Seconds(1);
 // this, so a replica that answers nothing for longer is lost.
 constexpr int kPullWaitMs = 200;
 constexpr absl::Duration kCallTimeout = absl::Seconds(30);
+// A pull's answer comes within its wait: a primary silent for longer than
+// this is lost (stopped, or cut off), and the link reconnects.
+constexpr absl::Duration kPullTimeout = absl::Seconds(5);
 constexpr size_t kPieceBytes = 4 << 20;
 
 int64_t NowMs() { return absl::ToUnixMillis(absl::Now()); }
@@ -130,6 +133,7 @@ absl::Status ReplicaLink::Follow() {
   absl::StatusOr<RespClient> client =
       RespClient::Connect(options_.host, options_.port, kConnectTimeout);
   if (!client.ok()) return client.status();
+  client->set_cancelled([this] { return stopping(); });
   if (!options_.password.empty()) {
     std::vector<std::string> auth = {"AUTH"};
     if (!options_.user.empty()) auth.push_back(options_.user);
@@ -156,7 +160,7 @@ absl::Status ReplicaLink::PullOnce(RespClient& client,
       client.Call({"REPL.PULL", replid, absl::StrCat(next),
                    absl::StrCat(options_.listening_port),
                    absl::StrCat(kPullWaitMs), absl::StrCat(kPieceBytes)},
-                  kCallTimeout);
+                  kPullTimeout + absl::Milliseconds(kPullWaitMs));
   if (!reply.ok()) return reply.status();
   absl::StatusOr<std::vector<storage::ShippedBatch>> batches =
       ParseBatches(*reply);

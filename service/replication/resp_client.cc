@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -64,7 +65,10 @@ absl::StatusOr<RespClient> RespClient::Connect(const std::string& host,
 }
 
 RespClient::RespClient(RespClient&& other) noexcept
-    : fd_(other.fd_), in_(std::move(other.in_)), at_(other.at_) {
+    : fd_(other.fd_),
+      cancelled_(std::move(other.cancelled_)),
+      in_(std::move(other.in_)),
+      at_(other.at_) {
   other.fd_ = -1;
 }
 
@@ -100,10 +104,17 @@ absl::StatusOr<RespValue> RespClient::Call(const std::vector<std::string>& argv,
 
 absl::Status RespClient::Fill(absl::Time deadline) {
   pollfd p{fd_, POLLIN, 0};
-  errno = 0;
-  const int ready = poll(&p, 1, MillisLeft(deadline));
-  if (ready == 0)
-    return absl::UnavailableError("the primary did not answer in time");
+  int ready = 0;
+  // In slices, so that a cancellation is seen within one.
+  while (ready == 0) {
+    if (cancelled_ && cancelled_()) return absl::CancelledError("stopped");
+    const int left = MillisLeft(deadline);
+    if (left == 0) {
+      return absl::UnavailableError("the primary did not answer in time");
+    }
+    errno = 0;
+    ready = poll(&p, 1, std::min(left, 100));
+  }
   if (ready < 0) return Unavailable("waiting for the primary");
   char buffer[1 << 16];
   const ssize_t n = recv(fd_, buffer, sizeof(buffer), 0);

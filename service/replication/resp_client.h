@@ -6,6 +6,7 @@
 // timeout.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,12 @@ class RespClient {
   RespClient(const RespClient&) = delete;
   ~RespClient();
 
+  // Makes every wait also end, CANCELLED, soon after `cancelled` says so
+  // (a link being stopped must not wait out a silent primary).
+  void set_cancelled(std::function<bool()> cancelled) {
+    cancelled_ = std::move(cancelled);
+  }
+
   // Sends `argv` and reads its reply; a server's error is a reply, not a
   // failed status. UNAVAILABLE when the connection fails or `timeout`
   // passes (the connection is then unusable).
@@ -51,6 +58,7 @@ class RespClient {
   absl::StatusOr<RespValue> Read(absl::Time deadline, int depth);
 
   int fd_ = -1;
+  std::function<bool()> cancelled_;
   std::string in_;
   size_t at_ = 0;
 };

@@ -277,7 +277,7 @@ void AppendReplicaFields(CommandContext& ctx,
       "\r\nconnected_slaves:0\r\n");
   absl::StrAppend(text, "master_replid:",
                   mark.ok() && *mark ? (*mark)->replid : std::string(40, '0'),
-                  "\r\nmaster_repl_offset:", offset,
+                  "\r\nmaster_repl_offset:", offset, "\r\nsequence:", offset,
                   "\r\ntrackdb_full_syncs:", link.full_syncs,
                   "\r\ntrackdb_link_error:", link.last_error, "\r\n");
 }
@@ -295,9 +295,10 @@ void AppendPrimaryFields(CommandContext& ctx, std::string* text) {
                     ",lag=", (now - r.last_pull_ms) / 1000, "\r\n");
   }
   absl::StatusOr<std::string> replid = storage::PrimaryReplid(ctx.store());
-  absl::StrAppend(
-      text, "master_replid:", replid.ok() ? *replid : "",
-      "\r\nmaster_repl_offset:", storage::LatestSequence(ctx.store()), "\r\n");
+  const uint64_t offset = storage::LatestSequence(ctx.store());
+  absl::StrAppend(text, "master_replid:", replid.ok() ? *replid : "",
+                  "\r\nmaster_repl_offset:", offset, "\r\nsequence:", offset,
+                  "\r\n");
 }
 
 // REPL.DIGEST: the store's digest (storage::StoreDigest), to check that a
@@ -310,6 +311,9 @@ void ReplDigest(CommandContext& ctx) {
 
 }  // namespace
 
+// Both roles report `sequence` as Kvrocks does, the offset in RocksDB
+// sequence numbers: kvrocks-controller promotes the replica with the
+// highest.
 std::string ReplicationInfoSection(CommandContext& ctx) {
   std::string text = "# Replication\r\n";
   if (auto link = ctx.server.ReplicaLinkState()) {

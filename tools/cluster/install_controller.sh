@@ -5,7 +5,8 @@
 #     Go module github.com/apache/kvrocks-controller at a pinned version.
 #
 # Usage: tools/cluster/install_controller.sh [DEST_DIR]
-#   DEST_DIR defaults to /work/.cache/kvrocks-controller (outside the repo).
+#   DEST_DIR defaults to /var/tmp/trackdb-tools/kvrocks-controller (outside the
+#   repo; tests read it there).
 #   Result: DEST_DIR/kvctl-server, DEST_DIR/kvctl, DEST_DIR/VERSION.
 #
 # Idempotent: does nothing when both binaries already exist for the pinned
@@ -20,7 +21,7 @@ set -euo pipefail
 
 VERSION="${KVROCKS_CONTROLLER_VERSION:-v1.3.0}"
 MODULE="github.com/apache/kvrocks-controller"
-DEST="${1:-/work/.cache/kvrocks-controller}"
+DEST="${1:-/var/tmp/trackdb-tools/kvrocks-controller}"
 
 log() { printf '[install_controller] %s\n' "$*" >&2; }
 
