@@ -214,6 +214,20 @@ std::optional<absl::string_view> ParseTaggedCollection(absl::string_view key,
 }
 }  // namespace
 
+std::optional<absl::string_view> NameOfKey(ColumnFamily cf,
+                                           absl::string_view key) {
+  if (cf == ColumnFamily::kKv) return key;
+  if (cf == ColumnFamily::kDefault) {
+    for (char tag : {kRegistryTag, kCollectionExpiryTag, kRetentionTag}) {
+      if (auto name = ParseTaggedCollection(key, tag)) return name;
+    }
+    return std::nullopt;
+  }
+  uint32_t len = 0;
+  if (!ReadVarint32(&key, &len) || key.size() < len) return std::nullopt;
+  return key.substr(0, len);
+}
+
 std::optional<absl::string_view> ParseRegistryKey(absl::string_view key) {
   return ParseTaggedCollection(key, kRegistryTag);
 }

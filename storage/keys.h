@@ -184,6 +184,13 @@ std::string RetentionKey(absl::string_view collection);
 // The collection of a retention key; nullopt if `key` is not one.
 std::optional<absl::string_view> ParseRetentionKey(absl::string_view key);
 
+// The name (a collection, a string's or a typed value's) a key of `cf`
+// belongs to; nullopt for the store's own metadata (schema version, typed
+// versions' floor, replication state). What a shard hands over when it
+// hands over the names of a slot.
+std::optional<absl::string_view> NameOfKey(ColumnFamily cf,
+                                           absl::string_view key);
+
 // Byte helpers shared with the value codec.
 void AppendVarint32(std::string* out, uint32_t v);
 bool ReadVarint32(absl::string_view* in, uint32_t* v);

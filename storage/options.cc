@@ -60,12 +60,14 @@ rocksdb::DBOptions TunedDbOptions(const v1::StorageConfig& c) {
   // Flushed WAL kept for replicas that fell behind (storage/replication.h).
   db.WAL_ttl_seconds = c.wal_retention_s();
   db.WAL_size_limit_MB = c.wal_retention_mb();
-  // Each event loop and gRPC thread writes its own small batches: with
-  // pipelining the next write group appends to the WAL while the last one
-  // is still in the memtables. Measured with redis-benchmark -c 50 against
-  // trackd (bench/README.md, "Redis protocol"): SET P1 +15%, SET P16
-  // +15-20%, one-member GEOADDs +4-20%, and a lower p99.
-  db.enable_pipelined_write = true;
+  // No pipelined writes, though they measured SET +15% and GEOADD +4-20%
+  // (redis-benchmark -c 50, bench/README.md): with them a write group's
+  // WAL record can be in the WAL while only part of it is published, and a
+  // replica's WAL reader (GetUpdatesSince, storage/replication.h) that
+  // reaches it trips an assertion of Debian's RocksDB (a reader that skips
+  // it would ship a batch readers cannot see yet). Without them a group is
+  // published whole, and the reader stops at the last published one.
+  db.enable_pipelined_write = false;
   return db;
 }
 
@@ -108,6 +110,12 @@ absl::Status ApplyOptionStrings(const v1::StorageConfig& c,
     rocksdb::Status s =
         rocksdb::GetDBOptionsFromString(parse, db, c.rocksdb_db_options(), &db);
     if (!s.ok()) return BadOptionString("rocksdb_db_options", s);
+    if (db.enable_pipelined_write) {
+      return absl::InvalidArgumentError(
+          "storage.rocksdb_db_options: enable_pipelined_write=true is "
+          "refused: replication reads the WAL, which needs each write group "
+          "published whole (storage/options.cc)");
+    }
   }
   if (!c.rocksdb_cf_options().empty()) {
     rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(

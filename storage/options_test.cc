@@ -28,7 +28,11 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   EXPECT_EQ(o->db.max_background_jobs, 4);
   EXPECT_EQ(o->db.db_write_buffer_size, 448u << 20);
   EXPECT_TRUE(o->db.create_if_missing);
-  EXPECT_TRUE(o->db.enable_pipelined_write);
+  EXPECT_FALSE(o->db.enable_pipelined_write);  // replication needs it off
+  v1::StorageConfig pipelined;
+  pipelined.set_rocksdb_db_options("enable_pipelined_write=true");
+  EXPECT_THAT(BuildStoreOptions(pipelined).status().message(),
+              ::testing::HasSubstr("enable_pipelined_write=true is refused"));
   ASSERT_EQ(o->column_families.size(), 6u);
   for (const char* name : {kPointsCf, kLatestCf, kKvCf, kFencesCf, kTypesCf}) {
     const auto& cf = Cf(*o, name);

@@ -309,6 +309,36 @@ absl::Status ApplyPortable(TrackStore& store,
 
 bool IsReplica(TrackStore& store) { return store.engine().replica.load(); }
 
+absl::Status ApplyMigrated(TrackStore& store,
+                           absl::Span<const std::string> portable_batches) {
+  return ApplyPortable(store, portable_batches, std::nullopt, false);
+}
+
+absl::StatusOr<uint64_t> DeleteNamesWhere(TrackStore& store,
+                                          const NameFilter& keep) {
+  absl::StatusOr<std::unique_ptr<SnapshotReader>> reader =
+      SnapshotReader::Open(store, keep);
+  if (!reader.ok()) return reader.status();
+  uint64_t deleted = 0;
+  while (true) {
+    absl::StatusOr<std::vector<SnapshotRecord>> records =
+        (*reader)->Next(1 << 20);
+    if (!records.ok()) return records.status();
+    if (records->empty()) return deleted;
+    rocksdb::WriteBatch piece;
+    for (const SnapshotRecord& r : *records) {
+      rocksdb::Status s = piece.Delete(PortableFamily(r.cf), r.key);
+      if (!s.ok()) return FromRocks(s, "staging a handed-over key's removal");
+    }
+    deleted += records->size();
+    std::vector<std::string> data{piece.Data()};
+    if (absl::Status s = ApplyPortable(store, data, std::nullopt, false);
+        !s.ok()) {
+      return s;
+    }
+  }
+}
+
 absl::Status SetReplica(TrackStore& store, bool replica) {
   Engine& engine = store.engine();
   if (replica) {

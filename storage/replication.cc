@@ -24,11 +24,21 @@ bool IsReplicationKey(uint32_t cf, const rocksdb::Slice& key) {
          key.starts_with(kReplicationKeyPrefix);
 }
 
+// Whether a record with `key` in family `cf` travels: never this node's
+// replication state; with a filter, only keys of the names it keeps.
+bool Travels(uint32_t cf, const rocksdb::Slice& key, const NameFilter& keep) {
+  if (IsReplicationKey(cf, key)) return false;
+  if (!keep) return true;
+  const std::optional<absl::string_view> name =
+      NameOfKey(static_cast<ColumnFamily>(cf), SliceView(key));
+  return name && keep(*name);
+}
+
 // Rewrites one WAL batch with column families named by ColumnFamily and
 // without this node's own replication keys.
 class PortableEncoder : public rocksdb::WriteBatch::Handler {
  public:
-  explicit PortableEncoder(const Engine& engine) {
+  PortableEncoder(const Engine& engine, const NameFilter* keep) : keep_(keep) {
     for (size_t i = 0; i < engine.handles.size(); ++i) {
       ids_.push_back(engine.handles[i]->GetID());
     }
@@ -70,13 +80,14 @@ class PortableEncoder : public rocksdb::WriteBatch::Handler {
                       const Record& record) {
     for (uint32_t cf = 0; cf < ids_.size(); ++cf) {
       if (ids_[cf] != id) continue;
-      if (IsReplicationKey(cf, key)) return rocksdb::Status::OK();
+      if (!Travels(cf, key, *keep_)) return rocksdb::Status::OK();
       return record(PortableFamily(static_cast<ColumnFamily>(cf)));
     }
     return rocksdb::Status::Corruption(
         absl::StrCat("WAL record of unknown column family ", id));
   }
 
+  const NameFilter* keep_;
   std::vector<uint32_t> ids_;
   rocksdb::WriteBatch out_;
 };
@@ -113,9 +124,9 @@ absl::StatusOr<std::string> PrimaryReplid(TrackStore& store) {
   return NewPrimaryReplid(store);
 }
 
-absl::StatusOr<std::vector<ShippedBatch>> ReadUpdatesSince(TrackStore& store,
-                                                           uint64_t next,
-                                                           size_t max_bytes) {
+absl::StatusOr<std::vector<ShippedBatch>> ReadUpdatesSince(
+    TrackStore& store, uint64_t next, size_t max_bytes,
+    const NameFilter& keep) {
   Engine& engine = store.engine();
   const uint64_t last = engine.db->GetLatestSequenceNumber();
   std::vector<ShippedBatch> out;
@@ -129,7 +140,7 @@ absl::StatusOr<std::vector<ShippedBatch>> ReadUpdatesSince(TrackStore& store,
   if (!s.ok()) return FromRocks(s, "reading the WAL");
   size_t bytes = 0;
   uint64_t expected = next;
-  for (; it->Valid() && bytes < max_bytes; it->Next()) {
+  while (it->Valid()) {
     rocksdb::BatchResult result = it->GetBatch();
     // A batch that does not start where the last ended: the WAL between
     // was purged or an ingestion took sequences around it.
@@ -137,22 +148,40 @@ absl::StatusOr<std::vector<ShippedBatch>> ReadUpdatesSince(TrackStore& store,
       if (out.empty()) return absl::OutOfRangeError(gap);
       break;
     }
-    PortableEncoder encoder(engine);
+    PortableEncoder encoder(engine, &keep);
     s = result.writeBatchPtr->Iterate(&encoder);
     if (!s.ok()) return FromRocks(s, "reading a WAL batch");
     ShippedBatch batch;
     batch.sequence = result.sequence;
     batch.count = result.writeBatchPtr->Count();
     batch.data = encoder.batch().Data();
+    batch.kept = encoder.batch().Count();
     expected = batch.sequence + batch.count;
     bytes += batch.data.size();
     out.push_back(std::move(batch));
+    // The WAL may already hold a write group whose sequences are not
+    // published yet (its memtable inserts are running). Reading it is
+    // reading what readers cannot see yet, and Debian's RocksDB asserts
+    // against it: the iterator moves on only to a published batch (a
+    // group's sequences are published together, so its first is enough).
+    if (bytes >= max_bytes || expected > engine.db->GetLatestSequenceNumber()) {
+      break;
+    }
+    it->Next();
   }
   if (out.empty() && !it->status().ok()) {
     return absl::OutOfRangeError(
         absl::StrCat(gap, ": ", it->status().ToString()));
   }
   return out;
+}
+
+std::string EncodeRecords(absl::Span<const SnapshotRecord> records) {
+  rocksdb::WriteBatch batch;
+  for (const SnapshotRecord& r : records) {
+    batch.Put(PortableFamily(r.cf), r.key, r.value).PermitUncheckedError();
+  }
+  return batch.Data();
 }
 
 bool WaitForSequence(TrackStore& store, uint64_t next, absl::Time deadline) {
@@ -170,8 +199,10 @@ namespace {
 
 class SnapshotReaderImpl : public SnapshotReader {
  public:
-  explicit SnapshotReaderImpl(Engine& engine)
-      : engine_(engine), snapshot_(engine.db->GetSnapshot()) {}
+  SnapshotReaderImpl(Engine& engine, NameFilter keep)
+      : engine_(engine),
+        keep_(std::move(keep)),
+        snapshot_(engine.db->GetSnapshot()) {}
   ~SnapshotReaderImpl() override {
     it_.reset();
     engine_.db->ReleaseSnapshot(snapshot_);
@@ -198,7 +229,7 @@ class SnapshotReaderImpl : public SnapshotReader {
         ++cf_;
         continue;
       }
-      if (!IsReplicationKey(cf_, it_->key())) {
+      if (Travels(cf_, it_->key(), keep_)) {
         SnapshotRecord r;
         r.cf = static_cast<ColumnFamily>(cf_);
         r.key.assign(it_->key().data(), it_->key().size());
@@ -213,6 +244,7 @@ class SnapshotReaderImpl : public SnapshotReader {
 
  private:
   Engine& engine_;
+  const NameFilter keep_;
   const rocksdb::Snapshot* snapshot_;
   uint32_t cf_ = 0;
   std::unique_ptr<rocksdb::Iterator> it_;
@@ -252,8 +284,8 @@ absl::StatusOr<std::string> StoreDigest(TrackStore& store) {
 }
 
 absl::StatusOr<std::unique_ptr<SnapshotReader>> SnapshotReader::Open(
-    TrackStore& store) {
-  return std::make_unique<SnapshotReaderImpl>(store.engine());
+    TrackStore& store, NameFilter keep) {
+  return std::make_unique<SnapshotReaderImpl>(store.engine(), std::move(keep));
 }
 
 }  // namespace trackdb::storage

@@ -30,6 +30,7 @@
 //   sync is redone, never resumed as a partial one.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +52,11 @@ struct ShippedBatch {
   uint64_t sequence = 0;  // of its first record
   uint64_t count = 0;     // its records: the next batch starts at the sum
   std::string data;
+  uint64_t kept = 0;  // records in `data` (fewer than count when filtered)
 };
+
+// Which names' keys to read (a slot's, for a migration); null: all.
+using NameFilter = std::function<bool(absl::string_view name)>;
 
 // What a replica has applied: the primary's history and the next sequence
 // of it to apply.
@@ -81,9 +86,9 @@ absl::StatusOr<std::string> NewPrimaryReplid(TrackStore& store);
 // when the WAL no longer holds `next` (retention removed it, or an SST
 // ingestion wrote around the WAL) or `next` is beyond the last write + 1:
 // the replica needs a full sync.
-absl::StatusOr<std::vector<ShippedBatch>> ReadUpdatesSince(TrackStore& store,
-                                                           uint64_t next,
-                                                           size_t max_bytes);
+absl::StatusOr<std::vector<ShippedBatch>> ReadUpdatesSince(
+    TrackStore& store, uint64_t next, size_t max_bytes,
+    const NameFilter& keep = nullptr);
 // Waits until the store holds sequence `next` (a write since) or
 // `deadline`; whether it does.
 bool WaitForSequence(TrackStore& store, uint64_t next, absl::Time deadline);
@@ -93,7 +98,7 @@ bool WaitForSequence(TrackStore& store, uint64_t next, absl::Time deadline);
 class SnapshotReader {
  public:
   static absl::StatusOr<std::unique_ptr<SnapshotReader>> Open(
-      TrackStore& store);
+      TrackStore& store, NameFilter keep = nullptr);
   virtual ~SnapshotReader() = default;
   // The sequence the view holds: a replica follows from the one after it.
   virtual uint64_t sequence() const = 0;
@@ -108,6 +113,20 @@ class SnapshotReader {
 // what has expired and what an O(1) delete left on each node at its own
 // pace, so two equal stores can differ here while either holds such keys.
 absl::StatusOr<std::string> StoreDigest(TrackStore& store);
+
+// --- A slot's migration (CLUSTERX MIGRATE) ---
+// The source reads the slot's names from a snapshot, then from its WAL,
+// both filtered by name, and the destination applies what it receives as
+// a replica applies its primary's batches (derived structures following),
+// on top of its own names.
+// Snapshot records as one portable batch of puts.
+std::string EncodeRecords(absl::Span<const SnapshotRecord> records);
+absl::Status ApplyMigrated(TrackStore& store,
+                           absl::Span<const std::string> portable_batches);
+// Removes every key of the names `keep` accepts (a slot handed over), in
+// pieces; how many keys.
+absl::StatusOr<uint64_t> DeleteNamesWhere(TrackStore& store,
+                                          const NameFilter& keep);
 
 // --- The replica's side ---
 

@@ -3,13 +3,16 @@
 // every read as the primary does, its derived structures included.
 #include "storage/replication.h"
 
+#include <atomic>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "fence/fence_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -260,6 +263,134 @@ TEST(ReplicationTest, AMissingWalOrAnotherHistoryNeedsAFullSync) {
   ShippedBatch stray{(*mark)->next + 1, 1, ""};
   EXPECT_TRUE(absl::IsFailedPrecondition(
       ApplyShipped(*replica, (*mark)->replid, {stray})));
+}
+
+TEST(ReplicationTest, AReplicaFollowsWhileManyWrite) {
+  auto primary = OpenStore(testing::NewDataDir());
+  auto replica = OpenStore(testing::NewDataDir());
+  ASSERT_TRUE(SetReplica(*replica, true).ok());
+  Sync(*primary, *replica);
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < 4; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; !stop.load(); ++i) {
+        const std::string name = absl::StrCat("w", w, ":", i % 50);
+        EXPECT_TRUE(primary
+                        ->AddPoints("fleet",
+                                    {Point(name, kNow + i, 40 + i * 1e-5, 116)})
+                        .ok());
+        EXPECT_TRUE(primary->PutString(name, {absl::StrCat(i), 0}, kNow).ok());
+      }
+    });
+  }
+  // Following the WAL while write groups are in flight: the reader must
+  // never step onto a batch not published yet.
+  const std::string replid = *PrimaryReplid(*primary);
+  const absl::Time end = absl::Now() + absl::Seconds(1);
+  int pulls = 0;
+  while (absl::Now() < end) {
+    auto mark = ReadReplicationMark(*replica);
+    auto batches = ReadUpdatesSince(*primary, (**mark).next, 1 << 16);
+    ASSERT_TRUE(batches.ok()) << batches.status();
+    ASSERT_TRUE(ApplyShipped(*replica, replid, *batches).ok());
+    ++pulls;
+  }
+  stop.store(true);
+  for (std::thread& t : writers) t.join();
+  Sync(*primary, *replica);
+  EXPECT_GT(pulls, 10);
+  EXPECT_EQ(*StoreDigest(*replica), *StoreDigest(*primary));
+  EXPECT_EQ(DerivedReads(*replica), DerivedReads(*primary));
+}
+
+// The keys of the names `keep` accepts.
+std::vector<std::string> KeysOf(TrackStore& store, const NameFilter& keep) {
+  std::vector<std::string> out;
+  auto reader = SnapshotReader::Open(store, keep);
+  while (true) {
+    auto records = (*reader)->Next(1 << 20);
+    if (records->empty()) return out;
+    for (const SnapshotRecord& r : *records) {
+      out.push_back(
+          absl::StrCat(static_cast<int>(r.cf), "|", r.key, "=", r.value));
+    }
+  }
+}
+
+TEST(ReplicationTest, AMigrationMovesExactlyTheNamesItKeeps) {
+  auto source = OpenStore(testing::NewDataDir());
+  auto destination = OpenStore(testing::NewDataDir());
+  // The "slot": the collection fleet, its copy, and the hash h.
+  const NameFilter slot = [](absl::string_view name) {
+    return name == "fleet" || name == "copy" || name == "h";
+  };
+  const NameFilter rest = [&](absl::string_view name) { return !slot(name); };
+  WriteEveryKind(*source, 0);
+  ASSERT_TRUE(destination->PutString("its own", {"v", 0}, kNow).ok());
+  const std::vector<std::string> own = KeysOf(*destination, rest);
+  // The snapshot, then what was written after it, as the migrator ships
+  // them.
+  auto reader = SnapshotReader::Open(*source, slot);
+  const uint64_t next = (*reader)->sequence() + 1;
+  WriteEveryKind(*source, 1);
+  while (true) {
+    auto records = (*reader)->Next(100);
+    if (records->empty()) break;
+    ASSERT_TRUE(ApplyMigrated(*destination, {EncodeRecords(*records)}).ok());
+  }
+  auto batches = ReadUpdatesSince(*source, next, 1 << 20, slot);
+  ASSERT_TRUE(batches.ok());
+  std::vector<std::string> data;
+  uint64_t kept = 0;
+  for (const ShippedBatch& b : *batches) {
+    data.push_back(b.data);
+    kept += b.kept;
+  }
+  EXPECT_GT(kept, 0u);
+  ASSERT_TRUE(ApplyMigrated(*destination, data).ok());
+  EXPECT_EQ(KeysOf(*destination, slot), KeysOf(*source, slot));
+  EXPECT_EQ(KeysOf(*destination, rest), own);
+  // Derived structures came along: a search of the moved collection.
+  EXPECT_EQ(DerivedReads(*destination)[0], DerivedReads(*source)[0]);
+  // The source then lets go of them, and only of them.
+  const std::vector<std::string> others = KeysOf(*source, rest);
+  auto deleted = DeleteNamesWhere(*source, slot);
+  ASSERT_TRUE(deleted.ok());
+  EXPECT_GT(*deleted, 0u);
+  EXPECT_TRUE(KeysOf(*source, slot).empty());
+  EXPECT_EQ(KeysOf(*source, rest), others);
+  EXPECT_EQ(*source->CollectionSize("fleet"), 0);
+}
+
+TEST(ReplicationTest, ACorruptBatchIsRefusedAndWritesNothing) {
+  auto primary = OpenStore(testing::NewDataDir());
+  auto replica = OpenStore(testing::NewDataDir());
+  ASSERT_TRUE(SetReplica(*replica, true).ok());
+  WriteEveryKind(*primary, 0);
+  Sync(*primary, *replica);
+  const std::string before = *StoreDigest(*replica);
+  auto mark = ReadReplicationMark(*replica);
+  ASSERT_TRUE(primary->AddPoints("fleet", {Point("z", kNow, 40, 116)}).ok());
+  auto batches = ReadUpdatesSince(*primary, (*mark)->next, 1 << 20);
+  ASSERT_TRUE(batches.ok() && batches->size() == 1);
+  const ShippedBatch batch = (*batches)[0];
+  std::mt19937 random(7);
+  int refused = 0;
+  for (int i = 0; i < 300; ++i) {
+    ShippedBatch bad = batch;
+    if (i % 2 == 0) {
+      bad.data.resize(random() % bad.data.size());
+    } else {
+      bad.data[random() % bad.data.size()] ^= 1 << (random() % 8);
+    }
+    // A flipped bit may still decode (a byte of a value): the first such
+    // one applies and ends the test; every other is refused, unapplied.
+    if (ApplyShipped(*replica, (*mark)->replid, {bad}).ok()) break;
+    ++refused;
+    EXPECT_EQ(*StoreDigest(*replica), before);
+  }
+  EXPECT_GT(refused, 0);
 }
 
 TEST(ReplicationTest,
