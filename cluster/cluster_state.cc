@@ -120,6 +120,16 @@ absl::StatusOr<std::unique_ptr<ClusterState>> ClusterState::Open(
   return state;
 }
 
+ClusterState::Migration ClusterState::migration() const {
+  absl::MutexLock lock(&mu_);
+  return migration_;
+}
+
+void ClusterState::SetMigration(Migration migration) {
+  absl::MutexLock lock(&mu_);
+  migration_ = std::move(migration);
+}
+
 std::shared_ptr<const ClusterView> ClusterState::view() const {
   absl::MutexLock lock(&mu_);
   return view_;

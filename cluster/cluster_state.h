@@ -71,6 +71,19 @@ class ClusterState {
   absl::Status SetNodeId(absl::string_view id);
   absl::Status SetNodes(absl::string_view text, int64_t version, bool force);
 
+  // The last migration of slots from this node (CLUSTERX MIGRATE), as
+  // CLUSTER INFO reports it to the controller (Kvrocks's migrating_slot and
+  // migrating_state: start, success or fail; none before the first), and
+  // whether writes to those slots are held off (its last catch-up).
+  struct Migration {
+    int first = -1, last = -1;
+    std::string state = "none";
+    bool blocks_writes = false;
+    bool Covers(int slot) const { return slot >= first && slot <= last; }
+  };
+  Migration migration() const;
+  void SetMigration(Migration migration);
+
  private:
   ClusterState(std::string path, std::string my_host, int my_port)
       : path_(std::move(path)),
@@ -86,6 +99,7 @@ class ClusterState {
   absl::Mutex change_mu_;   // serialises changes (held across Save)
   mutable absl::Mutex mu_;  // guards view_ (held for a pointer copy)
   std::shared_ptr<const ClusterView> view_ ABSL_GUARDED_BY(mu_);
+  Migration migration_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace trackdb::cluster

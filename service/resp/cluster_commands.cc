@@ -70,6 +70,17 @@ void ClusterMyId(CommandContext& ctx) {
   ctx.reply.Bulk(view->my_id);
 }
 
+// Kvrocks's lines for the last migration from this node; none before one
+// (kvrocks-controller reads them, and reads a missing one as none).
+std::string MigrationLines(const cluster::ClusterState::Migration& m) {
+  if (m.first < 0) return "";
+  const std::string slots = m.first == m.last
+                                ? absl::StrCat(m.first)
+                                : absl::StrCat(m.first, "-", m.last);
+  return absl::StrCat("migrating_slot:", slots, "\r\nmigrating_state:", m.state,
+                      "\r\n");
+}
+
 void ClusterInfo(CommandContext& ctx) {
   std::shared_ptr<const ClusterView> view = TopologyOrReply(ctx);
   if (view == nullptr) return;
@@ -83,7 +94,8 @@ void ClusterInfo(CommandContext& ctx) {
       "\r\ncluster_current_epoch:", view->version, "\r\ncluster_my_epoch:",
       view->version, "\r\ncluster_stats_messages_sent:0\r\n",
       "cluster_stats_messages_received:0\r\n",
-      "total_cluster_links_buffer_limit_exceeded:0\r\n"));
+      "total_cluster_links_buffer_limit_exceeded:0\r\n",
+      MigrationLines(ctx.server.cluster()->migration())));
 }
 
 // One node as CLUSTER SLOTS lists it: ip, port, id, and a map of its other
@@ -221,6 +233,50 @@ void ClusterxSetNodes(CommandContext& ctx) {
   ReplyChange(ctx, state->SetNodes(ctx.argv[2], version, ctx.argv.size() == 5));
 }
 
+// "N" or "first-last", each a slot.
+bool ParseSlots(absl::string_view text, int* first, int* last) {
+  const size_t dash = text.find('-');
+  const absl::string_view a = text.substr(0, dash);
+  const absl::string_view b =
+      dash == absl::string_view::npos ? a : text.substr(dash + 1);
+  return absl::SimpleAtoi(a, first) && absl::SimpleAtoi(b, last) &&
+         *first >= 0 && *first <= *last && *last < cluster::kSlots;
+}
+
+// CLUSTERX MIGRATE <slot|first-last> <destination node id>: Kvrocks's,
+// as kvrocks-controller sends it (service/replication/slot_migrator.h).
+void ClusterxMigrate(CommandContext& ctx) {
+  std::shared_ptr<const ClusterView> view = TopologyOrReply(ctx);
+  if (view == nullptr) return;
+  int first = 0, last = 0;
+  if (!ParseSlots(ctx.argv[2], &first, &last)) {
+    return ctx.reply.Error("Invalid slot range");
+  }
+  const Topology& t = *view->topology;
+  for (int slot = first; slot <= last; ++slot) {
+    if (view->myself < 0 || t.Owner(slot) != view->myself) {
+      return ctx.reply.Error("Can't migrate slot which doesn't belong to me");
+    }
+  }
+  const int destination = t.Find(ctx.argv[3]);
+  if (destination < 0)
+    return ctx.reply.Error("Can't find the destination node id");
+  if (destination == view->myself) {
+    return ctx.reply.Error("Can't migrate slot to myself");
+  }
+  const Node& node = t.nodes()[destination];
+  if (!node.master) return ctx.reply.Error("Can't migrate slot to a slave");
+  const v1::ReplicationConfig& config = ctx.server.config().replication();
+  replication::LinkOptions options;
+  options.host = node.host;
+  options.port = node.port;
+  options.user = config.primary_user();
+  options.password = config.primary_password();
+  const absl::Status s = ctx.server.MigrateSlots(first, last, options);
+  if (absl::IsFailedPrecondition(s)) return ctx.reply.Error(s.message());
+  if (ctx.Check(s)) ctx.reply.Status("OK");
+}
+
 void ClusterxVersion(CommandContext& ctx) {
   const cluster::ClusterState* state = ClusterOrReply(ctx);
   if (state == nullptr) return;
@@ -257,6 +313,7 @@ TRACKDB_RESP_COMMAND_FAMILY(cluster, table) {
   table->Add(WithSubcommands("clusterx", {"admin"},
                              {{"setnodeid", 3, ClusterxSetNodeId},
                               {"setnodes", -4, ClusterxSetNodes},
+                              {"migrate", 4, ClusterxMigrate},
                               {"version", 2, ClusterxVersion}}));
   table->Add("readonly", 1, ClusterOk, {"fast"}, 0, 0, 0);
   table->Add("readwrite", 1, ClusterOk, {"fast"}, 0, 0, 0);

@@ -35,6 +35,7 @@
 #include "service/fence_webhook.h"
 #include "service/replication/replica_link.h"
 #include "service/replication/replica_registry.h"
+#include "service/replication/slot_migrator.h"
 #include "service/replication/sync_acks.h"
 #include "service/resp/list_waiters.h"
 #include "service/resp/pubsub.h"
@@ -138,8 +139,13 @@ class ServerState {
   // stops following (a primary again). Re-pointing a replica restarts its
   // link; the data it holds is brought to the new primary's by the sync.
   absl::Status ReplicaOf(std::optional<replication::LinkOptions> primary);
-  // Stops the link, if any, leaving the store a replica (shutdown).
+  // Stops the link and any migration, leaving the store a replica if it
+  // was (shutdown).
   void StopReplicaLink();
+  // Migrates slots [first, last] to `destination` (CLUSTERX MIGRATE);
+  // FAILED_PRECONDITION while another migration runs.
+  absl::Status MigrateSlots(int first, int last,
+                            replication::LinkOptions destination);
   // The link's options and state; nullopt on a primary.
   std::optional<std::pair<replication::LinkOptions, replication::LinkStatus>>
   ReplicaLinkState() const;
@@ -170,6 +176,8 @@ class ServerState {
   std::shared_ptr<replication::SyncAcks> sync_acks_;
   mutable absl::Mutex link_mu_;
   std::unique_ptr<replication::ReplicaLink> link_ ABSL_GUARDED_BY(link_mu_);
+  std::unique_ptr<replication::SlotMigrator> migrator_
+      ABSL_GUARDED_BY(link_mu_);
 
   mutable absl::Mutex mu_;
   LiveSettings settings_ ABSL_GUARDED_BY(mu_);

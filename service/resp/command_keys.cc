@@ -55,9 +55,18 @@ std::string ClusterRefusal(const cluster::ClusterState& cluster,
   const std::optional<std::vector<absl::string_view>> keys =
       CommandKeys(spec, argv);
   if (!keys || keys->empty()) return "";
-  const cluster::Route route = cluster::RouteKeys(
-      *cluster.view(), *keys, AccessOf(spec) == auth::Access::kWrite);
-  if (route.kind == cluster::Route::Kind::kServe) return "";
+  const bool write = AccessOf(spec) == auth::Access::kWrite;
+  const cluster::Route route =
+      cluster::RouteKeys(*cluster.view(), *keys, write);
+  if (route.kind == cluster::Route::Kind::kServe) {
+    // The last catch-up of a migration of the key's slot: the client retries
+    // (redis-py and go-redis do on TRYAGAIN) and finds the slot moved.
+    if (write && cluster.migration().blocks_writes &&
+        cluster.migration().Covers(cluster::KeySlot((*keys)[0]))) {
+      return "-TRYAGAIN Can't write to a slot being migrated";
+    }
+    return "";
+  }
   return absl::StrCat("-", cluster::RouteError(route));
 }
 

@@ -68,7 +68,8 @@ TEST(CommandTableTest, WorkerCommands) {
            "blpop", "brpop", "blmove", "brpoplpush",
            // Replication: waits for replicas, a replica's pulls (which wait
            // for writes) and a full sync's snapshot pieces.
-           "wait", "repl.pull", "repl.snapshot", "repl.digest"}));
+           "wait", "repl.pull", "repl.snapshot", "repl.digest",
+           "repl.import"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {

@@ -21,6 +21,19 @@ namespace trackdb::resp {
 void ServerState::StopReplicaLink() {
   absl::MutexLock lock(&link_mu_);
   link_.reset();
+  migrator_.reset();
+}
+
+absl::Status ServerState::MigrateSlots(int first, int last,
+                                       replication::LinkOptions destination) {
+  absl::MutexLock lock(&link_mu_);
+  if (migrator_ && migrator_->running()) {
+    return absl::FailedPreconditionError("There is already a migrating slot");
+  }
+  migrator_.reset();
+  migrator_ = std::make_unique<replication::SlotMigrator>(
+      store_, cluster_.get(), first, last, std::move(destination));
+  return absl::OkStatus();
 }
 
 absl::Status ServerState::ReplicaOf(
@@ -301,6 +314,15 @@ void AppendPrimaryFields(CommandContext& ctx, std::string* text) {
                   "\r\n");
 }
 
+// REPL.IMPORT <portable batch>...: a migrating slot's keys, from its source
+// (service/replication/slot_migrator.h).
+void ReplImport(CommandContext& ctx) {
+  if (!ServesReplicas(ctx)) return;
+  const std::vector<std::string> batches(ctx.argv.begin() + 1, ctx.argv.end());
+  if (!ctx.Check(storage::ApplyMigrated(ctx.store(), batches))) return;
+  ctx.reply.Ok();
+}
+
 // REPL.DIGEST: the store's digest (storage::StoreDigest), to check that a
 // replica holds what its primary holds.
 void ReplDigest(CommandContext& ctx) {
@@ -338,6 +360,8 @@ TRACKDB_RESP_COMMAND_FAMILY(replication, table) {
   table->Add("repl.pull", 6, ReplPull, {"admin", "noscript"}, 0, 0, 0,
              RunsOn::kWorker);
   table->Add("repl.digest", 1, ReplDigest, {"admin", "noscript"}, 0, 0, 0,
+             RunsOn::kWorker);
+  table->Add("repl.import", -2, ReplImport, {"admin", "noscript"}, 0, 0, 0,
              RunsOn::kWorker);
   CommandSpec snapshot{"repl.snapshot", -2, {"admin", "noscript"}};
   snapshot.runs_on = RunsOn::kWorker;

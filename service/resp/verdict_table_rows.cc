@@ -1208,6 +1208,7 @@ const VerdictRow kClusterRows[] = {
     {"clusterx|setnodes", "CLUSTERX SETNODES a 1", VerdictRow::kOwn,
      kOwnCluster},
     {"clusterx|version", "CLUSTERX VERSION", VerdictRow::kOwn, kOwnCluster},
+    {"clusterx|migrate", "CLUSTERX MIGRATE 1 x", VerdictRow::kOwn, kOwnCluster},
 };
 
 // Only refusals: a REPLICAOF the reference redis-server accepted would make
@@ -1226,6 +1227,7 @@ const VerdictRow kReplicationRows[] = {
     {"repl.pull", "REPL.PULL a 1 1 -1 1", VerdictRow::kOwn, kOwnReplication},
     {"repl.snapshot", "REPL.SNAPSHOT NOPE", VerdictRow::kOwn, kOwnReplication},
     {"repl.digest", "REPL.DIGEST x", VerdictRow::kOwn, kOwnReplication},
+    {"repl.import", "REPL.IMPORT <huge>", VerdictRow::kOwn, kOwnReplication},
     {"repl.snapshot|begin", "REPL.SNAPSHOT BEGIN x", VerdictRow::kOwn,
      kOwnReplication},
     {"repl.snapshot|next", "REPL.SNAPSHOT NEXT x", VerdictRow::kOwn,
