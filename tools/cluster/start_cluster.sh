@@ -2,9 +2,8 @@
 # Starts a trackdb cluster of SHARDS masters on loopback, each trackd with
 # its own data dir and ports, in Redis Cluster mode, and gives every node
 # the topology as a controller would (CLUSTERX SETNODEID, SETNODES): the
-# 16384 slots split evenly, in order. Replicas and the controller
-# (kvrocks-controller with etcd) are not started yet: replication is not
-# built (see README, "A cluster").
+# 16384 slots split evenly, in order. Masters only, and no controller:
+# start_managed_cluster.sh starts replicas and kvrocks-controller too.
 #
 #   tools/cluster/start_cluster.sh DIR SHARDS [FIRST_RESP_PORT]
 #
