@@ -125,6 +125,11 @@ ClusterState::Migration ClusterState::migration() const {
   return migration_;
 }
 
+bool ClusterState::WritesHeldOff(int slot) const {
+  absl::MutexLock lock(&mu_);
+  return migration_.blocks_writes && migration_.Covers(slot);
+}
+
 void ClusterState::SetMigration(Migration migration) {
   absl::MutexLock lock(&mu_);
   migration_ = std::move(migration);

@@ -83,6 +83,13 @@ class ClusterState {
   };
   Migration migration() const;
   void SetMigration(Migration migration);
+  // Every write in cluster mode runs holding this shared and checks
+  // WritesHeldOff under it; a migration holds writes off holding it
+  // exclusively, so that its final catch-up starts after every write that
+  // got in.
+  absl::Mutex& migration_gate() const { return migration_gate_; }
+  // Whether a write to `slot` must wait for a migration (TRYAGAIN).
+  bool WritesHeldOff(int slot) const;
 
  private:
   ClusterState(std::string path, std::string my_host, int my_port)
@@ -100,6 +107,7 @@ class ClusterState {
   mutable absl::Mutex mu_;  // guards view_ (held for a pointer copy)
   std::shared_ptr<const ClusterView> view_ ABSL_GUARDED_BY(mu_);
   Migration migration_ ABSL_GUARDED_BY(mu_);
+  mutable absl::Mutex migration_gate_;
 };
 
 }  // namespace trackdb::cluster

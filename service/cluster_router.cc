@@ -96,6 +96,23 @@ absl::StatusOr<std::optional<ClusterRouter::Owner>> ClusterRouter::Route(
   return Owner{*address, route.slot};
 }
 
+bool ClusterRouter::HeldOff(absl::string_view collection) const {
+  const cluster::ClusterState* state = state_.load();
+  return state != nullptr && state->WritesHeldOff(cluster::KeySlot(collection));
+}
+
+absl::Mutex* ClusterRouter::WriteGate() const {
+  const cluster::ClusterState* state = state_.load();
+  return state == nullptr ? nullptr : &state->migration_gate();
+}
+
+bool ClusterRouter::Migrating(absl::string_view collection) const {
+  const cluster::ClusterState* state = state_.load();
+  if (state == nullptr) return false;
+  const cluster::ClusterState::Migration m = state->migration();
+  return m.state == "start" && m.Covers(cluster::KeySlot(collection));
+}
+
 std::shared_ptr<grpc::Channel> ClusterRouter::ChannelTo(
     const std::string& address) {
   absl::MutexLock lock(&mu_);

@@ -48,6 +48,14 @@ class ClusterRouter {
   // CLUSTERDOWN words when no node serves its slot.
   absl::StatusOr<std::optional<Owner>> Route(absl::string_view collection,
                                              bool write);
+  // A migration of the collection's slot holds its writes off (TRYAGAIN);
+  // check it holding WriteGate() shared (null: not a cluster), as the RESP
+  // door does (cluster/cluster_state.h).
+  bool HeldOff(absl::string_view collection) const;
+  absl::Mutex* WriteGate() const;
+  // A migration of the collection's slot is under way (streams, which are
+  // not held at the gate, are refused meanwhile).
+  bool Migrating(absl::string_view collection) const;
   // One channel per address, kept.
   std::shared_ptr<grpc::Channel> ChannelTo(const std::string& address);
   // The topology, each node's gRPC address asked as Route asks it.

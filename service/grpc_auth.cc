@@ -85,6 +85,14 @@ namespace {
                                impl_->Method(context, request, response)); \
   }
 
+// A write to a slot whose migration is finishing: retry (it then goes to
+// the new owner).
+grpc::Status TryAgain(absl::string_view collection) {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                      absl::StrCat("TRYAGAIN collection '", collection,
+                                   "' is being migrated to another node"));
+}
+
 // Checks, then serves a call on one collection where its slot is served
 // (service/cluster_router.h): here, or forwarded to the owner.
 template <typename Service, typename Request, typename Local, typename Remote>
@@ -107,6 +115,14 @@ grpc::Status ServeRouted(const GrpcAuth& auth, grpc::ServerContext* context,
       auto stub = Service::NewStub(router->ChannelTo((*owner)->grpc_address));
       return remote(*stub, &forwarded);
     }
+    if (need == Access::kWrite) {
+      absl::ReaderMutexLock gate(router->WriteGate());
+      if (router->HeldOff(collection)) return TryAgain(collection);
+      s = local();
+    } else {
+      s = local();
+    }
+    return auth.Acknowledged(need, s);
   }
   return auth.Acknowledged(need, local());
 }
@@ -120,7 +136,9 @@ grpc::Status LocalOnly(const GrpcAuth& auth, absl::string_view collection,
   absl::StatusOr<std::optional<ClusterRouter::Owner>> owner =
       router->Route(collection, write);
   if (!owner.ok()) return ToGrpc(owner.status());
-  return *owner ? WrongShard(**owner, collection) : grpc::Status::OK;
+  if (*owner) return WrongShard(**owner, collection);
+  if (write && router->Migrating(collection)) return TryAgain(collection);
+  return grpc::Status::OK;
 }
 
 // A call on one collection, routed.

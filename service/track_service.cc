@@ -284,11 +284,9 @@ grpc::Status TrackServiceImpl::StreamPointBytes(
                        stored, " points of earlier messages were stored)"));
     }
     // Later messages may leave the collection empty to keep the first's.
-    if (!message.collection().empty() && message.collection() != collection) {
-      collection = message.collection();
-      if (may_store) {
-        if (grpc::Status m = may_store(collection); !m.ok()) return m;
-      }
+    if (!message.collection().empty()) collection = message.collection();
+    if (may_store && !collection.empty()) {
+      if (grpc::Status m = may_store(collection); !m.ok()) return m;
     }
     absl::Status s = StoreBatch(collection, message.points(),
                                 absl::StrCat("message[", n, "].points"));

@@ -149,10 +149,13 @@ int Run() {
   auto store = storage::TrackStore::Open(config.data_dir(), config.storage());
   if (!store.ok()) return Fail(store.status());
   // A replica from the start: nothing may write before its link syncs it.
-  if (!config.replication().replicaof().empty()) {
-    if (absl::Status s = storage::SetReplica(**store, true); !s.ok()) {
-      return Fail(s);
-    }
+  // In cluster mode the topology decides (the RESP door, once it opened
+  // cluster_nodes.conf), so no write is taken until then. A primary drops
+  // what it kept from following one.
+  const bool follows = !config.replication().replicaof().empty() ||
+                       config.server().cluster_enabled();
+  if (absl::Status s = storage::SetReplica(**store, follows); !s.ok()) {
+    return Fail(s);
   }
   Log(absl::StrCat("opened RocksDB in ", config.data_dir(),
                    "; effective options (all of them: ", config.data_dir(),

@@ -345,16 +345,26 @@ absl::Status SetReplica(TrackStore& store, bool replica) {
     engine.replica.store(true);
     return absl::OkStatus();
   }
-  if (!engine.replica.exchange(false)) return absl::OkStatus();
-  // What only a writer needs, taken from the keys as they now stand.
+  absl::StatusOr<std::optional<ReplicationMark>> mark =
+      ReadReplicationMark(store);
+  if (!mark.ok()) return mark.status();
+  if (!engine.replica.load() && !*mark) return absl::OkStatus();
+  // What only a writer needs, taken from the keys as they now stand, while
+  // writes are still refused.
   if (absl::Status t = ReplicaAccess::LoadTypedVersionFloor(store); !t.ok()) {
     return t;
   }
   if (absl::Status f = LoadFences(engine); !f.ok()) return f;
-  rocksdb::Status s =
-      engine.db->Delete(engine.options.write, engine.metadata(), kMarkKey);
-  if (!s.ok()) return FromRocks(s, "removing the replication mark");
-  return NewPrimaryReplid(store).status();
+  if (*mark) {
+    // It followed a primary (before a restart, too): its writes from now on
+    // are a history of its own.
+    rocksdb::Status s =
+        engine.db->Delete(engine.options.write, engine.metadata(), kMarkKey);
+    if (!s.ok()) return FromRocks(s, "removing the replication mark");
+    if (absl::Status r = NewPrimaryReplid(store).status(); !r.ok()) return r;
+  }
+  engine.replica.store(false);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::optional<ReplicationMark>> ReadReplicationMark(

@@ -130,9 +130,12 @@ absl::StatusOr<uint64_t> DeleteNamesWhere(TrackStore& store,
 
 // --- The replica's side ---
 
-// Turns replica mode on (local writes refused) or off (a primary again:
-// what only writers need is reloaded and the mark is removed, so that
-// following a primary later starts with a full sync).
+// Turns replica mode on (local writes refused) or off: a primary again,
+// once what only writers need is reloaded; a store with a mark (it
+// followed a primary, before a restart too) also drops the mark and takes
+// a new replication id, so that its own writes are never taken for its
+// old primary's and following a primary later starts with a full sync.
+// A node that starts as a primary calls it with false before any write.
 absl::Status SetReplica(TrackStore& store, bool replica);
 bool IsReplica(TrackStore& store);
 // The mark, if a sync completed (none: a full sync is needed).

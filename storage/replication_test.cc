@@ -252,9 +252,8 @@ TEST(ReplicationTest, AMissingWalOrAnotherHistoryNeedsAFullSync) {
   EXPECT_TRUE(
       absl::IsOutOfRange(ReadUpdatesSince(*primary, last + 2, 1000).status()));
   EXPECT_TRUE(ReadUpdatesSince(*primary, last + 1, 1000)->empty());
-  // A promoted primary starts a history of its own.
-  ASSERT_TRUE(SetReplica(*primary, true).ok());
-  ASSERT_TRUE(SetReplica(*primary, false).ok());
+  // A primary with a history of its own (a promoted replica's).
+  ASSERT_TRUE(NewPrimaryReplid(*primary).ok());
   WriteEveryKind(*primary, 1);
   EXPECT_EQ(Sync(*primary, *replica), Path::kFull);
   EXPECT_EQ(AllKeys(*replica), AllKeys(*primary));

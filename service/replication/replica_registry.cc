@@ -13,7 +13,7 @@ void ReplicaRegistry::Pulled(int64_t client_id, const std::string& ip, int port,
     r.client_id = client_id;
     r.ip = ip;
     r.port = port;
-    r.applied = std::max(r.applied, applied);
+    r.applied = applied;  // after a full sync it may be lower
     r.last_pull_ms = absl::ToUnixMillis(absl::Now());
     for (auto it = waiters_.begin(); it != waiters_.end();) {
       if (AckedLocked(it->second.sequence) >= it->second.n) {

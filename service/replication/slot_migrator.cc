@@ -17,9 +17,6 @@ constexpr size_t kPieceBytes = 4 << 20;
 // How long the WAL is followed before writes are held off to finish, when
 // writers keep the destination from catching up.
 constexpr absl::Duration kMaxFollow = absl::Seconds(30);
-// Writes that passed the routing check before writes were held off finish
-// within this.
-constexpr absl::Duration kInFlight = absl::Milliseconds(100);
 // How long the source waits for the topology to move the slots before it
 // keeps their names (the controller gave up, or another decided).
 constexpr absl::Duration kMaxRelease = absl::Minutes(5);
@@ -108,10 +105,11 @@ absl::Status SlotMigrator::Copy() {
     }
   }
   reader->reset();
-  // The WAL after the snapshot, until caught up; then once more with
-  // writes held off.
+  // The WAL after the snapshot, until caught up (or for kMaxFollow); then,
+  // with writes held off, up to the last write that got in.
   const absl::Time follow_until = absl::Now() + kMaxFollow;
   bool held = false;
+  uint64_t last = 0;
   while (!stopping_.load()) {
     auto batches = storage::ReadUpdatesSince(*store_, next, kPieceBytes, keep);
     if (!batches.ok()) return batches.status();
@@ -123,13 +121,18 @@ absl::Status SlotMigrator::Copy() {
     if (argv.size() > 1) {
       if (absl::Status s = call(argv); !s.ok()) return s;
     }
-    if (!batches->empty() && absl::Now() < follow_until) continue;
-    if (held && batches->empty()) return absl::OkStatus();
-    if (!held) {
-      SetState("start", true);
-      held = true;
-      absl::SleepFor(kInFlight);
+    if (held) {
+      if (next > last) return absl::OkStatus();
+      continue;
     }
+    if (!batches->empty() && absl::Now() < follow_until) continue;
+    {
+      // Every write that got in has finished once the gate is ours.
+      absl::WriterMutexLock gate(&cluster_->migration_gate());
+      SetState("start", true);
+    }
+    held = true;
+    last = storage::LatestSequence(*store_);
   }
   return absl::CancelledError("stopped");
 }

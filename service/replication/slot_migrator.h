@@ -8,8 +8,10 @@
 //      destination (REPL.IMPORT, applied there as a replica applies its
 //      primary's batches), then what this node's WAL holds after the
 //      snapshot for those names, until the destination has caught up;
-//   2. writes to the slots are held off (-TRYAGAIN), the writes that were
-//      in flight are sent, and the state becomes success: the controller
+//   2. writes to the slots are held off (-TRYAGAIN; the migration gate,
+//      cluster/cluster_state.h, lets every write that got in finish first),
+//      the WAL up to the last of them is sent, and the state becomes
+//      success: the controller
 //      then gives the slots to the destination (CLUSTERX SETNODES), and
 //      clients follow MOVED;
 //   3. once this node's topology no longer gives it the slots, their names

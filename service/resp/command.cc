@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cluster/key_slot.h"
 #include "service/clock.h"
 #include "service/resp/command_keys.h"
 #include "service/resp/keyspace.h"
@@ -255,6 +256,34 @@ std::string WriteRefusal(ServerState& server, const CommandSpec& spec) {
   return "";
 }
 
+// In cluster mode a write runs holding the migration gate shared
+// (cluster/cluster_state.h), and is held off (TRYAGAIN) when a migration's
+// final catch-up covers one of its calls' slots.
+class MigrationGate {
+ public:
+  MigrationGate(ServerState& server, const CommandSpec& spec,
+                absl::Span<const std::vector<std::string>> calls) {
+    if (server.cluster() == nullptr || !Writes(spec)) return;
+    gate_ = &server.cluster()->migration_gate();
+    gate_->ReaderLock();
+    for (const std::vector<std::string>& argv : calls) {
+      const auto keys = CommandKeys(spec, argv);
+      if (keys && !keys->empty() &&
+          server.cluster()->WritesHeldOff(cluster::KeySlot((*keys)[0]))) {
+        held_off_ = true;
+      }
+    }
+  }
+  ~MigrationGate() {
+    if (gate_ != nullptr) gate_->ReaderUnlock();
+  }
+  bool held_off() const { return held_off_; }
+
+ private:
+  absl::Mutex* gate_ = nullptr;
+  bool held_off_ = false;
+};
+
 // A write's place in the store's history, for WAIT.
 void NoteWrite(ServerState& server, ClientState& client,
                const CommandSpec& spec) {
@@ -335,7 +364,11 @@ void Dispatch(ServerState& server, ClientState& client,
   }
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
-  spec->handler(ctx);
+  {
+    MigrationGate gate(server, *spec, {&argv, 1});
+    if (gate.held_off()) return reply.Error(kTryAgain);
+    spec->handler(ctx);
+  }
   NoteWrite(server, client, *spec);
 }
 
@@ -363,10 +396,19 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
   }
   // joins() accepted each call's name, arity and options, which is all
   // Dispatch would check before running it.
-  client.last_command = spec.name;
-  server.commands_processed.fetch_add(calls.size(), std::memory_order_relaxed);
-  spec.group(server, client, calls, reply);
-  NoteWrite(server, client, spec);
+  {
+    MigrationGate gate(server, spec, calls);
+    if (!gate.held_off()) {
+      client.last_command = spec.name;
+      server.commands_processed.fetch_add(calls.size(),
+                                          std::memory_order_relaxed);
+      spec.group(server, client, calls, reply);
+    }
+    if (!gate.held_off()) return NoteWrite(server, client, spec);
+  }
+  for (const std::vector<std::string>& each : calls) {
+    Dispatch(server, client, each, reply);
+  }
 }
 
 }  // namespace trackdb::resp

@@ -174,6 +174,7 @@ class ServerState {
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
   std::shared_ptr<replication::SyncAcks> sync_acks_;
+  absl::Mutex replica_of_mu_;  // serialises ReplicaOf calls
   mutable absl::Mutex link_mu_;
   std::unique_ptr<replication::ReplicaLink> link_ ABSL_GUARDED_BY(link_mu_);
   std::unique_ptr<replication::SlotMigrator> migrator_

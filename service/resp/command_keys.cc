@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "cluster/key_slot.h"
 #include "service/resp/option_words.h"
 
 namespace trackdb::resp {
@@ -61,9 +62,9 @@ std::string ClusterRefusal(const cluster::ClusterState& cluster,
   if (route.kind == cluster::Route::Kind::kServe) {
     // The last catch-up of a migration of the key's slot: the client retries
     // (redis-py and go-redis do on TRYAGAIN) and finds the slot moved.
-    if (write && cluster.migration().blocks_writes &&
-        cluster.migration().Covers(cluster::KeySlot((*keys)[0]))) {
-      return "-TRYAGAIN Can't write to a slot being migrated";
+    // Dispatch checks again holding the migration's gate.
+    if (write && cluster.WritesHeldOff(cluster::KeySlot((*keys)[0]))) {
+      return std::string(kTryAgain);
     }
     return "";
   }

@@ -23,6 +23,9 @@ std::optional<std::vector<absl::string_view>> CommandKeys(
 // In cluster mode, the error (as Reply::Error takes it) that sends the
 // call elsewhere: MOVED, CROSSSLOT or CLUSTERDOWN (cluster::RouteKeys);
 // empty when this node serves it.
+inline constexpr char kTryAgain[] =
+    "-TRYAGAIN Can't write to a slot being migrated";
+
 std::string ClusterRefusal(const cluster::ClusterState& cluster,
                            const CommandSpec& spec,
                            const std::vector<std::string>& argv);

@@ -38,11 +38,18 @@ absl::Status ServerState::MigrateSlots(int first, int last,
 
 absl::Status ServerState::ReplicaOf(
     std::optional<replication::LinkOptions> primary) {
-  absl::MutexLock lock(&link_mu_);
-  link_.reset();  // joins its thread: nothing is applied after this
+  absl::MutexLock change(&replica_of_mu_);
+  std::unique_ptr<replication::ReplicaLink> old;
+  {
+    absl::MutexLock lock(&link_mu_);
+    old = std::move(link_);
+  }
+  old.reset();  // joins its thread, without holding what INFO reads
   if (!primary) return storage::SetReplica(*store_, false);
   if (absl::Status s = storage::SetReplica(*store_, true); !s.ok()) return s;
-  link_ = std::make_unique<replication::ReplicaLink>(store_, *primary);
+  auto link = std::make_unique<replication::ReplicaLink>(store_, *primary);
+  absl::MutexLock lock(&link_mu_);
+  link_ = std::move(link);
   return absl::OkStatus();
 }
 
@@ -62,7 +69,9 @@ absl::Status FollowTopology(ServerState& server) {
   const cluster::Node& me = nodes[view->myself];
   const auto link = server.ReplicaLinkState();
   if (me.master) {
-    return link ? server.ReplicaOf(std::nullopt) : absl::OkStatus();
+    return link || storage::IsReplica(server.store())
+               ? server.ReplicaOf(std::nullopt)
+               : absl::OkStatus();
   }
   const int master = view->topology->Find(me.master_id);
   if (master < 0) return absl::OkStatus();
@@ -187,9 +196,16 @@ void Role(CommandContext& ctx) {
 
 // Whether this node may serve a replica; replies the refusal if not.
 bool ServesReplicas(CommandContext& ctx) {
-  if (!storage::IsReplica(ctx.store())) return true;
-  ctx.reply.Error("this node is a replica: replicas follow a primary");
-  return false;
+  if (storage::IsReplica(ctx.store())) {
+    ctx.reply.Error("this node is a replica: replicas follow a primary");
+    return false;
+  }
+  if (ctx.server.config().storage().durability() == v1::DURABILITY_WAL_OFF) {
+    ctx.reply.Error(
+        "replication needs the WAL: storage.durability is DURABILITY_WAL_OFF");
+    return false;
+  }
+  return true;
 }
 
 // REPL.PULL <replid> <next> <port> <wait-ms> <max-bytes>
@@ -213,12 +229,6 @@ void ReplPull(CommandContext& ctx) {
     ctx.reply.Error("-FULLSYNC this primary's history is another");
     return;
   }
-  ctx.server.replicas().Pulled(ctx.client.id, PeerIp(ctx.client.addr), port,
-                               next - 1);
-  if (wait_ms > 0 && storage::LatestSequence(store) < next) {
-    storage::WaitForSequence(store, next,
-                             absl::Now() + absl::Milliseconds(wait_ms));
-  }
   absl::StatusOr<std::vector<storage::ShippedBatch>> batches =
       storage::ReadUpdatesSince(store, next, static_cast<size_t>(max_bytes));
   if (absl::IsOutOfRange(batches.status())) {
@@ -226,6 +236,16 @@ void ReplPull(CommandContext& ctx) {
     return;
   }
   if (!ctx.Check(batches.status())) return;
+  // What it applied, now that its history is known to be this one's.
+  ctx.server.replicas().Pulled(ctx.client.id, PeerIp(ctx.client.addr), port,
+                               next - 1);
+  if (batches->empty() && wait_ms > 0 &&
+      storage::WaitForSequence(store, next,
+                               absl::Now() + absl::Milliseconds(wait_ms))) {
+    batches =
+        storage::ReadUpdatesSince(store, next, static_cast<size_t>(max_bytes));
+    if (!ctx.Check(batches.status())) return;
+  }
   ctx.reply.Array(batches->size() * 3);
   for (const storage::ShippedBatch& b : *batches) {
     ctx.reply.Integer(static_cast<int64_t>(b.sequence));
@@ -275,8 +295,9 @@ void AppendReplicaFields(CommandContext& ctx,
                          std::string* text) {
   const auto* state = &link_state;
   auto mark = storage::ReadReplicationMark(ctx.store());
-  const uint64_t offset =
-      mark.ok() && *mark ? (*mark)->next - 1 : state->second.applied;
+  // No mark: nothing synced, or a full sync under way (the keys part-way
+  // to the primary's), which must not look promotable.
+  const uint64_t offset = mark.ok() && *mark ? (*mark)->next - 1 : 0;
   const replication::LinkStatus& link = state->second;
   absl::StrAppend(
       text, "role:slave\r\nmaster_host:", state->first.host,

@@ -59,7 +59,8 @@ def write(ports, key, value):
 
 
 def main():
-    base = random.randint(100, 400) * 100
+    # Below Linux's ephemeral ports (32768 on).
+    base = random.randint(100, 300) * 100
     env = dict(os.environ, TRACKD=os.path.abspath("service/trackd"),
                TRACKD_CONFIG=os.path.abspath("conf/trackdb.textproto"))
     subprocess.run(["tools/cluster/start_managed_cluster.sh", WORK, "2", str(base)],

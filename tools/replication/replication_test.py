@@ -187,6 +187,9 @@ def test_follow_pause_restart(primary, replica):
 
     replica.stop()
     write_every_kind(rp, 6)
+    # Restarted as the primary's replica, it resumes from its mark.
+    with open(replica.conf, "w") as f:
+        f.write('replication { replicaof: "127.0.0.1 %d" }\n' % primary.port)
     replica.start()
     check(rr.replicaof("127.0.0.1", primary.port), "REPLICAOF after restart")
     wait_synced(primary, replica)
