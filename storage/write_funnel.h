@@ -3,8 +3,9 @@
 
 // The write funnel: every change to the store's keys is built here, by one
 // WriteBatchBuilder (online writes) or, for the offline import, through the
-// same ChangeSink interface into SST files. Nothing else writes a key but a
-// replica's apply of what its primary's funnel wrote (below).
+// same ChangeSink interface into SST files. Nothing else writes a key but
+// replication's apply of what another node's funnel wrote, and its own
+// state (below).
 //
 // Invariants, per (collection, entity), after every mutation lands:
 //   I1  `latest` holds the entity's point with the greatest loc_time (of
@@ -85,6 +86,12 @@
 //                                       replica takes; the derived
 //                                       structures follow each batch
 //                                       (storage/replication.h)
+//   ApplyMigrated,      replica_apply.cc  a migrated slot's names arriving
+//   DeleteNamesWhere                  and leaving (the same apply)
+//   SetReplica,         replica_apply.cc, replication.cc: this node's own
+//   PrimaryReplid                     replication mark and id, in
+//                                       `default` under kReplicationKeyPrefix
+//                                       (never replicated)
 //
 // Fences (storage/fence_registry.h): a points write evaluates the
 // collection's fences (AppendFenceEvents) in its own batch, so a point,
