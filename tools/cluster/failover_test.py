@@ -12,29 +12,19 @@ processes: start_managed_cluster.sh, two shards of a master and a replica.
   makes it the new master's replica, without that write.
 """
 import os
-import random
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 import redis
 
-WORK = os.path.join(os.environ.get("TEST_TMPDIR", tempfile.mkdtemp()), "failover")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cluster_testlib import base_port, check, client, cluster, work_dir
+
+WORK = work_dir("failover")
 CONF = os.path.join(WORK, "trackdb.textproto")
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what, flush=True)
-        sys.exit(1)
-    print("ok:", what, flush=True)
-
-
-def client(port):
-    return redis.Redis(port=port, decode_responses=True, socket_timeout=10)
 
 
 def role(port):
@@ -86,16 +76,10 @@ def writer(port, tag, acked, stop, number):
         i += 1
 
 
-def start(base):
+def write_config():
     os.makedirs(WORK, exist_ok=True)
     with open(CONF, "w") as f:
         f.write("replication { sync_replicas: 1 sync_timeout_ms: 1000 }\n")
-    env = dict(os.environ, TRACKD=os.path.abspath("service/trackd"),
-               TRACKD_CONFIG=CONF)
-    subprocess.run(["tools/cluster/start_managed_cluster.sh", WORK, "2", str(base)],
-                   check=True, env=env)
-    with open(os.path.join(WORK, "pids")) as f:
-        return [int(line) for line in f if line.strip()]
 
 
 def kill9_loses_nothing(base, pids):
@@ -161,19 +145,20 @@ def stopped_master_cannot_acknowledge(base, pids):
 
 
 def main():
-    # Below Linux's ephemeral ports (32768 on).
-    base = random.randint(100, 300) * 100
-    pids = start(base)
-    try:
-        kill9_loses_nothing(base, pids)
-        stopped_master_cannot_acknowledge(base, pids)
-    finally:
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGCONT)
-            except OSError:
-                pass
-        subprocess.run(["tools/cluster/stop_cluster.sh", WORK])
+    base = base_port()
+    write_config()
+    with cluster("start_managed_cluster.sh", WORK, 2, base, CONF):
+        with open(os.path.join(WORK, "pids")) as f:
+            pids = [int(line) for line in f if line.strip()]
+        try:
+            kill9_loses_nothing(base, pids)
+            stopped_master_cannot_acknowledge(base, pids)
+        finally:
+            for pid in pids:  # none may stay stopped
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except OSError:
+                    pass
     print("PASS")
 
 

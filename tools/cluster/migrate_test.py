@@ -8,28 +8,17 @@ of a moved collection answer as before, and the source keeps none of the
 slot's keys."""
 import json
 import os
-import random
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
 
 import redis
 
-WORK = os.path.join(os.environ.get("TEST_TMPDIR", tempfile.mkdtemp()), "migrate")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cluster_testlib import base_port, check, client, cluster, work_dir
 
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what, flush=True)
-        sys.exit(1)
-    print("ok:", what, flush=True)
-
-
-def client(port):
-    return redis.Redis(port=port, decode_responses=True, socket_timeout=10)
+WORK = work_dir("migrate")
 
 
 def owner_port(port, slot):
@@ -59,16 +48,9 @@ def write(ports, key, value):
 
 
 def main():
-    # Below Linux's ephemeral ports (32768 on).
-    base = random.randint(100, 300) * 100
-    env = dict(os.environ, TRACKD=os.path.abspath("service/trackd"),
-               TRACKD_CONFIG=os.path.abspath("conf/trackdb.textproto"))
-    subprocess.run(["tools/cluster/start_managed_cluster.sh", WORK, "2", str(base)],
-                   check=True, env=env)
-    try:
+    base = base_port()
+    with cluster("start_managed_cluster.sh", WORK, 2, base):
         run(base)
-    finally:
-        subprocess.run(["tools/cluster/stop_cluster.sh", WORK])
     print("PASS")
 
 

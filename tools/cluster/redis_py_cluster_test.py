@@ -4,50 +4,18 @@ cluster on loopback (start_cluster.sh), unchanged: it discovers the slots
 from one node, routes each command to its shard, follows MOVED, pipelines
 per shard, and writes and searches GEO keys as it would on Redis Cluster."""
 import os
-import random
-import socket
-import subprocess
 import sys
-import tempfile
 
 from redis.cluster import RedisCluster
 
-
-def free_base_port():
-    for _ in range(200):
-        base = random.randint(30000, 40000)
-        socks = []
-        try:
-            for p in [base + i for i in range(3)] + [base + 100 + i for i in range(3)]:
-                s = socket.socket()
-                s.bind(("127.0.0.1", p))
-                socks.append(s)
-            return base
-        except OSError:
-            pass
-        finally:
-            for s in socks:
-                s.close()
-    raise RuntimeError("no free ports")
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what)
-        sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cluster_testlib import base_port, check, cluster, work_dir
 
 
 def main():
-    work = os.path.join(os.environ.get("TEST_TMPDIR", tempfile.mkdtemp()), "pycluster")
-    base = free_base_port()
-    env = dict(os.environ, TRACKD=os.path.abspath("service/trackd"),
-               TRACKD_CONFIG=os.path.abspath("conf/trackdb.textproto"))
-    subprocess.run(["tools/cluster/start_cluster.sh", work, "3", str(base)],
-                   check=True, env=env)
-    try:
+    base = base_port()
+    with cluster("start_cluster.sh", work_dir("pycluster"), 3, base):
         run(base)
-    finally:
-        subprocess.run(["tools/cluster/stop_cluster.sh", work])
     print("PASS")
 
 
