@@ -97,6 +97,13 @@ class Connection {
       } else {
         const size_t before = Subscriptions(argv);
         resp::Dispatch(state_, client_, argv, reply);
+        // The connection would wait for replicas: none follow here, so
+        // WAIT answers at once, as at its timeout.
+        if (client_.pending_wait) {
+          reply.Integer(
+              state_.replicas().Acked(client_.pending_wait->sequence));
+          client_.pending_wait.reset();
+        }
         CheckReplies(out, RepliesExpected(argv, out, before), argv);
       }
       state_.PublishClient(client_);

@@ -72,6 +72,15 @@ struct ClientState {
   uint64_t last_write_seq = 0;
   // A replica's full sync in progress on this connection (REPL.SNAPSHOT).
   std::shared_ptr<storage::SnapshotReader> snapshot;
+  // WAIT that has to wait: the connection replies (with how many replicas
+  // have `sequence`) once `replicas` have it or after `timeout_ms` (0: no
+  // limit), without holding a thread meanwhile.
+  struct PendingWait {
+    int replicas = 0;
+    uint64_t sequence = 0;
+    int64_t timeout_ms = 0;
+  };
+  std::optional<PendingWait> pending_wait;
 };
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their

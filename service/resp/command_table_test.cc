@@ -66,10 +66,9 @@ TEST(CommandTableTest, WorkerCommands) {
            // which wait.
            "lrange", "lpop", "rpop", "ltrim", "lrem", "linsert", "lpos",
            "blpop", "brpop", "blmove", "brpoplpush",
-           // Replication: waits for replicas, a replica's pulls (which wait
-           // for writes) and a full sync's snapshot pieces.
-           "wait", "repl.pull", "repl.snapshot", "repl.digest",
-           "repl.import"}));
+           // Replication: a replica's pulls (which wait for writes), a full
+           // sync's snapshot pieces, a store's digest, a migration's keys.
+           "repl.pull", "repl.snapshot", "repl.digest", "repl.import"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -83,8 +82,8 @@ TEST(CommandTableTest, LoopCommands) {
            "command", "time", "config", "function", "script",
            // cluster
            "cluster", "clusterx", "readonly", "readwrite", "asking",
-           // replication
-           "replicaof", "slaveof", "role",
+           // replication (WAIT waits without a thread: resp_server.cc)
+           "replicaof", "slaveof", "role", "wait",
            // key
            "del", "unlink", "exists", "touch", "type", "expire", "pexpire",
            "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime",

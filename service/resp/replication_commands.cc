@@ -158,12 +158,16 @@ void Wait(CommandContext& ctx) {
     ctx.reply.Error("timeout is negative");
     return;
   }
-  const absl::Time deadline =
-      timeout_ms == 0 ? absl::InfiniteFuture()
-                      : absl::Now() + absl::Milliseconds(timeout_ms);
-  ctx.reply.Integer(ctx.server.replicas().WaitForAcks(
-      static_cast<int>(std::min<int64_t>(n, 1 << 20)),
-      ctx.client.last_write_seq, deadline));
+  const int wanted = static_cast<int>(std::min<int64_t>(n, 1 << 20));
+  const int acked = ctx.server.replicas().Acked(ctx.client.last_write_seq);
+  if (acked >= wanted) {
+    ctx.reply.Integer(acked);
+    return;
+  }
+  // The connection replies when they have it or at the timeout
+  // (resp_server.cc AwaitWait).
+  ctx.client.pending_wait =
+      ClientState::PendingWait{wanted, ctx.client.last_write_seq, timeout_ms};
 }
 
 // ROLE, in Redis's shapes.
@@ -375,7 +379,7 @@ TRACKDB_RESP_COMMAND_FAMILY(replication, table) {
   for (const char* name : {"replicaof", "slaveof"}) {
     table->Add(name, 3, ReplicaOf, {"admin", "noscript", "stale"}, 0, 0, 0);
   }
-  table->Add("wait", 3, Wait, {"noscript"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("wait", 3, Wait, {"noscript"}, 0, 0, 0);
   table->Add("role", 1, Role, {"noscript", "loading", "stale", "fast"}, 0, 0,
              0);
   table->Add("repl.pull", 6, ReplPull, {"admin", "noscript"}, 0, 0, 0,

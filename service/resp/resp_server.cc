@@ -373,6 +373,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
       }
       Dispatch(state, client_, argv, reply);
       reply.set_protocol(client_.protocol);  // HELLO may have changed it
+      if (client_.pending_wait) return AwaitWait();
     }
     if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
@@ -386,6 +387,36 @@ class Connection : public std::enable_shared_from_this<Connection>,
     out_ += pushed_;  // messages that came while serving, after the replies
     pushed_.clear();
     Flush();
+  }
+
+  // WAIT that has to wait: the connection serves nothing else meanwhile
+  // (its replies stay in order) and holds no thread; the reply, how many
+  // replicas have the client's last write, goes out when enough do or at
+  // the timeout, and the rest of the pipeline is served after it.
+  void AwaitWait() {
+    const ClientState::PendingWait wait = *client_.pending_wait;
+    client_.pending_wait.reset();
+    replication::ReplicaRegistry& replicas = server_->state().replicas();
+    auto self = shared_from_this();
+    auto settled = std::make_shared<std::atomic<bool>>(false);
+    auto answer = [self, settled, wait] {
+      if (settled->exchange(true)) return;
+      asio::post(self->executor(), [self, wait] {
+        if (self->ack_timer_) self->ack_timer_->cancel();
+        Reply reply(&self->out_, self->client_.protocol);
+        reply.Integer(self->server_->state().replicas().Acked(wait.sequence));
+        self->Serve();
+      });
+    };
+    const uint64_t waiter =
+        replicas.OnAcked(wait.replicas, wait.sequence, answer);
+    if (waiter == 0 || wait.timeout_ms == 0) return;
+    ack_timer_ = std::make_unique<asio::steady_timer>(
+        executor(), std::chrono::milliseconds(wait.timeout_ms));
+    ack_timer_->async_wait([self, waiter, answer](asio::error_code ec) {
+      if (ec) return;
+      if (self->server_->state().replicas().Cancel(waiter)) answer();
+    });
   }
 
   // Synchronous acknowledgement (service/replication/sync_acks.h): the

@@ -156,7 +156,21 @@ def same_reads(a, b, what):
 def test_follow_pause_restart(primary, replica):
     rp, rr = primary.client(), replica.client()
     write_every_kind(rp, 0)
+    check(rp.execute_command("WAIT", 1, 100) == 0,
+          "WAIT without replicas answers 0 at its timeout")
+    # More WAITs without a timeout than the server has workers: they hold
+    # no thread, so the replica's pulls still run and answer them.
+    waits = []
+    def wait_forever():
+        waits.append(primary.client().execute_command("WAIT", 1, 0))
+    waiting = [threading.Thread(target=wait_forever) for _ in range(8)]
+    for t in waiting:
+        t.start()
+    time.sleep(0.3)
     check(rr.replicaof("127.0.0.1", primary.port), "REPLICAOF answers OK")
+    for t in waiting:
+        t.join(30)
+    check(waits == [1] * 8, "eight WAIT 1 0 answered once the replica came")
     wait_synced(primary, replica)
     same_reads(primary, replica, "after the full sync")
     check(replica.info()["role"] == "slave", "INFO says role:slave")
