@@ -122,6 +122,28 @@ absl::StatusOr<v1::TrackdbConfig> LoadConfig() {
   return config;
 }
 
+// The store, in replica mode from the start when this node follows a
+// primary: nothing may write before its link syncs it. In cluster mode the
+// topology decides (the RESP door, once it opened cluster_nodes.conf), so
+// no write is taken until then. A primary drops what it kept from
+// following one.
+absl::StatusOr<std::unique_ptr<storage::TrackStore>> OpenStore(
+    const v1::TrackdbConfig& config) {
+  auto store = storage::TrackStore::Open(config.data_dir(), config.storage());
+  if (!store.ok()) return store.status();
+  const bool follows = !config.replication().replicaof().empty() ||
+                       config.server().cluster_enabled();
+  if (absl::Status s = storage::SetReplica(**store, follows); !s.ok()) {
+    return s;
+  }
+  Log(absl::StrCat("opened RocksDB in ", config.data_dir(),
+                   "; effective options (all of them: ", config.data_dir(),
+                   "/OPTIONS-*):"));
+  std::fprintf(stderr, "%s",
+               storage::DescribeOptions((*store)->options()).c_str());
+  return store;
+}
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -146,22 +168,8 @@ int Run() {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  auto store = storage::TrackStore::Open(config.data_dir(), config.storage());
+  auto store = OpenStore(config);
   if (!store.ok()) return Fail(store.status());
-  // A replica from the start: nothing may write before its link syncs it.
-  // In cluster mode the topology decides (the RESP door, once it opened
-  // cluster_nodes.conf), so no write is taken until then. A primary drops
-  // what it kept from following one.
-  const bool follows = !config.replication().replicaof().empty() ||
-                       config.server().cluster_enabled();
-  if (absl::Status s = storage::SetReplica(**store, follows); !s.ok()) {
-    return Fail(s);
-  }
-  Log(absl::StrCat("opened RocksDB in ", config.data_dir(),
-                   "; effective options (all of them: ", config.data_dir(),
-                   "/OPTIONS-*):"));
-  std::fprintf(stderr, "%s",
-               storage::DescribeOptions((*store)->options()).c_str());
 
   // Outbound webhooks of fence events (fence_webhook.h); both doors report
   // their counters.
