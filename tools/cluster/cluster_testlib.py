@@ -23,6 +23,14 @@ def client(port):
     return redis.Redis(port=port, decode_responses=True, socket_timeout=10)
 
 
+def missing_keys(port, keys):
+    """The `keys` node `port` does not hold (one pipelined read)."""
+    pipe = client(port).pipeline(transaction=False)
+    for key in keys:
+        pipe.get(key)
+    return [k for k, v in zip(keys, pipe.execute()) if v is None]
+
+
 def work_dir(name):
     return os.path.join(os.environ.get("TEST_TMPDIR", tempfile.mkdtemp()), name)
 

@@ -21,7 +21,8 @@ import time
 import redis
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_testlib import base_port, check, client, cluster, work_dir
+from cluster_testlib import (base_port, check, client, cluster, missing_keys,
+                             work_dir)
 
 WORK = work_dir("failover")
 CONF = os.path.join(WORK, "trackdb.textproto")
@@ -99,11 +100,7 @@ def kill9_loses_nothing(base, pids):
     check(len(acked) > 100, "%d writes acknowledged before kill -9" % len(acked))
     wait_until("the controller promotes the replica", lambda: role(r0) == "master")
     check(True, "the replica is master now")
-    r = client(r0)
-    pipe = r.pipeline(transaction=False)
-    for key in acked:
-        pipe.get(key)
-    lost = [k for k, v in zip(acked, pipe.execute()) if v is None]
+    lost = missing_keys(r0, acked)
     check(not lost, "no acknowledged write lost (%d lost)" % len(lost))
     # The killed node comes back and the controller makes it a replica.
     log = open(os.path.join(WORK, "node-0-again.log"), "w")

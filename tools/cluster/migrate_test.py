@@ -16,7 +16,8 @@ import urllib.request
 import redis
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_testlib import base_port, check, client, cluster, work_dir
+from cluster_testlib import (base_port, check, client, cluster, missing_keys,
+                             work_dir)
 
 WORK = work_dir("migrate")
 
@@ -94,10 +95,7 @@ def run(base):
     t.join()
     check(len(acked) > 100, "%d writes acknowledged during the migration" % len(acked))
     d = client(destination)
-    pipe = d.pipeline(transaction=False)
-    for key in acked:
-        pipe.get(key)
-    lost = [k for k, v in zip(acked, pipe.execute()) if v is None]
+    lost = missing_keys(destination, acked)
     check(not lost, "no acknowledged write lost (%d lost)" % len(lost))
     check(d.geosearch(fleet, longitude=116, latitude=40, radius=5, unit="km",
                       sort="ASC") == before, "the moved GEO key searches as before")
