@@ -20,6 +20,7 @@
 #include "storage/keys.h"
 #include "storage/latest_index.h"
 #include "storage/options.h"
+#include "storage/typed_cache.h"
 
 namespace trackdb::storage {
 
@@ -35,6 +36,9 @@ struct Engine {
   // The index's memory, charged to the block cache so that the memory
   // budget holds it (set by TrackStore::Open; null: not charged).
   std::unique_ptr<CacheReservation> latest_index_charge;
+  // Typed values' keys as stored in `types` (storage/typed_cache.h; kept
+  // by the write funnel, I8). Set by TrackStore::Open; never null after.
+  std::unique_ptr<TypedCache> typed_cache;
   // Every collection's fences (built on open, kept by fence_ops.cc).
   FenceRegistry fence_registry;
   // GEO keys' expiry (loaded on open, kept by WriteBatchBuilder).

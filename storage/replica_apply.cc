@@ -19,6 +19,7 @@
 #include "storage/retention.h"
 #include "storage/rocks_util.h"
 #include "storage/string_cache.h"
+#include "storage/typed_codec.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -61,6 +62,8 @@ absl::Status Corrupt(absl::string_view what, const rocksdb::Slice& key) {
 struct DerivedChanges {
   std::vector<LatestIndex::Change> latest;
   std::vector<std::string> strings;
+  std::vector<std::string> typed_keys;   // `types` keys written
+  std::vector<std::string> typed_names;  // and their names
   std::vector<std::pair<std::string, int64_t>> expiries;
   std::vector<std::pair<std::string, RetentionPolicy>> retention;
   std::set<std::string> fences_reloaded;  // definitions or bounds changed
@@ -138,10 +141,19 @@ class ReplicaDecoder : public rocksdb::WriteBatch::Handler {
         return DeriveFence(key, value);
       case ColumnFamily::kDefault:
         return DeriveMetadata(key, value);
-      case ColumnFamily::kPoints:
       case ColumnFamily::kTypes:
+        return DeriveTyped(key);
+      case ColumnFamily::kPoints:
         return absl::OkStatus();
     }
+    return absl::OkStatus();
+  }
+
+  absl::Status DeriveTyped(const rocksdb::Slice& key) {
+    const std::optional<TypedKeyParts> parts = ParseTypedKey(SliceView(key));
+    if (!parts) return Corrupt("typed value key", key);
+    changes_.typed_keys.emplace_back(SliceView(key));
+    changes_.typed_names.emplace_back(parts->name);
     return absl::OkStatus();
   }
 
@@ -287,14 +299,21 @@ absl::Status ApplyPortable(TrackStore& store,
   std::vector<std::string> reloaded(changes.fences_reloaded.begin(),
                                     changes.fences_reloaded.end());
   ExclusiveLocks collections(ReplicaAccess::CollectionLocks(store, reloaded));
-  EntityLocks::Held strings =
-      ReplicaAccess::LockStrings(store, changes.strings);
+  // The names whose strings or typed keys the batch writes, whose cache
+  // entries it erases (I5, I8).
+  std::vector<std::string> named = changes.strings;
+  named.insert(named.end(), changes.typed_names.begin(),
+               changes.typed_names.end());
+  EntityLocks::Held strings = ReplicaAccess::LockStrings(store, named);
   s = engine.db->Write(engine.options.write, &batch);
   if (!s.ok()) return FromRocks(s, "applying a replicated batch");
   engine.latest_index.Apply(changes.latest);
   if (!changes.latest.empty()) engine.ChargeLatestIndex();
   for (const std::string& name : changes.strings) {
     store.string_cache().Erase(name);
+  }
+  for (const std::string& key : changes.typed_keys) {
+    engine.typed_cache->Erase(key);
   }
   for (const auto& [collection, at_ms] : changes.expiries) {
     engine.collection_expiries.Set(collection, at_ms);

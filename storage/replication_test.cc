@@ -103,6 +103,24 @@ std::vector<std::string> DerivedReads(TrackStore& store) {
     auto v = store.GetString(name, kNow);
     out.push_back(absl::StrCat(name, "=", *v ? (*v)->value : "(none)"));
   }
+  // Hash h's fields, read in a transaction, which caches what it reads: a
+  // later replicated write must not leave them stale (I8).
+  const std::string names[] = {"h"};
+  store
+      .UpdateTyped(names, kNow,
+                   [&](TypedTxn& txn) {
+                     auto meta = txn.Meta("h");
+                     if (!meta.ok() || !*meta) return meta.status();
+                     for (int round = 0; round < 6; ++round) {
+                       const std::string field = absl::StrCat("f", round);
+                       auto v = txn.Get("h", **meta, field);
+                       if (!v.ok()) return v.status();
+                       out.push_back(
+                           absl::StrCat("h.", field, "=", *v ? **v : "(none)"));
+                     }
+                     return absl::OkStatus();
+                   })
+      .IgnoreError();
   return out;
 }
 
@@ -181,6 +199,7 @@ TEST(ReplicationTest, AReplicaEqualsItsPrimaryAfterWritesOfEveryKind) {
     EXPECT_EQ(AllKeys(*replica), AllKeys(*primary)) << round;
     EXPECT_EQ(DerivedReads(*replica), DerivedReads(*primary)) << round;
     EXPECT_TRUE(testing::StringCacheViolations(*replica).empty());
+    EXPECT_TRUE(testing::TypedCacheViolations(*replica).empty());
     EXPECT_TRUE(testing::InvariantViolations(*replica, "fleet").empty());
   }
   EXPECT_EQ(Sync(*primary, *replica), Path::kUpToDate);
@@ -240,6 +259,7 @@ TEST(ReplicationTest, AFullSyncMakesOlderDataExactlyThePrimarys) {
   EXPECT_EQ(DerivedReads(*replica), DerivedReads(*primary));
   EXPECT_EQ(*replica->CollectionSize("gone"), 0);
   EXPECT_TRUE(testing::StringCacheViolations(*replica).empty());
+  EXPECT_TRUE(testing::TypedCacheViolations(*replica).empty());
 }
 
 TEST(ReplicationTest, AMissingWalOrAnotherHistoryNeedsAFullSync) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -278,6 +279,26 @@ std::vector<std::string> StringCacheViolations(TrackStore& store) {
           bad.push_back(absl::StrCat("cached '", name, "' = '", cached.value,
                                      "' but kv holds '",
                                      stored ? stored->value : raw, "'"));
+        }
+      });
+  return bad;
+}
+
+std::vector<std::string> TypedCacheViolations(TrackStore& store) {
+  std::vector<std::string> bad;
+  store.engine().typed_cache->ForEach(
+      [&](absl::string_view key, const std::optional<std::string>& cached) {
+        std::string raw;
+        rocksdb::Status s = store.engine().db->Get(
+            rocksdb::ReadOptions(), store.engine().types(), ToSlice(key), &raw);
+        std::optional<std::string> stored;
+        if (s.ok()) stored = raw;
+        if ((!s.ok() && !s.IsNotFound()) || stored != cached) {
+          bad.push_back(absl::StrCat(
+              "cached '", absl::CHexEscape(key),
+              "' = ", cached ? absl::CHexEscape(*cached) : "(absent)",
+              " but types holds ",
+              stored ? absl::CHexEscape(*stored) : s.ToString()));
         }
       });
   return bad;

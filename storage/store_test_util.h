@@ -50,6 +50,10 @@ absl::StatusOr<int> FilesAtLevel0(TrackStore& store, ColumnFamily cf);
 // the kv column family. One line per violation; empty means it holds.
 std::vector<std::string> StringCacheViolations(TrackStore& store);
 
+// Checks I8: every typed cache entry holds its key's value in the types
+// column family, or its absence. One line per violation.
+std::vector<std::string> TypedCacheViolations(TrackStore& store);
+
 }  // namespace trackdb::storage::testing
 
 #endif  // TRACKDB_STORAGE_STORE_TEST_UTIL_H_

@@ -74,6 +74,9 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
   store->string_cache_ = std::make_unique<StringCache>(
       store->engine_->options.block_cache,
       store->engine_->options.config.string_cache_max_value_bytes());
+  store->engine_->typed_cache = std::make_unique<TypedCache>(
+      store->engine_->options.block_cache,
+      store->engine_->options.config.string_cache_max_value_bytes());
 
   std::unique_ptr<rocksdb::ColumnFamilyHandle> retired_geo;
   if (absl::Status o = OpenDb(*store->engine_, data_dir, &retired_geo);

@@ -8,6 +8,7 @@
 
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
@@ -43,6 +44,7 @@ class TypedTxnImpl : public TypedTxn {
                absl::Span<const std::string> replaceable)
       : store_(store),
         engine_(*store.engine_),
+        cache_(*engine_.typed_cache),
         now_ms_(now_ms),
         replaceable_(replaceable) {}
 
@@ -62,10 +64,19 @@ class TypedTxnImpl : public TypedTxn {
   absl::StatusOr<std::optional<TypedMeta>> Meta(
       absl::string_view name) override {
     if (auto it = metas_.find(name); it != metas_.end()) return it->second;
-    absl::StatusOr<std::optional<TypedMeta>> meta =
-        store_.StoredTypedMeta(name);
-    if (!meta.ok()) return meta.status();
-    if (*meta && (*meta)->expired_at(now_ms_)) return std::nullopt;
+    if (auto it = read_metas_.find(name); it != read_metas_.end()) {
+      return it->second;
+    }
+    absl::StatusOr<std::optional<std::string>> encoded =
+        Read(TypedMetaKey(name));
+    if (!encoded.ok()) return encoded.status();
+    std::optional<TypedMeta> meta;
+    if (*encoded) {
+      meta = DecodeTypedMeta(**encoded);
+      if (!meta) return CorruptMeta(name);
+      if (meta->expired_at(now_ms_)) meta.reset();
+    }
+    read_metas_.emplace(name, meta);
     return meta;
   }
 
@@ -87,12 +98,44 @@ class TypedTxnImpl : public TypedTxn {
       absl::string_view subkey) override {
     std::string key = MemberKey(name, meta, subkey);
     if (auto it = members_.find(key); it != members_.end()) return it->second;
-    std::string value;
-    rocksdb::Status s =
-        engine_.db->Get(rocksdb::ReadOptions(), engine_.types(), key, &value);
-    if (s.IsNotFound()) return std::nullopt;
-    if (!s.ok()) return FromRocks(s, "reading a typed value");
+    absl::StatusOr<std::optional<std::string>> value = Read(key);
+    read_keys_.insert(std::move(key));
     return value;
+  }
+
+  absl::StatusOr<std::vector<std::optional<std::string>>> GetMany(
+      absl::string_view name, const TypedMeta& meta,
+      absl::Span<const std::string> subkeys) override {
+    std::vector<std::optional<std::string>> out(subkeys.size());
+    std::vector<std::string> keys;
+    std::vector<size_t> missed;
+    const std::string prefix = TypedMembersPrefix(name, meta.version);
+    for (size_t i = 0; i < subkeys.size(); ++i) {
+      std::string key;
+      key.reserve(prefix.size() + subkeys[i].size());
+      key.append(prefix).append(subkeys[i]);
+      if (auto it = members_.find(key); it != members_.end()) {
+        out[i] = it->second;
+      } else if (!cache_.Lookup(key, &out[i])) {
+        keys.push_back(std::move(key));
+        missed.push_back(i);
+      }
+    }
+    if (keys.empty()) return out;
+    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+    std::vector<rocksdb::PinnableSlice> values(keys.size());
+    std::vector<rocksdb::Status> statuses(keys.size());
+    engine_.db->MultiGet(rocksdb::ReadOptions(), engine_.types(), keys.size(),
+                         slices.data(), values.data(), statuses.data());
+    for (size_t j = 0; j < keys.size(); ++j) {
+      if (statuses[j].ok()) {
+        out[missed[j]] = values[j].ToString();
+      } else if (!statuses[j].IsNotFound()) {
+        return FromRocks(statuses[j], "reading a typed value");
+      }
+      cache_.Put(keys[j], out[missed[j]]);
+    }
+    return out;
   }
 
   absl::Status Scan(
@@ -188,15 +231,20 @@ class TypedTxnImpl : public TypedTxn {
     for (const std::string& c : removed_collections_) batch.DeleteCollection(c);
     absl::Status s;
     for (const auto& [name, meta] : metas_) {
+      // A meta is read by every command on its key: keep it cached.
       const std::string key = TypedMetaKey(name);
-      s.Update(
-          meta ? batch.Put(ColumnFamily::kTypes, key, EncodeTypedMeta(*meta))
-               : batch.Delete(ColumnFamily::kTypes, key));
+      s.Update(meta ? batch.PutCached(key, EncodeTypedMeta(*meta))
+                    : batch.Delete(ColumnFamily::kTypes, key));
     }
     for (const auto& [key, value] : members_) {
       // Members of a value this transaction removed are garbage already.
-      s.Update(value ? batch.Put(ColumnFamily::kTypes, key, *value)
-                     : batch.Delete(ColumnFamily::kTypes, key));
+      if (!value) {
+        s.Update(batch.Delete(ColumnFamily::kTypes, key));
+      } else if (read_keys_.contains(key)) {
+        s.Update(batch.PutCached(key, *value));
+      } else {
+        s.Update(batch.Put(ColumnFamily::kTypes, key, *value));
+      }
     }
     if (!s.ok()) return s;
     if (removed_strings_.empty()) return batch.Commit("writing a typed value");
@@ -240,6 +288,23 @@ class TypedTxnImpl : public TypedTxn {
     size_t at_ = 0;
   };
 
+  // A key of `types` as stored: from the typed cache, else from RocksDB,
+  // caching what it read (this transaction holds its name's stripe, I8).
+  absl::StatusOr<std::optional<std::string>> Read(const std::string& key) {
+    std::optional<std::string> value;
+    if (cache_.Lookup(key, &value)) return value;
+    std::string stored;
+    rocksdb::Status s =
+        engine_.db->Get(rocksdb::ReadOptions(), engine_.types(), key, &stored);
+    if (s.ok()) {
+      value = std::move(stored);
+    } else if (!s.IsNotFound()) {
+      return FromRocks(s, "reading a typed value");
+    }
+    cache_.Put(key, value);
+    return value;
+  }
+
   static std::string MemberKey(absl::string_view name, const TypedMeta& meta,
                                absl::string_view subkey) {
     std::string key = TypedMembersPrefix(name, meta.version);
@@ -249,9 +314,15 @@ class TypedTxnImpl : public TypedTxn {
 
   TrackStore& store_;
   Engine& engine_;
+  TypedCache& cache_;
   const int64_t now_ms_;
   absl::Status failed_;
   absl::flat_hash_map<std::string, std::optional<TypedMeta>> metas_;
+  // Metas read and not staged, so that a group's calls on one key read it
+  // once.
+  absl::flat_hash_map<std::string, std::optional<TypedMeta>> read_metas_;
+  // Members read one by one: the ones whose new values stay cached.
+  absl::flat_hash_set<std::string> read_keys_;
   Staging members_;
   absl::Span<const std::string> replaceable_;
   std::vector<std::string> removed_strings_;
@@ -273,9 +344,19 @@ absl::Status TrackStore::UpdateTyped(
 
 absl::StatusOr<std::optional<TypedMeta>> TrackStore::StoredTypedMeta(
     absl::string_view name) {
+  const std::string key = TypedMetaKey(name);
+  // A cached meta is the stored one (I8). Only a transaction fills the
+  // cache: a caller here may not hold the name's stripe.
+  std::optional<std::string> cached;
+  if (engine_->typed_cache->Lookup(key, &cached)) {
+    if (!cached) return std::nullopt;
+    std::optional<TypedMeta> meta = DecodeTypedMeta(*cached);
+    if (!meta) return CorruptMeta(name);
+    return meta;
+  }
   rocksdb::PinnableSlice value;
-  rocksdb::Status s = engine_->db->Get(rocksdb::ReadOptions(), engine_->types(),
-                                       TypedMetaKey(name), &value);
+  rocksdb::Status s =
+      engine_->db->Get(rocksdb::ReadOptions(), engine_->types(), key, &value);
   if (s.IsNotFound()) return std::nullopt;
   if (!s.ok()) return FromRocks(s, "reading a typed value's metadata");
   std::optional<TypedMeta> meta = DecodeTypedMeta(SliceView(value));
@@ -376,9 +457,8 @@ absl::Status TrackStore::CopyTypedValue(absl::string_view src,
           absl::StrCat("key '", src, "' is over ", max_bytes,
                        " bytes, more than one atomic copy may hold"));
     }
-    if (absl::Status s =
-            batch.Put(ColumnFamily::kTypes, absl::StrCat(to, subkey),
-                      SliceView(it->value()));
+    if (absl::Status s = batch.PutNewTypedMember(absl::StrCat(to, subkey),
+                                                 SliceView(it->value()));
         !s.ok()) {
       return s;
     }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
@@ -276,6 +277,117 @@ TEST(TypedOps, RemoveOtherTypesReplacesAStringOrACollection) {
   EXPECT_EQ((*store->GetTypedMeta("s", kNow))->type, ValueType::kSet);
   EXPECT_EQ((*store->GetTypedMeta("g", kNow))->type, ValueType::kSet);
   EXPECT_TRUE(testing::StringCacheViolations(*store).empty());
+}
+
+// Reads `fields` of hash `name` in one transaction, as "field=value" or
+// "field absent", and its meta's size ("no hash" when there is none): the
+// transaction fills the typed cache with what it reads.
+std::vector<std::string> ReadHash(TrackStore& store, const std::string& name,
+                                  const std::vector<std::string>& fields) {
+  std::vector<std::string> out;
+  const std::string names[] = {name};
+  EXPECT_TRUE(
+      store
+          .UpdateTyped(names, kNow,
+                       [&](TypedTxn& txn) {
+                         auto meta = txn.Meta(name);
+                         if (!meta.ok()) return meta.status();
+                         if (!*meta) {
+                           out.push_back("no hash");
+                           return absl::OkStatus();
+                         }
+                         out.push_back(absl::StrCat("size ", (*meta)->size));
+                         auto got = txn.GetMany(name, **meta, fields);
+                         if (!got.ok()) return got.status();
+                         for (size_t i = 0; i < fields.size(); ++i) {
+                           out.push_back(
+                               (*got)[i]
+                                   ? absl::StrCat(fields[i], "=", *(*got)[i])
+                                   : absl::StrCat(fields[i], " absent"));
+                         }
+                         return absl::OkStatus();
+                       })
+          .ok());
+  return out;
+}
+
+// I8: what a transaction read into the typed cache follows every later
+// write of those keys, through each writer of the types column family, so
+// the next read answers what is stored.
+TEST(TypedOps, TheTypedCacheFollowsEveryWrite) {
+  auto store = OpenStore(NewDataDir());
+  const std::vector<std::string> fields = {"a", "b", "c"};
+  MakeHash(*store, "h", {"a"});
+  EXPECT_THAT(ReadHash(*store, "h", fields),
+              ElementsAre("size 1", "a=a", "b absent", "c absent"));
+  // Read twice: the second answers from the cache.
+  const uint64_t hits = store->engine().typed_cache->hits();
+  EXPECT_THAT(ReadHash(*store, "h", fields),
+              ElementsAre("size 1", "a=a", "b absent", "c absent"));
+  EXPECT_GE(store->engine().typed_cache->hits(), hits + 4);
+
+  const std::string names[] = {"h"};
+  ASSERT_TRUE(store
+                  ->UpdateTyped(names, kNow,
+                                [](TypedTxn& txn) {
+                                  TypedMeta m = **txn.Meta("h");
+                                  txn.Put("h", m, "b", "new");
+                                  txn.Delete("h", m, "a");
+                                  txn.SetMeta("h", m);
+                                  return absl::OkStatus();
+                                })
+                  .ok());
+  EXPECT_THAT(ReadHash(*store, "h", fields),
+              ElementsAre("size 1", "a absent", "b=new", "c absent"));
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+
+  // The whole-name operations: a rename over it, a string over it, DEL.
+  MakeHash(*store, "src", {"c"});
+  TrackStore::CopyNameOptions rename;
+  rename.remove_source = true;
+  rename.replace = true;
+  ASSERT_TRUE(store->CopyName("src", "h", kNow, rename).ok());
+  EXPECT_THAT(ReadHash(*store, "h", fields),
+              ElementsAre("size 1", "a absent", "b absent", "c=c"));
+  EXPECT_THAT(ReadHash(*store, "src", fields), ElementsAre("no hash"));
+  ASSERT_TRUE(store->PutString("h", StringValue{"s", 0}, kNow).ok());
+  EXPECT_THAT(ReadHash(*store, "h", fields), ElementsAre("no hash"));
+  MakeHash(*store, "h", {"b"});
+  EXPECT_THAT(ReadHash(*store, "h", fields),
+              ElementsAre("size 1", "a absent", "b=b", "c absent"));
+  ASSERT_TRUE(store->DeleteNames({"h"}, kNow).ok());
+  EXPECT_THAT(ReadHash(*store, "h", fields), ElementsAre("no hash"));
+  EXPECT_FALSE(store->GetTypedMeta("h", kNow)->has_value());
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+}
+
+// GetMany answers staged values over cached and stored ones, in order.
+TEST(TypedOps, GetManySeesStagedCachedAndStoredMembers) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a", "b", "c"});
+  EXPECT_THAT(ReadHash(*store, "h", {"a"}), ElementsAre("size 3", "a=a"));
+  const std::string names[] = {"h"};
+  std::vector<std::optional<std::string>> got;
+  ASSERT_TRUE(
+      store
+          ->UpdateTyped(
+              names, kNow,
+              [&](TypedTxn& txn) {
+                TypedMeta m = **txn.Meta("h");
+                txn.Put("h", m, "c", "staged");
+                txn.Delete("h", m, "b");
+                auto many = txn.GetMany("h", m, {"c", "a", "b", "d", "a"});
+                if (!many.ok()) return many.status();
+                got = *many;
+                return absl::AbortedError("read only");
+              })
+          .code() == absl::StatusCode::kAborted);
+  EXPECT_THAT(got, ElementsAre(std::optional<std::string>("staged"),
+                               std::optional<std::string>("a"), std::nullopt,
+                               std::nullopt, std::optional<std::string>("a")));
+  EXPECT_THAT(ReadHash(*store, "h", {"b", "c"}),
+              ElementsAre("size 3", "b=b", "c=c"));
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
 }
 
 }  // namespace

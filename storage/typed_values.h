@@ -19,10 +19,12 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "storage/typed_codec.h"
 
 namespace trackdb::storage {
@@ -48,6 +50,11 @@ class TypedTxn {
   virtual absl::StatusOr<std::optional<std::string>> Get(
       absl::string_view name, const TypedMeta& meta,
       absl::string_view subkey) = 0;
+  // Get of each of `subkeys`, in their order, in one pass (a list's
+  // elements by index).
+  virtual absl::StatusOr<std::vector<std::optional<std::string>>> GetMany(
+      absl::string_view name, const TypedMeta& meta,
+      absl::Span<const std::string> subkeys) = 0;
   // The members whose subkeys start with `prefix`, as this transaction
   // staged them over what is stored, from `from` on (>= from; with
   // `reverse`, <= from going down; an empty `from` starts at the first or,

@@ -39,11 +39,28 @@ absl::Status WriteLatestMove(ChangeSink& sink, absl::string_view collection,
 
 absl::Status WriteBatchBuilder::Put(ColumnFamily cf, absl::string_view key,
                                     absl::string_view value) {
+  if (cf == ColumnFamily::kTypes)
+    typed_changes_.emplace_back(key, std::nullopt);
   return FromRocks(batch_.Put(engine_.cf(cf), ToSlice(key), ToSlice(value)),
                    "adding to a write batch");
 }
 
+absl::Status WriteBatchBuilder::PutCached(absl::string_view key,
+                                          absl::string_view value) {
+  typed_changes_.emplace_back(key, value);
+  return FromRocks(batch_.Put(engine_.types(), ToSlice(key), ToSlice(value)),
+                   "adding to a write batch");
+}
+
+absl::Status WriteBatchBuilder::PutNewTypedMember(absl::string_view key,
+                                                  absl::string_view value) {
+  return FromRocks(batch_.Put(engine_.types(), ToSlice(key), ToSlice(value)),
+                   "adding to a write batch");
+}
+
 absl::Status WriteBatchBuilder::Delete(ColumnFamily cf, absl::string_view key) {
+  if (cf == ColumnFamily::kTypes)
+    typed_changes_.emplace_back(key, std::nullopt);
   return FromRocks(batch_.Delete(engine_.cf(cf), ToSlice(key)),
                    "adding to a write batch");
 }
@@ -183,6 +200,13 @@ absl::Status WriteBatchBuilder::Commit(absl::string_view what) {
     if (!s.ok()) return FromRocks(s, what);
     engine_.commits.Notify();
   }
+  if (engine_.typed_cache) {
+    for (const auto& [key, value] : typed_changes_) {
+      value ? engine_.typed_cache->Put(key, value)
+            : engine_.typed_cache->Erase(key);
+    }
+  }
+  typed_changes_.clear();
   engine_.latest_index.Apply(index_changes_);
   if (!index_changes_.empty()) engine_.ChargeLatestIndex();
   index_changes_.clear();

@@ -24,6 +24,10 @@
 //   I5  A string cache entry (storage/string_cache.h) for a name holds the
 //       name's value in `kv`. (Compaction drops expired values the cache
 //       may still hold: they read as absent either way.)
+//   I8  A typed cache entry (storage/typed_cache.h) for a key of `types`
+//       holds that key's value there, or its absence. (Compaction drops
+//       expired metas and the members of removed values, which read as
+//       absent or unreachable either way.)
 //
 // Why they hold:
 //   - I1 follows from one rule, PlanLatestMove below, used by the online
@@ -46,6 +50,11 @@
 //     a string write updates or erases the cache entries of what it wrote
 //     before it lets go of the stripes, and a read fills entries only while
 //     holding them, so it cannot put back a value a write has replaced (I5).
+//   - I8 the same way: every write of a `types` key holds its name's
+//     stripe (UpdateTyped, the whole-name operations, a replicated apply),
+//     and WriteBatchBuilder::Commit sets or drops the cache entries of the
+//     keys it wrote before the caller lets go of it; reads fill entries only
+//     inside UpdateTyped's transaction, holding the stripes of its names.
 //
 // Every mutation, by entry point (TrackStore, storage/track_store.h):
 //   AddPoints           write_path.cc   history, its cells, latest moves,
@@ -168,6 +177,16 @@ class WriteBatchBuilder : public ChangeSink {
   absl::Status Put(ColumnFamily cf, absl::string_view key,
                    absl::string_view value) override;
   absl::Status Delete(ColumnFamily cf, absl::string_view key) override;
+  // Put and Delete of a `types` key drop its typed cache entry once
+  // committed (I8). PutCached leaves the value there instead: for a key
+  // the caller has just read, whose entry a read is likely to want again
+  // (an HSET's field). Inserting every written key would cost a write more
+  // than the reads it saves (LPUSH's elements, never read back by a push).
+  absl::Status PutCached(absl::string_view key, absl::string_view value);
+  // Put of a `types` key that no typed cache entry can exist for (a member
+  // of a version no meta has held yet): it leaves the cache alone.
+  absl::Status PutNewTypedMember(absl::string_view key,
+                                 absl::string_view value);
   void LatestMoved(absl::string_view collection, absl::string_view entity,
                    const PointPosition& position) override;
   void DeleteRange(ColumnFamily cf, absl::string_view begin,
@@ -204,6 +223,10 @@ class WriteBatchBuilder : public ChangeSink {
   rocksdb::WriteBatch batch_;
   std::vector<LatestIndex::Change> index_changes_;
   std::vector<std::pair<std::string, int64_t>> expiry_changes_;
+  // `types` keys written, with the value to cache (nullopt: drop the
+  // entry), for the typed cache once committed (I8).
+  std::vector<std::pair<std::string, std::optional<std::string>>>
+      typed_changes_;
 };
 
 // Calls `visit` with every key and value of `default` that starts with

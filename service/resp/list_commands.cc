@@ -178,12 +178,33 @@ absl::Status ScanElements(
   return absl::OkStatus();
 }
 
+// Up to this many elements are read by their keys in one GetMany (the
+// list is contiguous, so they are known), which mostly answers from the
+// typed cache; more by one scan, which pays for its iterator once.
+constexpr uint64_t kMaxElementsByKey = 512;
+
 // `count` elements from position `first` on (with `reverse`, down).
 absl::StatusOr<std::vector<std::string>> ReadElements(
     TypedTxn& txn, const std::string& name, const TypedMeta& meta,
     uint64_t first, uint64_t count, bool reverse) {
   std::vector<std::string> out;
   if (count == 0) return out;
+  if (count <= kMaxElementsByKey) {
+    std::vector<std::string> subkeys;
+    subkeys.reserve(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      subkeys.push_back(
+          ListSubkey(meta.head + (reverse ? first - i : first + i)));
+    }
+    absl::StatusOr<std::vector<std::optional<std::string>>> values =
+        txn.GetMany(name, meta, subkeys);
+    if (!values.ok()) return values.status();
+    for (std::optional<std::string>& v : *values) {
+      if (!v) return MissingElement(name);
+      out.push_back(*std::move(v));
+    }
+    return out;
+  }
   out.reserve(std::min<uint64_t>(count, 1024));
   absl::Status s = ScanElements(txn, name, meta, first, reverse,
                                 [&](uint64_t, absl::string_view value) {
