@@ -23,12 +23,16 @@ KeyType KeyTypeOf(storage::ValueType t) {
 
 absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
                                absl::string_view name, int64_t now_ms) {
-  auto s = store.GetString(name, now_ms);
-  if (!s.ok()) return s.status();
-  if (s->has_value()) return KeyType::kString;
+  // A name holds one kind of value (storage/typed_values.h), so the order
+  // of the looks only decides their cost: a typed value's meta is mostly
+  // in the typed cache, which a sorted-set command's check then answers
+  // without a read of `kv`.
   auto typed = store.GetTypedMeta(name, now_ms);
   if (!typed.ok()) return typed.status();
   if (*typed) return KeyTypeOf((*typed)->type);
+  auto s = store.GetString(name, now_ms);
+  if (!s.ok()) return s.status();
+  if (s->has_value()) return KeyType::kString;
   auto n = store.CollectionSize(name);
   if (!n.ok()) return n.status();
   return *n > 0 ? KeyType::kGeo : KeyType::kNone;

@@ -852,9 +852,6 @@ void BRPopLPush(CommandContext& ctx) {
 
 // ---- Where they run ----
 
-// Reads and pops of at most this many elements run on the loop.
-constexpr int64_t kLoopElements = 100;
-
 // LRANGE of a range known small from its arguments alone: both ends on
 // one side of the list, close together.
 bool SmallRange(const std::vector<std::string>& argv) {
@@ -863,14 +860,7 @@ bool SmallRange(const std::vector<std::string>& argv) {
       !ParseInt64(argv[3], &end)) {
     return false;
   }
-  return (start < 0) == (end < 0) && end - start < kLoopElements;
-}
-
-// LPOP or RPOP of one element or of a small count.
-bool SmallPop(const std::vector<std::string>& argv) {
-  int64_t count = 0;
-  return argv.size() <= 2 || (argv.size() == 3 && ParseInt64(argv[2], &count) &&
-                              count <= kLoopElements);
+  return (start < 0) == (end < 0) && end - start < kLoopMembers;
 }
 
 }  // namespace
@@ -903,10 +893,10 @@ TRACKDB_RESP_COMMAND_FAMILY(list, table) {
              {"write", "denyoom", "noscript", "blocking"}, 1, 2, 1,
              RunsOn::kWorker);
   table->RunOnLoopWhen("lrange", SmallRange);
-  table->RunOnLoopWhen("lpop", SmallPop);
-  table->RunOnLoopWhen("rpop", SmallPop);
+  table->RunOnLoopWhen("lpop", SmallPopCount);
+  table->RunOnLoopWhen("rpop", SmallPopCount);
   AddTypedGroup(table, {"lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop",
-                        "llen", "lindex", "lset"});
+                        "llen", "lindex", "lset", "lrange"});
 }
 
 }  // namespace trackdb::resp

@@ -111,19 +111,52 @@ void AddTypedGroup(CommandTable* table,
   for (const char* c : commands) table->AddGroup(c, joins, ServeTypedGroup);
 }
 
-void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
-              const TypedBody& body,
-              absl::Span<const std::string> replaceable) {
+namespace {
+
+constexpr absl::string_view kFallBack = "served another way";
+
+bool IsFallBack(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kAborted && s.message() == kFallBack;
+}
+
+// RunTyped, false when the body fell back (nothing replied).
+bool RunTypedOnce(CommandContext& ctx, absl::Span<const std::string> names,
+                  const TypedBody& body,
+                  absl::Span<const std::string> replaceable) {
   if (current_group != nullptr) {
-    return RunInGroup(*current_group, ctx, names, body, replaceable);
+    RunInGroup(*current_group, ctx, names, body, replaceable);
+    return true;
   }
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
   absl::Status s = ctx.store().UpdateTyped(
       names, NowMs(),
       [&](storage::TypedTxn& txn) { return body(txn, scratch); }, replaceable);
-  if (!ctx.Check(s)) return;
-  ctx.reply.Encoded(out);
+  if (IsFallBack(s)) return false;
+  if (ctx.Check(s)) ctx.reply.Encoded(out);
+  return true;
+}
+
+}  // namespace
+
+bool SmallPopCount(const std::vector<std::string>& argv) {
+  int64_t count = 0;
+  return argv.size() <= 2 || (argv.size() == 3 && ParseInt64(argv[2], &count) &&
+                              count <= kLoopMembers);
+}
+
+void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
+              const TypedBody& body,
+              absl::Span<const std::string> replaceable) {
+  RunTypedOnce(ctx, names, body, replaceable);
+}
+
+absl::Status FallBack() { return absl::AbortedError(kFallBack); }
+
+bool RunTypedOrFallBack(CommandContext& ctx,
+                        absl::Span<const std::string> names,
+                        const TypedBody& body) {
+  return RunTypedOnce(ctx, names, body, {});
 }
 
 void RunOnKey(CommandContext& ctx, const std::string& name,

@@ -69,6 +69,11 @@ int64_t SaveKeyScanCursor(ServerState& server, char tag,
 std::string KeyScanResumeAt(ServerState& server, char tag, uint64_t cursor,
                             const std::string& name);
 
+// Reads and pops of at most this many members run on the event loop.
+inline constexpr int64_t kLoopMembers = 100;
+// Whether a `key [count]` pop (LPOP, ZPOPMIN) takes at most kLoopMembers.
+bool SmallPopCount(const std::vector<std::string>& argv);
+
 using TypedBody =
     std::function<absl::Status(storage::TypedTxn& txn, Reply& reply)>;
 
@@ -81,6 +86,16 @@ using TypedBody =
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
               const TypedBody& body,
               absl::Span<const std::string> replaceable = {});
+
+// RunTyped for a command that serves some keys another way (a sorted-set
+// command on a GEO key): a body that finds such a key returns FallBack()
+// having replied and staged nothing. Alone, RunTypedOrFallBack then returns
+// false and the caller serves the key; in a group, the group starts over
+// with each call alone. True when the body served the call.
+absl::Status FallBack();
+bool RunTypedOrFallBack(CommandContext& ctx,
+                        absl::Span<const std::string> names,
+                        const TypedBody& body);
 
 // Runs `body` on the key `name` (a storage name) of type `want` in one
 // transaction (RunTyped), after Redis's type check: WRONGTYPE when it holds

@@ -176,8 +176,8 @@ class Workload {
         return {"ZSCORE", r, Member()};
       case 5:
         return {"ZRANGEBYSCORE", r, "-inf", Score(), "WITHSCORES"};
-      case 6:
-        return {"ZPOPMIN", k};
+      case 6:  // on any key (a GEO key's members go with their entities)
+        return Pick(2) ? Argv{"ZPOPMIN", k} : Argv{"ZPOPMAX", r, "2"};
       case 7:
         return {"ZCARD", r};
       case 8:
@@ -198,8 +198,9 @@ class Workload {
         return {"LPOP", k};
       case 3:
         return {"RPOP", k, "2"};
-      case 4:
-        return {"LRANGE", k, "0", "-1"};
+      case 4:  // the whole list (on a worker) or a small range (the loop)
+        return Pick(2) ? Argv{"LRANGE", k, "0", "-1"}
+                       : Argv{"LRANGE", k, "1", "3"};
       case 5:
         return {"LREM", k, Int(), Member()};
       case 6:

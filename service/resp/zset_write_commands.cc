@@ -263,6 +263,24 @@ void RemoveRange(
     const std::function<void(Reply&)>& absent,
     const std::function<void(Reply&, std::vector<ZEntry>&)>& done) {
   const std::string name = ctx.Name(ctx.argv[1]);
+  // A sorted set or no key, in one transaction (a pipelined run of pops
+  // is one); anything else falls back to the checks below.
+  const bool served = RunTypedOrFallBack(
+      ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
+        absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+        if (!key.ok()) return key.status();
+        if (key->wrong_type) return FallBack();
+        if (!key->meta) {
+          absent(reply);
+          return absl::OkStatus();
+        }
+        absl::StatusOr<std::vector<ZEntry>> removed =
+            RemoveFromTypedZset(txn, name, *key->meta, req);
+        if (!removed.ok()) return removed.status();
+        done(reply, *removed);
+        return absl::OkStatus();
+      });
+  if (served) return;
   const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
   if (*kind == ZsetKind::kNone) return absent(ctx.reply);
@@ -343,7 +361,9 @@ TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
       "zremrangebylex", 4,
       [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kLex); },
       {"write"}, 1, 1, 1, RunsOn::kWorker);
-  AddTypedGroup(table, {"zadd", "zincrby"});
+  table->RunOnLoopWhen("zpopmin", SmallPopCount);
+  table->RunOnLoopWhen("zpopmax", SmallPopCount);
+  AddTypedGroup(table, {"zadd", "zincrby", "zpopmin", "zpopmax"});
 }
 
 }  // namespace trackdb::resp
