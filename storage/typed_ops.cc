@@ -98,7 +98,7 @@ class TypedTxnImpl : public TypedTxn {
       absl::string_view subkey) override {
     std::string key = MemberKey(name, meta, subkey);
     if (auto it = members_.find(key); it != members_.end()) return it->second;
-    absl::StatusOr<std::optional<std::string>> value = Read(key);
+    absl::StatusOr<std::optional<std::string>> value = Read(key, &fills_);
     read_keys_.insert(std::move(key));
     return value;
   }
@@ -133,7 +133,7 @@ class TypedTxnImpl : public TypedTxn {
       } else if (!statuses[j].IsNotFound()) {
         return FromRocks(statuses[j], "reading a typed value");
       }
-      cache_.Put(keys[j], out[missed[j]]);
+      fills_.emplace_back(std::move(keys[j]), out[missed[j]]);
     }
     return out;
   }
@@ -256,6 +256,17 @@ class TypedTxnImpl : public TypedTxn {
     return store_.WriteStrings(changes, batch, "replacing a key");
   }
 
+  // Caches the members this transaction read from RocksDB and did not
+  // write (what it wrote, its commit has cached or dropped). After the
+  // commit, still holding the names' stripes (I8): a member read and then
+  // deleted (a popped element) costs no cache insert.
+  void FillCache() {
+    for (const auto& [key, value] : fills_) {
+      if (!members_.contains(key)) cache_.Put(key, value);
+    }
+    fills_.clear();
+  }
+
  private:
   using Staging = absl::btree_map<std::string, std::optional<std::string>>;
 
@@ -288,9 +299,13 @@ class TypedTxnImpl : public TypedTxn {
     size_t at_ = 0;
   };
 
-  // A key of `types` as stored: from the typed cache, else from RocksDB,
-  // caching what it read (this transaction holds its name's stripe, I8).
-  absl::StatusOr<std::optional<std::string>> Read(const std::string& key) {
+  // A key of `types` as stored: from the typed cache, else from RocksDB.
+  // What it read from RocksDB is cached at once, or with `deferred` added
+  // there for FillCache (this transaction holds its name's stripe, I8).
+  absl::StatusOr<std::optional<std::string>> Read(
+      const std::string& key,
+      std::vector<std::pair<std::string, std::optional<std::string>>>*
+          deferred = nullptr) {
     std::optional<std::string> value;
     if (cache_.Lookup(key, &value)) return value;
     std::string stored;
@@ -301,7 +316,11 @@ class TypedTxnImpl : public TypedTxn {
     } else if (!s.IsNotFound()) {
       return FromRocks(s, "reading a typed value");
     }
-    cache_.Put(key, value);
+    if (deferred != nullptr) {
+      deferred->emplace_back(key, value);
+    } else {
+      cache_.Put(key, value);
+    }
     return value;
   }
 
@@ -323,6 +342,8 @@ class TypedTxnImpl : public TypedTxn {
   absl::flat_hash_map<std::string, std::optional<TypedMeta>> read_metas_;
   // Members read one by one: the ones whose new values stay cached.
   absl::flat_hash_set<std::string> read_keys_;
+  // Members read from RocksDB, for FillCache.
+  std::vector<std::pair<std::string, std::optional<std::string>>> fills_;
   Staging members_;
   absl::Span<const std::string> replaceable_;
   std::vector<std::string> removed_strings_;
@@ -338,8 +359,10 @@ absl::Status TrackStore::UpdateTyped(
                                  : CollectionLocks(replaceable));
   EntityLocks::Held held = locks_.Lock(StringStripes(names));
   TypedTxnImpl txn(*this, now_ms, replaceable);
-  if (absl::Status s = update(txn); !s.ok()) return s;
-  return txn.Commit();
+  absl::Status s = update(txn);
+  if (s.ok()) s = txn.Commit();
+  txn.FillCache();
+  return s;
 }
 
 absl::StatusOr<std::optional<TypedMeta>> TrackStore::StoredTypedMeta(
