@@ -152,6 +152,13 @@ const CommandSpec* CommandTable::Find(absl::string_view name) const {
   return it == commands_.end() ? nullptr : &it->second;
 }
 
+const CommandSpec* ResolveSubcommand(const CommandSpec& spec,
+                                     const std::vector<std::string>& argv) {
+  if (spec.subcommands.empty() || argv.size() < 2) return &spec;
+  auto sub = spec.subcommands.find(absl::AsciiStrToLower(argv[1]));
+  return sub == spec.subcommands.end() ? nullptr : &sub->second;
+}
+
 bool CommandTable::RunsOnWorker(const std::vector<std::string>& argv) const {
   const CommandSpec* spec = Find(argv[0]);
   return spec != nullptr && spec->runs_on == RunsOn::kWorker &&
@@ -310,15 +317,13 @@ void Dispatch(ServerState& server, ClientState& client,
     return;
   }
   std::string full_name = spec->name;
-  if (!spec->subcommands.empty() && argv.size() >= 2) {
-    auto sub = spec->subcommands.find(absl::AsciiStrToLower(argv[1]));
-    if (sub == spec->subcommands.end()) {
-      reply.Error(absl::StrCat(
-          "unknown subcommand '", absl::string_view(argv[1]).substr(0, 128),
-          "'. Try ", absl::AsciiStrToUpper(argv[0]), " HELP."));
-      return;
-    }
-    spec = &sub->second;
+  if (const CommandSpec* sub = ResolveSubcommand(*spec, argv); sub == nullptr) {
+    reply.Error(absl::StrCat(
+        "unknown subcommand '", absl::string_view(argv[1]).substr(0, 128),
+        "'. Try ", absl::AsciiStrToUpper(argv[0]), " HELP."));
+    return;
+  } else if (sub != spec) {
+    spec = sub;
     full_name = absl::StrCat(full_name, "|", spec->name);
   }
   const int argc = static_cast<int>(argv.size());

@@ -251,6 +251,12 @@ struct CommandSpec {
   std::map<std::string, CommandSpec> subcommands;
 };
 
+// The spec that serves the call `argv` of the command `spec`: the
+// subcommand argv[1] names when `spec` has subcommands (nullptr when it
+// names none of them), else `spec` itself.
+const CommandSpec* ResolveSubcommand(const CommandSpec& spec,
+                                     const std::vector<std::string>& argv);
+
 class CommandTable {
  public:
   void Add(CommandSpec spec);

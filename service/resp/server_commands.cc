@@ -75,10 +75,7 @@ void CommandInfo(CommandContext& ctx) {
 void CommandGetKeys(CommandContext& ctx) {
   const std::vector<std::string> call(ctx.argv.begin() + 2, ctx.argv.end());
   const CommandSpec* spec = ctx.server.commands().Find(call[0]);
-  if (spec != nullptr && !spec->subcommands.empty() && call.size() > 1) {
-    auto sub = spec->subcommands.find(absl::AsciiStrToLower(call[1]));
-    spec = sub == spec->subcommands.end() ? nullptr : &sub->second;
-  }
+  if (spec != nullptr) spec = ResolveSubcommand(*spec, call);
   if (spec == nullptr) return ctx.reply.Error("Invalid command specified");
   const bool movable = std::find(spec->flags.begin(), spec->flags.end(),
                                  "movablekeys") != spec->flags.end();
