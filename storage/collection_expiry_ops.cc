@@ -45,6 +45,27 @@ absl::StatusOr<bool> TrackStore::SetCollectionExpiry(
   return true;
 }
 
+absl::StatusOr<bool> TrackStore::SetCollectionExpiryIf(
+    absl::string_view collection, int64_t at_ms, int64_t now_ms,
+    const std::function<bool(int64_t current)>& holds) {
+  absl::MutexLock lock(&CollectionLock(collection));
+  if (StoredCollectionSize(collection) == 0 ||
+      engine_->collection_expiries.Due(collection, now_ms) ||
+      !holds(engine_->collection_expiries.Get(collection))) {
+    return false;
+  }
+  WriteBatchBuilder batch(*engine_);
+  if (at_ms <= now_ms) {
+    batch.DeleteCollection(collection);  // its expiry with it
+  } else if (engine_->collection_expiries.Get(collection) != at_ms) {
+    batch.SetCollectionExpiry(collection, at_ms);
+  }
+  if (absl::Status s = batch.Commit("setting a collection's expiry"); !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
 int64_t TrackStore::CollectionExpiry(absl::string_view collection) const {
   // An emptied collection is no key, and its expiry is stale (below).
   if (engine_->latest_index.Size(collection) == 0) return 0;

@@ -36,6 +36,37 @@ TEST(CollectionExpiry, OnlyAnExistingCollectionGetsOneAndItSurvivesReopen) {
   EXPECT_EQ(store->CollectionExpiry("g"), 0);
 }
 
+// EXPIRE's NX/XX/GT/LT on a GEO key: the condition sees the expiry as it
+// is under the collection's lock, and decides whether anything changes.
+TEST(CollectionExpiry, SetIfChangesOnlyWhenTheConditionHoldsOnTheCurrentOne) {
+  auto store = OpenStore(NewDataDir());
+  const int64_t now = SystemNowMs();
+  auto never_set = [](int64_t current) { return current == 0; };  // NX
+  EXPECT_FALSE(*store->SetCollectionExpiryIf("g", now + kHour, now, never_set));
+  ASSERT_TRUE(store->AddPoints("g", {Point("a", 1, 10, 20)}).ok());
+  EXPECT_TRUE(*store->SetCollectionExpiryIf("g", now + kHour, now, never_set));
+  EXPECT_EQ(store->CollectionExpiry("g"), now + kHour);
+  // A second NX sees the first's expiry and changes nothing.
+  EXPECT_FALSE(
+      *store->SetCollectionExpiryIf("g", now + 2 * kHour, now, never_set));
+  EXPECT_EQ(store->CollectionExpiry("g"), now + kHour);
+  int64_t seen = -1;
+  EXPECT_TRUE(*store->SetCollectionExpiryIf("g", now + 3 * kHour, now,
+                                            [&](int64_t current) {
+                                              seen = current;
+                                              return true;
+                                            }));
+  EXPECT_EQ(seen, now + kHour);
+  EXPECT_EQ(store->CollectionExpiry("g"), now + 3 * kHour);
+  // A time already past removes the key, when the condition holds.
+  EXPECT_FALSE(*store->SetCollectionExpiryIf("g", now - 1, now, never_set));
+  EXPECT_EQ(*store->CollectionSize("g"), 1);
+  EXPECT_TRUE(*store->SetCollectionExpiryIf("g", now - 1, now,
+                                            [](int64_t) { return true; }));
+  EXPECT_EQ(*store->CollectionSize("g"), 0);
+  EXPECT_EQ(store->CollectionExpiry("g"), 0);
+}
+
 TEST(CollectionExpiry, ADueCollectionIsAbsentAndAWriteStartsANewOne) {
   auto store = OpenStore(NewDataDir());
   ASSERT_TRUE(

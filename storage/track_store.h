@@ -222,6 +222,15 @@ class TrackStore {
   // nothing, when it has no entities (or has expired).
   absl::StatusOr<bool> SetCollectionExpiry(absl::string_view collection,
                                            int64_t at_ms);
+  // SetCollectionExpiry when `holds(current)` (current: its expiry, 0:
+  // never) is true, checked under the collection's lock so that no other
+  // change comes between (EXPIRE's NX/XX/GT/LT). An at_ms <= now_ms
+  // removes the collection instead, as Redis removes a key given a time
+  // already past. False, changing nothing, when the collection has no
+  // entities or `holds` is false.
+  absl::StatusOr<bool> SetCollectionExpiryIf(
+      absl::string_view collection, int64_t at_ms, int64_t now_ms,
+      const std::function<bool(int64_t current)>& holds);
   // When `collection` expires; 0: never.
   int64_t CollectionExpiry(absl::string_view collection) const;
   // Removes `collection`, as DeleteCollection, if its expiry is <= now_ms;

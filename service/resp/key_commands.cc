@@ -419,17 +419,12 @@ void ExpireNonString(CommandContext& ctx, const std::string& name, int flags,
     return absl::OkStatus();
   });
   if (!geo) return;
-  const int64_t at = ctx.store().CollectionExpiry(name);
-  if (!ExpireConditionHolds(flags, at == 0 ? -1 : at, when)) {
-    return ctx.reply.Integer(0);
-  }
-  if (when <= NowMs()) {
-    // Redis deletes a key given a time already past.
-    absl::StatusOr<int64_t> removed = ctx.store().DeleteCollection(name);
-    if (!ctx.Check(removed.status())) return;
-    return ctx.reply.Integer(*removed > 0 ? 1 : 0);
-  }
-  absl::StatusOr<bool> set = ctx.store().SetCollectionExpiry(name, when);
+  // The condition is checked where the expiry changes, under the GEO key's
+  // lock; a time already past deletes the key, as Redis does.
+  absl::StatusOr<bool> set = ctx.store().SetCollectionExpiryIf(
+      name, when, NowMs(), [&](int64_t current) {
+        return ExpireConditionHolds(flags, current == 0 ? -1 : current, when);
+      });
   if (!ctx.Check(set.status())) return;
   ctx.reply.Integer(*set ? 1 : 0);
 }
