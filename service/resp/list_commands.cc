@@ -40,8 +40,10 @@
 //    that run on the loops (LPUSH among them) go on, so a push can always
 //    wake a waiter. The timeout counts from when the worker starts the
 //    command, not from its arrival.
-//  - Two clients waiting on one list are served in no set order (Redis
-//    serves the longest waiting first).
+//  - Clients waiting on one list are served the longest waiting first, as
+//    Redis serves them (ListWaiters::Ticket), but between a push and the
+//    waiter's next try a plain LPOP or RPOP of another client may take the
+//    element first; Redis serves the waiters before any other command.
 //  - A waiting connection is not watched: a client that disconnects while
 //    it waits keeps its worker until its timeout or a push, and a pop that
 //    serves it then is lost with the connection.
@@ -741,18 +743,21 @@ std::optional<absl::Time> ParseDeadlineOrReply(CommandContext& ctx,
 }
 
 // One try of a blocking command; `first` tells the first from the retries
-// after a wake. It replies when it is done (served, or an error).
+// after a wake. It replies when it is done (served, or an error), and pops
+// only from the keys where `ticket` is first in line.
 using BlockingTry =
-    std::function<absl::Status(TypedTxn& txn, Reply& reply, bool first)>;
+    std::function<absl::Status(TypedTxn& txn, Reply& reply, bool first,
+                               const ListWaiters::Ticket& ticket)>;
 
 // Runs `attempt` over `names` in one transaction; true once the command
 // has replied (what the try replied, or a storage error).
 bool TryReplied(CommandContext& ctx, const std::vector<std::string>& names,
-                const BlockingTry& attempt, bool first) {
+                const BlockingTry& attempt, bool first,
+                const ListWaiters::Ticket& ticket) {
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
   absl::Status s = ctx.store().UpdateTyped(names, NowMs(), [&](TypedTxn& txn) {
-    return attempt(txn, scratch, first);
+    return attempt(txn, scratch, first, ticket);
   });
   if (!ctx.Check(s)) return true;
   ctx.reply.Encoded(out);
@@ -760,15 +765,18 @@ bool TryReplied(CommandContext& ctx, const std::vector<std::string>& names,
 }
 
 // Tries until a try replies, waiting for list pushes in between, or
-// replies a null array once `deadline` has passed.
+// replies a null array once `deadline` has passed. `names` are the keys
+// the tries touch, the first `popped` of them those they pop from.
 void BlockUntilServed(CommandContext& ctx,
-                      const std::vector<std::string>& names,
+                      const std::vector<std::string>& names, size_t popped,
                       absl::Time deadline, const BlockingTry& attempt) {
   ListWaiters& waiters = ctx.server.list_waiters();
-  ListWaiters::Registration registration(&waiters);
+  const ListWaiters::Ticket ticket(
+      &waiters,
+      std::vector<std::string>(names.begin(), names.begin() + popped));
   for (bool first = true;; first = false) {
     const uint64_t seen = waiters.generation();
-    if (TryReplied(ctx, names, attempt, first)) return;
+    if (TryReplied(ctx, names, attempt, first, ticket)) return;
     const absl::Time now = absl::Now();
     if (now >= deadline) break;
     if (!waiters.WaitForPush(seen, std::min(deadline, now + kRecheck))) break;
@@ -785,8 +793,9 @@ void BlockingPop(CommandContext& ctx, End end) {
   for (size_t j = 1; j + 1 < ctx.argv.size(); ++j) {
     names.push_back(ctx.Name(ctx.argv[j]));
   }
-  BlockUntilServed(ctx, names, *deadline,
-                   [&](TypedTxn& txn, Reply& reply, bool first) {
+  BlockUntilServed(ctx, names, names.size(), *deadline,
+                   [&](TypedTxn& txn, Reply& reply, bool first,
+                       const ListWaiters::Ticket& ticket) {
                      for (size_t j = 0; j < names.size(); ++j) {
                        absl::StatusOr<TypedKey> key =
                            LookupTyped(txn, names[j], ValueType::kList);
@@ -795,7 +804,7 @@ void BlockingPop(CommandContext& ctx, End end) {
                          reply.Error(kWrongTypeError);
                          return absl::OkStatus();
                        }
-                       if (!key->meta) continue;
+                       if (!key->meta || !ticket.First(names[j])) continue;
                        TypedMeta& meta = *key->meta;
                        absl::StatusOr<std::string> value =
                            PopElement(txn, names[j], meta, end);
@@ -819,14 +828,16 @@ void BlockingMove(CommandContext& ctx, End from, End to, absl::Time deadline) {
   const std::string dst = ctx.Name(ctx.argv[2]);
   bool moved = false;
   BlockUntilServed(
-      ctx, {src, dst}, deadline, [&](TypedTxn& txn, Reply& reply, bool first) {
+      ctx, {src, dst}, 1, deadline,
+      [&](TypedTxn& txn, Reply& reply, bool first,
+          const ListWaiters::Ticket& ticket) {
         absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
         if (!key.ok()) return key.status();
         if (key->wrong_type && first) {
           reply.Error(kWrongTypeError);
           return absl::OkStatus();
         }
-        if (!key->meta) return absl::OkStatus();
+        if (!key->meta || !ticket.First(src)) return absl::OkStatus();
         return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
       });
   if (moved) ctx.server.list_waiters().NotifyPush();

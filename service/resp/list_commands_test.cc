@@ -499,6 +499,46 @@ TEST(ListCommandsTest, BlpopIsWokenByAPushFromAnotherConnection) {
   EXPECT_SAME_REPLY(d, {"LRANGE", "q2", "0", "-1"});
 }
 
+// Clients blocked on one key are served first come, first served, on
+// both servers alike: a push of three elements feeds the three waiters in
+// the order they blocked, and single pushes feed them one by one in order.
+TEST(ListCommandsTest, WaitersOnOneKeyAreServedInTheOrderTheyCame) {
+  Differential d;
+  std::vector<std::unique_ptr<RawClient>> redis, trackdb;
+  for (int i = 0; i < 3; ++i) {
+    redis.push_back(std::make_unique<RawClient>(d.redis_port()));
+    trackdb.push_back(std::make_unique<RawClient>(d.trackdb_server().port()));
+    // The first waits on q only; the others on another key first.
+    const Argv wait =
+        i == 0 ? Argv{"BLPOP", "q", "10"} : Argv{"BLPOP", "other", "q", "10"};
+    redis[i]->Send(EncodeCommand(wait));
+    EXPECT_EQ(redis[i]->ReadReply(100), std::nullopt);
+    trackdb[i]->Send(EncodeCommand(wait));
+    EXPECT_EQ(trackdb[i]->ReadReply(100), std::nullopt);
+  }
+  EXPECT_SAME_REPLY(d, {"RPUSH", "q", "a", "b", "c"});
+  for (int i = 0; i < 3; ++i) {
+    const std::string want = absl::StrCat("*2\r\n$1\r\nq\r\n$1\r\n",
+                                          std::string(1, 'a' + i), "\r\n");
+    EXPECT_EQ(redis[i]->ReadReply(), want) << i;
+    EXPECT_EQ(trackdb[i]->ReadReply(), want) << i;
+  }
+  // Single pushes, each woken waiter racing the ones behind it.
+  for (int round = 0; round < 4; ++round) {
+    for (auto& c : trackdb) {  // each blocked before the next comes
+      c->Send(EncodeCommand({"BLPOP", "q", "10"}));
+      EXPECT_EQ(c->ReadReply(50), std::nullopt);
+    }
+    for (int i = 0; i < 3; ++i) {
+      const std::string v = absl::StrCat(round, i);
+      EXPECT_EQ(d.trackdb().Call({"RPUSH", "q", v}), ":1\r\n");
+      EXPECT_EQ(trackdb[i]->ReadReply(),
+                absl::StrCat("*2\r\n$1\r\nq\r\n$2\r\n", v, "\r\n"))
+          << round << " " << i;
+    }
+  }
+}
+
 TEST(ListCommandsTest, BlmoveAndBrpoplpushAreWokenByPushes) {
   Differential d;
   RawClient redis(d.redis_port());

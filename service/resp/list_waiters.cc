@@ -1,6 +1,38 @@
 #include "service/resp/list_waiters.h"
 
+#include <utility>
+
 namespace trackdb::resp {
+
+ListWaiters::Ticket::Ticket(ListWaiters* waiters,
+                            std::vector<std::string> names)
+    : waiters_(waiters), registration_(waiters), names_(std::move(names)) {
+  absl::MutexLock l(&waiters_->mu_);
+  number_ = waiters_->next_ticket_++;
+  for (const std::string& name : names_) {
+    waiters_->lines_[name].insert(number_);
+  }
+}
+
+ListWaiters::Ticket::~Ticket() {
+  absl::MutexLock l(&waiters_->mu_);
+  for (const std::string& name : names_) {
+    auto line = waiters_->lines_.find(name);
+    if (line == waiters_->lines_.end()) continue;
+    line->second.erase(number_);
+    if (line->second.empty()) waiters_->lines_.erase(line);
+  }
+  // The next in line may pop what this waiter left.
+  ++waiters_->generation_;
+  waiters_->pushed_.SignalAll();
+}
+
+bool ListWaiters::Ticket::First(const std::string& name) const {
+  absl::MutexLock l(&waiters_->mu_);
+  auto line = waiters_->lines_.find(name);
+  return line == waiters_->lines_.end() || line->second.empty() ||
+         *line->second.begin() == number_;
+}
 
 uint64_t ListWaiters::generation() const {
   absl::MutexLock l(&mu_);

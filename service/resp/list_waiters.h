@@ -15,10 +15,20 @@
 // pop, and a push that commits after that try bumps the generation (its
 // transaction took the name's stripe after the try released it, so it sees
 // the waiter registered).
+//
+// First come, first served, as Redis serves clients blocked on one key: a
+// waiter holds a Ticket for the keys it pops from, and pops from a key
+// only while no waiter with an earlier ticket waits on it. A waiter that
+// leaves (served, timed out) bumps the generation, so that the next in line
+// tries again: two elements pushed at once go to the first two waiters.
 
 #include <atomic>
 #include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
@@ -42,6 +52,24 @@ class ListWaiters {
     ListWaiters* const waiters_;
   };
 
+  // A waiter's place in line on each of `names` (the keys it pops from),
+  // for its lifetime; it registers the waiter as Registration does.
+  class Ticket {
+   public:
+    Ticket(ListWaiters* waiters, std::vector<std::string> names);
+    ~Ticket();
+    Ticket(const Ticket&) = delete;
+    Ticket& operator=(const Ticket&) = delete;
+    // Whether no waiter that came earlier waits on `name`.
+    bool First(const std::string& name) const;
+
+   private:
+    ListWaiters* const waiters_;
+    const Registration registration_;
+    const std::vector<std::string> names_;
+    uint64_t number_ = 0;
+  };
+
   // Pushes seen so far; a waiter reads it before each try.
   uint64_t generation() const;
   // Called once a transaction that pushed onto a list has committed.
@@ -59,6 +87,10 @@ class ListWaiters {
   absl::CondVar pushed_;
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t next_ticket_ ABSL_GUARDED_BY(mu_) = 0;
+  // Per key, the tickets of its waiters, the first first.
+  absl::flat_hash_map<std::string, std::set<uint64_t>> lines_
+      ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace trackdb::resp

@@ -1,0 +1,52 @@
+#include "service/resp/list_waiters.h"
+
+#include <memory>
+
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+
+namespace trackdb::resp {
+namespace {
+
+// Tickets queue per key in the order they were taken; a waiter pops from
+// a key only when it is first there, and its leaving wakes the next.
+TEST(ListWaitersTest, TicketsAreFirstInLineInTheOrderTaken) {
+  ListWaiters waiters;
+  auto early = std::make_unique<ListWaiters::Ticket>(
+      &waiters, std::vector<std::string>{"q"});
+  ListWaiters::Ticket late(&waiters, {"other", "q"});
+  ListWaiters::Ticket later(&waiters, {"q"});
+  EXPECT_TRUE(early->First("q"));
+  EXPECT_FALSE(late.First("q"));
+  EXPECT_TRUE(late.First("other"));  // no one came before it there
+  EXPECT_FALSE(later.First("q"));
+  EXPECT_TRUE(late.First("unwaited"));
+
+  const uint64_t seen = waiters.generation();
+  early.reset();
+  EXPECT_GT(waiters.generation(), seen);  // the next in line tries again
+  EXPECT_TRUE(late.First("q"));
+  EXPECT_FALSE(later.First("q"));
+}
+
+// A push wakes a waiter; the wait ends at its deadline without one.
+TEST(ListWaitersTest, PushesWakeOnlyRegisteredWaiters) {
+  ListWaiters waiters;
+  const uint64_t before = waiters.generation();
+  waiters.NotifyPush();  // no one waits: nothing to wake
+  EXPECT_EQ(waiters.generation(), before);
+  ListWaiters::Ticket ticket(&waiters, {"q"});
+  const uint64_t seen = waiters.generation();
+  waiters.NotifyPush();
+  EXPECT_TRUE(waiters.WaitForPush(seen, absl::Now() + absl::Seconds(5)));
+  EXPECT_GT(waiters.generation(), seen);
+  const absl::Time start = absl::Now();
+  EXPECT_TRUE(waiters.WaitForPush(waiters.generation(),
+                                  absl::Now() + absl::Milliseconds(50)));
+  EXPECT_GE(absl::Now() - start, absl::Milliseconds(40));
+  waiters.Stop();
+  EXPECT_FALSE(waiters.WaitForPush(waiters.generation(), absl::Now()));
+}
+
+}  // namespace
+}  // namespace trackdb::resp
