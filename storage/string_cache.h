@@ -11,11 +11,8 @@
 // answers in one.
 //
 // This class only stores; TrackStore keeps it true (track_store.h, I5).
-// Entries are keyed by a per-instance id from the cache plus the name, so
-// two stores sharing a cache never see each other's values, and no key is
-// 16 bytes long, the length of RocksDB's own block keys.
+// Entries are keyed by name (storage/block_cache_entries.h).
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -24,6 +21,7 @@
 
 #include "absl/strings/string_view.h"
 #include "rocksdb/cache.h"
+#include "storage/block_cache_entries.h"
 #include "storage/kv_codec.h"
 
 namespace trackdb::storage {
@@ -34,7 +32,7 @@ class StringCache {
   // a zero limit turns caching off (every Lookup misses, Put does nothing).
   StringCache(std::shared_ptr<rocksdb::Cache> cache, size_t max_value_bytes);
 
-  bool enabled() const { return cache_ != nullptr; }
+  bool enabled() const { return entries_.enabled(); }
 
   // The cached value of `name`, expired or not; nullopt if not cached
   // (which says nothing about whether the name has a value).
@@ -42,24 +40,21 @@ class StringCache {
   // Caches `value` as name's value, replacing any entry; a value too long
   // to cache erases the entry instead.
   void Put(absl::string_view name, const StringValue& value);
-  void Erase(absl::string_view name);
+  void Erase(absl::string_view name) { entries_.Erase(name); }
   // Every entry of this instance, in no order (for invariant checks: it
   // walks and copies the whole cache). `visit` runs after the walk, so it
   // may use the cache.
   void ForEach(const std::function<void(absl::string_view name,
-                                        const StringValue&)>& visit);
+                                        const StringValue&)>& visit) {
+    entries_.ForEach(visit);
+  }
 
-  uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
-  uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  uint64_t hits() const { return entries_.hits(); }
+  uint64_t misses() const { return entries_.misses(); }
 
  private:
-  std::string Key(absl::string_view name) const;
-
-  std::shared_ptr<rocksdb::Cache> cache_;
   size_t max_value_bytes_;
-  uint64_t id_ = 0;
-  std::atomic<uint64_t> hits_{0};
-  std::atomic<uint64_t> misses_{0};
+  BlockCacheEntries<StringValue> entries_;
 };
 
 }  // namespace trackdb::storage

@@ -14,10 +14,9 @@
 // without an iterator over every memtable and level.
 //
 // This class only stores; the write funnel keeps it true
-// (storage/write_funnel.h, I8). Entries are keyed by a per-instance id
-// from the cache plus the `types` key, as the string cache's are.
+// (storage/write_funnel.h, I8). Entries are keyed by the `types` key
+// (storage/block_cache_entries.h).
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,6 +25,7 @@
 
 #include "absl/strings/string_view.h"
 #include "rocksdb/cache.h"
+#include "storage/block_cache_entries.h"
 
 namespace trackdb::storage {
 
@@ -35,32 +35,31 @@ class TypedCache {
   // a zero limit turns caching off (every Lookup misses, Put does nothing).
   TypedCache(std::shared_ptr<rocksdb::Cache> cache, size_t max_value_bytes);
 
-  bool enabled() const { return cache_ != nullptr; }
+  bool enabled() const { return entries_.enabled(); }
 
   // True when `key` is cached; then *value is its stored value, nullopt
   // when the key is absent from `types`. False says nothing about the key.
-  bool Lookup(absl::string_view key, std::optional<std::string>* value);
+  bool Lookup(absl::string_view key, std::optional<std::string>* value) {
+    return entries_.Lookup(key, value);
+  }
   // Caches `value` (nullopt: absent) as key's, replacing any entry; a value
   // too long to cache erases the entry instead.
   void Put(absl::string_view key, const std::optional<std::string>& value);
-  void Erase(absl::string_view key);
+  void Erase(absl::string_view key) { entries_.Erase(key); }
   // Every entry of this instance, in no order (for invariant checks: it
   // walks and copies the whole cache). `visit` runs after the walk.
   void ForEach(
       const std::function<void(absl::string_view key,
-                               const std::optional<std::string>&)>& visit);
+                               const std::optional<std::string>&)>& visit) {
+    entries_.ForEach(visit);
+  }
 
-  uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
-  uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  uint64_t hits() const { return entries_.hits(); }
+  uint64_t misses() const { return entries_.misses(); }
 
  private:
-  std::string CacheKey(absl::string_view key) const;
-
-  std::shared_ptr<rocksdb::Cache> cache_;
   size_t max_value_bytes_;
-  std::string key_head_;  // every entry's key starts so: id | marker
-  std::atomic<uint64_t> hits_{0};
-  std::atomic<uint64_t> misses_{0};
+  BlockCacheEntries<std::optional<std::string>> entries_;
 };
 
 }  // namespace trackdb::storage
