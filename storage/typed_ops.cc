@@ -31,9 +31,15 @@ uint64_t NowMicros() {
           .count());
 }
 
-absl::Status CorruptMeta(absl::string_view name) {
-  return absl::DataLossError(
-      absl::StrCat("corrupt typed value metadata for key '", name, "'"));
+// Name's meta from its stored bytes; DATA_LOSS when they are not one.
+absl::StatusOr<TypedMeta> DecodeMetaOf(absl::string_view name,
+                                       absl::string_view encoded) {
+  std::optional<TypedMeta> meta = DecodeTypedMeta(encoded);
+  if (!meta) {
+    return absl::DataLossError(
+        absl::StrCat("corrupt typed value metadata for key '", name, "'"));
+  }
+  return *meta;
 }
 
 }  // namespace
@@ -72,9 +78,9 @@ class TypedTxnImpl : public TypedTxn {
     if (!encoded.ok()) return encoded.status();
     std::optional<TypedMeta> meta;
     if (*encoded) {
-      meta = DecodeTypedMeta(**encoded);
-      if (!meta) return CorruptMeta(name);
-      if (meta->expired_at(now_ms_)) meta.reset();
+      absl::StatusOr<TypedMeta> decoded = DecodeMetaOf(name, **encoded);
+      if (!decoded.ok()) return decoded.status();
+      if (!decoded->expired_at(now_ms_)) meta = *decoded;
     }
     read_metas_.emplace(name, meta);
     return meta;
@@ -371,20 +377,20 @@ absl::StatusOr<std::optional<TypedMeta>> TrackStore::StoredTypedMeta(
   // A cached meta is the stored one (I8). Only a transaction fills the
   // cache: a caller here may not hold the name's stripe.
   std::optional<std::string> cached;
+  absl::StatusOr<TypedMeta> meta;
   if (engine_->typed_cache->Lookup(key, &cached)) {
     if (!cached) return std::nullopt;
-    std::optional<TypedMeta> meta = DecodeTypedMeta(*cached);
-    if (!meta) return CorruptMeta(name);
-    return meta;
+    meta = DecodeMetaOf(name, *cached);
+  } else {
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s =
+        engine_->db->Get(rocksdb::ReadOptions(), engine_->types(), key, &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocks(s, "reading a typed value's metadata");
+    meta = DecodeMetaOf(name, SliceView(value));
   }
-  rocksdb::PinnableSlice value;
-  rocksdb::Status s =
-      engine_->db->Get(rocksdb::ReadOptions(), engine_->types(), key, &value);
-  if (s.IsNotFound()) return std::nullopt;
-  if (!s.ok()) return FromRocks(s, "reading a typed value's metadata");
-  std::optional<TypedMeta> meta = DecodeTypedMeta(SliceView(value));
-  if (!meta) return CorruptMeta(name);
-  return meta;
+  if (!meta.ok()) return meta.status();
+  return *meta;
 }
 
 absl::StatusOr<std::optional<TypedMeta>> TrackStore::GetTypedMeta(
@@ -409,8 +415,9 @@ absl::Status TrackStore::ScanTyped(
     if (!parts) return absl::DataLossError("malformed key in types");
     seek = PrefixEnd(TypedMetaKey(parts->name));
     if (!parts->is_meta) continue;  // garbage of a removed value
-    std::optional<TypedMeta> meta = DecodeTypedMeta(SliceView(it->value()));
-    if (!meta) return CorruptMeta(parts->name);
+    absl::StatusOr<TypedMeta> meta =
+        DecodeMetaOf(parts->name, SliceView(it->value()));
+    if (!meta.ok()) return meta.status();
     if (meta->expired_at(now_ms)) continue;
     if (!visit(parts->name, *meta)) break;
     if (seek.empty()) break;
