@@ -151,12 +151,7 @@ class TypedTxnImpl : public TypedTxn {
       override {
     const std::string lower = MemberKey(name, meta, prefix);
     const std::string upper = PrefixEnd(lower);
-    rocksdb::ReadOptions read;
-    rocksdb::Slice lower_slice(lower), upper_slice(upper);
-    read.iterate_lower_bound = &lower_slice;
-    if (!upper.empty()) read.iterate_upper_bound = &upper_slice;
-    std::unique_ptr<rocksdb::Iterator> it(
-        engine_.db->NewIterator(read, engine_.types()));
+    rocksdb::Iterator* const it = IteratorOver(lower, upper);
     const std::string start = from.empty() ? "" : MemberKey(name, meta, from);
     if (reverse) {
       from.empty() ? it->SeekToLast() : it->SeekForPrev(start);
@@ -330,6 +325,30 @@ class TypedTxnImpl : public TypedTxn {
     return value;
   }
 
+  // A RocksDB iterator over the stored keys in [lower, upper) (upper
+  // empty: no end), kept for this transaction's later scans of the same
+  // range: a group's pops of one key make one iterator, not one each, and
+  // a seek near the last one stays in its block. Its view, the store as
+  // it was when it was made, is the store this transaction reads: the
+  // names' stripes keep every other writer out until it commits.
+  rocksdb::Iterator* IteratorOver(const std::string& lower,
+                                  const std::string& upper) {
+    for (const std::unique_ptr<RangeIterator>& r : iterators_) {
+      if (r->lower == lower && r->upper == upper) return r->it.get();
+    }
+    auto r = std::make_unique<RangeIterator>();
+    r->lower = lower;
+    r->upper = upper;
+    r->lower_slice = r->lower;
+    r->upper_slice = r->upper;
+    rocksdb::ReadOptions read;
+    read.iterate_lower_bound = &r->lower_slice;
+    if (!r->upper.empty()) read.iterate_upper_bound = &r->upper_slice;
+    r->it.reset(engine_.db->NewIterator(read, engine_.types()));
+    iterators_.push_back(std::move(r));
+    return iterators_.back()->it.get();
+  }
+
   static std::string MemberKey(absl::string_view name, const TypedMeta& meta,
                                absl::string_view subkey) {
     std::string key = TypedMembersPrefix(name, meta.version);
@@ -354,6 +373,16 @@ class TypedTxnImpl : public TypedTxn {
   absl::Span<const std::string> replaceable_;
   std::vector<std::string> removed_strings_;
   std::vector<std::string> removed_collections_;
+  // IteratorOver's iterators; the bounds' slices point into their own
+  // strings, so each lives at a fixed address.
+  struct RangeIterator {
+    std::string lower;
+    std::string upper;
+    rocksdb::Slice lower_slice;
+    rocksdb::Slice upper_slice;
+    std::unique_ptr<rocksdb::Iterator> it;
+  };
+  std::vector<std::unique_ptr<RangeIterator>> iterators_;
 };
 
 absl::Status TrackStore::UpdateTyped(

@@ -240,6 +240,47 @@ TEST(TypedOps, ScansMergeStagedChangesWithTheStoredMembers) {
           .ok());
 }
 
+// A transaction's scans of one range share one RocksDB iterator (a
+// group's pops): each scan still starts where it asks and sees what the
+// earlier calls staged, whichever range was scanned in between.
+TEST(TypedOps, RepeatedScansOfARangeSeeTheEarlierCallsPops) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a", "b", "c", "d", "e"});
+  MakeHash(*store, "k", {"x", "y"});
+  const std::string names[] = {"h", "k"};
+  auto first = [](TypedTxn& txn, const std::string& name, const TypedMeta& m,
+                  absl::string_view from) {
+    std::string out;
+    EXPECT_TRUE(txn.Scan(name, m, "", from, false,
+                         [&](absl::string_view k, absl::string_view) {
+                           out = std::string(k);
+                           return false;
+                         })
+                    .ok());
+    return out;
+  };
+  std::vector<std::string> popped;
+  ASSERT_TRUE(store
+                  ->UpdateTyped(names, kNow,
+                                [&](TypedTxn& txn) {
+                                  TypedMeta h = **txn.Meta("h");
+                                  TypedMeta k = **txn.Meta("k");
+                                  for (int i = 0; i < 3; ++i) {
+                                    std::string head = first(txn, "h", h, "");
+                                    popped.push_back(head);
+                                    txn.Delete("h", h, head);
+                                    popped.push_back(first(txn, "k", k, ""));
+                                  }
+                                  txn.Put("h", h, "a2", "new");
+                                  popped.push_back(first(txn, "h", h, "a"));
+                                  popped.push_back(first(txn, "h", h, "e"));
+                                  return absl::OkStatus();
+                                })
+                  .ok());
+  EXPECT_THAT(popped, ElementsAre("a", "x", "b", "x", "c", "x", "a2", "e"));
+  EXPECT_THAT(Fields(*store, "h"), ElementsAre("a2", "d", "e"));
+}
+
 // A STORE over a key of another type removes it in the same batch.
 TEST(TypedOps, RemoveOtherTypesReplacesAStringOrACollection) {
   auto store = OpenStore(NewDataDir());
