@@ -104,9 +104,31 @@ class TypedTxnImpl : public TypedTxn {
       absl::string_view subkey) override {
     std::string key = MemberKey(name, meta, subkey);
     if (auto it = members_.find(key); it != members_.end()) return it->second;
+    if (auto it = fills_.find(key); it != fills_.end()) {
+      read_keys_.insert(std::move(key));
+      return it->second;
+    }
     absl::StatusOr<std::optional<std::string>> value = Read(key, &fills_);
     read_keys_.insert(std::move(key));
     return value;
+  }
+
+  absl::StatusOr<std::optional<std::string>> GetReadingAhead(
+      absl::string_view name, const TypedMeta& meta, absl::string_view subkey,
+      const std::function<std::vector<std::string>()>& ahead) override {
+    std::string key = MemberKey(name, meta, subkey);
+    std::optional<std::string> value;
+    if (members_.contains(key) || fills_.contains(key) ||
+        cache_.Lookup(key, &value)) {
+      return Get(name, meta, subkey);
+    }
+    std::vector<std::string> subkeys = ahead();
+    subkeys.insert(subkeys.begin(), std::string(subkey));
+    absl::StatusOr<std::vector<std::optional<std::string>>> values =
+        GetMany(name, meta, subkeys);
+    if (!values.ok()) return values.status();
+    read_keys_.insert(std::move(key));
+    return std::move((*values)[0]);
   }
 
   absl::StatusOr<std::vector<std::optional<std::string>>> GetMany(
@@ -122,25 +144,19 @@ class TypedTxnImpl : public TypedTxn {
       key.append(prefix).append(subkeys[i]);
       if (auto it = members_.find(key); it != members_.end()) {
         out[i] = it->second;
+      } else if (auto read = fills_.find(key); read != fills_.end()) {
+        out[i] = read->second;
       } else if (!cache_.Lookup(key, &out[i])) {
         keys.push_back(std::move(key));
         missed.push_back(i);
       }
     }
     if (keys.empty()) return out;
-    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
-    std::vector<rocksdb::PinnableSlice> values(keys.size());
-    std::vector<rocksdb::Status> statuses(keys.size());
-    engine_.db->MultiGet(rocksdb::ReadOptions(), engine_.types(), keys.size(),
-                         slices.data(), values.data(), statuses.data());
-    for (size_t j = 0; j < keys.size(); ++j) {
-      if (statuses[j].ok()) {
-        out[missed[j]] = values[j].ToString();
-      } else if (!statuses[j].IsNotFound()) {
-        return FromRocks(statuses[j], "reading a typed value");
-      }
-      fills_.emplace_back(std::move(keys[j]), out[missed[j]]);
-    }
+    absl::Status s =
+        MultiRead(keys, [&](size_t j, std::optional<std::string> v) {
+          out[missed[j]] = std::move(v);
+        });
+    if (!s.ok()) return s;
     return out;
   }
 
@@ -305,8 +321,8 @@ class TypedTxnImpl : public TypedTxn {
   // there for FillCache (this transaction holds its name's stripe, I8).
   absl::StatusOr<std::optional<std::string>> Read(
       const std::string& key,
-      std::vector<std::pair<std::string, std::optional<std::string>>>*
-          deferred = nullptr) {
+      absl::flat_hash_map<std::string, std::optional<std::string>>* deferred =
+          nullptr) {
     std::optional<std::string> value;
     if (cache_.Lookup(key, &value)) return value;
     std::string stored;
@@ -318,7 +334,7 @@ class TypedTxnImpl : public TypedTxn {
       return FromRocks(s, "reading a typed value");
     }
     if (deferred != nullptr) {
-      deferred->emplace_back(key, value);
+      deferred->insert_or_assign(key, value);
     } else {
       cache_.Put(key, value);
     }
@@ -349,6 +365,30 @@ class TypedTxnImpl : public TypedTxn {
     return iterators_.back()->it.get();
   }
 
+  // The stored values of `keys` (none staged), read from RocksDB in one
+  // MultiGet, each given to `got` by its index and kept in fills_ for this
+  // transaction's later reads and the cache after its commit.
+  absl::Status MultiRead(
+      const std::vector<std::string>& keys,
+      const std::function<void(size_t, std::optional<std::string>)>& got) {
+    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+    std::vector<rocksdb::PinnableSlice> values(keys.size());
+    std::vector<rocksdb::Status> statuses(keys.size());
+    engine_.db->MultiGet(rocksdb::ReadOptions(), engine_.types(), keys.size(),
+                         slices.data(), values.data(), statuses.data());
+    for (size_t j = 0; j < keys.size(); ++j) {
+      std::optional<std::string> value;
+      if (statuses[j].ok()) {
+        value = values[j].ToString();
+      } else if (!statuses[j].IsNotFound()) {
+        return FromRocks(statuses[j], "reading a typed value");
+      }
+      fills_.insert_or_assign(keys[j], value);
+      got(j, std::move(value));
+    }
+    return absl::OkStatus();
+  }
+
   static std::string MemberKey(absl::string_view name, const TypedMeta& meta,
                                absl::string_view subkey) {
     std::string key = TypedMembersPrefix(name, meta.version);
@@ -367,8 +407,9 @@ class TypedTxnImpl : public TypedTxn {
   absl::flat_hash_map<std::string, std::optional<TypedMeta>> read_metas_;
   // Members read one by one: the ones whose new values stay cached.
   absl::flat_hash_set<std::string> read_keys_;
-  // Members read from RocksDB, for FillCache.
-  std::vector<std::pair<std::string, std::optional<std::string>>> fills_;
+  // Members read from RocksDB, for FillCache and for this transaction's
+  // later reads of them.
+  absl::flat_hash_map<std::string, std::optional<std::string>> fills_;
   Staging members_;
   absl::Span<const std::string> replaceable_;
   std::vector<std::string> removed_strings_;

@@ -11,6 +11,7 @@
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
+#include "storage/typed_cache.h"
 #include "storage/typed_values.h"
 
 namespace trackdb::storage {
@@ -428,6 +429,55 @@ TEST(TypedOps, GetManySeesStagedCachedAndStoredMembers) {
                                std::nullopt, std::optional<std::string>("a")));
   EXPECT_THAT(ReadHash(*store, "h", {"b", "c"}),
               ElementsAre("size 3", "b=b", "c=c"));
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+}
+
+// A pop that reads its element from the store reads the next ones with it:
+// the transaction's later reads of them go to neither the cache nor
+// RocksDB, and after the commit the ones it did not delete are cached.
+TEST(TypedOps, GetReadingAheadKeepsTheMembersItReadAhead) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a", "b", "c", "d"});
+  TypedCache& cache = *store->engine().typed_cache;
+  const std::string names[] = {"h"};
+  std::vector<std::string> got;
+  bool read_ahead_of_a_staged_member = false;
+  ASSERT_TRUE(store
+                  ->UpdateTyped(
+                      names, kNow,
+                      [&](TypedTxn& txn) {
+                        TypedMeta m = **txn.Meta("h");
+                        auto ahead = [] {
+                          return std::vector<std::string>{"b", "c"};
+                        };
+                        auto a = txn.GetReadingAhead("h", m, "a", ahead);
+                        if (!a.ok()) return a.status();
+                        got.push_back(a->value_or("absent"));
+                        txn.Delete("h", m, "a");
+                        const uint64_t lookups = cache.hits() + cache.misses();
+                        auto b = txn.Get("h", m, "b");
+                        if (!b.ok()) return b.status();
+                        got.push_back(b->value_or("absent"));
+                        EXPECT_EQ(cache.hits() + cache.misses(), lookups);
+                        auto again = txn.GetReadingAhead("h", m, "a", [&] {
+                          read_ahead_of_a_staged_member = true;
+                          return std::vector<std::string>{"d"};
+                        });
+                        if (!again.ok()) return again.status();
+                        got.push_back(again->value_or("absent"));
+                        m.size = 3;
+                        txn.SetMeta("h", m);
+                        return absl::OkStatus();
+                      })
+                  .ok());
+  EXPECT_THAT(got, ElementsAre("a", "b", "absent"));
+  EXPECT_FALSE(read_ahead_of_a_staged_member);
+  const uint64_t misses = cache.misses();
+  EXPECT_THAT(ReadHash(*store, "h", {"b", "c"}),
+              ElementsAre("size 3", "b=b", "c=c"));
+  EXPECT_EQ(cache.misses(), misses);
+  EXPECT_THAT(ReadHash(*store, "h", {"d"}), ElementsAre("size 3", "d=d"));
+  EXPECT_EQ(cache.misses(), misses + 1);
   EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
 }
 

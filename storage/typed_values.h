@@ -50,6 +50,13 @@ class TypedTxn {
   virtual absl::StatusOr<std::optional<std::string>> Get(
       absl::string_view name, const TypedMeta& meta,
       absl::string_view subkey) = 0;
+  // Get, and when `subkey` is neither staged nor cached, the members that
+  // `ahead()` names are read from the store with it, in one pass, kept for
+  // this transaction's later Gets and cached after its commit: a pipelined
+  // run of pops reads the next elements once.
+  virtual absl::StatusOr<std::optional<std::string>> GetReadingAhead(
+      absl::string_view name, const TypedMeta& meta, absl::string_view subkey,
+      const std::function<std::vector<std::string>()>& ahead) = 0;
   // Get of each of `subkeys`, in their order, in one pass (a list's
   // elements by index).
   virtual absl::StatusOr<std::vector<std::optional<std::string>>> GetMany(
