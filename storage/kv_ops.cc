@@ -38,8 +38,13 @@ absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::LoadStrings(
   std::vector<std::optional<StringValue>> out(names.size());
   std::vector<size_t> missing;
   for (size_t i = 0; i < names.size(); ++i) {
-    out[i] = string_cache_->Lookup(names[i]);
-    if (!out[i]) missing.push_back(i);
+    std::optional<std::optional<StringValue>> cached =
+        string_cache_->Find(names[i]);
+    if (cached) {
+      out[i] = *std::move(cached);
+    } else {
+      missing.push_back(i);
+    }
   }
   if (missing.empty()) return out;
 
@@ -58,7 +63,10 @@ absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::LoadStrings(
   }
   for (size_t j = 0; j < n; ++j) {
     const std::string& name = names[missing[j]];
-    if (statuses[j].IsNotFound()) continue;
+    if (statuses[j].IsNotFound()) {
+      string_cache_->PutAbsent(name);
+      continue;
+    }
     if (!statuses[j].ok()) return FromRocks(statuses[j], "reading strings");
     std::optional<StringValue> v = DecodeStringValue(SliceView(values[j]));
     if (!v) return Corrupt(name);
@@ -149,10 +157,12 @@ absl::Status TrackStore::WriteStrings(absl::Span<const StringChange> changes,
   // I5, still holding the stripes. After a failed write the DB's state is
   // not known here: forget the names rather than guess.
   for (const auto& [name, after] : changes) {
-    if (s.ok() && *after) {
+    if (!s.ok()) {
+      string_cache_->Erase(name);
+    } else if (*after) {
       string_cache_->Put(name, **after);
     } else {
-      string_cache_->Erase(name);
+      string_cache_->PutAbsent(name);
     }
   }
   return s;

@@ -17,6 +17,7 @@ namespace trackdb::storage {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::Eq;
 using testing::NewDataDir;
 using testing::OpenStore;
 using ::testing::Optional;
@@ -170,6 +171,33 @@ TEST(KvOpsTest, StringCacheServesReadsAndFollowsEveryWrite) {
                   .ok());
   EXPECT_EQ(*store->GetString("k", kNow), std::nullopt);
   EXPECT_EQ(cache.Lookup("k"), std::nullopt);
+  EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
+}
+
+// A name read and found missing is cached as absent, so the next read of it
+// (a type check of a missing key) reads nothing; every write replaces that.
+TEST(KvOpsTest, AMissingNameIsCachedAsAbsentUntilWritten) {
+  auto store = OpenStore(NewDataDir());
+  StringCache& cache = store->string_cache();
+  EXPECT_EQ(*store->GetString("k", kNow), std::nullopt);
+  EXPECT_THAT(cache.Find("k"), Optional(Eq(std::nullopt)));
+  const uint64_t misses = cache.misses();
+  EXPECT_EQ(*store->GetString("k", kNow), std::nullopt);
+  EXPECT_EQ(cache.misses(), misses);
+  ASSERT_TRUE(Set(*store, "k", "v").ok());
+  EXPECT_THAT(*store->GetString("k", kNow), Optional(StringValue{"v", 0}));
+  EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
+  ASSERT_TRUE(store
+                  ->UpdateStrings({"k"}, kNow,
+                                  [](auto* values) {
+                                    (*values)[0].reset();
+                                    return absl::OkStatus();
+                                  })
+                  .ok());
+  EXPECT_THAT(cache.Find("k"), Optional(Eq(std::nullopt)));
+  EXPECT_EQ(*store->GetString("k", kNow), std::nullopt);
+  ASSERT_TRUE(Set(*store, "k", "again").ok());
+  EXPECT_THAT(*store->GetString("k", kNow), Optional(StringValue{"again", 0}));
   EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
 }
 

@@ -266,17 +266,23 @@ std::vector<std::string> InvariantViolations(TrackStore& store,
 std::vector<std::string> StringCacheViolations(TrackStore& store) {
   std::vector<std::string> bad;
   store.string_cache().ForEach(
-      [&](absl::string_view name, const StringValue& cached) {
+      [&](absl::string_view name, const std::optional<StringValue>& cached) {
         std::string raw;
         rocksdb::Status s = store.engine().db->Get(
             rocksdb::ReadOptions(), store.engine().kv(), ToSlice(name), &raw);
         if (s.IsNotFound()) {
-          bad.push_back(absl::StrCat("cached '", name, "' is not in kv"));
+          if (cached) {
+            bad.push_back(absl::StrCat("cached '", name, "' is not in kv"));
+          }
+          return;
+        }
+        if (!cached) {
+          bad.push_back(absl::StrCat("'", name, "' cached as absent is in kv"));
           return;
         }
         std::optional<StringValue> stored = DecodeStringValue(raw);
-        if (!s.ok() || !stored || !(*stored == cached)) {
-          bad.push_back(absl::StrCat("cached '", name, "' = '", cached.value,
+        if (!s.ok() || !stored || !(*stored == *cached)) {
+          bad.push_back(absl::StrCat("cached '", name, "' = '", cached->value,
                                      "' but kv holds '",
                                      stored ? stored->value : raw, "'"));
         }

@@ -10,7 +10,14 @@ StringCache::StringCache(std::shared_ptr<rocksdb::Cache> cache,
       entries_(max_value_bytes > 0 ? std::move(cache) : nullptr, "trackdb:s") {}
 
 std::optional<StringValue> StringCache::Lookup(absl::string_view name) {
-  StringValue value;
+  std::optional<StringValue> value;
+  if (!entries_.Lookup(name, &value)) return std::nullopt;
+  return value;
+}
+
+std::optional<std::optional<StringValue>> StringCache::Find(
+    absl::string_view name) {
+  std::optional<StringValue> value;
   if (!entries_.Lookup(name, &value)) return std::nullopt;
   return value;
 }

@@ -10,6 +10,10 @@
 // was half of trackd's CPU under redis-benchmark -P 16. A hash lookup here
 // answers in one.
 //
+// A name known to have no value is cached too, as absent: the type check
+// every hash, set, sorted-set and list command makes on a missing key (is
+// it a string?) and a GET of a missing key then answer without a read.
+//
 // This class only stores; TrackStore keeps it true (track_store.h, I5).
 // Entries are keyed by name (storage/block_cache_entries.h).
 
@@ -34,18 +38,27 @@ class StringCache {
 
   bool enabled() const { return entries_.enabled(); }
 
-  // The cached value of `name`, expired or not; nullopt if not cached
+  // The cached value of `name`, expired or not; nullopt if none is cached
   // (which says nothing about whether the name has a value).
   std::optional<StringValue> Lookup(absl::string_view name);
+  // Lookup that also tells a name cached as absent: nullopt if nothing is
+  // cached, else the cached value or absence.
+  std::optional<std::optional<StringValue>> Find(absl::string_view name);
   // Caches `value` as name's value, replacing any entry; a value too long
   // to cache erases the entry instead.
   void Put(absl::string_view name, const StringValue& value);
+  // Caches that `name` has no value, replacing any entry.
+  void PutAbsent(absl::string_view name) {
+    entries_.Insert(name, std::nullopt, 0);
+  }
   void Erase(absl::string_view name) { entries_.Erase(name); }
   // Every entry of this instance, in no order (for invariant checks: it
   // walks and copies the whole cache). `visit` runs after the walk, so it
   // may use the cache.
-  void ForEach(const std::function<void(absl::string_view name,
-                                        const StringValue&)>& visit) {
+  // An absent entry is visited as nullopt.
+  void ForEach(
+      const std::function<void(absl::string_view name,
+                               const std::optional<StringValue>&)>& visit) {
     entries_.ForEach(visit);
   }
 
@@ -54,7 +67,7 @@ class StringCache {
 
  private:
   size_t max_value_bytes_;
-  BlockCacheEntries<StringValue> entries_;
+  BlockCacheEntries<std::optional<StringValue>> entries_;
 };
 
 }  // namespace trackdb::storage

@@ -12,13 +12,15 @@ namespace {
 
 using ::testing::Eq;
 using ::testing::Optional;
+using ::testing::Pair;
 using ::testing::UnorderedElementsAre;
 
 std::map<std::string, std::string> Entries(StringCache& cache) {
   std::map<std::string, std::string> out;
-  cache.ForEach([&](absl::string_view name, const StringValue& v) {
-    out[std::string(name)] = v.value;
-  });
+  cache.ForEach(
+      [&](absl::string_view name, const std::optional<StringValue>& v) {
+        out[std::string(name)] = v ? v->value : "(absent)";
+      });
   return out;
 }
 
@@ -35,6 +37,21 @@ TEST(StringCacheTest, PutLookupEraseWithExpiryAndBinaryNames) {
   EXPECT_EQ(cache.Lookup(name), std::nullopt);
   EXPECT_EQ(cache.hits(), 2u);
   EXPECT_EQ(cache.misses(), 3u);
+}
+
+TEST(StringCacheTest, AbsenceIsCachedAndAValueReplacesIt) {
+  StringCache cache(rocksdb::NewLRUCache(1 << 20), 1024);
+  EXPECT_EQ(cache.Find("k"), std::nullopt);
+  cache.PutAbsent("k");
+  EXPECT_THAT(cache.Find("k"), Optional(Eq(std::nullopt)));
+  EXPECT_EQ(cache.Lookup("k"), std::nullopt);  // no value to give
+  EXPECT_THAT(Entries(cache), UnorderedElementsAre(Pair("k", "(absent)")));
+  cache.Put("k", StringValue{"v", 0});
+  EXPECT_THAT(cache.Find("k"), Optional(Optional(Eq(StringValue{"v", 0}))));
+  cache.PutAbsent("k");
+  EXPECT_THAT(cache.Find("k"), Optional(Eq(std::nullopt)));
+  cache.Erase("k");
+  EXPECT_EQ(cache.Find("k"), std::nullopt);
 }
 
 TEST(StringCacheTest, EmptyNameAndValueAreCached) {
@@ -74,7 +91,7 @@ TEST(StringCacheTest, ForEachVisitorMayUseTheCache) {
   cache.Put("a", StringValue{"1", 0});
   cache.Put("b", StringValue{"2", 0});
   std::map<std::string, std::string> seen;
-  cache.ForEach([&](absl::string_view name, const StringValue&) {
+  cache.ForEach([&](absl::string_view name, const std::optional<StringValue>&) {
     std::optional<StringValue> v = cache.Lookup(name);  // same shard
     cache.Erase(name);
     seen[std::string(name)] = v ? v->value : "(missing)";
