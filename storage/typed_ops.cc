@@ -137,17 +137,21 @@ class TypedTxnImpl : public TypedTxn {
     std::vector<std::optional<std::string>> out(subkeys.size());
     std::vector<std::string> keys;
     std::vector<size_t> missed;
-    const std::string prefix = TypedMembersPrefix(name, meta.version);
+    // One key buffer, copied only for a miss: a read of a hundred cached
+    // elements (LRANGE) should cost a hundred cache lookups and no more.
+    std::string key = TypedMembersPrefix(name, meta.version);
+    const size_t prefix_size = key.size();
     for (size_t i = 0; i < subkeys.size(); ++i) {
-      std::string key;
-      key.reserve(prefix.size() + subkeys[i].size());
-      key.append(prefix).append(subkeys[i]);
-      if (auto it = members_.find(key); it != members_.end()) {
+      key.resize(prefix_size);
+      key.append(subkeys[i]);
+      if (auto it = members_.empty() ? members_.end() : members_.find(key);
+          it != members_.end()) {
         out[i] = it->second;
-      } else if (auto read = fills_.find(key); read != fills_.end()) {
+      } else if (auto read = fills_.empty() ? fills_.end() : fills_.find(key);
+                 read != fills_.end()) {
         out[i] = read->second;
       } else if (!cache_.Lookup(key, &out[i])) {
-        keys.push_back(std::move(key));
+        keys.push_back(key);
         missed.push_back(i);
       }
     }
