@@ -1,6 +1,7 @@
 #include "storage/entity_locks.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "absl/hash/hash.h"
 
@@ -11,19 +12,57 @@ size_t EntityLocks::StripeOf(absl::string_view collection,
   return absl::HashOf(collection, entity) % kStripes;
 }
 
+namespace {
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+void EntityLocks::LockStripe(Stripe& stripe) {
+  if (stripe.mutex.try_lock()) return;
+  const int64_t budget =
+      std::min(kMaxSpinNs, 2 * stripe.hold_ns.load(std::memory_order_relaxed));
+  const int64_t start = NowNs();
+  do {
+    // Polls between clock reads: a read costs more than a pause.
+    for (int i = 0; i < 16; ++i) {
+      CpuRelax();
+      if (stripe.mutex.try_lock()) return;
+    }
+  } while (NowNs() - start < budget);
+  stripe.mutex.lock();
+}
+
 EntityLocks::Held EntityLocks::Lock(std::vector<size_t> stripes) {
   std::sort(stripes.begin(), stripes.end());
   stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-  for (size_t s : stripes) mutexes_[s].lock();
+  for (size_t s : stripes) LockStripe(stripes_[s]);
   return Held(this, std::move(stripes));
 }
 
 EntityLocks::Held::Held(EntityLocks* owner, std::vector<size_t> stripes)
-    : owner_(owner), stripes_(std::move(stripes)) {}
+    : owner_(owner), stripes_(std::move(stripes)), locked_at_ns_(NowNs()) {}
 
 EntityLocks::Held::~Held() {
+  const int64_t held_ns = NowNs() - locked_at_ns_;
   for (auto it = stripes_.rbegin(); it != stripes_.rend(); ++it) {
-    owner_->mutexes_[*it].unlock();
+    Stripe& stripe = owner_->stripes_[*it];
+    const int64_t average = stripe.hold_ns.load(std::memory_order_relaxed);
+    stripe.hold_ns.store(average + (held_ns - average) / 8,
+                         std::memory_order_relaxed);
+    stripe.mutex.unlock();
   }
 }
 

@@ -1,6 +1,10 @@
 #include "storage/entity_locks.h"
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -33,6 +37,40 @@ TEST(EntityLocksTest, OverlappingSetsAreExclusiveAndDeadlockFree) {
   EXPECT_EQ(counters[0], 2 * kIters);
   EXPECT_EQ(counters[1], 4 * kIters);  // c lists stripe 1 twice
   EXPECT_EQ(counters[2], 3 * kIters);
+}
+
+// A stripe learns how long it is held; a waiter spins at most that long
+// (bounded) and then sleeps, so one that waits out a long hold still gets
+// the stripe, and holds of both lengths stay exclusive.
+TEST(EntityLocksTest, WaitersLearnTheHoldTimeAndStillGetALongHeldStripe) {
+  EntityLocks locks;
+  EXPECT_EQ(locks.RecentHoldNs(7), 0);
+  for (int i = 0; i < 40; ++i) {
+    EntityLocks::Held held = locks.Lock({7});
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  EXPECT_GE(locks.RecentHoldNs(7), 400'000);
+  EXPECT_EQ(locks.RecentHoldNs(8), 0);
+
+  int in_section = 0;
+  int max_in_section = 0;
+  std::atomic<int> done{0};
+  auto worker = [&](std::chrono::microseconds hold) {
+    for (int i = 0; i < 20; ++i) {
+      EntityLocks::Held held = locks.Lock({7});
+      max_in_section = std::max(max_in_section, ++in_section);
+      std::this_thread::sleep_for(hold);
+      --in_section;
+    }
+    ++done;
+  };
+  // Holds far beyond kMaxSpinNs beside short ones.
+  std::thread slow(worker, std::chrono::microseconds(5000));
+  std::thread fast(worker, std::chrono::microseconds(1));
+  slow.join();
+  fast.join();
+  EXPECT_EQ(done.load(), 2);
+  EXPECT_EQ(max_in_section, 1);
 }
 
 }  // namespace
