@@ -148,7 +148,15 @@ void CommandTable::Add(const char* name, int arity, CommandHandler handler,
 }
 
 const CommandSpec* CommandTable::Find(absl::string_view name) const {
-  auto it = commands_.find(absl::AsciiStrToLower(name));
+  char lower[32];  // longer than the commands' names
+  if (name.size() > sizeof(lower)) {
+    auto it = commands_.find(absl::AsciiStrToLower(name));
+    return it == commands_.end() ? nullptr : &it->second;
+  }
+  for (size_t i = 0; i < name.size(); ++i) {
+    lower[i] = absl::ascii_tolower(static_cast<unsigned char>(name[i]));
+  }
+  auto it = commands_.find(absl::string_view(lower, name.size()));
   return it == commands_.end() ? nullptr : &it->second;
 }
 
@@ -161,8 +169,13 @@ const CommandSpec* ResolveSubcommand(const CommandSpec& spec,
 
 bool CommandTable::RunsOnWorker(const std::vector<std::string>& argv) const {
   const CommandSpec* spec = Find(argv[0]);
-  return spec != nullptr && spec->runs_on == RunsOn::kWorker &&
-         !(spec->loop_when && spec->loop_when(argv));
+  return spec != nullptr && RunsOnWorker(*spec, argv);
+}
+
+bool CommandTable::RunsOnWorker(const CommandSpec& spec,
+                                const std::vector<std::string>& argv) {
+  return spec.runs_on == RunsOn::kWorker &&
+         !(spec.loop_when && spec.loop_when(argv));
 }
 
 void CommandTable::RunOnLoopWhen(

@@ -271,6 +271,9 @@ class CommandTable {
   // Whether the call `argv` (its command in any case) runs on the worker
   // pool; false for an unknown command, which Dispatch answers on the loop.
   bool RunsOnWorker(const std::vector<std::string>& argv) const;
+  // The same for the call `argv` of `spec`, its command.
+  static bool RunsOnWorker(const CommandSpec& spec,
+                           const std::vector<std::string>& argv);
   // Makes the registered kWorker command `name` run calls that
   // `loop_when` accepts on the loop.
   void RunOnLoopWhen(
@@ -281,10 +284,14 @@ class CommandTable {
   const CommandSpec* GroupStartedBy(const std::vector<std::string>& argv) const;
   // Makes the registered command `name` serve runs as a group.
   void AddGroup(const char* name, JoinsGroup joins, GroupHandler group);
-  const std::map<std::string, CommandSpec>& all() const { return commands_; }
+  const std::map<std::string, CommandSpec, std::less<>>& all() const {
+    return commands_;
+  }
 
  private:
-  std::map<std::string, CommandSpec> commands_;
+  // By lower-case name; std::less<> finds by string_view, so a lookup
+  // (several per pipelined call) allocates nothing.
+  std::map<std::string, CommandSpec, std::less<>> commands_;
 };
 
 // A family's registration: adds its commands to a table.

@@ -168,5 +168,36 @@ TEST(CommandTableTest, SmallListCallsRunOnTheLoop) {
   EXPECT_TRUE(table->RunsOnWorker(Argv{"BLPOP", "k", "0"}));
 }
 
+// Find takes a name in any case; a name longer than any command's (the
+// lookup's buffer) still finds nothing rather than reading past it.
+TEST(CommandTableTest, FindTakesAnyCase) {
+  auto table = NewCommandTable();
+  ASSERT_NE(table->Find("get"), nullptr);
+  EXPECT_EQ(table->Find("GeT"), table->Find("get"));
+  EXPECT_EQ(table->Find("GEORADIUSBYMEMBER_RO")->name, "georadiusbymember_ro");
+  EXPECT_EQ(table->Find(""), nullptr);
+  EXPECT_EQ(table->Find("gett"), nullptr);
+  EXPECT_EQ(table->Find(std::string(40, 'g')), nullptr);
+}
+
+// A pipelined run of hash, set, sorted-set and list point commands is one
+// group whichever family each call is of; a call that runs on a worker or
+// of another family ends it.
+TEST(CommandTableTest, TypedPointCommandsOfEveryFamilyJoinOneGroup) {
+  auto table = NewCommandTable();
+  using Argv = std::vector<std::string>;
+  const Argv first{"LPUSH", "l", "a"};
+  const CommandSpec* spec = table->GroupStartedBy(first);
+  ASSERT_NE(spec, nullptr);
+  for (const Argv& next : {Argv{"hset", "h", "f", "v"}, Argv{"SADD", "s", "m"},
+                           Argv{"ZADD", "z", "1", "m"}, Argv{"lpop", "l"}}) {
+    EXPECT_TRUE(spec->joins(first, next)) << next[0];
+  }
+  for (const Argv& next : {Argv{"SET", "k", "v"}, Argv{"LPOP", "l", "1000"},
+                           Argv{"GEOADD", "g", "1", "2", "m"}, Argv{"NOPE"}}) {
+    EXPECT_FALSE(spec->joins(first, next)) << next[0];
+  }
+}
+
 }  // namespace
 }  // namespace trackdb::resp

@@ -3,11 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "service/clock.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/option_words.h"
@@ -25,17 +22,6 @@ struct TypedGroup {
   bool start_over = false;  // a call could not run in the group
 };
 thread_local TypedGroup* current_group = nullptr;
-
-absl::Mutex groupable_mu(absl::kConstInit);
-absl::flat_hash_set<std::string>& Groupable() {
-  static auto* const names = new absl::flat_hash_set<std::string>();
-  return *names;
-}
-
-bool IsGroupable(absl::string_view command) {
-  absl::ReaderMutexLock l(&groupable_mu);
-  return Groupable().contains(absl::AsciiStrToLower(command));
-}
 
 // Runs `body` as one call of the group under way.
 void RunInGroup(TypedGroup& group, CommandContext& ctx,
@@ -93,20 +79,26 @@ void ServeTypedGroup(ServerState& server, ClientState& client,
   server.commands_processed.fetch_sub(dispatched, std::memory_order_relaxed);
 }
 
+// Whether `spec` serves its runs with ServeTypedGroup (AddTypedGroup made
+// it so): a run may mix all such commands.
+bool ServedByTypedGroup(const CommandSpec& spec) {
+  using Serve = decltype(&ServeTypedGroup);
+  const Serve* serve = spec.group.target<Serve>();
+  return serve != nullptr && *serve == &ServeTypedGroup;
+}
+
 }  // namespace
 
 void AddTypedGroup(CommandTable* table,
                    std::initializer_list<const char*> commands) {
-  {
-    absl::MutexLock l(&groupable_mu);
-    for (const char* c : commands) Groupable().insert(c);
-  }
   // The run goes on while the next call is a groupable command that runs
   // on the loop too (LPOP with a large count does not).
-  JoinsGroup joins = [table](const std::vector<std::string>& first,
+  // The run's first call is a command of this group (its joins is asking).
+  JoinsGroup joins = [table](const std::vector<std::string>&,
                              const std::vector<std::string>& next) {
-    return IsGroupable(next[0]) && !table->RunsOnWorker(next) &&
-           (&first == &next || IsGroupable(first[0]));
+    const CommandSpec* spec = table->Find(next[0]);
+    return spec != nullptr && ServedByTypedGroup(*spec) &&
+           !CommandTable::RunsOnWorker(*spec, next);
   };
   for (const char* c : commands) table->AddGroup(c, joins, ServeTypedGroup);
 }
