@@ -22,8 +22,8 @@
 //   I7  Every fix in `points` has its history cell key there too
 //       (storage/history_cells.h states it and why it holds).
 //   I5  A string cache entry (storage/string_cache.h) for a name holds the
-//       name's value in `kv`. (Compaction drops expired values the cache
-//       may still hold: they read as absent either way.)
+//       name's value in `kv`, or its absence. (Compaction drops expired
+//       values the cache may still hold: they read as absent either way.)
 //   I8  A typed cache entry (storage/typed_cache.h) for a key of `types`
 //       holds that key's value there, or its absence. (Compaction drops
 //       expired metas and the members of removed values, which read as
@@ -47,9 +47,10 @@
 //     entity's stripe (storage/entity_locks.h) for points, the collection's
 //     lock shared for entity writes and exclusively for whole-collection
 //     changes (so I4's count is exact), and a name's stripe for strings:
-//     a string write updates or erases the cache entries of what it wrote
-//     before it lets go of the stripes, and a read fills entries only while
-//     holding them, so it cannot put back a value a write has replaced (I5).
+//     a string write sets (value or absence) or erases the cache entries
+//     of what it wrote before it lets go of the stripes, and a read fills
+//     entries only while holding them, so it cannot put back a value a
+//     write has replaced (I5).
 //   - I8 the same way: every write of a `types` key holds its name's
 //     stripe (UpdateTyped, the whole-name operations, a replicated apply),
 //     and WriteBatchBuilder::Commit sets or drops the cache entries of the
