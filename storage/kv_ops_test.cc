@@ -32,6 +32,13 @@ absl::Status Set(TrackStore& store, const std::string& name, std::string value,
   });
 }
 
+absl::Status Delete(TrackStore& store, const std::string& name) {
+  return store.UpdateStrings({name}, kNow, [](auto* values) {
+    (*values)[0].reset();
+    return absl::OkStatus();
+  });
+}
+
 TEST(KvOpsTest, SetGetDeleteBinarySafe) {
   auto store = OpenStore(NewDataDir());
   const std::string name("k\0\xff", 3);
@@ -39,13 +46,7 @@ TEST(KvOpsTest, SetGetDeleteBinarySafe) {
   ASSERT_TRUE(Set(*store, name, value).ok());
   EXPECT_THAT(*store->GetString(name, kNow), Optional(StringValue{value, 0}));
   EXPECT_EQ(*store->GetString("other", kNow), std::nullopt);
-  ASSERT_TRUE(store
-                  ->UpdateStrings({name}, kNow,
-                                  [](auto* values) {
-                                    (*values)[0].reset();
-                                    return absl::OkStatus();
-                                  })
-                  .ok());
+  ASSERT_TRUE(Delete(*store, name).ok());
   EXPECT_EQ(*store->GetString(name, kNow), std::nullopt);
 }
 
@@ -162,13 +163,7 @@ TEST(KvOpsTest, StringCacheServesReadsAndFollowsEveryWrite) {
   EXPECT_THAT(*store->GetString("k", kNow),
               Optional(StringValue{"v2", kNow + 10}));
   EXPECT_EQ(*store->GetString("k", kNow + 10), std::nullopt);  // expired
-  ASSERT_TRUE(store
-                  ->UpdateStrings({"k"}, kNow,
-                                  [](auto* values) {
-                                    (*values)[0].reset();
-                                    return absl::OkStatus();
-                                  })
-                  .ok());
+  ASSERT_TRUE(Delete(*store, "k").ok());
   EXPECT_EQ(*store->GetString("k", kNow), std::nullopt);
   EXPECT_EQ(cache.Lookup("k"), std::nullopt);
   EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
@@ -187,13 +182,7 @@ TEST(KvOpsTest, AMissingNameIsCachedAsAbsentUntilWritten) {
   ASSERT_TRUE(Set(*store, "k", "v").ok());
   EXPECT_THAT(*store->GetString("k", kNow), Optional(StringValue{"v", 0}));
   EXPECT_THAT(testing::StringCacheViolations(*store), ::testing::IsEmpty());
-  ASSERT_TRUE(store
-                  ->UpdateStrings({"k"}, kNow,
-                                  [](auto* values) {
-                                    (*values)[0].reset();
-                                    return absl::OkStatus();
-                                  })
-                  .ok());
+  ASSERT_TRUE(Delete(*store, "k").ok());
   EXPECT_THAT(cache.Find("k"), Optional(Eq(std::nullopt)));
   EXPECT_EQ(*store->GetString("k", kNow), std::nullopt);
   ASSERT_TRUE(Set(*store, "k", "again").ok());

@@ -47,7 +47,8 @@ absl::Status FlushAndCompact(TrackStore& store, ColumnFamily cf);
 absl::StatusOr<int> FilesAtLevel0(TrackStore& store, ColumnFamily cf);
 
 // Checks I5: every string cache entry equals the name's value as stored in
-// the kv column family, or its absence there. One line per violation; empty means it holds.
+// the kv column family, or its absence there. One line per violation; empty
+// means it holds.
 std::vector<std::string> StringCacheViolations(TrackStore& store);
 
 // Checks I8: every typed cache entry holds its key's value in the types
