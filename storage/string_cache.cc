@@ -10,9 +10,8 @@ StringCache::StringCache(std::shared_ptr<rocksdb::Cache> cache,
       entries_(max_value_bytes > 0 ? std::move(cache) : nullptr, "trackdb:s") {}
 
 std::optional<StringValue> StringCache::Lookup(absl::string_view name) {
-  std::optional<StringValue> value;
-  if (!entries_.Lookup(name, &value)) return std::nullopt;
-  return value;
+  std::optional<std::optional<StringValue>> cached = Find(name);
+  return cached ? *std::move(cached) : std::nullopt;
 }
 
 std::optional<std::optional<StringValue>> StringCache::Find(

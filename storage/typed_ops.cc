@@ -117,10 +117,13 @@ class TypedTxnImpl : public TypedTxn {
       absl::string_view name, const TypedMeta& meta, absl::string_view subkey,
       const std::function<std::vector<std::string>()>& ahead) override {
     std::string key = MemberKey(name, meta, subkey);
-    std::optional<std::string> value;
-    if (members_.contains(key) || fills_.contains(key) ||
-        cache_.Lookup(key, &value)) {
+    if (members_.contains(key) || fills_.contains(key)) {
       return Get(name, meta, subkey);
+    }
+    std::optional<std::string> value;
+    if (cache_.Lookup(key, &value)) {
+      read_keys_.insert(std::move(key));
+      return value;
     }
     std::vector<std::string> subkeys = ahead();
     subkeys.insert(subkeys.begin(), std::string(subkey));
@@ -156,11 +159,21 @@ class TypedTxnImpl : public TypedTxn {
       }
     }
     if (keys.empty()) return out;
-    absl::Status s =
-        MultiRead(keys, [&](size_t j, std::optional<std::string> v) {
-          out[missed[j]] = std::move(v);
-        });
-    if (!s.ok()) return s;
+    // What it reads is kept for this transaction's later reads and cached
+    // after its commit.
+    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+    std::vector<rocksdb::PinnableSlice> values(keys.size());
+    std::vector<rocksdb::Status> statuses(keys.size());
+    engine_.db->MultiGet(rocksdb::ReadOptions(), engine_.types(), keys.size(),
+                         slices.data(), values.data(), statuses.data());
+    for (size_t j = 0; j < keys.size(); ++j) {
+      if (statuses[j].ok()) {
+        out[missed[j]] = values[j].ToString();
+      } else if (!statuses[j].IsNotFound()) {
+        return FromRocks(statuses[j], "reading a typed value");
+      }
+      fills_.insert_or_assign(std::move(keys[j]), out[missed[j]]);
+    }
     return out;
   }
 
@@ -367,30 +380,6 @@ class TypedTxnImpl : public TypedTxn {
     r->it.reset(engine_.db->NewIterator(read, engine_.types()));
     iterators_.push_back(std::move(r));
     return iterators_.back()->it.get();
-  }
-
-  // The stored values of `keys` (none staged), read from RocksDB in one
-  // MultiGet, each given to `got` by its index and kept in fills_ for this
-  // transaction's later reads and the cache after its commit.
-  absl::Status MultiRead(
-      const std::vector<std::string>& keys,
-      const std::function<void(size_t, std::optional<std::string>)>& got) {
-    std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
-    std::vector<rocksdb::PinnableSlice> values(keys.size());
-    std::vector<rocksdb::Status> statuses(keys.size());
-    engine_.db->MultiGet(rocksdb::ReadOptions(), engine_.types(), keys.size(),
-                         slices.data(), values.data(), statuses.data());
-    for (size_t j = 0; j < keys.size(); ++j) {
-      std::optional<std::string> value;
-      if (statuses[j].ok()) {
-        value = values[j].ToString();
-      } else if (!statuses[j].IsNotFound()) {
-        return FromRocks(statuses[j], "reading a typed value");
-      }
-      fills_.insert_or_assign(keys[j], value);
-      got(j, std::move(value));
-    }
-    return absl::OkStatus();
   }
 
   static std::string MemberKey(absl::string_view name, const TypedMeta& meta,
