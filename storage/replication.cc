@@ -7,12 +7,14 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "rocksdb/transaction_log.h"
 #include "rocksdb/write_batch.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/portable_batch.h"
 #include "storage/rocks_util.h"
+#include "storage/typed_codec.h"
 
 namespace trackdb::storage {
 namespace {
@@ -261,10 +263,47 @@ uint64_t Fnv(uint64_t h, absl::string_view bytes) {
 
 }  // namespace
 
+namespace {
+
+// Whether a record of a snapshot, read in key order, holds something reads
+// see. Keys of the `types` family that no read sees (an expired value's,
+// and the members an O(1) delete or replacement left under an older
+// version) are garbage that compaction drops on each node at its own
+// pace: two equal stores may hold different amounts of it.
+class VisibleTypedKeys {
+ public:
+  explicit VisibleTypedKeys(int64_t now_ms) : now_ms_(now_ms) {}
+
+  bool Visible(const SnapshotRecord& r) {
+    if (r.cf != ColumnFamily::kTypes) return true;
+    const std::optional<TypedKeyParts> parts = ParseTypedKey(r.key);
+    if (!parts) return true;
+    if (parts->is_meta) {
+      const std::optional<TypedMeta> meta = DecodeTypedMeta(r.value);
+      live_name_.assign(parts->name.data(), parts->name.size());
+      live_ = meta && !meta->expired_at(now_ms_);
+      live_version_ = meta ? meta->version : 0;
+      return live_ || !meta;
+    }
+    // A name's meta key sorts right before its members.
+    return live_ && parts->name == live_name_ &&
+           parts->version == live_version_;
+  }
+
+ private:
+  const int64_t now_ms_;
+  std::string live_name_;
+  bool live_ = false;
+  uint64_t live_version_ = 0;
+};
+
+}  // namespace
+
 absl::StatusOr<std::string> StoreDigest(TrackStore& store) {
   absl::StatusOr<std::unique_ptr<SnapshotReader>> reader =
       SnapshotReader::Open(store);
   if (!reader.ok()) return reader.status();
+  VisibleTypedKeys visible(absl::ToUnixMillis(absl::Now()));
   uint64_t a = 14695981039346656037ULL, b = 1099511628211ULL * 31;
   while (true) {
     absl::StatusOr<std::vector<SnapshotRecord>> records =
@@ -272,6 +311,7 @@ absl::StatusOr<std::string> StoreDigest(TrackStore& store) {
     if (!records.ok()) return records.status();
     if (records->empty()) break;
     for (const SnapshotRecord& r : *records) {
+      if (!visible.Visible(r)) continue;
       const std::string head = absl::StrCat(
           static_cast<int>(r.cf), ":", r.key.size(), ":", r.value.size(), ":");
       for (uint64_t* h : {&a, &b}) {

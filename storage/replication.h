@@ -109,9 +109,11 @@ class SnapshotReader {
 
 // A digest of every key and value (this node's replication state left
 // out), for checking that a replica holds what its primary holds: 32 hex
-// digits, equal for equal contents. Not cryptographic. Compaction drops
-// what has expired and what an O(1) delete left on each node at its own
-// pace, so two equal stores can differ here while either holds such keys.
+// digits, equal for equal contents. Not cryptographic. Typed keys that no
+// read sees (an expired value's, the members an O(1) delete left) are left
+// out: compaction drops them on each node at its own pace. Expired strings
+// and collection keys are not: two equal stores can differ here while
+// either holds such keys.
 absl::StatusOr<std::string> StoreDigest(TrackStore& store);
 
 // --- A slot's migration (CLUSTERX MIGRATE) ---

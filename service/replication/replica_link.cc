@@ -94,6 +94,7 @@ ReplicaLink::ReplicaLink(storage::TrackStore* store, LinkOptions options)
 }
 
 ReplicaLink::~ReplicaLink() {
+  applies_.Close();
   {
     absl::MutexLock lock(&mu_);
     stopping_.store(true);
@@ -165,7 +166,9 @@ absl::Status ReplicaLink::PullOnce(RespClient& client,
   absl::StatusOr<std::vector<storage::ShippedBatch>> batches =
       ParseBatches(*reply);
   if (!batches.ok()) return batches.status();
-  if (absl::Status s = storage::ApplyShipped(*store_, replid, *batches);
+  if (absl::Status s = applies_.Run([&] {
+        return storage::ApplyShipped(*store_, replid, *batches);
+      });
       !s.ok()) {
     return s;
   }
@@ -204,11 +207,18 @@ absl::Status ReplicaLink::FullSync(RespClient& client) {
         ParseRecords(*piece);
     if (!records.ok()) return records.status();
     if (records->empty()) break;
-    if (absl::Status s = (*sync)->Absorb(*records); !s.ok()) return s;
+    if (absl::Status s = applies_.Run([&] { return (*sync)->Absorb(*records); });
+        !s.ok()) {
+      return s;
+    }
     Update([](LinkStatus* st) { st->last_io_ms = NowMs(); });
   }
   if (stopping()) return absl::CancelledError("stopped");
-  if (absl::Status s = (*sync)->Finish(replid, sequence); !s.ok()) return s;
+  if (absl::Status s =
+          applies_.Run([&] { return (*sync)->Finish(replid, sequence); });
+      !s.ok()) {
+    return s;
+  }
   std::fprintf(stderr,
                "trackd: full sync from %s:%d done at sequence %llu, %llu "
                "keys changed\n",

@@ -28,6 +28,7 @@
 
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "service/replication/apply_gate.h"
 #include "storage/track_store.h"
 
 namespace trackdb::replication {
@@ -59,7 +60,8 @@ class ReplicaLink {
   // (storage::SetReplica).
   ReplicaLink(storage::TrackStore* store, LinkOptions options);
   // Stops the thread (a pull in flight is abandoned, nothing half
-  // applied); the store stays a replica.
+  // applied); the store stays a replica. Once it has begun, nothing more
+  // from the primary is applied (ApplyGate).
   ~ReplicaLink();
 
   const LinkOptions& options() const { return options_; }
@@ -78,6 +80,7 @@ class ReplicaLink {
   storage::TrackStore* const store_;
   const LinkOptions options_;
   std::atomic<bool> stopping_{false};
+  ApplyGate applies_;
   mutable absl::Mutex mu_;
   LinkStatus status_ ABSL_GUARDED_BY(mu_);
   absl::CondVar wake_;

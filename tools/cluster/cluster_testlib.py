@@ -4,10 +4,12 @@ stopped after it (start_cluster.sh or start_managed_cluster.sh)."""
 import contextlib
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 import redis
 
@@ -17,6 +19,28 @@ def check(cond, what):
         print("FAIL:", what, flush=True)
         sys.exit(1)
     print("ok:", what, flush=True)
+
+
+def pause(pid, timeout=10):
+    """SIGSTOP `pid` and return once every one of its threads has stopped.
+    kill() returns before that: one thread takes the stop and tells the
+    others, and on a loaded machine the rest run on meanwhile (a replica's
+    link thread can apply a batch and acknowledge it), so a test that
+    relies on the pause must wait for it."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        states = []
+        for tid in os.listdir("/proc/%d/task" % pid):
+            try:
+                with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                    states.append(f.read().rsplit(")", 1)[1].split()[0])
+            except FileNotFoundError:
+                pass  # the thread ended
+        if states and all(s in ("T", "t") for s in states):
+            return
+        time.sleep(0.005)
+    raise RuntimeError("process %d did not stop" % pid)
 
 
 def client(port):

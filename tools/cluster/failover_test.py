@@ -22,7 +22,7 @@ import redis
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_testlib import (base_port, check, client, cluster, missing_keys,
-                             work_dir)
+                             pause, work_dir)
 
 WORK = work_dir("failover")
 CONF = os.path.join(WORK, "trackdb.textproto")
@@ -122,7 +122,7 @@ def stopped_master_cannot_acknowledge(base, pids):
     m1, r1 = base + 2, base + 3
     wait_until("shard 1's replica in sync", lambda: synced(m1, r1))
     tag = tag_in(m1, 8192, 16383)
-    os.kill(pids[3], signal.SIGSTOP)
+    pause(pids[3])
     wait_until("the controller promotes shard 1's replica",
                lambda: role(r1) == "master")
     os.kill(pids[3], signal.SIGCONT)

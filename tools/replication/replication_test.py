@@ -28,7 +28,7 @@ import time
 import redis
 
 sys.path.insert(0, os.path.abspath("tools/cluster"))
-from cluster_testlib import check, work_dir
+from cluster_testlib import check, pause, work_dir
 
 TRACKD = os.path.abspath("service/trackd")
 WORK = work_dir("repl")
@@ -186,7 +186,7 @@ def test_follow_pause_restart(primary, replica):
     wait_synced(primary, replica)
     same_reads(primary, replica, "after writes of every kind")
 
-    replica.proc.send_signal(signal.SIGSTOP)
+    pause(replica.proc.pid)
     for round_no in range(4, 6):
         write_every_kind(rp, round_no)
     replica.proc.send_signal(signal.SIGCONT)
@@ -230,7 +230,7 @@ def test_purged_wal(tmp_conf):
         rp.set("k", "v")
         rr.replicaof("127.0.0.1", primary.port)
         wait_synced(primary, replica)
-        replica.proc.send_signal(signal.SIGSTOP)
+        pause(replica.proc.pid)
         blob = "x" * 4000
         for i in range(6000):
             # Small memtables stall writes while flushes catch up (BUSY):
@@ -285,7 +285,7 @@ def test_sync_acks():
         wait_synced(primary, replica)
         check(rp.set("a", "2"), "a write with a replica is acknowledged")
         check(rr.get("a") == "2", "and the replica has it when it is")
-        replica.proc.send_signal(signal.SIGSTOP)
+        pause(replica.proc.pid)
         try:
             rp.set("a", "3")
             check(False, "an unacknowledged write is not answered OK")
