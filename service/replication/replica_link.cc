@@ -94,12 +94,12 @@ ReplicaLink::ReplicaLink(storage::TrackStore* store, LinkOptions options)
 }
 
 ReplicaLink::~ReplicaLink() {
-  applies_.Close();
   {
     absl::MutexLock lock(&mu_);
     stopping_.store(true);
     wake_.SignalAll();
   }
+  applies_.Close();
   thread_.join();
 }
 
@@ -166,9 +166,8 @@ absl::Status ReplicaLink::PullOnce(RespClient& client,
   absl::StatusOr<std::vector<storage::ShippedBatch>> batches =
       ParseBatches(*reply);
   if (!batches.ok()) return batches.status();
-  if (absl::Status s = applies_.Run([&] {
-        return storage::ApplyShipped(*store_, replid, *batches);
-      });
+  if (absl::Status s = applies_.Run(
+          [&] { return storage::ApplyShipped(*store_, replid, *batches); });
       !s.ok()) {
     return s;
   }
@@ -207,7 +206,8 @@ absl::Status ReplicaLink::FullSync(RespClient& client) {
         ParseRecords(*piece);
     if (!records.ok()) return records.status();
     if (records->empty()) break;
-    if (absl::Status s = applies_.Run([&] { return (*sync)->Absorb(*records); });
+    if (absl::Status s =
+            applies_.Run([&] { return (*sync)->Absorb(*records); });
         !s.ok()) {
       return s;
     }
