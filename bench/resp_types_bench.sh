@@ -2,8 +2,9 @@
 # Redis data types (hashes, sets, sorted sets, lists) on trackd's RESP door
 # against a real redis-server, in one run: redis-benchmark's own tests
 # (-t lpush,lpop,sadd,hset,zadd,zpopmin,lrange_100), 50 clients, pipelined
-# 16 deep, each against both servers in turn. Prints a markdown table of
-# requests/s, p50/p99 latency and the trackd/Redis ratio.
+# 16 deep, each against both servers in turn; then GEOSEARCH of a plain
+# sorted set of 200k geohash scores (one search per call). Prints markdown
+# tables of requests/s, p50/p99 latency and the trackd/Redis ratio.
 #
 #   bazel run --config=bench //bench:resp_types_bench [-- REQUESTS [PIPELINE]]
 #
@@ -51,3 +52,21 @@ for t in lpush lpop sadd hset zadd zpopmin lrange_100; do
 done
 echo "trackd RSS $(awk '/VmRSS/ { print $2 / 1024 " MiB" }' /proc/$trackd_pid/status)," \
   "redis RSS $(awk '/VmRSS/ { print $2 / 1024 " MiB" }' /proc/$redis_pid/status)" >&2
+
+# GEOSEARCH of a plain sorted set (what GEOSEARCHSTORE ... STOREDIST or a
+# ZADD of geohash scores leaves): 200k members, GEOADDed to Redis and
+# copied to trackd with ZADD at Redis's scores, so both hold the same
+# sorted set; one search per call, 50 clients, the 10 nearest within
+# 500 m of a point.
+write_geoadds 20261127 "$dir/geo.resp:200000"
+redis-cli -p "$redis_port" --pipe <"$dir/geo.resp" >/dev/null
+redis-cli -p "$redis_port" --raw ZRANGE fleet 0 -1 WITHSCORES |
+  awk 'NR % 2 == 1 { m = $0; next }
+       { printf "*4\r\n$4\r\nZADD\r\n$5\r\nfleet\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n",
+                length($0), $0, length(m), m }' |
+  redis-cli -p "$trackd_port" --pipe >/dev/null
+echo
+echo "| plain sorted set, 200k members, -P 1 | Redis/s | trackd/s | ratio | p50/p99 ms Redis, trackd |"
+echo "|---|---:|---:|---:|---|"
+compare_row 36 50 "GEOSEARCH BYRADIUS 500 m ASC COUNT 10" -n 20000 \
+  GEOSEARCH fleet FROMLONLAT 116.4 39.9 BYRADIUS 500 m ASC COUNT 10

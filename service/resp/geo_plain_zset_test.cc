@@ -1,15 +1,18 @@
 // The GEO commands on a plain sorted set, whose scores Redis reads as
 // geohashes (geo_source.h), compared byte for byte with a real
 // redis-server 7.0: reads, searches, STORE, and GEOADD (Redis's ZADD).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/redis_geo_search.h"
+#include "service/resp/geo_source.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
 #include "storage/store_test_util.h"
@@ -46,6 +49,44 @@ TEST(GeoOnPlainZsetTest, ReadsDecodeScoresAsRedisDoes) {
   EXPECT_SAME_REPLY(d, {"ZADD", "z", "0", "zero", "4503599627370495", "top"});
   EXPECT_SAME_REPLY(d, {"GEOPOS", "z", "zero", "top"});
   EXPECT_SAME_REPLY(d, {"GEOHASH", "z", "zero", "top"});
+}
+
+TEST(GeoOnPlainZsetTest, ASearchReadsOnlyTheRangesRedisScans) {
+  Differential d;
+  AddPlainZset(d, "z", 300);
+  EXPECT_SAME_REPLY(d, {"GEOADD", "z", "2.35", "48.85", "paris"});
+  storage::TrackStore& store = d.trackdb_server().store();
+  const std::string name = KeyName(0, "z");
+  index::RedisGeoAreas everything;
+  everything.scans.push_back({index::GeohashBits{}, 0, 1ULL << 52});
+  auto all = PlainZsetGeoCandidates(store, name, everything);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 301u);
+
+  const index::RedisGeoAreas areas = index::ComputeRedisGeoAreas(
+      index::RedisGeoShape::Radius({37.5, 14.0}, 20, 1000));
+  // What Redis scans: the members whose geohashes lie in the ranges, by
+  // range, then in sorted-set order.
+  std::vector<std::pair<int, std::string>> want;
+  for (const ZEntry& e : *all) {
+    const int range =
+        index::RedisGeoScanIndex(areas, *GeohashOfZsetScore(e.score));
+    if (range >= 0) want.emplace_back(range, e.member);
+  }
+  std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
+    return a.first < b.first;
+  });
+  auto got = PlainZsetGeoCandidates(store, name, areas);
+  ASSERT_TRUE(got.ok()) << got.status();
+  std::vector<std::pair<int, std::string>> got_members;
+  for (const ZEntry& e : *got) {
+    got_members.emplace_back(
+        index::RedisGeoScanIndex(areas, *GeohashOfZsetScore(e.score)),
+        e.member);
+  }
+  EXPECT_EQ(got_members, want);
+  EXPECT_GT(want.size(), 0u);
+  EXPECT_LT(want.size(), 100u);  // not the whole island, nor Paris
 }
 
 TEST(GeoOnPlainZsetTest, SearchesMatchRedis) {

@@ -194,8 +194,9 @@ absl::Status FindResults(storage::TrackStore& store, const std::string& name,
   return absl::OkStatus();
 }
 
-// A search of a plain sorted set (geo_source.h): every member is a
-// candidate. `scores` (null: not wanted) gets each result's stored score.
+// A search of a plain sorted set (geo_source.h): the members in the score
+// ranges Redis scans are the candidates. `scores` (null: not wanted) gets
+// each result's stored score.
 absl::Status SearchPlainZset(storage::TrackStore& store,
                              const std::string& name,
                              const index::RedisGeoShape& shape,
@@ -203,7 +204,7 @@ absl::Status SearchPlainZset(storage::TrackStore& store,
                              std::vector<index::RedisGeoResult>* results,
                              absl::flat_hash_map<std::string, double>* scores) {
   absl::StatusOr<std::vector<ZEntry>> members =
-      PlainZsetGeoMembers(store, name);
+      PlainZsetGeoCandidates(store, name, index::ComputeRedisGeoAreas(shape));
   if (!members.ok()) return members.status();
   std::vector<index::RedisGeoCandidate> candidates;
   candidates.reserve(members->size());

@@ -52,14 +52,25 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> GeoSourceScores(
   return scores;
 }
 
-absl::StatusOr<std::vector<ZEntry>> PlainZsetGeoMembers(
-    storage::TrackStore& store, const std::string& name) {
+absl::StatusOr<std::vector<ZEntry>> PlainZsetGeoCandidates(
+    storage::TrackStore& store, const std::string& name,
+    const index::RedisGeoAreas& areas) {
   std::vector<ZEntry> members;
   absl::Status s = ReadTypedZset(store, name, [&](const TypedZsetReader& r) {
-    return r.Walk(false, std::nullopt, [&](const ZEntry& e) {
-      if (GeohashOfZsetScore(e.score)) members.push_back(e);
-      return true;
-    });
+    // Redis's geoGetPointsInRange: scores in [min, max) as doubles (exact:
+    // both are below 2^53). A score in a range truncates to a geohash in it.
+    for (const index::RedisGeoScanRange& range : areas.scans) {
+      const double max = static_cast<double>(range.max_score);
+      absl::Status walked = r.Walk(
+          false, ZSeek{static_cast<double>(range.min_score), std::nullopt},
+          [&](const ZEntry& e) {
+            if (e.score >= max) return false;
+            if (GeohashOfZsetScore(e.score)) members.push_back(e);
+            return true;
+          });
+      if (!walked.ok()) return walked;
+    }
+    return absl::OkStatus();
   });
   if (!s.ok()) return s;
   return members;

@@ -13,8 +13,9 @@
 // a clamped position at the edge of the map).
 //
 // Cost: scores of named members are point reads, as on a GEO key; a search
-// of a plain sorted set reads every member (O(N)): it keeps no geohash
-// index beside the score order.
+// reads the score ranges Redis scans (up to nine, index/redis_geo_search.h),
+// each a seek of the score order: O(log N + M) for M members in them, as
+// Redis's.
 
 #include <cstdint>
 #include <optional>
@@ -23,6 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "index/redis_geo_search.h"
 #include "service/resp/command.h"
 #include "service/resp/geo_key.h"
 #include "service/resp/typed_zset.h"
@@ -38,10 +40,13 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> GeoSourceScores(
     storage::TrackStore& store, const std::string& name, ZsetKind kind,
     absl::Span<const std::string> members);
 
-// Every member of plain sorted set `name` whose score is a geohash, at
-// its score as stored (what Redis's STORE copies), in sorted-set order.
-absl::StatusOr<std::vector<ZEntry>> PlainZsetGeoMembers(
-    storage::TrackStore& store, const std::string& name);
+// The members of plain sorted set `name` whose scores lie in one of
+// `areas`' scan ranges, at their scores as stored (what Redis's STORE
+// copies), in scan order: by range, then in sorted-set order. The ranges
+// are disjoint, so no member comes twice.
+absl::StatusOr<std::vector<ZEntry>> PlainZsetGeoCandidates(
+    storage::TrackStore& store, const std::string& name,
+    const index::RedisGeoAreas& areas);
 
 // GEOPOS's and GEOHASH's lookup: the scores of argv[2..] in argv[1] (all
 // nullopt when the key does not exist). nullopt when it has already
