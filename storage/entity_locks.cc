@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "absl/hash/hash.h"
 
@@ -30,8 +31,11 @@ void CpuRelax() {
 
 }  // namespace
 
-void EntityLocks::LockStripe(Stripe& stripe) {
-  if (stripe.mutex.try_lock()) return;
+void EntityLocks::LockStripe(Stripe& stripe, bool shared) {
+  auto try_lock = [&] {
+    return shared ? stripe.mutex.ReaderTryLock() : stripe.mutex.TryLock();
+  };
+  if (try_lock()) return;
   const int64_t budget =
       std::min(kMaxSpinNs, 2 * stripe.hold_ns.load(std::memory_order_relaxed));
   const int64_t start = NowNs();
@@ -39,30 +43,41 @@ void EntityLocks::LockStripe(Stripe& stripe) {
     // Polls between clock reads: a read costs more than a pause.
     for (int i = 0; i < 16; ++i) {
       CpuRelax();
-      if (stripe.mutex.try_lock()) return;
+      if (try_lock()) return;
     }
   } while (NowNs() - start < budget);
-  stripe.mutex.lock();
+  shared ? stripe.mutex.ReaderLock() : stripe.mutex.Lock();
 }
 
-EntityLocks::Held EntityLocks::Lock(std::vector<size_t> stripes) {
+EntityLocks::Held EntityLocks::Lock(std::vector<size_t> stripes, bool shared) {
   std::sort(stripes.begin(), stripes.end());
   stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-  for (size_t s : stripes) LockStripe(stripes_[s]);
-  return Held(this, std::move(stripes));
+  for (size_t s : stripes) LockStripe(stripes_[s], shared);
+  return Held(this, std::move(stripes), shared);
 }
 
-EntityLocks::Held::Held(EntityLocks* owner, std::vector<size_t> stripes)
-    : owner_(owner), stripes_(std::move(stripes)), locked_at_ns_(NowNs()) {}
+EntityLocks::Held::Held(EntityLocks* owner, std::vector<size_t> stripes,
+                        bool shared)
+    : owner_(owner),
+      stripes_(std::move(stripes)),
+      shared_(shared),
+      locked_at_ns_(NowNs()) {}
+
+EntityLocks::Held::Held(Held&& other) noexcept
+    : owner_(std::exchange(other.owner_, nullptr)),
+      stripes_(std::move(other.stripes_)),
+      shared_(other.shared_),
+      locked_at_ns_(other.locked_at_ns_) {}
 
 EntityLocks::Held::~Held() {
+  if (owner_ == nullptr) return;
   const int64_t held_ns = NowNs() - locked_at_ns_;
   for (auto it = stripes_.rbegin(); it != stripes_.rend(); ++it) {
     Stripe& stripe = owner_->stripes_[*it];
     const int64_t average = stripe.hold_ns.load(std::memory_order_relaxed);
     stripe.hold_ns.store(average + (held_ns - average) / 8,
                          std::memory_order_relaxed);
-    stripe.mutex.unlock();
+    shared_ ? stripe.mutex.ReaderUnlock() : stripe.mutex.Unlock();
   }
 }
 

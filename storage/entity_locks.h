@@ -8,6 +8,12 @@
 // entity). A call touching many entities takes all their stripes in
 // ascending order, so two calls can never wait on each other in a cycle.
 //
+// A read that must not interleave with those writes (a typed value read in
+// several steps, a string read that fills the cache) holds its stripes
+// shared: readers of one key run side by side, writers wait for them, and
+// a writer that waits holds off new readers (absl::Mutex), so a stream of
+// reads cannot starve it.
+//
 // A caller that finds a stripe held spins (polls it) for up to twice the
 // stripe's recent hold time, at most kMaxSpinNs, before it sleeps. A hot
 // key's stripe passes between event loops many thousand times a second:
@@ -19,7 +25,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -36,14 +41,16 @@ class EntityLocks {
   // Holds the stripes of a set of entities until destroyed.
   class Held {
    public:
-    Held(Held&&) = default;
+    Held(Held&& other) noexcept;
+    Held& operator=(Held&&) = delete;
     ~Held();
 
    private:
     friend class EntityLocks;
-    Held(EntityLocks* owner, std::vector<size_t> stripes);
-    EntityLocks* owner_;
+    Held(EntityLocks* owner, std::vector<size_t> stripes, bool shared);
+    EntityLocks* owner_;           // null once moved from
     std::vector<size_t> stripes_;  // sorted, unique
+    bool shared_;
     int64_t locked_at_ns_;
   };
 
@@ -51,8 +58,8 @@ class EntityLocks {
                          absl::string_view entity);
 
   // Blocks until every stripe of `stripes` (any order, repeats allowed) is
-  // held.
-  Held Lock(std::vector<size_t> stripes);
+  // held: exclusively, or with `shared` beside other shared holders.
+  Held Lock(std::vector<size_t> stripes, bool shared = false);
 
   // The stripe's recent hold time, which bounds a waiter's spin.
   int64_t RecentHoldNs(size_t stripe) const {
@@ -61,12 +68,12 @@ class EntityLocks {
 
  private:
   struct alignas(64) Stripe {
-    std::mutex mutex;
+    absl::Mutex mutex;
     // Recent hold times, an exponential moving average (1/8 per hold).
     std::atomic<int64_t> hold_ns{0};
   };
   // Takes `stripe`, spinning first (above).
-  static void LockStripe(Stripe& stripe);
+  static void LockStripe(Stripe& stripe, bool shared);
 
   std::array<Stripe, kStripes> stripes_;
 };

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 
 namespace trackdb::storage {
@@ -71,6 +73,38 @@ TEST(EntityLocksTest, WaitersLearnTheHoldTimeAndStillGetALongHeldStripe) {
   fast.join();
   EXPECT_EQ(done.load(), 2);
   EXPECT_EQ(max_in_section, 1);
+}
+
+// Shared holders of a stripe hold it together; an exclusive holder waits
+// until the last of them lets go, and keeps new readers out meanwhile.
+TEST(EntityLocksTest, SharedHoldersRunSideBySideAndWritersWaitForThem) {
+  EntityLocks locks;
+  absl::Notification first_holds, second_held, release_first;
+  std::thread first([&] {
+    EntityLocks::Held held = locks.Lock({3}, /*shared=*/true);
+    first_holds.Notify();
+    release_first.WaitForNotification();
+  });
+  first_holds.WaitForNotification();
+  std::thread second([&] {
+    EntityLocks::Held held = locks.Lock({3, 4}, /*shared=*/true);
+    second_held.Notify();
+  });
+  // Beside the first holder: an exclusive stripe would keep it out.
+  EXPECT_TRUE(second_held.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  second.join();
+
+  std::atomic<bool> writer_held{false};
+  std::thread writer([&] {
+    EntityLocks::Held held = locks.Lock({3});
+    writer_held = true;
+  });
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_FALSE(writer_held.load());  // the first still reads
+  release_first.Notify();
+  first.join();
+  writer.join();
+  EXPECT_TRUE(writer_held.load());
 }
 
 }  // namespace

@@ -93,7 +93,10 @@ absl::StatusOr<std::vector<std::optional<StringValue>>> TrackStore::GetStrings(
   std::optional<EntityLocks::Held> held;
   // I5: what a read puts in the cache must not overwrite a newer value that
   // a concurrent UpdateStrings wrote after this read's DB lookup.
-  if (string_cache_->enabled()) held.emplace(locks_.Lock(StringStripes(names)));
+  // Shared: reads of one name fill the same value, side by side.
+  if (string_cache_->enabled()) {
+    held.emplace(locks_.Lock(StringStripes(names), /*shared=*/true));
+  }
   absl::StatusOr<std::vector<std::optional<StringValue>>> values =
       LoadStrings(names);
   if (!values.ok()) return values.status();

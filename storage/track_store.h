@@ -387,6 +387,13 @@ class TrackStore {
   absl::Status UpdateTyped(absl::Span<const std::string> names, int64_t now_ms,
                            const TypedUpdate& update,
                            absl::Span<const std::string> replaceable = {});
+  // UpdateTyped for a transaction that only reads: it holds the stripes
+  // shared, so reads of one name run side by side (writers still wait for
+  // them, and they for writers). FAILED_PRECONDITION
+  // (kReadOnlyTxnStagedWrite), with nothing written, if `read` stages a
+  // change or creates a value.
+  absl::Status ReadTyped(absl::Span<const std::string> names, int64_t now_ms,
+                         const TypedUpdate& read);
   // name's unexpired typed value, read without locks.
   absl::StatusOr<std::optional<TypedMeta>> GetTypedMeta(absl::string_view name,
                                                         int64_t now_ms);

@@ -42,17 +42,24 @@ absl::StatusOr<TypedMeta> DecodeMetaOf(absl::string_view name,
   return *meta;
 }
 
+absl::Status ReadOnlyError() {
+  return absl::FailedPreconditionError(kReadOnlyTxnStagedWrite);
+}
+
 }  // namespace
 
 class TypedTxnImpl : public TypedTxn {
  public:
+  // A `read_only` transaction fails if it stages a change or creates a
+  // value (a version is handed out by writing its floor).
   TypedTxnImpl(TrackStore& store, int64_t now_ms,
-               absl::Span<const std::string> replaceable)
+               absl::Span<const std::string> replaceable, bool read_only)
       : store_(store),
         engine_(*store.engine_),
         cache_(*engine_.typed_cache),
         now_ms_(now_ms),
-        replaceable_(replaceable) {}
+        replaceable_(replaceable),
+        read_only_(read_only) {}
 
   int64_t now_ms() const override { return now_ms_; }
 
@@ -90,6 +97,10 @@ class TypedTxnImpl : public TypedTxn {
     TypedMeta meta;
     meta.type = type;
     meta.head = kListMiddle;
+    if (read_only_) {
+      failed_.Update(ReadOnlyError());
+      return meta;
+    }
     absl::StatusOr<uint64_t> version = store_.NextTypedVersion();
     if (version.ok()) {
       meta.version = *version;
@@ -261,6 +272,7 @@ class TypedTxnImpl : public TypedTxn {
         removed_collections_.empty()) {
       return absl::OkStatus();
     }
+    if (read_only_) return ReadOnlyError();
     WriteBatchBuilder batch(engine_);
     for (const std::string& c : removed_collections_) batch.DeleteCollection(c);
     absl::Status s;
@@ -405,6 +417,7 @@ class TypedTxnImpl : public TypedTxn {
   absl::flat_hash_map<std::string, std::optional<std::string>> fills_;
   Staging members_;
   absl::Span<const std::string> replaceable_;
+  const bool read_only_;
   std::vector<std::string> removed_strings_;
   std::vector<std::string> removed_collections_;
   // IteratorOver's iterators; the bounds' slices point into their own
@@ -427,9 +440,21 @@ absl::Status TrackStore::UpdateTyped(
                                  ? std::vector<absl::Mutex*>()
                                  : CollectionLocks(replaceable));
   EntityLocks::Held held = locks_.Lock(StringStripes(names));
-  TypedTxnImpl txn(*this, now_ms, replaceable);
+  TypedTxnImpl txn(*this, now_ms, replaceable, /*read_only=*/false);
   absl::Status s = update(txn);
   if (s.ok()) s = txn.Commit();
+  txn.FillCache();
+  return s;
+}
+
+absl::Status TrackStore::ReadTyped(absl::Span<const std::string> names,
+                                   int64_t now_ms, const TypedUpdate& read) {
+  EntityLocks::Held held = locks_.Lock(StringStripes(names), /*shared=*/true);
+  TypedTxnImpl txn(*this, now_ms, {}, /*read_only=*/true);
+  absl::Status s = read(txn);
+  if (s.ok()) s = txn.Commit();
+  // What it read from the DB is what is stored: no writer holds the
+  // stripes, so the fill keeps I8.
   txn.FillCache();
   return s;
 }

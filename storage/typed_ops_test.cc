@@ -2,9 +2,12 @@
 // removal with compaction collecting the members, expiry, and the
 // whole-name operations carrying typed values.
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/engine.h"
@@ -479,6 +482,67 @@ TEST(TypedOps, GetReadingAheadKeepsTheMembersItReadAhead) {
   EXPECT_THAT(ReadHash(*store, "h", {"d"}), ElementsAre("size 3", "d=d"));
   EXPECT_EQ(cache.misses(), misses + 1);
   EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+}
+
+// Reads of one name hold its stripes shared: a read runs while another is
+// under way (exclusive stripes would keep it waiting for good here).
+TEST(TypedOps, ReadsOfOneNameRunSideBySide) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a", "b"});
+  const std::string names[] = {"h"};
+  absl::Notification inner_done;
+  absl::Status outer = store->ReadTyped(names, kNow, [&](TypedTxn& txn) {
+    std::thread inner([&] {
+      absl::Status s = store->ReadTyped(names, kNow, [&](TypedTxn& t) {
+        auto meta = t.Meta("h");
+        if (!meta.ok()) return meta.status();
+        EXPECT_EQ((*meta)->size, 2u);
+        return absl::OkStatus();
+      });
+      EXPECT_TRUE(s.ok()) << s;
+      inner_done.Notify();
+    });
+    const bool ran =
+        inner_done.WaitForNotificationWithTimeout(absl::Seconds(10));
+    inner.detach();
+    EXPECT_TRUE(ran) << "a second read waited for the first";
+    auto meta = txn.Meta("h");
+    if (!meta.ok()) return meta.status();
+    auto a = txn.Get("h", **meta, "a");
+    if (!a.ok()) return a.status();
+    EXPECT_EQ(*a, "a");
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(outer.ok()) << outer;
+  inner_done.WaitForNotification();
+}
+
+// A read-only transaction that stages a write or creates a value fails and
+// writes nothing; the caller can run it again as an update.
+TEST(TypedOps, AReadOnlyTransactionThatWritesIsRefused) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a"});
+  const std::string names[] = {"h", "new"};
+  absl::Status put = store->ReadTyped(names, kNow, [&](TypedTxn& txn) {
+    auto meta = txn.Meta("h");
+    if (!meta.ok()) return meta.status();
+    txn.Put("h", **meta, "b", "b");
+    TypedMeta grown = **meta;
+    grown.size = 2;
+    txn.SetMeta("h", grown);
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(absl::IsFailedPrecondition(put)) << put;
+  EXPECT_EQ(put.message(), kReadOnlyTxnStagedWrite);
+  EXPECT_THAT(Fields(*store, "h"), ElementsAre("a"));
+  EXPECT_EQ((*store->GetTypedMeta("h", kNow))->size, 1u);
+
+  absl::Status create = store->ReadTyped(names, kNow, [&](TypedTxn& txn) {
+    txn.Create(ValueType::kSet);
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(absl::IsFailedPrecondition(create)) << create;
+  EXPECT_FALSE(store->GetTypedMeta("new", kNow)->has_value());
 }
 
 }  // namespace

@@ -91,6 +91,12 @@ class TypedTxn {
   virtual absl::Status RemoveOtherTypes(absl::string_view name) = 0;
 };
 
+// What TrackStore::ReadTyped answers (FAILED_PRECONDITION) when its
+// transaction staged a write or created a value: a caller may run it again
+// as an update.
+inline constexpr char kReadOnlyTxnStagedWrite[] =
+    "a read-only typed transaction staged a write";
+
 // Runs inside a transaction; what it staged is committed only if it
 // returns OK.
 using TypedUpdate = std::function<absl::Status(TypedTxn& txn)>;

@@ -49,13 +49,15 @@
 //     changes (so I4's count is exact), and a name's stripe for strings:
 //     a string write sets (value or absence) or erases the cache entries
 //     of what it wrote before it lets go of the stripes, and a read fills
-//     entries only while holding them, so it cannot put back a value a
-//     write has replaced (I5).
+//     entries only while holding them (shared: readers fill the same
+//     value, and no writer runs beside them), so it cannot put back a
+//     value a write has replaced (I5).
 //   - I8 the same way: every write of a `types` key holds its name's
 //     stripe (UpdateTyped, the whole-name operations, a replicated apply),
 //     and WriteBatchBuilder::Commit sets or drops the cache entries of the
 //     keys it wrote before the caller lets go of it; reads fill entries only
-//     inside UpdateTyped's transaction, holding the stripes of its names.
+//     inside UpdateTyped's or ReadTyped's transaction, holding the stripes
+//     of its names (ReadTyped shared).
 //
 // Every mutation, by entry point (TrackStore, storage/track_store.h):
 //   AddPoints           write_path.cc   history, its cells, latest moves,

@@ -8,14 +8,14 @@
 namespace trackdb::resp {
 namespace {
 
-// Runs `read` on typed zset `name` in a transaction that stages nothing
-// (so writes nothing). A key that is no longer a typed zset by then reads
-// as empty: the command saw it as one a moment before.
+// Runs `read` on typed zset `name` in a read-only transaction. A key that is no
+// longer a typed zset by then reads as empty: the command saw it as one a
+// moment before.
 absl::Status ReadTypedZset(
     storage::TrackStore& store, const std::string& name,
     const std::function<absl::Status(const TypedZsetReader&)>& read) {
   const std::string names[] = {name};
-  return store.UpdateTyped(
+  return store.ReadTyped(
       names, NowMs(), [&](storage::TypedTxn& txn) -> absl::Status {
         auto meta = txn.Meta(name);
         if (!meta.ok()) return meta.status();

@@ -23,6 +23,21 @@ struct TypedGroup {
 };
 thread_local TypedGroup* current_group = nullptr;
 
+// Whether `argv` calls a command that only reads (COMMAND INFO's
+// "readonly"): its transaction shares its keys' stripes with other reads
+// (TrackStore::ReadTyped), so reads of one hot key run on both loops.
+bool ReadsOnly(ServerState& server, const std::vector<std::string>& argv) {
+  const CommandSpec* spec = server.commands().Find(argv[0]);
+  return spec != nullptr && std::find(spec->flags.begin(), spec->flags.end(),
+                                      "readonly") != spec->flags.end();
+}
+
+// ReadTyped's refusal of a transaction that staged a write after all.
+bool StagedAWrite(const absl::Status& s) {
+  return absl::IsFailedPrecondition(s) &&
+         s.message() == storage::kReadOnlyTxnStagedWrite;
+}
+
 // Runs `body` as one call of the group under way.
 void RunInGroup(TypedGroup& group, CommandContext& ctx,
                 absl::Span<const std::string> names, const TypedBody& body,
@@ -52,19 +67,26 @@ void ServeTypedGroup(ServerState& server, ClientState& client,
   std::string out;
   Reply scratch(&out, reply.protocol());
   int64_t dispatched = 0;
-  absl::Status s = server.store().UpdateTyped(
-      group.names, NowMs(), [&](storage::TypedTxn& txn) {
-        group.txn = &txn;
-        current_group = &group;
-        for (const std::vector<std::string>& call : calls) {
-          Dispatch(server, client, call, scratch);
-          ++dispatched;
-          if (group.start_over) break;
-        }
-        current_group = nullptr;
-        return group.start_over ? absl::AbortedError("each call alone")
-                                : absl::OkStatus();
-      });
+  const storage::TypedUpdate run = [&](storage::TypedTxn& txn) {
+    group.txn = &txn;
+    current_group = &group;
+    for (const std::vector<std::string>& call : calls) {
+      Dispatch(server, client, call, scratch);
+      ++dispatched;
+      if (group.start_over) break;
+    }
+    current_group = nullptr;
+    return group.start_over ? absl::AbortedError("each call alone")
+                            : absl::OkStatus();
+  };
+  const bool read_only =
+      std::all_of(calls.begin(), calls.end(),
+                  [&](const auto& call) { return ReadsOnly(server, call); });
+  // A read-only group that staged a write after all fails: its calls then
+  // run alone, as after any failure.
+  absl::Status s = read_only
+                       ? server.store().ReadTyped(group.names, NowMs(), run)
+                       : server.store().UpdateTyped(group.names, NowMs(), run);
   current_group = nullptr;
   if (s.ok()) {
     reply.Encoded(out);
@@ -121,9 +143,18 @@ bool RunTypedOnce(CommandContext& ctx, absl::Span<const std::string> names,
   }
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
-  absl::Status s = ctx.store().UpdateTyped(
-      names, NowMs(),
-      [&](storage::TypedTxn& txn) { return body(txn, scratch); }, replaceable);
+  const storage::TypedUpdate run = [&](storage::TypedTxn& txn) {
+    return body(txn, scratch);
+  };
+  // A read-only command that staged a write after all runs again as an
+  // update.
+  const bool read_only = replaceable.empty() && ReadsOnly(ctx.server, ctx.argv);
+  absl::Status s =
+      read_only ? ctx.store().ReadTyped(names, NowMs(), run) : absl::OkStatus();
+  if (!read_only || StagedAWrite(s)) {
+    out.clear();
+    s = ctx.store().UpdateTyped(names, NowMs(), run, replaceable);
+  }
   if (IsFallBack(s)) return false;
   if (ctx.Check(s)) ctx.reply.Encoded(out);
   return true;
