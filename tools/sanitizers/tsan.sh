@@ -24,6 +24,8 @@ tests=(
   //storage:kv_ops_test
   //storage:collections_test
   //storage:entity_locks_test
+  # typed values: shared reads of one name beside its writer.
+  //storage:typed_ops_test
   //storage:latest_index_test
   //storage:name_ops_test
   # retention's passes beside writers.
