@@ -199,8 +199,13 @@ class TypedTxnImpl : public TypedTxn {
     const std::string start = from.empty() ? "" : MemberKey(name, meta, from);
     if (reverse) {
       from.empty() ? it->SeekToLast() : it->SeekForPrev(start);
-    } else {
-      from.empty() ? it->SeekToFirst() : it->Seek(start);
+    } else if (from.empty()) {
+      it->SeekToFirst();
+    } else if (!it->Valid() || SliceView(it->key()) != start) {
+      // A walk that stopped at `start` left the iterator on it, the first
+      // key >= start: a run of pops from the low end (ZPOPMIN), each
+      // starting where the last one stopped, seeks once, not per pop.
+      it->Seek(start);
     }
     StagedRange staged(members_, lower, upper, start, reverse);
     const size_t skip = lower.size() - prefix.size();

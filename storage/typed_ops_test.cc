@@ -12,6 +12,7 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb/statistics.h"
 #include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
@@ -553,8 +554,20 @@ TEST(TypedOps, AReadOnlyTransactionThatWritesIsRefused) {
 // half of one. Run under TSan too (tools/sanitizers/tsan.sh).
 TEST(TypedOps, SharedReadsNeverSeeHalfAWrite) {
   auto store = OpenStore(NewDataDir());
-  MakeHash(*store, "h", {"a", "b", "c"});
   const std::string names[] = {"h"};
+  // Every state a transaction leaves has one value in all its fields.
+  ASSERT_TRUE(store
+                  ->UpdateTyped(names, kNow,
+                                [&](TypedTxn& txn) {
+                                  TypedMeta m = txn.Create(ValueType::kHash);
+                                  for (const char* f : {"a", "b", "c"}) {
+                                    txn.Put("h", m, f, "start");
+                                  }
+                                  m.size = 3;
+                                  txn.SetMeta("h", m);
+                                  return absl::OkStatus();
+                                })
+                  .ok());
   std::atomic<bool> stop{false};
   std::thread writer([&] {
     for (int round = 0; round < 300; ++round) {
@@ -621,6 +634,46 @@ TEST(TypedOps, SharedReadsNeverSeeHalfAWrite) {
   r1.join();
   r2.join();
   EXPECT_TRUE(testing::TypedCacheViolations(*store).empty());
+}
+
+// A run of walks in one transaction, each starting at the key where the
+// one before stopped (pops from the low end), seeks the store once.
+TEST(TypedOps, WalksThatResumeWhereTheLastStoppedSeekOnce) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a", "b", "c", "d", "e"});
+  rocksdb::Statistics& stats = *store->engine().options.db.statistics;
+  const std::string names[] = {"h"};
+  std::vector<std::string> popped;
+  uint64_t seeks = 0;
+  ASSERT_TRUE(store
+                  ->UpdateTyped(
+                      names, kNow,
+                      [&](TypedTxn& txn) {
+                        TypedMeta m = **txn.Meta("h");
+                        const uint64_t before =
+                            stats.getTickerCount(rocksdb::NUMBER_DB_SEEK);
+                        std::string from;
+                        for (int pop = 0; pop < 3; ++pop) {
+                          std::string first;
+                          absl::Status s = txn.Scan(
+                              "h", m, "", from, false,
+                              [&](absl::string_view f, absl::string_view) {
+                                first = std::string(f);
+                                return false;
+                              });
+                          if (!s.ok()) return s;
+                          popped.push_back(first);
+                          txn.Delete("h", m, first);
+                          from = first;
+                        }
+                        seeks = stats.getTickerCount(rocksdb::NUMBER_DB_SEEK) -
+                                before;
+                        return absl::OkStatus();
+                      })
+                  .ok());
+  EXPECT_THAT(popped, ElementsAre("a", "b", "c"));
+  EXPECT_EQ(seeks, 1u);
+  EXPECT_THAT(Fields(*store, "h"), ElementsAre("d", "e"));
 }
 
 }  // namespace
