@@ -548,84 +548,76 @@ TEST(TypedOps, AReadOnlyTransactionThatWritesIsRefused) {
   EXPECT_FALSE(store->GetTypedMeta("new", kNow)->has_value());
 }
 
+// Writes hash h as round `round` of SharedReadsNeverSeeHalfAWrite: every
+// field gets the round's number, and the hash grows or shrinks by one, in
+// one transaction (round -1 creates it).
+absl::Status WriteRound(TrackStore& store, int round) {
+  const std::string names[] = {"h"};
+  const std::string value = absl::StrCat(round);
+  return store.UpdateTyped(names, kNow, [&](TypedTxn& txn) {
+    auto meta = txn.Meta("h");
+    if (!meta.ok()) return meta.status();
+    TypedMeta m = *meta ? **meta : txn.Create(ValueType::kHash);
+    for (const char* f : {"a", "b", "c"}) txn.Put("h", m, f, value);
+    if (round % 2 == 0) {
+      txn.Put("h", m, "d", value);
+      m.size = 4;
+    } else {
+      txn.Delete("h", m, "d");
+      m.size = 3;
+    }
+    txn.SetMeta("h", m);
+    return absl::OkStatus();
+  });
+}
+
+// Reads hash h as one state: whether its fields are as many as its meta
+// says and all hold one value (through a walk and a cached point read).
+absl::StatusOr<bool> ReadsWhole(TrackStore& store) {
+  const std::string names[] = {"h"};
+  bool whole = false;
+  absl::Status s = store.ReadTyped(names, kNow, [&](TypedTxn& txn) {
+    auto meta = txn.Meta("h");
+    if (!meta.ok()) return meta.status();
+    std::set<std::string> values;
+    uint64_t fields = 0;
+    absl::Status walked = txn.Scan("h", **meta, "", "", false,
+                                   [&](absl::string_view, absl::string_view v) {
+                                     ++fields;
+                                     values.emplace(v);
+                                     return true;
+                                   });
+    if (!walked.ok()) return walked;
+    auto a = txn.Get("h", **meta, "a");
+    if (!a.ok()) return a.status();
+    if (*a) values.insert(**a);
+    whole = fields == (*meta)->size && values.size() == 1;
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return whole;
+}
+
 // Readers share a name's stripes, and a writer changing the name excludes
-// them: every read sees a whole transaction's state (its fields as many as
-// its meta says, each with the value of the round that wrote it), never
-// half of one. Run under TSan too (tools/sanitizers/tsan.sh).
+// them: every read sees a whole transaction's state, never half of one.
+// Run under TSan too (tools/sanitizers/tsan.sh).
 TEST(TypedOps, SharedReadsNeverSeeHalfAWrite) {
   auto store = OpenStore(NewDataDir());
-  const std::string names[] = {"h"};
-  // Every state a transaction leaves has one value in all its fields.
-  ASSERT_TRUE(store
-                  ->UpdateTyped(names, kNow,
-                                [&](TypedTxn& txn) {
-                                  TypedMeta m = txn.Create(ValueType::kHash);
-                                  for (const char* f : {"a", "b", "c"}) {
-                                    txn.Put("h", m, f, "start");
-                                  }
-                                  m.size = 3;
-                                  txn.SetMeta("h", m);
-                                  return absl::OkStatus();
-                                })
-                  .ok());
+  ASSERT_TRUE(WriteRound(*store, -1).ok());
   std::atomic<bool> stop{false};
   std::thread writer([&] {
     for (int round = 0; round < 300; ++round) {
-      // Each round rewrites every field with its number and grows or
-      // shrinks the hash by one, in one transaction.
-      const std::string value = absl::StrCat(round);
-      ASSERT_TRUE(store
-                      ->UpdateTyped(names, kNow,
-                                    [&](TypedTxn& txn) {
-                                      auto meta = txn.Meta("h");
-                                      if (!meta.ok()) return meta.status();
-                                      TypedMeta m = **meta;
-                                      for (const char* f : {"a", "b", "c"}) {
-                                        txn.Put("h", m, f, value);
-                                      }
-                                      if (round % 2 == 0) {
-                                        txn.Put("h", m, "d", value);
-                                        m.size = 4;
-                                      } else {
-                                        txn.Delete("h", m, "d");
-                                        m.size = 3;
-                                      }
-                                      txn.SetMeta("h", m);
-                                      return absl::OkStatus();
-                                    })
-                      .ok());
+      ASSERT_TRUE(WriteRound(*store, round).ok());
     }
     stop = true;
   });
   auto reader = [&] {
     int torn = 0, reads = 0;
     while (!stop.load()) {
-      ASSERT_TRUE(
-          store
-              ->ReadTyped(names, kNow,
-                          [&](TypedTxn& txn) {
-                            auto meta = txn.Meta("h");
-                            if (!meta.ok()) return meta.status();
-                            std::set<std::string> values;
-                            uint64_t fields = 0;
-                            absl::Status s = txn.Scan(
-                                "h", **meta, "", "", false,
-                                [&](absl::string_view, absl::string_view v) {
-                                  ++fields;
-                                  values.emplace(v);
-                                  return true;
-                                });
-                            // Point reads through the cache, too.
-                            auto a = txn.Get("h", **meta, "a");
-                            if (!a.ok()) return a.status();
-                            if (*a) values.insert(**a);
-                            if (fields != (*meta)->size || values.size() != 1) {
-                              ++torn;
-                            }
-                            ++reads;
-                            return s;
-                          })
-              .ok());
+      absl::StatusOr<bool> whole = ReadsWhole(*store);
+      ASSERT_TRUE(whole.ok()) << whole.status();
+      torn += *whole ? 0 : 1;
+      ++reads;
     }
     EXPECT_EQ(torn, 0) << "of " << reads << " reads";
   };
