@@ -167,6 +167,11 @@ const CommandSpec* ResolveSubcommand(const CommandSpec& spec,
   return sub == spec.subcommands.end() ? nullptr : &sub->second;
 }
 
+bool HasFlag(const CommandSpec& spec, absl::string_view flag) {
+  return std::find(spec.flags.begin(), spec.flags.end(), flag) !=
+         spec.flags.end();
+}
+
 bool CommandTable::RunsOnWorker(const std::vector<std::string>& argv) const {
   const CommandSpec* spec = Find(argv[0]);
   return spec != nullptr && RunsOnWorker(*spec, argv);
@@ -260,10 +265,7 @@ bool IsSubscriberCommand(absl::string_view name) {
 // whose writes wait for replicas when too few are following
 // (replication.sync_replicas, Redis's min-replicas-to-write, whose lag
 // limit of 10 s it keeps).
-bool Writes(const CommandSpec& spec) {
-  return std::find(spec.flags.begin(), spec.flags.end(), "write") !=
-         spec.flags.end();
-}
+bool Writes(const CommandSpec& spec) { return HasFlag(spec, "write"); }
 
 std::string WriteRefusal(ServerState& server, const CommandSpec& spec) {
   if (!Writes(spec)) return "";
@@ -385,6 +387,7 @@ void Dispatch(ServerState& server, ClientState& client,
   {
     MigrationGate gate(server, *spec, {&argv, 1});
     if (gate.held_off()) return reply.Error(kTryAgain);
+    ctx.spec = spec;
     spec->handler(ctx);
   }
   NoteWrite(server, client, *spec);

@@ -196,11 +196,16 @@ class ServerState {
   int64_t next_cursor_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
+struct CommandSpec;
+
 struct CommandContext {
   ServerState& server;
   ClientState& client;
   const std::vector<std::string>& argv;
   Reply& reply;
+  // The spec Dispatch resolved for argv (a subcommand's, if any); null
+  // where a handler builds a context of its own (GEOADD's group).
+  const CommandSpec* spec = nullptr;
 
   storage::TrackStore& store() { return server.store(); }
   // The storage name of a key in the client's database.
@@ -256,6 +261,10 @@ struct CommandSpec {
 // names none of them), else `spec` itself.
 const CommandSpec* ResolveSubcommand(const CommandSpec& spec,
                                      const std::vector<std::string>& argv);
+
+// Whether `spec` carries COMMAND INFO's flag `flag` ("write", "readonly",
+// "movablekeys", ...).
+bool HasFlag(const CommandSpec& spec, absl::string_view flag);
 
 class CommandTable {
  public:

@@ -1,7 +1,5 @@
 #include "service/resp/command_keys.h"
 
-#include <algorithm>
-
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -81,9 +79,7 @@ std::optional<std::vector<absl::string_view>> CommandKeys(
       keys.push_back(argv[i]);
     }
   }
-  if (std::find(spec.flags.begin(), spec.flags.end(), "movablekeys") !=
-          spec.flags.end() &&
-      !AddMovableKeys(spec.name, argv, &keys)) {
+  if (HasFlag(spec, "movablekeys") && !AddMovableKeys(spec.name, argv, &keys)) {
     return std::nullopt;
   }
   return keys;

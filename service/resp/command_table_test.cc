@@ -180,6 +180,17 @@ TEST(CommandTableTest, FindTakesAnyCase) {
   EXPECT_EQ(table->Find(std::string(40, 'g')), nullptr);
 }
 
+// COMMAND INFO's flags as the commands carry them: which read only (their
+// typed transactions share their keys' stripes), which write.
+TEST(CommandTableTest, HasFlagReadsTheSpecsFlags) {
+  auto table = NewCommandTable();
+  EXPECT_TRUE(HasFlag(*table->Find("lrange"), "readonly"));
+  EXPECT_FALSE(HasFlag(*table->Find("lrange"), "write"));
+  EXPECT_TRUE(HasFlag(*table->Find("lpush"), "write"));
+  EXPECT_FALSE(HasFlag(*table->Find("lpush"), "readonly"));
+  EXPECT_FALSE(HasFlag(*table->Find("lpush"), "writ"));
+}
+
 // A pipelined run of hash, set, sorted-set and list point commands is one
 // group whichever family each call is of; a call that runs on a worker or
 // of another family ends it.

@@ -77,8 +77,7 @@ void CommandGetKeys(CommandContext& ctx) {
   const CommandSpec* spec = ctx.server.commands().Find(call[0]);
   if (spec != nullptr) spec = ResolveSubcommand(*spec, call);
   if (spec == nullptr) return ctx.reply.Error("Invalid command specified");
-  const bool movable = std::find(spec->flags.begin(), spec->flags.end(),
-                                 "movablekeys") != spec->flags.end();
+  const bool movable = HasFlag(*spec, "movablekeys");
   if (spec->first_key <= 0 && !movable) {
     return ctx.reply.Error("The command has no key arguments");
   }

@@ -28,8 +28,7 @@ thread_local TypedGroup* current_group = nullptr;
 // (TrackStore::ReadTyped), so reads of one hot key run on both loops.
 bool ReadsOnly(ServerState& server, const std::vector<std::string>& argv) {
   const CommandSpec* spec = server.commands().Find(argv[0]);
-  return spec != nullptr && std::find(spec->flags.begin(), spec->flags.end(),
-                                      "readonly") != spec->flags.end();
+  return spec != nullptr && HasFlag(*spec, "readonly");
 }
 
 // ReadTyped's refusal of a transaction that staged a write after all.
@@ -148,7 +147,8 @@ bool RunTypedOnce(CommandContext& ctx, absl::Span<const std::string> names,
   };
   // A read-only command that staged a write after all runs again as an
   // update.
-  const bool read_only = replaceable.empty() && ReadsOnly(ctx.server, ctx.argv);
+  const bool read_only = replaceable.empty() && ctx.spec != nullptr &&
+                         HasFlag(*ctx.spec, "readonly");
   absl::Status s =
       read_only ? ctx.store().ReadTyped(names, NowMs(), run) : absl::OkStatus();
   if (!read_only || StagedAWrite(s)) {
