@@ -437,6 +437,20 @@ class TypedTxnImpl : public TypedTxn {
   std::vector<std::unique_ptr<RangeIterator>> iterators_;
 };
 
+namespace {
+
+// Runs `body` in `txn`, commits what it staged if it returned OK, and
+// caches what it read. The caller holds the names' stripes (shared or
+// not, no writer beside it), so what it read is what is stored (I8).
+absl::Status RunAndCommit(TypedTxnImpl& txn, const TypedUpdate& body) {
+  absl::Status s = body(txn);
+  if (s.ok()) s = txn.Commit();
+  txn.FillCache();
+  return s;
+}
+
+}  // namespace
+
 absl::Status TrackStore::UpdateTyped(
     absl::Span<const std::string> names, int64_t now_ms,
     const TypedUpdate& update, absl::Span<const std::string> replaceable) {
@@ -446,22 +460,14 @@ absl::Status TrackStore::UpdateTyped(
                                  : CollectionLocks(replaceable));
   EntityLocks::Held held = locks_.Lock(StringStripes(names));
   TypedTxnImpl txn(*this, now_ms, replaceable, /*read_only=*/false);
-  absl::Status s = update(txn);
-  if (s.ok()) s = txn.Commit();
-  txn.FillCache();
-  return s;
+  return RunAndCommit(txn, update);
 }
 
 absl::Status TrackStore::ReadTyped(absl::Span<const std::string> names,
                                    int64_t now_ms, const TypedUpdate& read) {
   EntityLocks::Held held = locks_.Lock(StringStripes(names), /*shared=*/true);
   TypedTxnImpl txn(*this, now_ms, {}, /*read_only=*/true);
-  absl::Status s = read(txn);
-  if (s.ok()) s = txn.Commit();
-  // What it read from the DB is what is stored: no writer holds the
-  // stripes, so the fill keeps I8.
-  txn.FillCache();
-  return s;
+  return RunAndCommit(txn, read);
 }
 
 absl::StatusOr<std::optional<TypedMeta>> TrackStore::StoredTypedMeta(
