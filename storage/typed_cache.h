@@ -14,8 +14,9 @@
 // without an iterator over every memtable and level.
 //
 // This class only stores; the write funnel keeps it true
-// (storage/write_funnel.h, I8). Entries are keyed by the `types` key
-// (storage/block_cache_entries.h).
+// (storage/write_funnel.h, I8): every Put and Erase also outdates the
+// threads' copies of the key (storage/read_front.h). Entries are keyed by the
+// `types` key (storage/block_cache_entries.h).
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +27,8 @@
 #include "absl/strings/string_view.h"
 #include "rocksdb/cache.h"
 #include "storage/block_cache_entries.h"
+#include "storage/read_front.h"
+#include "storage/spread_counter.h"
 
 namespace trackdb::storage {
 
@@ -42,24 +45,37 @@ class TypedCache {
   bool Lookup(absl::string_view key, std::optional<std::string>* value) {
     return entries_.Lookup(key, value);
   }
+  // Lookup for a read that other reads of the same keys are likely to
+  // repeat (a read-only transaction's): answered from the calling thread's
+  // copy when it has a current one (storage/read_front.h), and a shared hit
+  // is copied there.
+  bool LookupForRead(absl::string_view key, std::optional<std::string>* value);
   // Caches `value` (nullopt: absent) as key's, replacing any entry; a value
   // too long to cache erases the entry instead.
   void Put(absl::string_view key, const std::optional<std::string>& value);
-  void Erase(absl::string_view key) { entries_.Erase(key); }
+  void Erase(absl::string_view key);
   // Every entry of this instance, in no order (for invariant checks: it
-  // walks and copies the whole cache). `visit` runs after the walk.
+  // walks and copies the whole cache), then the calling thread's current
+  // copies. `visit` runs after the walk.
   void ForEach(
       const std::function<void(absl::string_view key,
                                const std::optional<std::string>&)>& visit) {
     entries_.ForEach(visit);
+    front_.ForEachOnThisThread(visit);
   }
 
+  // Hits in the shared cache, and in the threads' copies.
   uint64_t hits() const { return entries_.hits(); }
+  uint64_t front_hits() const { return front_hits_.Total(); }
   uint64_t misses() const { return entries_.misses(); }
+  // For tests.
+  const ReadFront& front() const { return front_; }
 
  private:
   size_t max_value_bytes_;
   BlockCacheEntries<std::optional<std::string>> entries_;
+  ReadFront front_;
+  SpreadCounter front_hits_;
 };
 
 }  // namespace trackdb::storage

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -75,6 +76,47 @@ TEST(TypedCacheTest, InstancesSharingACacheAreSeparate) {
   EXPECT_TRUE(a.Lookup("k", &value));
   EXPECT_EQ(Entries(a).size(), 1u);
   EXPECT_TRUE(Entries(b).empty());
+}
+
+TEST(TypedCacheTest, RepeatedReadsComeFromTheThreadsCopy) {
+  TypedCache cache(rocksdb::NewLRUCache(1 << 20), 1024);
+  std::optional<std::string> value;
+  EXPECT_FALSE(cache.LookupForRead("k", &value));  // nothing to copy
+  cache.Put("k", std::string("v1"));
+  ASSERT_TRUE(cache.LookupForRead("k", &value));  // shared hit, copied
+  ASSERT_TRUE(cache.LookupForRead("k", &value));
+  EXPECT_THAT(value, Optional(Eq("v1")));
+  EXPECT_EQ(cache.hits(), 1u);
+  EXPECT_EQ(cache.front_hits(), 1u);
+  EXPECT_EQ(cache.front().EntriesOnThisThread(), 1u);
+}
+
+TEST(TypedCacheTest, PutsAndErasesOutdateTheThreadsCopies) {
+  TypedCache cache(rocksdb::NewLRUCache(1 << 20), 4);
+  std::optional<std::string> value;
+  cache.Put("k", std::string("v1"));
+  ASSERT_TRUE(cache.LookupForRead("k", &value));
+  std::thread writer([&] { cache.Put("k", std::string("v2")); });
+  writer.join();
+  ASSERT_TRUE(cache.LookupForRead("k", &value));
+  EXPECT_THAT(value, Optional(Eq("v2")));
+  ASSERT_TRUE(cache.LookupForRead("k", &value));  // copied again
+  cache.Put("k", std::string("too long"));        // not cached: the entry goes
+  EXPECT_FALSE(cache.LookupForRead("k", &value));
+  cache.Put("k", std::nullopt);
+  ASSERT_TRUE(cache.LookupForRead("k", &value));
+  EXPECT_EQ(value, std::nullopt);
+  cache.Erase("k");
+  EXPECT_FALSE(cache.LookupForRead("k", &value));
+  EXPECT_FALSE(cache.Lookup("k", &value));
+}
+
+TEST(TypedCacheTest, PlainLookupsLeaveNoCopy) {
+  TypedCache cache(rocksdb::NewLRUCache(1 << 20), 1024);
+  std::optional<std::string> value;
+  cache.Put("k", std::string("v"));
+  ASSERT_TRUE(cache.Lookup("k", &value));
+  EXPECT_EQ(cache.front().EntriesOnThisThread(), 0u);
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ class TypedTxnImpl : public TypedTxn {
       return Get(name, meta, subkey);
     }
     std::optional<std::string> value;
-    if (cache_.Lookup(key, &value)) {
+    if (Cached(key, &value)) {
       read_keys_.insert(std::move(key));
       return value;
     }
@@ -164,7 +164,7 @@ class TypedTxnImpl : public TypedTxn {
       } else if (auto read = fills_.empty() ? fills_.end() : fills_.find(key);
                  read != fills_.end()) {
         out[i] = read->second;
-      } else if (!cache_.Lookup(key, &out[i])) {
+      } else if (!Cached(key, &out[i])) {
         keys.push_back(key);
         missed.push_back(i);
       }
@@ -350,6 +350,14 @@ class TypedTxnImpl : public TypedTxn {
     size_t at_ = 0;
   };
 
+  // The typed cache's entry for `key`. A read-only transaction's reads are
+  // the kind that repeat (LRANGE of a hot list on both event loops): they
+  // may be answered by this thread's copy (TypedCache::LookupForRead).
+  bool Cached(absl::string_view key, std::optional<std::string>* value) {
+    return read_only_ ? cache_.LookupForRead(key, value)
+                      : cache_.Lookup(key, value);
+  }
+
   // A key of `types` as stored: from the typed cache, else from RocksDB.
   // What it read from RocksDB is cached at once, or with `deferred` added
   // there for FillCache (this transaction holds its name's stripe, I8).
@@ -358,7 +366,7 @@ class TypedTxnImpl : public TypedTxn {
       absl::flat_hash_map<std::string, std::optional<std::string>>* deferred =
           nullptr) {
     std::optional<std::string> value;
-    if (cache_.Lookup(key, &value)) return value;
+    if (Cached(key, &value)) return value;
     std::string stored;
     rocksdb::Status s =
         engine_.db->Get(rocksdb::ReadOptions(), engine_.types(), key, &stored);

@@ -2,6 +2,7 @@
 // removal with compaction collecting the members, expiry, and the
 // whole-name operations carrying typed values.
 #include <atomic>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -24,9 +25,11 @@ namespace trackdb::storage {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::Eq;
 using testing::FlushAndCompact;
 using testing::NewDataDir;
 using testing::OpenStore;
+using ::testing::Optional;
 using ::testing::Pair;
 using testing::ReadRaw;
 
@@ -626,6 +629,51 @@ TEST(TypedOps, SharedReadsNeverSeeHalfAWrite) {
   r1.join();
   r2.join();
   EXPECT_TRUE(testing::TypedCacheViolations(*store).empty());
+}
+
+// A field's value as a read-only transaction reads it.
+std::optional<std::string> ReadField(TrackStore& store, const std::string& name,
+                                     const std::string& field) {
+  const std::string names[] = {name};
+  std::optional<std::string> value;
+  EXPECT_TRUE(store
+                  .ReadTyped(names, kNow,
+                             [&](TypedTxn& txn) {
+                               auto meta = txn.Meta(name);
+                               if (!meta.ok()) return meta.status();
+                               auto got = txn.Get(name, **meta, field);
+                               if (!got.ok()) return got.status();
+                               value = *got;
+                               return absl::OkStatus();
+                             })
+                  .ok());
+  return value;
+}
+
+// Repeated reads come from the reading thread's copy of the typed cache
+// (storage/read_front.h); a write on another thread outdates that copy.
+TEST(TypedOps, ReadsOnOneThreadSeeWritesMadeOnAnother) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a"});
+  TypedCache& cache = *store->engine().typed_cache;
+  EXPECT_THAT(ReadField(*store, "h", "a"), Optional(Eq("a")));
+  const uint64_t front_hits = cache.front_hits();
+  EXPECT_THAT(ReadField(*store, "h", "a"), Optional(Eq("a")));
+  EXPECT_GT(cache.front_hits(), front_hits);
+  std::thread writer([&] {
+    const std::string names[] = {"h"};
+    ASSERT_TRUE(store
+                    ->UpdateTyped(names, kNow,
+                                  [&](TypedTxn& txn) {
+                                    TypedMeta m = **txn.Meta("h");
+                                    txn.Put("h", m, "a", "changed");
+                                    return absl::OkStatus();
+                                  })
+                    .ok());
+  });
+  writer.join();
+  EXPECT_THAT(ReadField(*store, "h", "a"), Optional(Eq("changed")));
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
 }
 
 // A run of walks in one transaction, each starting at the key where the
