@@ -12,10 +12,7 @@ TypedCache::TypedCache(std::shared_ptr<rocksdb::Cache> cache,
 bool TypedCache::LookupForRead(absl::string_view key,
                                std::optional<std::string>* value) {
   if (!entries_.enabled()) return false;
-  if (front_.Lookup(key, value)) {
-    front_hits_.Add();
-    return true;
-  }
+  if (front_.Lookup(key, value)) return true;
   const uint64_t seen = front_.Seen(key);
   if (!entries_.Lookup(key, value)) return false;
   front_.Admit(key, *value, seen);

@@ -28,7 +28,6 @@
 #include "rocksdb/cache.h"
 #include "storage/block_cache_entries.h"
 #include "storage/read_front.h"
-#include "storage/spread_counter.h"
 
 namespace trackdb::storage {
 
@@ -64,9 +63,8 @@ class TypedCache {
     front_.ForEachOnThisThread(visit);
   }
 
-  // Hits in the shared cache, and in the threads' copies.
+  // Lookups of the shared cache (a thread's copy answers without one).
   uint64_t hits() const { return entries_.hits(); }
-  uint64_t front_hits() const { return front_hits_.Total(); }
   uint64_t misses() const { return entries_.misses(); }
   // For tests.
   const ReadFront& front() const { return front_; }
@@ -75,7 +73,6 @@ class TypedCache {
   size_t max_value_bytes_;
   BlockCacheEntries<std::optional<std::string>> entries_;
   ReadFront front_;
-  SpreadCounter front_hits_;
 };
 
 }  // namespace trackdb::storage

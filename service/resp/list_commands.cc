@@ -217,6 +217,7 @@ absl::StatusOr<std::vector<std::string>> ReadElements(
     absl::StatusOr<std::vector<std::optional<std::string>>> values =
         txn.GetMany(name, meta, subkeys);
     if (!values.ok()) return values.status();
+    out.reserve(values->size());
     for (std::optional<std::string>& v : *values) {
       if (!v) return MissingElement(name);
       out.push_back(*std::move(v));
