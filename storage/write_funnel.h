@@ -57,7 +57,8 @@
 //     and WriteBatchBuilder::Commit sets or drops the cache entries of the
 //     keys it wrote before the caller lets go of it; reads fill entries only
 //     inside UpdateTyped's or ReadTyped's transaction, holding the stripes
-//     of its names (ReadTyped shared).
+//     of its names (ReadTyped shared). Each TypedCache::Put or Erase also
+//     outdates every thread's copy of the key (storage/read_front.h).
 //
 // Every mutation, by entry point (TrackStore, storage/track_store.h):
 //   AddPoints           write_path.cc   history, its cells, latest moves,
