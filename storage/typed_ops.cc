@@ -63,15 +63,24 @@ class TypedTxnImpl : public TypedTxn {
 
   int64_t now_ms() const override { return now_ms_; }
 
+  // Asked once per name and transaction: a pipelined run of pops of an
+  // absent key asks it for every call.
   absl::StatusOr<bool> HoldsStringOrCollection(
       absl::string_view name) override {
+    if (auto it = holds_other_.find(name); it != holds_other_.end()) {
+      return it->second;
+    }
     const std::string names[] = {std::string(name)};
     auto strings = store_.LoadStrings(names);
     if (!strings.ok()) return strings.status();
-    if (Unexpired((*strings)[0], now_ms_).has_value()) return true;
-    absl::StatusOr<int64_t> size = store_.CollectionSize(name);
-    if (!size.ok()) return size.status();
-    return *size > 0;
+    bool holds = Unexpired((*strings)[0], now_ms_).has_value();
+    if (!holds) {
+      absl::StatusOr<int64_t> size = store_.CollectionSize(name);
+      if (!size.ok()) return size.status();
+      holds = *size > 0;
+    }
+    holds_other_.emplace(name, holds);
+    return holds;
   }
 
   absl::StatusOr<std::optional<TypedMeta>> Meta(
@@ -268,6 +277,7 @@ class TypedTxnImpl : public TypedTxn {
     if (store_.StoredCollectionSize(name) > 0) {
       removed_collections_.push_back(names[0]);
     }
+    holds_other_.insert_or_assign(names[0], false);
     return absl::OkStatus();
   }
 
@@ -432,6 +442,8 @@ class TypedTxnImpl : public TypedTxn {
   absl::Span<const std::string> replaceable_;
   const bool read_only_;
   std::vector<std::string> removed_strings_;
+  // HoldsStringOrCollection's answers, as this transaction leaves them.
+  absl::flat_hash_map<std::string, bool> holds_other_;
   std::vector<std::string> removed_collections_;
   // IteratorOver's iterators; the bounds' slices point into their own
   // strings, so each lives at a fixed address.

@@ -17,6 +17,7 @@
 #include "storage/engine.h"
 #include "storage/keys.h"
 #include "storage/store_test_util.h"
+#include "storage/string_cache.h"
 #include "storage/track_store.h"
 #include "storage/typed_cache.h"
 #include "storage/typed_values.h"
@@ -292,6 +293,36 @@ TEST(TypedOps, RepeatedScansOfARangeSeeTheEarlierCallsPops) {
 }
 
 // A STORE over a key of another type removes it in the same batch.
+// A transaction asks the string and the collection of a name once: a
+// pipelined run of pops of an absent key asks for every call. What it
+// removes it no longer holds.
+TEST(TypedOps, AskedTwiceAnOtherTypeIsLookedUpOnce) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(store->PutString("s", StringValue{"v", 0}, kNow).ok());
+  const std::string names[] = {"s", "absent"};
+  StringCache& strings = store->string_cache();
+  ASSERT_TRUE(
+      store
+          ->UpdateTyped(
+              names, kNow,
+              [&](TypedTxn& txn) {
+                const uint64_t before = strings.hits() + strings.misses();
+                for (int i = 0; i < 3; ++i) {
+                  EXPECT_TRUE(txn.HoldsStringOrCollection("s").value_or(false));
+                  EXPECT_FALSE(
+                      txn.HoldsStringOrCollection("absent").value_or(true));
+                }
+                EXPECT_EQ(strings.hits() + strings.misses(), before + 2);
+                if (absl::Status s = txn.RemoveOtherTypes("s"); !s.ok()) {
+                  return s;
+                }
+                EXPECT_FALSE(txn.HoldsStringOrCollection("s").value_or(true));
+                return absl::OkStatus();
+              },
+              names)
+          .ok());
+}
+
 TEST(TypedOps, RemoveOtherTypesReplacesAStringOrACollection) {
   auto store = OpenStore(NewDataDir());
   ASSERT_TRUE(store->PutString("s", StringValue{"v", 0}, kNow).ok());
