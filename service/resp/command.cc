@@ -134,7 +134,9 @@ bool CommandContext::Check(const absl::Status& s) {
 
 void CommandTable::Add(CommandSpec spec) {
   std::string name = spec.name;
-  commands_[name] = std::move(spec);
+  CommandSpec& stored = commands_[name];
+  stored = std::move(spec);
+  by_name_[name] = &stored;
 }
 
 void CommandTable::Add(const char* name, int arity, CommandHandler handler,
@@ -149,15 +151,12 @@ void CommandTable::Add(const char* name, int arity, CommandHandler handler,
 
 const CommandSpec* CommandTable::Find(absl::string_view name) const {
   char lower[32];  // longer than the commands' names
-  if (name.size() > sizeof(lower)) {
-    auto it = commands_.find(absl::AsciiStrToLower(name));
-    return it == commands_.end() ? nullptr : &it->second;
-  }
+  if (name.size() > sizeof(lower)) return nullptr;
   for (size_t i = 0; i < name.size(); ++i) {
     lower[i] = absl::ascii_tolower(static_cast<unsigned char>(name[i]));
   }
-  auto it = commands_.find(absl::string_view(lower, name.size()));
-  return it == commands_.end() ? nullptr : &it->second;
+  auto it = by_name_.find(absl::string_view(lower, name.size()));
+  return it == by_name_.end() ? nullptr : it->second;
 }
 
 const CommandSpec* ResolveSubcommand(const CommandSpec& spec,

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/command.h"
@@ -178,6 +179,11 @@ TEST(CommandTableTest, FindTakesAnyCase) {
   EXPECT_EQ(table->Find(""), nullptr);
   EXPECT_EQ(table->Find("gett"), nullptr);
   EXPECT_EQ(table->Find(std::string(40, 'g')), nullptr);
+  // Every command by its name in upper case: names are lower case and
+  // short enough for Find's buffer.
+  for (const auto& [name, spec] : table->all()) {
+    EXPECT_EQ(table->Find(absl::AsciiStrToUpper(name)), &spec) << name;
+  }
 }
 
 // COMMAND INFO's flags as the commands carry them: which read only (their
