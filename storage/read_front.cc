@@ -66,15 +66,15 @@ bool ReadFront::Lookup(absl::string_view key,
 
 void ReadFront::Admit(absl::string_view key,
                       const std::optional<std::string>& value, uint64_t seen) {
+  const size_t bytes = key.size() + (value ? value->size() : 0);
+  if (bytes > kMaxBytes) return;
   const size_t slot = SlotOf(key);
   if (versions_[slot].load(std::memory_order_acquire) != seen) return;
   ThreadFront& front = ThisThread();
-  const size_t bytes = key.size() + (value ? value->size() : 0);
   if (front.owner != id_ || front.entries.size() >= kMaxEntries ||
       front.bytes + bytes > kMaxBytes) {
     front.Clear(id_);
   }
-  if (bytes > kMaxBytes) return;
   auto [it, added] = front.entries.try_emplace(key);
   if (!added) {
     front.bytes -=

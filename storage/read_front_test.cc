@@ -92,10 +92,12 @@ TEST(ReadFrontTest, StaysWithinItsBounds) {
     by_bytes.Admit(key, big, by_bytes.Seen(key));
     EXPECT_LE(by_bytes.EntriesOnThisThread(), 2u);
   }
+  const size_t before = by_bytes.EntriesOnThisThread();
   by_bytes.Admit("huge", std::string(ReadFront::kMaxBytes, 'x'),
                  by_bytes.Seen("huge"));
   std::optional<std::string> value;
   EXPECT_FALSE(by_bytes.Lookup("huge", &value));
+  EXPECT_EQ(by_bytes.EntriesOnThisThread(), before);  // kept what it had
 }
 
 TEST(ReadFrontTest, ReadmittingAKeyReplacesItsEntry) {
