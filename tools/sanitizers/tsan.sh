@@ -24,8 +24,11 @@ tests=(
   //storage:kv_ops_test
   //storage:collections_test
   //storage:entity_locks_test
-  # typed values: shared reads of one name beside its writer.
+  # typed values: shared reads of one name beside its writer, and the
+  # typed cache's per-thread copies outdated from other threads.
   //storage:typed_ops_test
+  //storage:read_front_test
+  //storage:typed_cache_test
   //storage:latest_index_test
   //storage:name_ops_test
   # retention's passes beside writers.
