@@ -23,8 +23,9 @@
 // Each thread keeps at most kMaxEntries entries and kMaxBytes of keys and
 // values per ReadFront it last used (a thread that moves to another
 // instance starts empty), and empties itself when either is reached: the
-// memory is bounded by the threads that read (the event loops), a few
-// hundred KiB each, outside the block cache's budget.
+// memory is bounded by the threads that read (the event loops and the
+// workers), under 1 MiB each (kMaxBytes of keys and values, their
+// allocations and the table's slots), outside the block cache's budget.
 
 #include <array>
 #include <atomic>
