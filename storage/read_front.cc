@@ -26,6 +26,11 @@ struct ThreadFront {
   }
 };
 
+// What an entry counts against kMaxBytes.
+size_t Bytes(absl::string_view key, const std::optional<std::string>& value) {
+  return key.size() + (value ? value->size() : 0);
+}
+
 ThreadFront& ThisThread() {
   thread_local ThreadFront front;
   return front;
@@ -56,7 +61,7 @@ bool ReadFront::Lookup(absl::string_view key,
   if (it == front.entries.end()) return false;
   const FrontEntry& entry = it->second;
   if (versions_[entry.slot].load(std::memory_order_acquire) != entry.version) {
-    front.bytes -= it->first.size() + (entry.value ? entry.value->size() : 0);
+    front.bytes -= Bytes(it->first, entry.value);
     front.entries.erase(it);
     return false;
   }
@@ -66,7 +71,7 @@ bool ReadFront::Lookup(absl::string_view key,
 
 void ReadFront::Admit(absl::string_view key,
                       const std::optional<std::string>& value, uint64_t seen) {
-  const size_t bytes = key.size() + (value ? value->size() : 0);
+  const size_t bytes = Bytes(key, value);
   if (bytes > kMaxBytes) return;
   const size_t slot = SlotOf(key);
   if (versions_[slot].load(std::memory_order_acquire) != seen) return;
@@ -77,8 +82,7 @@ void ReadFront::Admit(absl::string_view key,
   }
   auto [it, added] = front.entries.try_emplace(key);
   if (!added) {
-    front.bytes -=
-        it->first.size() + (it->second.value ? it->second.value->size() : 0);
+    front.bytes -= Bytes(it->first, it->second.value);
   }
   it->second = FrontEntry{value, slot, seen};
   front.bytes += bytes;

@@ -2,10 +2,10 @@
 #define TRACKDB_STORAGE_READ_FRONT_H_
 
 // A small per-thread copy of entries a shared cache answered, for reads that
-// ask for the same keys again and again (LRANGE of a hot list, HGETALL of a
-// hot hash): a hit here takes no lock and writes no shared memory, where a
-// hit in RocksDB's LRU cache locks its shard twice (lookup and release) and
-// moves the entry in the shard's list. Two event loops reading one list
+// ask for the same keys again and again (LRANGE of a hot list, HMGET of a
+// hot hash's fields): a hit here takes no lock and writes no shared memory,
+// where a hit in RocksDB's LRU cache locks its shard twice (lookup and release)
+// and moves the entry in the shard's list. Two event loops reading one list
 // spent over a quarter of their time on those shard mutexes.
 //
 // Invariant: an entry a Lookup returns is the shared cache's entry for the
