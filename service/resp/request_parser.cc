@@ -1,20 +1,33 @@
 #include "service/resp/request_parser.h"
 
+#include <cstdint>
 #include <cstring>
-
-#include "absl/strings/numbers.h"
 
 namespace trackdb::resp {
 namespace {
 
 // Redis's string2ll: an optional '-', digits, no '+', no spaces, no leading
 // zeros (except "0" itself).
+// Read digit by digit: every request's headers pass here, and a general
+// parser's checks for signs and spaces cost more than the digits.
 bool ParseLength(absl::string_view s, int64_t* out) {
-  if (s.empty() || s.size() > 20) return false;
-  if (s.size() > 1 && s[0] == '0') return false;
-  if (s[0] == '+' || s[0] == ' ') return false;
-  if (s.size() > 1 && s[0] == '-' && s[1] == '0') return false;
-  return absl::SimpleAtoi(s, out) && s.find_first_of(" \t+") == s.npos;
+  if (s == "0") {
+    *out = 0;
+    return true;
+  }
+  const bool negative = !s.empty() && s[0] == '-';
+  if (negative) s.remove_prefix(1);
+  if (s.empty() || s.size() > 19 || s[0] < '1' || s[0] > '9') return false;
+  uint64_t value = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<uint64_t>(c - '0');  // 19 digits fit
+  }
+  const uint64_t limit = static_cast<uint64_t>(INT64_MAX) + (negative ? 1 : 0);
+  if (value > limit) return false;
+  *out =
+      negative ? static_cast<int64_t>(0 - value) : static_cast<int64_t>(value);
+  return true;
 }
 
 bool IsHexDigit(char c) {

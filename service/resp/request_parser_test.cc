@@ -148,6 +148,40 @@ TEST(RequestParserTest, ProtocolErrorsUseRedisWords) {
   }
 }
 
+// Lengths are read as Redis's string2ll reads them: digits after an
+// optional '-', no sign, space or leading zero, and within int64.
+TEST(RequestParserTest, LengthsAreReadAsRedisReadsThem) {
+  const std::string refused[] = {"+3",
+                                 " 3",
+                                 "3 ",
+                                 "03",
+                                 "-0",
+                                 "-",
+                                 "",
+                                 "3a",
+                                 "9223372036854775808",
+                                 "99999999999999999999"};
+  for (const std::string& length : refused) {
+    RequestParser bulk;
+    bulk.Feed("*1\r\n$" + length + "\r\n");
+    std::vector<std::string> argv;
+    std::string error;
+    EXPECT_EQ(bulk.Next(ParserLimits(), &argv, &error), R::kError) << length;
+    EXPECT_EQ(error, "Protocol error: invalid bulk length") << length;
+    RequestParser count;
+    count.Feed("*" + length + "\r\n");
+    EXPECT_EQ(count.Next(ParserLimits(), &argv, &error), R::kError) << length;
+  }
+  RequestParser p;
+  p.Feed(
+      "*-9223372036854775808\r\n*0\r\n*2\r\n$3\r\nGET\r\n$"
+      "10\r\n0123456789\r\n");
+  std::vector<std::string> argv;
+  std::string error;
+  ASSERT_EQ(p.Next(ParserLimits(), &argv, &error), R::kCommand) << error;
+  EXPECT_EQ(argv, (std::vector<std::string>{"GET", "0123456789"}));
+}
+
 // Redis finds header and inline line ends with strchr: a NUL before the
 // end leaves the request waiting for more input, until it is too big.
 TEST(RequestParserTest, ANulHidesTheLineEndAsInRedis) {
