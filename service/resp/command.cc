@@ -1,6 +1,9 @@
 #include "service/resp/command.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -149,14 +152,45 @@ void CommandTable::Add(const char* name, int arity, CommandHandler handler,
   Add(std::move(spec));
 }
 
+namespace {
+
+std::atomic<uint64_t> next_table_id{1};
+
+// A thread's last answer of Find: a pipeline repeats its command, and a
+// pipelined call is looked up three times (does it join the group, does it
+// only read, dispatch). Constant-initialized and trivially destroyed, so
+// that reaching it costs no per-thread initialization check.
+struct LastFound {
+  uint64_t table = 0;  // 0: none
+  size_t size = 0;
+  char name[32] = {};  // as asked, in its case
+  const CommandSpec* spec = nullptr;
+};
+thread_local LastFound last_found;
+
+}  // namespace
+
+CommandTable::CommandTable() : id_(next_table_id.fetch_add(1)) {}
+
 const CommandSpec* CommandTable::Find(absl::string_view name) const {
-  char lower[32];  // longer than the commands' names
+  char lower[sizeof(LastFound::name)];  // longer than the commands' names
   if (name.size() > sizeof(lower)) return nullptr;
+  LastFound& last = last_found;
+  if (last.table == id_ && last.size == name.size() &&
+      std::memcmp(last.name, name.data(), name.size()) == 0) {
+    return last.spec;
+  }
   for (size_t i = 0; i < name.size(); ++i) {
     lower[i] = absl::ascii_tolower(static_cast<unsigned char>(name[i]));
   }
   auto it = by_name_.find(absl::string_view(lower, name.size()));
-  return it == by_name_.end() ? nullptr : it->second;
+  if (it == by_name_.end()) return nullptr;
+  // Add keeps a name's spec where it is: the pointer stays the answer.
+  last.table = id_;
+  last.size = name.size();
+  std::memcpy(last.name, name.data(), name.size());
+  last.spec = it->second;
+  return it->second;
 }
 
 const CommandSpec* ResolveSubcommand(const CommandSpec& spec,

@@ -268,7 +268,7 @@ bool HasFlag(const CommandSpec& spec, absl::string_view flag);
 
 class CommandTable {
  public:
-  CommandTable() = default;
+  CommandTable();
   // Not copyable: the name index points into commands_.
   CommandTable(const CommandTable&) = delete;
   CommandTable& operator=(const CommandTable&) = delete;
@@ -309,6 +309,9 @@ class CommandTable {
   // ordered map took eight string compares, several times per pipelined
   // call. The map's nodes never move, so the pointers stay valid.
   absl::flat_hash_map<std::string, const CommandSpec*> by_name_;
+  // Unique per table over the process's life, so that Find's per-thread
+  // memory of its last answer never answers for another table.
+  const uint64_t id_;
 };
 
 // A family's registration: adds its commands to a table.

@@ -25,6 +25,30 @@ std::vector<std::string> CommandNames(const CommandTable& table,
   return names;
 }
 
+TEST(CommandTableTest, FindAnswersInAnyCaseForItsOwnTable) {
+  const std::unique_ptr<CommandTable> full = NewCommandTable();
+  const CommandSpec* lpush = full->Find("lpush");
+  ASSERT_NE(lpush, nullptr);
+  EXPECT_EQ(full->Find("LPUSH"), lpush);
+  EXPECT_EQ(full->Find("LPUSH"), lpush);
+  EXPECT_EQ(full->Find("LpUsH"), lpush);
+  EXPECT_EQ(full->Find("lpushx"), &full->all().at("lpushx"));
+  EXPECT_EQ(full->Find("LPUSH"), &full->all().at("lpush"));
+  // Another table, asked right after, answers from its own commands.
+  CommandTable empty;
+  EXPECT_EQ(empty.Find("LPUSH"), nullptr);
+  EXPECT_EQ(full->Find("LPUSH"), lpush);
+  // So does a table made where a destroyed one was.
+  for (int i = 0; i < 4; ++i) {
+    auto one = std::make_unique<CommandTable>();
+    one->Add("only", 1, [](CommandContext&) {}, {});
+    ASSERT_NE(one->Find("ONLY"), nullptr);
+    one.reset();
+    auto other = std::make_unique<CommandTable>();
+    EXPECT_EQ(other->Find("ONLY"), nullptr);
+  }
+}
+
 TEST(CommandTableTest, EveryFamilyRegisters) {
   EXPECT_THAT(
       CommandFamilyNames(),
