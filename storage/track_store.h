@@ -394,6 +394,12 @@ class TrackStore {
   // change or creates a value.
   absl::Status ReadTyped(absl::Span<const std::string> names, int64_t now_ms,
                          const TypedUpdate& read);
+  // Whether the typed cache says that none of `names` holds a typed value
+  // (hash, set, sorted set or list), without locks or I/O: a guess, since
+  // a writer may be changing that, for a caller choosing ReadTyped over
+  // UpdateTyped (a pop from an empty list stages nothing, so it may run
+  // beside other reads). False says nothing.
+  bool TypedValuesKnownAbsent(absl::Span<const std::string> names);
   // name's unexpired typed value, read without locks.
   absl::StatusOr<std::optional<TypedMeta>> GetTypedMeta(absl::string_view name,
                                                         int64_t now_ms);

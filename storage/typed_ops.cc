@@ -490,6 +490,18 @@ absl::Status TrackStore::ReadTyped(absl::Span<const std::string> names,
   return RunAndCommit(txn, read);
 }
 
+bool TrackStore::TypedValuesKnownAbsent(absl::Span<const std::string> names) {
+  for (const std::string& name : names) {
+    std::optional<std::string> meta;
+    // The per-thread copies: the guess is asked by every call on the key.
+    if (!engine_->typed_cache->LookupForRead(TypedMetaKey(name), &meta) ||
+        meta.has_value()) {
+      return false;
+    }
+  }
+  return !names.empty();
+}
+
 absl::StatusOr<std::optional<TypedMeta>> TrackStore::StoredTypedMeta(
     absl::string_view name) {
   const std::string key = TypedMetaKey(name);

@@ -91,6 +91,47 @@ TEST(TypedOps, CommitsWhatATransactionStagedAndScansInOrder) {
   EXPECT_EQ((*meta)->type, ValueType::kHash);
 }
 
+// The guess TypedValuesKnownAbsent gives comes from the typed cache: yes
+// only once a transaction read a name's absence, no once a value exists
+// or after the value is removed until its absence is read again.
+TEST(TypedOps, KnownAbsentOnlyOnceAbsenceWasReadAndUntilAValueIsMade) {
+  auto store = OpenStore(NewDataDir());
+  const std::string h[] = {"h"};
+  const std::string both[] = {"h", "other"};
+  auto read_meta = [&](absl::Span<const std::string> names) {
+    ASSERT_TRUE(store
+                    ->ReadTyped(names, kNow,
+                                [&](TypedTxn& txn) {
+                                  for (const std::string& n : names) {
+                                    auto meta = txn.Meta(n);
+                                    if (!meta.ok()) return meta.status();
+                                  }
+                                  return absl::OkStatus();
+                                })
+                    .ok());
+  };
+  EXPECT_FALSE(store->TypedValuesKnownAbsent(h));  // never read
+  read_meta(h);
+  EXPECT_TRUE(store->TypedValuesKnownAbsent(h));
+  EXPECT_FALSE(store->TypedValuesKnownAbsent(both));  // "other" unread
+  read_meta(both);
+  EXPECT_TRUE(store->TypedValuesKnownAbsent(both));
+  EXPECT_FALSE(store->TypedValuesKnownAbsent({}));
+  MakeHash(*store, "h", {"f"});
+  EXPECT_FALSE(store->TypedValuesKnownAbsent(h));
+  EXPECT_FALSE(store->TypedValuesKnownAbsent(both));
+  ASSERT_TRUE(store
+                  ->UpdateTyped(h, kNow,
+                                [&](TypedTxn& txn) {
+                                  txn.DeleteMeta("h");
+                                  return absl::OkStatus();
+                                })
+                  .ok());
+  EXPECT_FALSE(store->TypedValuesKnownAbsent(h));
+  read_meta(h);
+  EXPECT_TRUE(store->TypedValuesKnownAbsent(h));
+}
+
 TEST(TypedOps, AFailedTransactionWritesNothingAndGetSeesStagedValues) {
   auto store = OpenStore(NewDataDir());
   const std::string names[] = {"h"};

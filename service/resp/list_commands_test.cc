@@ -4,6 +4,8 @@
 // pops served at once, woken by a push from another connection, or timed
 // out, and a randomized workload over a few lists compared after every
 // command.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -420,6 +422,58 @@ TEST(ListCommandsTest, Resp3) {
 
 // Blocking commands that find an element reply at once, as the plain
 // pops do: the first non-empty key in argument order wins.
+// Workers polling a queue with pipelined LPOPs while another connection
+// pushes: pops of the empty list run as reads (typed_command.cc), and one
+// that meets a push must pop it exactly once. Every element pushed is
+// popped once, none twice.
+TEST(ListCommandsTest, PollingPopsRacingPushesLoseAndRepeatNothing) {
+  TrackdbResp server;
+  constexpr int kPushes = 3000;
+  constexpr int kDepth = 16;
+  std::atomic<bool> pushed_all{false};
+  std::vector<std::vector<std::string>> popped(2);
+  std::vector<std::thread> pollers;
+  for (int w = 0; w < 2; ++w) {
+    pollers.emplace_back([&, w] {
+      RawClient client(server.port());
+      std::string batch;
+      for (int i = 0; i < kDepth; ++i) batch += EncodeCommand({"LPOP", "q"});
+      bool drained = false;
+      while (!drained) {
+        const bool after_last_push = pushed_all.load();
+        client.Send(batch);
+        int nils = 0;
+        for (int i = 0; i < kDepth; ++i) {
+          const std::optional<std::string> reply = client.ReadReply();
+          ASSERT_TRUE(reply.has_value());
+          if (*reply == "$-1\r\n") {
+            ++nils;
+            continue;
+          }
+          const size_t body = reply->find("\r\n") + 2;
+          popped[w].push_back(reply->substr(body, reply->size() - body - 2));
+        }
+        drained = after_last_push && nils == kDepth;
+      }
+    });
+  }
+  RawClient pusher(server.port());
+  for (int i = 0; i < kPushes; ++i) {
+    ASSERT_EQ(pusher.Call({"RPUSH", "q", absl::StrCat("e", i)}).substr(0, 1),
+              ":");
+  }
+  pushed_all = true;
+  for (std::thread& t : pollers) t.join();
+  std::vector<std::string> all = popped[0];
+  all.insert(all.end(), popped[1].begin(), popped[1].end());
+  std::sort(all.begin(), all.end());
+  std::vector<std::string> want;
+  for (int i = 0; i < kPushes; ++i) want.push_back(absl::StrCat("e", i));
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(all, want);
+  EXPECT_EQ(pusher.Call({"EXISTS", "q"}), ":0\r\n");
+}
+
 TEST(ListCommandsTest, BlockingServedAtOnce) {
   Differential d;
   ExpectSame(d, {

@@ -23,12 +23,37 @@ struct TypedGroup {
 };
 thread_local TypedGroup* current_group = nullptr;
 
-// Whether `argv` calls a command that only reads (COMMAND INFO's
-// "readonly"): its transaction shares its keys' stripes with other reads
-// (TrackStore::ReadTyped), so reads of one hot key run on both loops.
-bool ReadsOnly(ServerState& server, const std::vector<std::string>& argv) {
-  const CommandSpec* spec = server.commands().Find(argv[0]);
+// Whether `spec` only reads (COMMAND INFO's "readonly"): its transaction
+// shares its keys' stripes with other reads (TrackStore::ReadTyped), so
+// reads of one hot key run on both loops.
+bool ReadsOnly(const CommandSpec* spec) {
   return spec != nullptr && HasFlag(*spec, "readonly");
+}
+
+// Whether `spec` only removes: on a key that holds no typed value it stages
+// nothing (it replies nil, 0 or an empty array, or WRONGTYPE), like a
+// worker polling an empty queue with RPOP.
+bool OnlyRemoves(const CommandSpec* spec) {
+  static constexpr absl::string_view kRemovers[] = {
+      "lpop", "rpop", "zpopmin", "zpopmax", "spop", "srem", "zrem", "hdel"};
+  return spec != nullptr &&
+         std::find(std::begin(kRemovers), std::end(kRemovers), spec->name) !=
+             std::end(kRemovers);
+}
+
+// Whether calls of `specs` on `names` run first as a read (ReadTyped):
+// they only read, or they only remove and the names are known to hold no
+// typed value, so that they most likely stage nothing. A guess that was
+// wrong costs one run that stages and is thrown away.
+bool RunFirstAsRead(ServerState& server,
+                    absl::Span<const CommandSpec* const> specs,
+                    absl::Span<const std::string> names) {
+  if (std::all_of(specs.begin(), specs.end(), ReadsOnly)) return true;
+  return std::all_of(specs.begin(), specs.end(),
+                     [](const CommandSpec* spec) {
+                       return ReadsOnly(spec) || OnlyRemoves(spec);
+                     }) &&
+         server.store().TypedValuesKnownAbsent(names);
 }
 
 // ReadTyped's refusal of a transaction that staged a write after all.
@@ -78,14 +103,21 @@ void ServeTypedGroup(ServerState& server, ClientState& client,
     return group.start_over ? absl::AbortedError("each call alone")
                             : absl::OkStatus();
   };
-  const bool read_only =
-      std::all_of(calls.begin(), calls.end(),
-                  [&](const auto& call) { return ReadsOnly(server, call); });
-  // A read-only group that staged a write after all fails: its calls then
-  // run alone, as after any failure.
-  absl::Status s = read_only
+  std::vector<const CommandSpec*> specs;
+  specs.reserve(calls.size());
+  for (const std::vector<std::string>& call : calls) {
+    specs.push_back(server.commands().Find(call[0]));
+  }
+  const bool read_first = RunFirstAsRead(server, specs, group.names);
+  absl::Status s = read_first
                        ? server.store().ReadTyped(group.names, NowMs(), run)
                        : server.store().UpdateTyped(group.names, NowMs(), run);
+  if (read_first && StagedAWrite(s)) {
+    // Nothing was written or replied: the group runs again as an update.
+    out.clear();
+    group.start_over = false;
+    s = server.store().UpdateTyped(group.names, NowMs(), run);
+  }
   current_group = nullptr;
   if (s.ok()) {
     reply.Encoded(out);
@@ -145,13 +177,14 @@ bool RunTypedOnce(CommandContext& ctx, absl::Span<const std::string> names,
   const storage::TypedUpdate run = [&](storage::TypedTxn& txn) {
     return body(txn, scratch);
   };
-  // A read-only command that staged a write after all runs again as an
-  // update.
-  const bool read_only = replaceable.empty() && ctx.spec != nullptr &&
-                         HasFlag(*ctx.spec, "readonly");
-  absl::Status s =
-      read_only ? ctx.store().ReadTyped(names, NowMs(), run) : absl::OkStatus();
-  if (!read_only || StagedAWrite(s)) {
+  // A call run first as a read that staged a write after all runs again as
+  // an update.
+  const CommandSpec* const spec[] = {ctx.spec};
+  const bool read_first =
+      replaceable.empty() && RunFirstAsRead(ctx.server, spec, names);
+  absl::Status s = read_first ? ctx.store().ReadTyped(names, NowMs(), run)
+                              : absl::OkStatus();
+  if (!read_first || StagedAWrite(s)) {
     out.clear();
     s = ctx.store().UpdateTyped(names, NowMs(), run, replaceable);
   }
