@@ -522,43 +522,71 @@ TEST(TypedOps, GetReadingAheadKeepsTheMembersItReadAhead) {
   TypedCache& cache = *store->engine().typed_cache;
   const std::string names[] = {"h"};
   std::vector<std::string> got;
-  bool read_ahead_of_a_staged_member = false;
+  auto keep = [&](const absl::StatusOr<std::optional<std::string>>& read) {
+    got.push_back(!read.ok() ? read.status().ToString()
+                             : read->value_or("absent"));
+  };
   ASSERT_TRUE(store
                   ->UpdateTyped(
                       names, kNow,
                       [&](TypedTxn& txn) {
                         TypedMeta m = **txn.Meta("h");
-                        auto ahead = [] {
-                          return std::vector<std::string>{"b", "c"};
-                        };
-                        auto a = txn.GetReadingAhead("h", m, "a", ahead);
-                        if (!a.ok()) return a.status();
-                        got.push_back(a->value_or("absent"));
+                        keep(txn.GetReadingAhead("h", m, "a",
+                                                 /*reverse=*/false,
+                                                 /*ahead=*/1));
                         txn.Delete("h", m, "a");
                         const uint64_t lookups = cache.hits() + cache.misses();
-                        auto b = txn.Get("h", m, "b");
-                        if (!b.ok()) return b.status();
-                        got.push_back(b->value_or("absent"));
+                        keep(txn.Get("h", m, "b"));
                         EXPECT_EQ(cache.hits() + cache.misses(), lookups);
-                        auto again = txn.GetReadingAhead("h", m, "a", [&] {
-                          read_ahead_of_a_staged_member = true;
-                          return std::vector<std::string>{"d"};
-                        });
-                        if (!again.ok()) return again.status();
-                        got.push_back(again->value_or("absent"));
+                        // Staged: no read, nothing read ahead.
+                        keep(txn.GetReadingAhead("h", m, "a", false,
+                                                 /*ahead=*/3));
                         m.size = 3;
                         txn.SetMeta("h", m);
                         return absl::OkStatus();
                       })
                   .ok());
   EXPECT_THAT(got, ElementsAre("a", "b", "absent"));
-  EXPECT_FALSE(read_ahead_of_a_staged_member);
   const uint64_t misses = cache.misses();
-  EXPECT_THAT(ReadHash(*store, "h", {"b", "c"}),
-              ElementsAre("size 3", "b=b", "c=c"));
+  EXPECT_THAT(ReadHash(*store, "h", {"b"}), ElementsAre("size 3", "b=b"));
   EXPECT_EQ(cache.misses(), misses);
-  EXPECT_THAT(ReadHash(*store, "h", {"d"}), ElementsAre("size 3", "d=d"));
-  EXPECT_EQ(cache.misses(), misses + 1);
+  EXPECT_THAT(ReadHash(*store, "h", {"c", "d"}),
+              ElementsAre("size 3", "c=c", "d=d"));
+  EXPECT_EQ(cache.misses(), misses + 2);
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+}
+
+// Reading ahead walks down with `reverse`, from a member that may be
+// absent, and stops at the value's last member.
+TEST(TypedOps, GetReadingAheadWalksEitherWayFromAnAbsentMember) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"a", "b", "c", "d"});
+  MakeHash(*store, "i", {"x"});  // the next value's members: not walked into
+  TypedCache& cache = *store->engine().typed_cache;
+  const std::string names[] = {"h"};
+  std::vector<std::string> got;
+  ASSERT_TRUE(store
+                  ->UpdateTyped(
+                      names, kNow,
+                      [&](TypedTxn& txn) {
+                        TypedMeta m = **txn.Meta("h");
+                        auto down = txn.GetReadingAhead("h", m, "cc", true, 2);
+                        if (!down.ok()) return down.status();
+                        got.push_back(down->value_or("absent"));
+                        auto up = txn.GetReadingAhead("h", m, "d", false, 5);
+                        if (!up.ok()) return up.status();
+                        got.push_back(up->value_or("absent"));
+                        const uint64_t lookups = cache.hits() + cache.misses();
+                        for (const char* f : {"c", "b", "cc"}) {
+                          auto read = txn.Get("h", m, f);
+                          if (!read.ok()) return read.status();
+                          got.push_back(read->value_or("absent"));
+                        }
+                        EXPECT_EQ(cache.hits() + cache.misses(), lookups);
+                        return absl::OkStatus();
+                      })
+                  .ok());
+  EXPECT_THAT(got, ElementsAre("absent", "d", "c", "b", "absent"));
   EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
 }
 

@@ -50,13 +50,14 @@ class TypedTxn {
   virtual absl::StatusOr<std::optional<std::string>> Get(
       absl::string_view name, const TypedMeta& meta,
       absl::string_view subkey) = 0;
-  // Get, and when `subkey` is neither staged nor cached, the members that
-  // `ahead()` names are read from the store with it, in one pass, kept for
-  // this transaction's later Gets and cached after its commit: a pipelined
-  // run of pops reads the next elements once.
+  // Get, and when `subkey` is neither staged nor cached, up to `ahead`
+  // stored members after it (before it, with `reverse`) are read with it
+  // in one walk from it, kept for this transaction's later Gets and cached
+  // after its commit: a pipelined run of pops from one end of a list seeks
+  // once.
   virtual absl::StatusOr<std::optional<std::string>> GetReadingAhead(
       absl::string_view name, const TypedMeta& meta, absl::string_view subkey,
-      const std::function<std::vector<std::string>()>& ahead) = 0;
+      bool reverse, size_t ahead) = 0;
   // Get of each of `subkeys`, in their order, in one pass (a list's
   // elements by index).
   virtual absl::StatusOr<std::vector<std::optional<std::string>>> GetMany(

@@ -126,15 +126,11 @@ absl::StatusOr<std::string> PopElement(TypedTxn& txn, const std::string& name,
                                        TypedMeta& meta, End end) {
   const bool left = end == End::kLeft;
   const uint64_t pos = left ? 0 : meta.size - 1;
-  auto ahead = [&] {
-    std::vector<std::string> subkeys;
-    for (uint64_t i = 1; i < std::min(kPopReadAhead, meta.size); ++i) {
-      subkeys.push_back(ListSubkey(meta.head + (left ? i : pos - i)));
-    }
-    return subkeys;
-  };
-  absl::StatusOr<std::optional<std::string>> read =
-      txn.GetReadingAhead(name, meta, ListSubkey(meta.head + pos), ahead);
+  // The elements next to it from the same end (a list's elements are its
+  // only stored members, by index).
+  const size_t ahead = std::min(kPopReadAhead, meta.size) - 1;
+  absl::StatusOr<std::optional<std::string>> read = txn.GetReadingAhead(
+      name, meta, ListSubkey(meta.head + pos), /*reverse=*/!left, ahead);
   if (!read.ok()) return read.status();
   if (!*read) return MissingElement(name);
   absl::StatusOr<std::string> value = std::move(**read);
