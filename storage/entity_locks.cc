@@ -37,7 +37,7 @@ void EntityLocks::LockStripe(Stripe& stripe, bool shared) {
   };
   if (try_lock()) return;
   const int64_t budget =
-      std::min(kMaxSpinNs, 2 * stripe.hold_ns.load(std::memory_order_relaxed));
+      SpinBudgetNs(stripe.hold_ns.load(std::memory_order_relaxed));
   const int64_t start = NowNs();
   do {
     // Polls between clock reads: a read costs more than a pause.

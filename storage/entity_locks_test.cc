@@ -75,6 +75,18 @@ TEST(EntityLocksTest, WaitersLearnTheHoldTimeAndStillGetALongHeldStripe) {
   EXPECT_EQ(max_in_section, 1);
 }
 
+// A waiter spins through a pipelined group's hold of a hot key (a group of
+// 16 ZADDs holds it 100-200 us) instead of sleeping and losing the key to
+// the holder's next turn; a hold far longer puts it to sleep.
+TEST(EntityLocksTest, AWaiterSpinsThroughAGroupsHold) {
+  for (int64_t hold_us : {1, 50, 100, 150, 200}) {
+    EXPECT_GE(EntityLocks::SpinBudgetNs(hold_us * 1000), 2 * hold_us * 1000)
+        << hold_us;
+  }
+  EXPECT_EQ(EntityLocks::SpinBudgetNs(5'000'000), EntityLocks::kMaxSpinNs);
+  EXPECT_LE(EntityLocks::kMaxSpinNs, 1'000'000);
+}
+
 // Shared holders of a stripe hold it together; an exclusive holder waits
 // until the last of them lets go, and keeps new readers out meanwhile.
 TEST(EntityLocksTest, SharedHoldersRunSideBySideAndWritersWaitForThem) {
