@@ -1,6 +1,7 @@
 #include "service/resp/typed_command.h"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -48,18 +49,36 @@ bool OnlyRemoves(const CommandSpec* spec) {
 bool RunFirstAsRead(ServerState& server,
                     absl::Span<const CommandSpec* const> specs,
                     absl::Span<const std::string> names) {
-  if (std::all_of(specs.begin(), specs.end(), ReadsOnly)) return true;
-  return std::all_of(specs.begin(), specs.end(),
-                     [](const CommandSpec* spec) {
-                       return ReadsOnly(spec) || OnlyRemoves(spec);
-                     }) &&
-         server.store().TypedValuesKnownAbsent(names);
+  bool removes = false;
+  for (const CommandSpec* spec : specs) {
+    if (ReadsOnly(spec)) continue;
+    if (!OnlyRemoves(spec)) return false;
+    removes = true;
+  }
+  return !removes || server.store().TypedValuesKnownAbsent(names);
 }
 
 // ReadTyped's refusal of a transaction that staged a write after all.
 bool StagedAWrite(const absl::Status& s) {
   return absl::IsFailedPrecondition(s) &&
          s.message() == storage::kReadOnlyTxnStagedWrite;
+}
+
+// Runs `run` over `names` as a read (ReadTyped) when `read_first`, else as
+// an update; a read that staged a write after all wrote nothing, and runs
+// again as an update once `before_rerun` has cleared what it left.
+absl::Status ReadFirstElseUpdate(ServerState& server,
+                                 absl::Span<const std::string> names,
+                                 bool read_first,
+                                 const storage::TypedUpdate& run,
+                                 absl::Span<const std::string> replaceable,
+                                 const std::function<void()>& before_rerun) {
+  if (read_first) {
+    absl::Status s = server.store().ReadTyped(names, NowMs(), run);
+    if (!StagedAWrite(s)) return s;
+    before_rerun();
+  }
+  return server.store().UpdateTyped(names, NowMs(), run, replaceable);
 }
 
 // Runs `body` as one call of the group under way.
@@ -108,16 +127,12 @@ void ServeTypedGroup(ServerState& server, ClientState& client,
   for (const std::vector<std::string>& call : calls) {
     specs.push_back(server.commands().Find(call[0]));
   }
-  const bool read_first = RunFirstAsRead(server, specs, group.names);
-  absl::Status s = read_first
-                       ? server.store().ReadTyped(group.names, NowMs(), run)
-                       : server.store().UpdateTyped(group.names, NowMs(), run);
-  if (read_first && StagedAWrite(s)) {
-    // Nothing was written or replied: the group runs again as an update.
-    out.clear();
-    group.start_over = false;
-    s = server.store().UpdateTyped(group.names, NowMs(), run);
-  }
+  const absl::Status s = ReadFirstElseUpdate(
+      server, group.names, RunFirstAsRead(server, specs, group.names), run, {},
+      [&] {
+        out.clear();
+        group.start_over = false;
+      });
   current_group = nullptr;
   if (s.ok()) {
     reply.Encoded(out);
@@ -177,17 +192,11 @@ bool RunTypedOnce(CommandContext& ctx, absl::Span<const std::string> names,
   const storage::TypedUpdate run = [&](storage::TypedTxn& txn) {
     return body(txn, scratch);
   };
-  // A call run first as a read that staged a write after all runs again as
-  // an update.
   const CommandSpec* const spec[] = {ctx.spec};
-  const bool read_first =
-      replaceable.empty() && RunFirstAsRead(ctx.server, spec, names);
-  absl::Status s = read_first ? ctx.store().ReadTyped(names, NowMs(), run)
-                              : absl::OkStatus();
-  if (!read_first || StagedAWrite(s)) {
-    out.clear();
-    s = ctx.store().UpdateTyped(names, NowMs(), run, replaceable);
-  }
+  const absl::Status s = ReadFirstElseUpdate(
+      ctx.server, names,
+      replaceable.empty() && RunFirstAsRead(ctx.server, spec, names), run,
+      replaceable, [&] { out.clear(); });
   if (IsFallBack(s)) return false;
   if (ctx.Check(s)) ctx.reply.Encoded(out);
   return true;
