@@ -17,6 +17,7 @@
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/fence_publisher.h"
+#include "service/resp/read_buffer.h"
 #include "service/resp/request_parser.h"
 #include "service/resp/tls_context.h"
 
@@ -262,8 +263,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
 
   template <typename Handler>
   void AsyncReadSome(Handler handler) {
-    if (tls_) return tls_->async_read_some(asio::buffer(head_), handler);
-    socket_.async_read_some(asio::buffer(head_), handler);
+    asio::mutable_buffer into(read_.data(), read_.size());
+    if (tls_) return tls_->async_read_some(into, handler);
+    socket_.async_read_some(into, handler);
   }
 
   // Writes all of out_.
@@ -273,8 +275,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
     asio::async_write(socket_, asio::buffer(out_), handler);
   }
 
-  // Waits for the next request: reads it into head_, which holds a typical
-  // request whole, so an idle connection needs no larger buffer. Reading
+  // Waits for the next request: reads it into read_, which grows to hold
+  // what the connection sends at once (read_buffer.h). Reading
   // (not waiting for readability, then reading) lets Asio keep the socket's
   // epoll registration as it is between requests.
   void WaitForInput() {
@@ -287,8 +289,10 @@ class Connection : public std::enable_shared_from_this<Connection>,
       // A command in progress is not idleness (Redis does the same).
       if (self->idle_timer_) self->idle_timer_->cancel();
       if (ec) return self->Close();  // end of stream included
-      self->parser_.Feed(absl::string_view(self->head_, n));
-      if (n == sizeof(self->head_) && !self->ReadRest()) return;
+      self->parser_.Feed(absl::string_view(self->read_.data(), n));
+      const bool full = n == self->read_.size();
+      self->read_.Took(n);
+      if (full && !self->ReadRest()) return;
       self->Serve();
     });
   }
@@ -312,7 +316,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
     });
   }
 
-  // After head_ came back full: reads what else is waiting, up to one
+  // After read_ came back full: reads what else is waiting, up to one
   // thread-local buffer. False if the connection closed.
   bool ReadRest() {
     // A TLS stream reads asynchronously only: its records do not split at
@@ -604,7 +608,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // the deadline of the wait for the next (AwaitAcks).
   uint64_t acked_ = 0;
   std::unique_ptr<asio::steady_timer> ack_timer_;
-  char head_[512];
+  ReadBuffer read_;
 };
 
 void RespServer::Impl::Accept(tcp::acceptor* acceptor,
