@@ -193,7 +193,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // A blocking list command with nothing to pop answers at once, as at
     // its timeout, instead of waiting (for ever, with timeout 0) for a push
     // no other connection will make.
-    state->list_waiters().Stop();
+    state->pop_waiters().Stop();
     state->replicas().Stop();
   }
   Connection connection(

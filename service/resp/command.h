@@ -37,7 +37,7 @@
 #include "service/replication/replica_registry.h"
 #include "service/replication/slot_migrator.h"
 #include "service/replication/sync_acks.h"
-#include "service/resp/list_waiters.h"
+#include "service/resp/pop_waiters.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
 #include "storage/replication.h"
@@ -111,8 +111,8 @@ class ServerState {
   const v1::TrackdbConfig& config() const { return config_; }
   const CommandTable& commands() const { return *commands_; }
   PubSub& pubsub() { return pubsub_; }
-  // Wakes the blocking list commands (BLPOP, ...) when a list push commits.
-  ListWaiters& list_waiters() { return list_waiters_; }
+  // Wakes the blocking pops (BLPOP, BZPOPMIN, ...) when a push commits.
+  PopWaiters& pop_waiters() { return pop_waiters_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
@@ -179,7 +179,7 @@ class ServerState {
   const service::FenceWebhooks* const webhooks_;
   const int64_t start_ms_;
   PubSub pubsub_;
-  ListWaiters list_waiters_;
+  PopWaiters pop_waiters_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
   std::shared_ptr<replication::SyncAcks> sync_acks_;

@@ -28,10 +28,12 @@ bool AddMovableKeys(const std::string& name,
                     const std::vector<std::string>& argv,
                     std::vector<absl::string_view>* keys) {
   if (name == "zunion" || name == "zinter" || name == "zdiff" ||
-      name == "zintercard" || name == "sintercard") {
+      name == "zintercard" || name == "sintercard" || name == "lmpop" ||
+      name == "zmpop") {
     return AddCountedKeys(argv, 1, keys);
   }
-  if (name == "zunionstore" || name == "zinterstore" || name == "zdiffstore") {
+  if (name == "zunionstore" || name == "zinterstore" || name == "zdiffstore" ||
+      name == "blmpop" || name == "bzmpop") {
     return AddCountedKeys(argv, 2, keys);
   }
   if (name == "georadius" || name == "georadiusbymember") {

@@ -74,7 +74,10 @@ TEST(CommandTableTest, WorkerCommands) {
            // algebra (no index by rank: a rank is a walk).
            "zrandmember", "zscan", "zpopmin", "zpopmax", "zremrangebyscore",
            "zremrangebyrank", "zremrangebylex", "zrangestore", "zunion",
-           "zinter", "zdiff", "zunionstore", "zinterstore", "zdiffstore",
+           "zinter", "zintercard", "zdiff", "zunionstore", "zinterstore",
+           "zdiffstore", "zlexcount", "zmpop",
+           // The blocking sorted-set pops, which wait.
+           "bzpopmin", "bzpopmax", "bzmpop",
            // A key's fences, the members inside one, its event log.
            "fence.list", "fence.state", "fence.events",
            // A range of a track, whole; history in space and time.
@@ -89,8 +92,8 @@ TEST(CommandTableTest, WorkerCommands) {
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.
-           "lrange", "lpop", "rpop", "ltrim", "lrem", "linsert", "lpos",
-           "blpop", "brpop", "blmove", "brpoplpush",
+           "lrange", "lpop", "rpop", "lmpop", "ltrim", "lrem", "linsert",
+           "lpos", "blpop", "brpop", "blmpop", "blmove", "brpoplpush",
            // Replication: a replica's pulls (which wait for writes), a full
            // sync's snapshot pieces, a store's digest, a migration's keys.
            "repl.pull", "repl.snapshot", "repl.digest", "repl.import"}));

@@ -1,6 +1,6 @@
-// List commands: LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LLEN, LINDEX,
-// LSET, LRANGE, LTRIM, LREM, LINSERT, LPOS, LMOVE, RPOPLPUSH, and the
-// blocking BLPOP, BRPOP, BLMOVE, BRPOPLPUSH.
+// List commands: LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LMPOP, LLEN,
+// LINDEX, LSET, LRANGE, LTRIM, LREM, LINSERT, LPOS, LMOVE, RPOPLPUSH, and
+// the blocking BLPOP, BRPOP, BLMPOP, BLMOVE, BRPOPLPUSH.
 //
 // Each follows Redis 7.0's t_list.c: the same checks in the same order, so
 // that replies, errors included, are byte for byte Redis's. Each runs as
@@ -19,37 +19,10 @@
 // elements, else on a worker, as LTRIM, LREM, LINSERT and LPOS always are
 // (their work follows the list's length).
 //
-// Blocking: BLPOP and the others run on a worker (resp_server.h). One that
-// finds nothing to pop waits, holding no storage lock, on the server's
-// ListWaiters, which every list push wakes once its transaction has
-// committed; it then tries its keys again, in argument order, until one
-// has an element or its timeout passes (0: never), when it replies a null
-// array as Redis does. A key of another type makes the first try reply
-// WRONGTYPE; on later tries it is skipped, as Redis 7.0 skips it when it
-// serves a woken client (a BLMOVE whose destination holds another type
-// when its source gains an element replies WRONGTYPE, as Redis's does).
-// Waiters also try again every kRecheck (1 s), so that a list that
-// arrives without a list push (RENAME, COPY or MOVE onto a waited name,
-// which Redis serves at once) is found too, if late.
-//
-// What differs from Redis, by design:
-//  - A waiting client holds one worker thread (server.resp_worker_threads,
-//    4 by default), for as long as it waits: forever with timeout 0. While
-//    every worker waits, the other worker commands (KEYS, LRANGE of a long
-//    range, more blocking pops, ...) queue until one is served; commands
-//    that run on the loops (LPUSH among them) go on, so a push can always
-//    wake a waiter. The timeout counts from when the worker starts the
-//    command, not from its arrival.
-//  - Clients waiting on one list are served the longest waiting first, as
-//    Redis serves them (ListWaiters::Ticket), but between a push and the
-//    waiter's next try a plain LPOP or RPOP of another client may take the
-//    element first; Redis serves the waiters before any other command.
-//  - A waiting connection is not watched: a client that disconnects while
-//    it waits keeps its worker until its timeout or a push, and a pop that
-//    serves it then is lost with the connection.
-//  - There is no MULTI, so the "blocking inside MULTI times out at once"
-//    rule has nothing to apply to.
-//  - Server shutdown ends every wait with a null array.
+// Blocking: BLPOP and the others wait as blocking_pop.h says; BLMPOP is
+// LMPOP that waits. A BLMOVE whose destination holds another type when its
+// source gains an element replies WRONGTYPE, as Redis's does.
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -63,9 +36,11 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "service/clock.h"
+#include "service/resp/blocking_pop.h"
 #include "service/resp/command.h"
-#include "service/resp/list_waiters.h"
+#include "service/resp/mpop_args.h"
 #include "service/resp/option_words.h"
+#include "service/resp/pop_waiters.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
 #include "service/resp/typed_command.h"
@@ -82,10 +57,6 @@ constexpr char kNoSuchKeyError[] = "no such key";
 constexpr char kIndexOutOfRangeError[] = "index out of range";
 constexpr char kCountNotPositiveError[] =
     "value is out of range, must be positive";
-
-// How often a waiting blocking command tries its keys without a push: the
-// delay before it finds a list that arrived by another way than a push.
-constexpr absl::Duration kRecheck = absl::Seconds(1);
 
 enum class End { kLeft, kRight };
 
@@ -334,7 +305,7 @@ void PushGeneric(CommandContext& ctx, End end, bool only_existing) {
              pushed = true;
              return absl::OkStatus();
            });
-  if (pushed) ctx.server.list_waiters().NotifyPush();
+  if (pushed) ctx.server.pop_waiters().NotifyPush();
 }
 
 void LPush(CommandContext& ctx) { PushGeneric(ctx, End::kLeft, false); }
@@ -374,6 +345,22 @@ void LInsert(CommandContext& ctx) {
 // ---- Pop ----
 
 // LPOP and RPOP: key [count].
+// Pops up to `count` elements of `name` at `end`, in pop order, and
+// stages the list's new meta when it popped any.
+absl::StatusOr<std::vector<std::string>> PopCounted(TypedTxn& txn,
+                                                    const std::string& name,
+                                                    TypedMeta& meta, End end,
+                                                    int64_t count) {
+  const uint64_t n = std::min<uint64_t>(count, meta.size);
+  const bool left = end == End::kLeft;
+  absl::StatusOr<std::vector<std::string>> values =
+      ReadElements(txn, name, meta, left ? 0 : meta.size - 1, n, !left);
+  if (!values.ok()) return values.status();
+  RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
+  if (n > 0) txn.SetMeta(name, meta);
+  return values;
+}
+
 void PopGeneric(CommandContext& ctx, End end) {
   if (ctx.argv.size() > 3) {
     return ReplyArityError(ctx, end == End::kLeft ? "lpop" : "rpop");
@@ -395,13 +382,9 @@ void PopGeneric(CommandContext& ctx, End end) {
           reply.Bulk(*value);
           return absl::OkStatus();
         }
-        const uint64_t n = std::min<uint64_t>(count, meta.size);
-        const bool left = end == End::kLeft;
         absl::StatusOr<std::vector<std::string>> values =
-            ReadElements(txn, name, meta, left ? 0 : meta.size - 1, n, !left);
+            PopCounted(txn, name, meta, end, count);
         if (!values.ok()) return values.status();
-        RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
-        if (n > 0) txn.SetMeta(name, meta);
         reply.Array(values->size());
         for (const std::string& v : *values) reply.Bulk(v);
         return absl::OkStatus();
@@ -714,7 +697,7 @@ void MoveGeneric(CommandContext& ctx, End from, End to) {
     }
     return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
   });
-  if (moved) ctx.server.list_waiters().NotifyPush();
+  if (moved) ctx.server.pop_waiters().NotifyPush();
 }
 
 // LMOVE source destination LEFT|RIGHT LEFT|RIGHT.
@@ -732,69 +715,25 @@ void RPopLPush(CommandContext& ctx) {
 
 // ---- Blocking ----
 
-// Redis's getTimeoutFromObjectOrReply in seconds: the milliseconds are
-// rounded up (0.0001 waits 1 ms; -0.0001 is 0, forever), and a value
-// outside what a long long holds reads as negative (the x86 conversion
-// Redis relies on gives LLONG_MIN). nullopt once it has replied an error;
-// InfiniteFuture for 0.
-std::optional<absl::Time> ParseDeadlineOrReply(CommandContext& ctx,
-                                               const std::string& arg) {
-  long double seconds = 0;
-  if (!ParseRedisLongDouble(arg, &seconds)) {
-    ctx.reply.Error("timeout is not a float or out of range");
-    return std::nullopt;
-  }
-  const long double ms = std::ceil(seconds * 1000.0L);
-  constexpr long double kLimit = 9223372036854775808.0L;  // 2^63
-  if (!(ms >= -kLimit && ms < kLimit) || ms < 0) {
-    ctx.reply.Error("timeout is negative");
-    return std::nullopt;
-  }
-  const int64_t tval = static_cast<int64_t>(ms);
-  if (tval == 0) return absl::InfiniteFuture();
-  return absl::Now() + absl::Milliseconds(tval);  // saturates: forever
-}
+// One try of a blocking list command over `names` (every key it
+// touches), in one transaction: replies when done, nothing when it found
+// nothing to pop.
+using ListTry = std::function<absl::Status(
+    TypedTxn& txn, Reply& reply, bool first, const PopWaiters::Ticket& ticket)>;
 
-// One try of a blocking command; `first` tells the first from the retries
-// after a wake. It replies when it is done (served, or an error), and pops
-// only from the keys where `ticket` is first in line.
-using BlockingTry =
-    std::function<absl::Status(TypedTxn& txn, Reply& reply, bool first,
-                               const ListWaiters::Ticket& ticket)>;
-
-// Runs `attempt` over `names` in one transaction; true once the command
-// has replied (what the try replied, or a storage error).
-bool TryReplied(CommandContext& ctx, const std::vector<std::string>& names,
-                const BlockingTry& attempt, bool first,
-                const ListWaiters::Ticket& ticket) {
-  std::string out;
-  Reply scratch(&out, ctx.reply.protocol());
-  absl::Status s = ctx.store().UpdateTyped(names, NowMs(), [&](TypedTxn& txn) {
-    return attempt(txn, scratch, first, ticket);
-  });
-  if (!ctx.Check(s)) return true;
-  ctx.reply.Encoded(out);
-  return !out.empty();
-}
-
-// Tries until a try replies, waiting for list pushes in between, or
-// replies a null array once `deadline` has passed. `names` are the keys
-// the tries touch, the first `popped` of them those they pop from.
-void BlockUntilServed(CommandContext& ctx,
-                      const std::vector<std::string>& names, size_t popped,
-                      absl::Time deadline, const BlockingTry& attempt) {
-  ListWaiters& waiters = ctx.server.list_waiters();
-  const ListWaiters::Ticket ticket(
-      &waiters,
-      std::vector<std::string>(names.begin(), names.begin() + popped));
-  for (bool first = true;; first = false) {
-    const uint64_t seen = waiters.generation();
-    if (TryReplied(ctx, names, attempt, first, ticket)) return;
-    const absl::Time now = absl::Now();
-    if (now >= deadline) break;
-    if (!waiters.WaitForPush(seen, std::min(deadline, now + kRecheck))) break;
-  }
-  ctx.reply.NullArray();
+BlockingTry InOneTransaction(CommandContext& ctx,
+                             std::vector<std::string> names, ListTry attempt) {
+  return [&ctx, names = std::move(names), attempt = std::move(attempt)](
+             Reply& reply, bool first, const PopWaiters::Ticket& ticket) {
+    std::string out;
+    Reply scratch(&out, reply.protocol());
+    absl::Status s = ctx.store().UpdateTyped(
+        names, NowMs(),
+        [&](TypedTxn& txn) { return attempt(txn, scratch, first, ticket); });
+    if (!ctx.Check(s)) return true;
+    reply.Encoded(out);
+    return !out.empty();
+  };
 }
 
 // BLPOP and BRPOP: key [key ...] timeout.
@@ -806,30 +745,29 @@ void BlockingPop(CommandContext& ctx, End end) {
   for (size_t j = 1; j + 1 < ctx.argv.size(); ++j) {
     names.push_back(ctx.Name(ctx.argv[j]));
   }
-  BlockUntilServed(ctx, names, names.size(), *deadline,
-                   [&](TypedTxn& txn, Reply& reply, bool first,
-                       const ListWaiters::Ticket& ticket) {
-                     for (size_t j = 0; j < names.size(); ++j) {
-                       absl::StatusOr<TypedKey> key =
-                           LookupTyped(txn, names[j], ValueType::kList);
-                       if (!key.ok()) return key.status();
-                       if (key->wrong_type && first) {
-                         reply.Error(kWrongTypeError);
-                         return absl::OkStatus();
-                       }
-                       if (!key->meta || !ticket.First(names[j])) continue;
-                       TypedMeta& meta = *key->meta;
-                       absl::StatusOr<std::string> value =
-                           PopElement(txn, names[j], meta, end);
-                       if (!value.ok()) return value.status();
-                       txn.SetMeta(names[j], meta);
-                       reply.Array(2);
-                       reply.Bulk(ctx.argv[j + 1]);
-                       reply.Bulk(*value);
-                       return absl::OkStatus();
-                     }
-                     return absl::OkStatus();
-                   });
+  ListTry pop = [&](TypedTxn& txn, Reply& reply, bool first,
+                    const PopWaiters::Ticket& ticket) -> absl::Status {
+    for (size_t j = 0; j < names.size(); ++j) {
+      absl::StatusOr<TypedKey> key =
+          LookupTyped(txn, names[j], ValueType::kList);
+      if (!key.ok()) return key.status();
+      if (key->wrong_type && first) {
+        reply.Error(kWrongTypeError);
+        return absl::OkStatus();
+      }
+      if (!key->meta || !ticket.First(names[j])) continue;
+      TypedMeta& meta = *key->meta;
+      absl::StatusOr<std::string> value = PopElement(txn, names[j], meta, end);
+      if (!value.ok()) return value.status();
+      txn.SetMeta(names[j], meta);
+      reply.Array(2);
+      reply.Bulk(ctx.argv[j + 1]);
+      reply.Bulk(*value);
+      return absl::OkStatus();
+    }
+    return absl::OkStatus();
+  };
+  BlockUntilServed(ctx, names, *deadline, InOneTransaction(ctx, names, pop));
 }
 
 void BLPop(CommandContext& ctx) { BlockingPop(ctx, End::kLeft); }
@@ -840,20 +778,20 @@ void BlockingMove(CommandContext& ctx, End from, End to, absl::Time deadline) {
   const std::string src = ctx.Name(ctx.argv[1]);
   const std::string dst = ctx.Name(ctx.argv[2]);
   bool moved = false;
-  BlockUntilServed(
-      ctx, {src, dst}, 1, deadline,
-      [&](TypedTxn& txn, Reply& reply, bool first,
-          const ListWaiters::Ticket& ticket) {
-        absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
-        if (!key.ok()) return key.status();
-        if (key->wrong_type && first) {
-          reply.Error(kWrongTypeError);
-          return absl::OkStatus();
-        }
-        if (!key->meta || !ticket.First(src)) return absl::OkStatus();
-        return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
-      });
-  if (moved) ctx.server.list_waiters().NotifyPush();
+  ListTry move = [&](TypedTxn& txn, Reply& reply, bool first,
+                     const PopWaiters::Ticket& ticket) -> absl::Status {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type && first) {
+      reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta || !ticket.First(src)) return absl::OkStatus();
+    return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
+  };
+  BlockUntilServed(ctx, {src}, deadline,
+                   InOneTransaction(ctx, {src, dst}, move));
+  if (moved) ctx.server.pop_waiters().NotifyPush();
 }
 
 // BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout.
@@ -873,6 +811,71 @@ void BRPopLPush(CommandContext& ctx) {
       ParseDeadlineOrReply(ctx, ctx.argv[3]);
   if (deadline) BlockingMove(ctx, End::kRight, End::kLeft, *deadline);
 }
+
+// ---- LMPOP, BLMPOP ----
+
+// LMPOP's pop over its keys (`names`: the storage names of argv's keys
+// from args.first_key), in one transaction: from the first that holds a
+// list (and where `ticket`, if any, is first in line), replying [key,
+// [elements]]; WRONGTYPE for a key of another type before it, on a `first`
+// try only. False when it found nothing to pop and replied nothing.
+absl::StatusOr<bool> MpopOnce(CommandContext& ctx, const MpopArgs& args,
+                              const std::vector<std::string>& names, End end,
+                              TypedTxn& txn, Reply& reply, bool first,
+                              const PopWaiters::Ticket* ticket) {
+  for (size_t j = 0; j < names.size(); ++j) {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, names[j], ValueType::kList);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type && first) {
+      reply.Error(kWrongTypeError);
+      return true;
+    }
+    if (!key->meta || (ticket && !ticket->First(names[j]))) continue;
+    absl::StatusOr<std::vector<std::string>> values =
+        PopCounted(txn, names[j], *key->meta, end, args.count);
+    if (!values.ok()) return values.status();
+    reply.Array(2);
+    reply.Bulk(ctx.argv[args.first_key + j]);
+    reply.Array(values->size());
+    for (const std::string& v : *values) reply.Bulk(v);
+    return true;
+  }
+  return false;
+}
+
+// LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count], and with
+// `blocking` BLMPOP timeout numkeys ... (its timeout read after the rest,
+// as Redis reads it).
+void MpopGeneric(CommandContext& ctx, bool blocking) {
+  MpopArgs args;
+  End end = End::kLeft;
+  auto is_end = [&](const std::string& arg) { return ParseEnd(arg, &end); };
+  if (!ParseMpopArgsOrReply(ctx, blocking ? 2 : 1, is_end, &args)) return;
+  std::optional<absl::Time> deadline = absl::InfinitePast();
+  if (blocking) deadline = ParseDeadlineOrReply(ctx, ctx.argv[1]);
+  if (!deadline) return;
+  std::vector<std::string> names;
+  for (size_t j = 0; j < args.keys; ++j) {
+    names.push_back(ctx.Name(ctx.argv[args.first_key + j]));
+  }
+  if (!blocking) {
+    return RunTyped(ctx, names, [&](TypedTxn& txn, Reply& reply) {
+      absl::StatusOr<bool> replied =
+          MpopOnce(ctx, args, names, end, txn, reply, true, nullptr);
+      if (!replied.ok()) return replied.status();
+      if (!*replied) reply.NullArray();
+      return absl::OkStatus();
+    });
+  }
+  ListTry pop = [&](TypedTxn& txn, Reply& reply, bool first,
+                    const PopWaiters::Ticket& ticket) {
+    return MpopOnce(ctx, args, names, end, txn, reply, first, &ticket).status();
+  };
+  BlockUntilServed(ctx, names, *deadline, InOneTransaction(ctx, names, pop));
+}
+
+void LMPop(CommandContext& ctx) { MpopGeneric(ctx, false); }
+void BLMPop(CommandContext& ctx) { MpopGeneric(ctx, true); }
 
 // ---- Where they run ----
 
@@ -911,6 +914,10 @@ TRACKDB_RESP_COMMAND_FAMILY(list, table) {
              RunsOn::kWorker);
   table->Add("brpop", -3, BRPop, {"write", "noscript", "blocking"}, 1, -2, 1,
              RunsOn::kWorker);
+  table->Add("lmpop", -4, LMPop, {"write", "movablekeys"}, 0, 0, 0,
+             RunsOn::kWorker);
+  table->Add("blmpop", -5, BLMPop, {"write", "blocking", "movablekeys"}, 0, 0,
+             0, RunsOn::kWorker);
   table->Add("blmove", 6, BLMove, {"write", "denyoom", "noscript", "blocking"},
              1, 2, 1, RunsOn::kWorker);
   table->Add("brpoplpush", 4, BRPopLPush,

@@ -529,6 +529,68 @@ TEST(ListCommandsTest, BlockingArgumentErrors) {
                 });
 }
 
+TEST(ListCommandsTest, MultiKeyPops) {
+  Differential d;
+  ExpectSame(d, {
+                    {"SET", "str", "v"},
+                    {"RPUSH", "l", "a", "b", "c", "d"},
+                    {"LMPOP", "1", "l", "LEFT"},
+                    {"LMPOP", "2", "nokey", "l", "RIGHT", "COUNT", "2"},
+                    {"LMPOP", "2", "nokey", "l", "RIGHT", "COUNT", "9"},
+                    {"EXISTS", "l"},
+                    {"LMPOP", "2", "nokey", "l", "LEFT"},
+                    {"RPUSH", "l", "a", "b", "c"},
+                    {"LMPOP", "2", "str", "l", "LEFT"},
+                    {"LMPOP", "2", "l", "str", "LEFT"},
+                    {"BLMPOP", "0", "2", "nokey", "l", "RIGHT", "COUNT", "1"},
+                    {"BLMPOP", "0.01", "1", "nokey", "LEFT"},
+                    {"BLMPOP", "0.01", "2", "str", "l", "LEFT"},
+                    {"BLMPOP", "0.01", "2", "nokey", "l", "LEFT", "COUNT", "5"},
+                    {"EXISTS", "l"},
+                });
+  for (const Argv& tail : std::vector<Argv>{
+           {"0", "l", "LEFT"},
+           {"-1", "l", "LEFT"},
+           {"x", "l", "LEFT"},
+           {"1", "l"},
+           {"2", "l", "LEFT"},
+           {"1", "l", "UP"},
+           {"1", "l", "LEFT", "COUNT"},
+           {"1", "l", "LEFT", "COUNT", "0"},
+           {"1", "l", "LEFT", "COUNT", "1", "COUNT", "1"},
+           {"1", "l", "LEFT", "junk"},
+       }) {
+    Argv lmpop = {"LMPOP"};
+    lmpop.insert(lmpop.end(), tail.begin(), tail.end());
+    EXPECT_SAME_REPLY(d, lmpop);
+    Argv blmpop = {"BLMPOP", "0.01"};
+    blmpop.insert(blmpop.end(), tail.begin(), tail.end());
+    EXPECT_SAME_REPLY(d, blmpop);
+  }
+  ExpectSame(d, {{"BLMPOP", "x", "1", "l", "LEFT"},
+                 {"BLMPOP", "-1", "0", "l", "LEFT"},
+                 {"LMPOP", "1"}});
+}
+
+TEST(ListCommandsTest, BlmpopIsWokenByAPush) {
+  Differential d;
+  RawClient redis(d.redis_port());
+  RawClient trackdb(d.trackdb_server().port());
+  const std::string blmpop =
+      EncodeCommand({"BLMPOP", "10", "2", "q1", "q2", "RIGHT", "COUNT", "2"});
+  redis.Send(blmpop);
+  EXPECT_EQ(redis.ReadReply(200), std::nullopt);
+  trackdb.Send(blmpop);
+  EXPECT_EQ(trackdb.ReadReply(200), std::nullopt);
+  const auto pushed = std::chrono::steady_clock::now();
+  EXPECT_SAME_REPLY(d, {"RPUSH", "q2", "x", "y", "z"});
+  const std::optional<std::string> want = redis.ReadReply();
+  ASSERT_TRUE(want.has_value());
+  EXPECT_EQ(trackdb.ReadReply(), want);
+  EXPECT_LT(SecondsSince(pushed), 0.5);
+  EXPECT_SAME_REPLY(d, {"LRANGE", "q2", "0", "-1"});
+}
+
 // A BLPOP waiting on one connection is served by a push from another, on
 // both servers alike.
 TEST(ListCommandsTest, BlpopIsWokenByAPushFromAnotherConnection) {

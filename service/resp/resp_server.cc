@@ -682,7 +682,7 @@ void RespServer::Impl::Shutdown() {
   open.clear();
   // Long commands finish, handing their connections back to the loops; a
   // blocked BLPOP gives up waiting.
-  state_.list_waiters().Stop();
+  state_.pop_waiters().Stop();
   state_.replicas().Stop();  // WAIT 1 0 would wait for ever
   workers_->join();
   // With the acceptor and every socket closed, their pending operations

@@ -225,6 +225,7 @@ absl::StatusOr<std::vector<ZEntry>> LoadZsetSource(storage::TrackStore& store,
 void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
                   const std::string& dst, const ZsetStoreBody& compute) {
   const std::string replaceable[] = {dst};
+  bool stored = false;
   RunTyped(
       ctx, names,
       [&](TypedTxn& txn, Reply& reply) -> absl::Status {
@@ -237,9 +238,12 @@ void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
         if (absl::Status s = txn.RemoveOtherTypes(dst); !s.ok()) return s;
         StageNewZset(txn, dst, meta->has_value(), *result);
         reply.Integer(static_cast<int64_t>(result->size()));
+        stored = !result->empty();
         return absl::OkStatus();
       },
       replaceable);
+  // A sorted set stored wakes BZPOPMIN and the others waiting for one.
+  if (stored) ctx.server.pop_waiters().NotifyPush();
 }
 
 }  // namespace trackdb::resp

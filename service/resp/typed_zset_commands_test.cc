@@ -8,7 +8,9 @@
 // a paged ZSCAN) are compared as sorted elements; random picks are checked
 // for what they must hold.
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -415,6 +417,144 @@ TEST(TypedZsetCommandsTest, PopMinAndMax) {
   EXPECT_SAME_REPLY(d, {"ZPOPMIN", "z", "100"});
   EXPECT_SAME_REPLY(d, {"EXISTS", "z"});
   EXPECT_SAME_REPLY(d, {"ZPOPMAX", "z"});
+}
+
+// ZMPOP, and the blocking pops when a key has members already.
+TEST(TypedZsetCommandsTest, MultiKeyAndBlockingPopsServedAtOnce) {
+  Differential d;
+  AddVariedScores(d, "z");
+  AddOtherTypes(d);
+  ExpectSameInBothProtocols(
+      d, {
+             {"ZADD", "z2", "1", "a", "2", "b", "3", "c"},
+             {"ZMPOP", "1", "z2", "MIN"},
+             {"ZMPOP", "2", "nokey", "z2", "MAX", "COUNT", "5"},
+             {"EXISTS", "z2"},
+             {"ZMPOP", "2", "nokey", "z2", "MAX"},
+             {"ZMPOP", "2", "str", "z", "MIN"},
+             {"ZMPOP", "2", "z", "str", "MIN", "COUNT", "2"},
+             {"BZPOPMIN", "nokey", "z", "0"},
+             {"BZPOPMAX", "z", "nokey", "0.01"},
+             {"BZPOPMIN", "nokey", "0.01"},
+             {"BZPOPMIN", "hash", "z", "0.01"},
+             {"BZMPOP", "0", "2", "nokey", "z", "MIN", "COUNT", "3"},
+             {"BZMPOP", "0.01", "1", "nokey", "MAX"},
+             {"BZMPOP", "0.01", "2", "set", "z", "MAX"},
+             {"ZCARD", "z"},
+         });
+  EXPECT_SAME_REPLY(d, {"ZMPOP", "1", "z", "MAX", "COUNT", "100"});
+  EXPECT_SAME_REPLY(d, {"EXISTS", "z"});
+}
+
+TEST(TypedZsetCommandsTest, MultiKeyPopArgumentErrors) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"ZADD", "z", "1", "a", "2", "b"});
+  for (const std::vector<std::string>& tail : std::vector<Argv>{
+           {"0", "z", "MIN"},
+           {"-1", "z", "MIN"},
+           {"x", "z", "MIN"},
+           {"9223372036854775807", "z", "MIN"},
+           {"1", "z"},
+           {"2", "z", "MIN"},
+           {"1", "z", "UP"},
+           {"1", "z", "MIN", "COUNT"},
+           {"1", "z", "MIN", "COUNT", "0"},
+           {"1", "z", "MIN", "COUNT", "-2"},
+           {"1", "z", "MIN", "COUNT", "x"},
+           {"1", "z", "MIN", "COUNT", "1", "COUNT", "1"},
+           {"1", "z", "MIN", "junk"},
+       }) {
+    Argv zmpop = {"ZMPOP"};
+    zmpop.insert(zmpop.end(), tail.begin(), tail.end());
+    EXPECT_SAME_REPLY(d, zmpop);
+    Argv bzmpop = {"BZMPOP", "0.01"};
+    bzmpop.insert(bzmpop.end(), tail.begin(), tail.end());
+    EXPECT_SAME_REPLY(d, bzmpop);
+  }
+  ExpectSame(d, {
+                    {"BZMPOP", "x", "1", "z", "MIN"},
+                    {"BZMPOP", "-1", "1", "z", "MIN"},
+                    {"BZMPOP", "x", "0", "z", "MIN"},
+                    {"BZPOPMIN", "z", "x"},
+                    {"BZPOPMAX", "z", "-1"},
+                    {"BZPOPMIN", "z"},
+                    {"ZMPOP", "1"},
+                    {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+                });
+}
+
+// A blocking pop waiting on one connection is served by a ZADD or a stored
+// sorted set from another, on both servers alike. (A waiter holds a worker
+// thread, and ZUNIONSTORE runs on one: the server needs two.)
+TEST(TypedZsetCommandsTest, BlockingPopsAreWokenByZaddAndStores) {
+  v1::TrackdbConfig config;
+  config.mutable_server()->set_resp_worker_threads(2);
+  Differential d(config);
+  RawClient redis(d.redis_port());
+  RawClient trackdb(d.trackdb_server().port());
+  const std::vector<std::pair<Argv, Argv>> cases = {
+      {{"BZPOPMIN", "q1", "q2", "10"}, {"ZADD", "q2", "2", "b", "1", "a"}},
+      {{"BZPOPMAX", "q1", "10"}, {"ZINCRBY", "q1", "5", "m"}},
+      {{"BZMPOP", "10", "2", "q1", "q2", "MAX", "COUNT", "2"},
+       {"ZADD", "q2", "1", "x", "2", "y", "3", "z"}},
+      {{"BZPOPMIN", "q3", "10"}, {"ZUNIONSTORE", "q3", "1", "src"}},
+  };
+  EXPECT_SAME_REPLY(d, {"ZADD", "src", "1", "s1", "2", "s2"});
+  for (const auto& [wait, push] : cases) {
+    redis.Send(testing::EncodeCommand(wait));
+    EXPECT_EQ(redis.ReadReply(200), std::nullopt);
+    trackdb.Send(testing::EncodeCommand(wait));
+    EXPECT_EQ(trackdb.ReadReply(200), std::nullopt);
+    const auto pushed = std::chrono::steady_clock::now();
+    EXPECT_SAME_REPLY(d, push);
+    const std::optional<std::string> want = redis.ReadReply();
+    ASSERT_TRUE(want.has_value());
+    EXPECT_EQ(trackdb.ReadReply(), want);
+    // Well within the waiters' periodic retry (1 s): the write woke it.
+    EXPECT_LT(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - pushed)
+            .count(),
+        0.5);
+    ExpectSame(d, {{"ZRANGE", "q1", "0", "-1", "WITHSCORES"},
+                   {"ZRANGE", "q2", "0", "-1", "WITHSCORES"},
+                   {"ZRANGE", "q3", "0", "-1", "WITHSCORES"},
+                   {"DEL", "q1", "q2", "q3"}});
+  }
+}
+
+TEST(TypedZsetCommandsTest, LexCountAndInterCard) {
+  Differential d;
+  AddOtherTypes(d);
+  ExpectSameInBothProtocols(
+      d, {
+             {"ZADD", "z", "0", "a", "0", "b", "0", "c", "0", "d"},
+             {"ZADD", "z2", "0", "b", "0", "c", "1", "x"},
+             {"ZLEXCOUNT", "z", "-", "+"},
+             {"ZLEXCOUNT", "z", "[b", "(d"},
+             {"ZLEXCOUNT", "z", "(a", "[c"},
+             {"ZLEXCOUNT", "z", "+", "-"},
+             {"ZLEXCOUNT", "z", "a", "b"},
+             {"ZLEXCOUNT", "z", "[a", "x"},
+             {"ZLEXCOUNT", "nokey", "-", "+"},
+             {"ZLEXCOUNT", "str", "-", "+"},
+             {"ZLEXCOUNT", "str", "a", "b"},
+             {"ZINTERCARD", "2", "z", "z2"},
+             {"ZINTERCARD", "2", "z", "set"},
+             {"ZINTERCARD", "2", "z", "z2", "LIMIT", "1"},
+             {"ZINTERCARD", "2", "z", "z2", "LIMIT", "0"},
+             {"ZINTERCARD", "2", "z", "z2", "LIMIT", "-1"},
+             {"ZINTERCARD", "2", "z", "z2", "LIMIT", "x"},
+             {"ZINTERCARD", "2", "z", "z2", "LIMIT"},
+             {"ZINTERCARD", "2", "z", "z2", "WEIGHTS", "1", "2"},
+             {"ZINTERCARD", "2", "z", "z2", "WITHSCORES"},
+             {"ZINTERCARD", "0", "z"},
+             {"ZINTERCARD", "x", "z"},
+             {"ZINTERCARD", "3", "z", "z2"},
+             {"ZINTERCARD", "2", "z", "str"},
+             {"ZINTERCARD", "2", "str", "z", "LIMIT", "-1"},
+             {"ZINTERCARD", "1", "nokey"},
+             {"ZINTERCARD", "2", "z", "nokey"},
+         });
 }
 
 TEST(TypedZsetCommandsTest, RemoveRanges) {

@@ -270,6 +270,11 @@ class Workload {
     static const char* kFloats[] = {"0.1", "-2.5", "1e2", "3", "inf", "x"};
     return kFloats[Pick(6)];
   }
+  // A COUNT or LIMIT: mostly valid, sometimes not.
+  std::string Count() {
+    static const char* kCounts[] = {"1", "2", "3", "10", "0", "-1"};
+    return kCounts[Pick(6)];
+  }
   std::string Lex() {
     static const char* kLex[] = {"-", "+", "[m2", "(m5", "[m7", "m3"};
     return kLex[Pick(6)];
@@ -312,7 +317,12 @@ class Workload {
   Argv WideZsetWrite() {
     const std::string k = Key();
     static const char* kFlags[] = {"NX", "XX", "GT", "LT", "CH", "INCR"};
-    switch (Pick(7)) {
+    switch (Pick(9)) {
+      case 7:
+        return {"ZMPOP", "2",    AnyKey(), k, Pick(2) ? "MIN" : "MAX",
+                "COUNT", Count()};
+      case 8:  // served at once, or a null after 1 ms
+        return {Pick(2) ? "BZPOPMIN" : "BZPOPMAX", AnyKey(), k, "0.001"};
       case 0:
         return {"ZADD", k, kFlags[Pick(6)], Score(), Member()};
       case 1:
@@ -334,7 +344,11 @@ class Workload {
 
   Argv WideZsetRead() {
     const std::string r = AnyKey();
-    switch (Pick(8)) {
+    switch (Pick(10)) {
+      case 8:
+        return {"ZLEXCOUNT", r, Lex(), Lex()};
+      case 9:
+        return {"ZINTERCARD", "2", Key(), r, "LIMIT", Count()};
       case 0:
         return {"ZMSCORE", r, Member(), Member()};
       case 1:
@@ -357,7 +371,12 @@ class Workload {
 
   Argv WideList() {
     const std::string k = AnyKey();
-    switch (Pick(8)) {
+    switch (Pick(10)) {
+      case 8:
+        return {"LMPOP", "2",    Key(), k, Pick(2) ? "LEFT" : "RIGHT",
+                "COUNT", Count()};
+      case 9:
+        return {"BLMPOP", "0.001", "1", k, "LEFT"};
       case 0:
         return {"LINDEX", k, Int()};
       case 1:
@@ -450,8 +469,9 @@ TEST(TypesDifferentialTest, WiderCommandsMatchRedisAfterEveryCommand) {
   // The wide commands did their work, not only their errors.
   for (const char* command :
        {"ZRANGESTORE", "ZINTERSTORE", "ZREMRANGEBYLEX", "HINCRBYFLOAT", "LPOS",
-        "SINTERCARD", "ZDIFF", "RENAMENX", "EXPIREAT"}) {
-    EXPECT_GT(seen[command], 10) << command;
+        "SINTERCARD", "ZDIFF", "RENAMENX", "EXPIREAT", "ZMPOP", "LMPOP",
+        "ZLEXCOUNT", "ZINTERCARD"}) {
+    EXPECT_GT(seen[command], 5) << command;
   }
 }
 

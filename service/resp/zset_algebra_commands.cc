@@ -1,6 +1,6 @@
 // Sorted-set commands over several keys or that store a result:
-// ZRANGESTORE, ZUNION, ZINTER, ZDIFF, ZUNIONSTORE, ZINTERSTORE and
-// ZDIFFSTORE. Each follows Redis 7.0's t_zset.c (zrangeGenericCommand,
+// ZRANGESTORE, ZUNION, ZINTER, ZINTERCARD, ZDIFF, ZUNIONSTORE, ZINTERSTORE
+// and ZDIFFSTORE. Each follows Redis 7.0's t_zset.c (zrangeGenericCommand,
 // zunionInterDiffGenericCommand): the same checks in the same order, the
 // same arithmetic in the same order (the sources sorted by size, as Redis
 // sorts them, so that sums of scores round alike), so that replies are
@@ -98,6 +98,10 @@ struct AlgebraArgs {
   std::vector<double> weights;     // one per source
   Aggregate aggregate = Aggregate::kSum;
   bool withscores = false;
+  // ZINTERCARD: the result's size is the reply, up to `limit` (0: no
+  // limit).
+  bool cardinality_only = false;
+  int64_t limit = 0;
   // The first bad option's error, replied after the sources' type checks
   // (Redis checks the keys first).
   std::optional<std::string> option_error;
@@ -128,15 +132,23 @@ bool ParseSourcesOrReply(CommandContext& ctx, size_t numkeys_index,
   return true;
 }
 
-// The options after the keys: WEIGHTS and AGGREGATE (not for ZDIFF),
-// WITHSCORES (not for a STORE). Records the first error in `args`.
+// The options after the keys: WEIGHTS and AGGREGATE (not for ZDIFF or
+// ZINTERCARD), WITHSCORES (not for a STORE or ZINTERCARD), LIMIT (for
+// ZINTERCARD only). Records the first error in `args`.
 void ParseAlgebraOptions(const std::vector<std::string>& argv, size_t j,
                          bool store, AlgebraArgs* args) {
   const size_t setnum = args->names.size();
-  const bool weighted = args->op != SetOp::kDiff;
+  const bool card = args->cardinality_only;
+  const bool weighted = args->op != SetOp::kDiff && !card;
   while (j < argv.size() && !args->option_error) {
     const size_t remaining = argv.size() - j;
-    if (weighted && remaining >= setnum + 1 && IsWord(argv[j], "weights")) {
+    if (card && remaining >= 2 && IsWord(argv[j], "limit")) {
+      if (!ParseInt64(argv[j + 1], &args->limit) || args->limit < 0) {
+        args->option_error = "LIMIT can't be negative";
+      }
+      j += 2;
+    } else if (weighted && remaining >= setnum + 1 &&
+               IsWord(argv[j], "weights")) {
       for (size_t i = 0; i < setnum; ++i) {
         if (!ParseRedisDouble(argv[j + 1 + i], &args->weights[i])) {
           args->option_error = "weight value is not a float";
@@ -156,7 +168,7 @@ void ParseAlgebraOptions(const std::vector<std::string>& argv, size_t j,
         args->option_error = kSyntaxError;
       }
       j += 2;
-    } else if (!store && IsWord(argv[j], "withscores")) {
+    } else if (!store && !card && IsWord(argv[j], "withscores")) {
       args->withscores = true;
       ++j;
     } else {
@@ -292,18 +304,40 @@ absl::StatusOr<ZsetResult> ComputeAlgebra(CommandContext& ctx, TypedTxn& txn,
   return ZsetResult(Combine(loaded, args));
 }
 
+// Replies the result of `args` (read in one transaction): its members, or
+// for ZINTERCARD its size.
+void ZAlgebraReply(CommandContext& ctx, const AlgebraArgs& args) {
+  RunTyped(ctx, args.names, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
+    absl::StatusOr<ZsetResult> result = ComputeAlgebra(ctx, txn, args, reply);
+    if (!result.ok()) return result.status();
+    if (!*result) return absl::OkStatus();  // replied an error
+    if (!args.cardinality_only) {
+      EmitEntries(reply, **result, args.withscores);
+      return absl::OkStatus();
+    }
+    const int64_t size = static_cast<int64_t>((*result)->size());
+    reply.Integer(args.limit > 0 ? std::min(size, args.limit) : size);
+    return absl::OkStatus();
+  });
+}
+
 // ZUNION, ZINTER, ZDIFF numkeys key [key ...] [options] [WITHSCORES].
 void ZAlgebra(CommandContext& ctx, SetOp op) {
   AlgebraArgs args;
   args.op = op;
   if (!ParseSourcesOrReply(ctx, 1, &args)) return;
   ParseAlgebraOptions(ctx.argv, 2 + args.names.size(), /*store=*/false, &args);
-  RunTyped(ctx, args.names, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<ZsetResult> result = ComputeAlgebra(ctx, txn, args, reply);
-    if (!result.ok()) return result.status();
-    if (*result) EmitEntries(reply, **result, args.withscores);
-    return absl::OkStatus();
-  });
+  ZAlgebraReply(ctx, args);
+}
+
+// ZINTERCARD numkeys key [key ...] [LIMIT limit].
+void ZInterCard(CommandContext& ctx) {
+  AlgebraArgs args;
+  args.op = SetOp::kInter;
+  args.cardinality_only = true;
+  if (!ParseSourcesOrReply(ctx, 1, &args)) return;
+  ParseAlgebraOptions(ctx.argv, 2 + args.names.size(), /*store=*/false, &args);
+  ZAlgebraReply(ctx, args);
 }
 
 // ZUNIONSTORE, ZINTERSTORE, ZDIFFSTORE dst numkeys key [key ...] [options].
@@ -337,6 +371,8 @@ TRACKDB_RESP_COMMAND_FAMILY(zset_algebra, table) {
   table->Add(
       "zinter", -3, [](CommandContext& ctx) { ZAlgebra(ctx, SetOp::kInter); },
       {"readonly", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("zintercard", -3, ZInterCard, {"readonly", "movablekeys"}, 0, 0, 0,
+             RunsOn::kWorker);
   table->Add(
       "zdiff", -3, [](CommandContext& ctx) { ZAlgebra(ctx, SetOp::kDiff); },
       {"readonly", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);

@@ -1,5 +1,5 @@
 // Sorted-set commands that read, and ZREM: ZCARD, ZSCORE, ZMSCORE, ZRANK,
-// ZREVRANK, ZCOUNT, ZREM, ZRANGE with its older forms (ZREVRANGE,
+// ZREVRANK, ZCOUNT, ZLEXCOUNT, ZREM, ZRANGE with its older forms (ZREVRANGE,
 // Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX), ZRANDMEMBER and ZSCAN, on both
 // kinds of Redis sorted set trackdb keeps:
 //
@@ -17,9 +17,9 @@
 // lowest score up to the member (O(rank)), ZREVRANK from the highest; a
 // ZRANGE by rank walks from the nearer end to the range (O(distance +
 // range)). ZCOUNT and ZRANGE BYSCORE seek to the near bound (O(log N +
-// range)); BYLEX seeks likewise when all scores are equal (the only case
-// Redis defines) and walks from the near end otherwise (zset_range.h).
-// ZRANDMEMBER walks the whole set once (O(N)).
+// range)); ZLEXCOUNT and BYLEX seek likewise when all scores are equal (the
+// only case Redis defines) and walks from the near end otherwise
+// (zset_range.h). ZRANDMEMBER walks the whole set once (O(N)).
 //
 // Cost on a GEO key: trackdb has no score-ordered index of a collection.
 // ZSCORE, ZMSCORE and ZCARD are point reads; ZRANK and ZCOUNT read the
@@ -317,6 +317,39 @@ void ZCount(CommandContext& ctx) {
                  });
 }
 
+// zlexcountCommand: ZLEXCOUNT key min max, the range read before the key.
+void ZLexCount(CommandContext& ctx) {
+  RangeRequest req;
+  req.type = RangeType::kLex;
+  if (!ParseLexRange(ctx.argv[2], ctx.argv[3], &req.lex)) {
+    return ctx.reply.Error("min or max not valid string range item");
+  }
+  const std::string name = ctx.Name(ctx.argv[1]);
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+    if (!ctx.Check(all.status())) return;
+    int64_t n = 0;
+    absl::Status s =
+        VisitRange(VectorZsetReader(*all), req, [&](const ZEntry&) { ++n; });
+    if (!ctx.Check(s)) return;
+    return ctx.reply.Integer(n);
+  }
+  RunOnTypedZset(ctx, name, ReplyZero,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   int64_t n = 0;
+                   absl::Status s =
+                       VisitRange(TypedZsetReader(txn, name, meta), req,
+                                  [&](const ZEntry&) { ++n; });
+                   if (!s.ok()) return s;
+                   reply.Integer(n);
+                   return absl::OkStatus();
+                 });
+}
+
 // ---- ZRANDMEMBER ----
 
 // Which ranks to reply, in reply order: `count` uniform picks of [0, size)
@@ -564,6 +597,8 @@ TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
       "zrevrank", 3, [](CommandContext& ctx) { ZRankGeneric(ctx, true); },
       {"readonly", "fast"}, 1, 1, 1, RunsOn::kWorker);
   table->Add("zcount", 4, ZCount, {"readonly", "fast"}, 1, 1, 1,
+             RunsOn::kWorker);
+  table->Add("zlexcount", 4, ZLexCount, {"readonly", "fast"}, 1, 1, 1,
              RunsOn::kWorker);
   table->Add("zrem", -3, ZRem, {"write", "fast"});
   table->Add(

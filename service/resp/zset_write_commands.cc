@@ -1,5 +1,7 @@
-// Sorted-set commands that write: ZADD, ZINCRBY, ZPOPMIN, ZPOPMAX,
-// ZREMRANGEBYSCORE, ZREMRANGEBYRANK and ZREMRANGEBYLEX. Each follows Redis
+// Sorted-set commands that write: ZADD, ZINCRBY, ZPOPMIN, ZPOPMAX, ZMPOP,
+// the blocking BZPOPMIN, BZPOPMAX and BZMPOP (which wait as
+// blocking_pop.h says), ZREMRANGEBYSCORE, ZREMRANGEBYRANK and
+// ZREMRANGEBYLEX. Each follows Redis
 // 7.0's t_zset.c: the same checks in the same order, so that replies,
 // errors included, are byte for byte Redis's (ZREM, and the reads, are in
 // zset_commands.cc).
@@ -30,8 +32,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "service/clock.h"
+#include "service/resp/blocking_pop.h"
 #include "service/resp/command.h"
 #include "service/resp/key_type.h"
+#include "service/resp/mpop_args.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -181,6 +186,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr) {
   req.incr = incr;
   if (!ParseZAddOrReply(ctx, &req)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
+  bool added = false;
   RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
     absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
     if (!key.ok()) return key.status();
@@ -200,8 +206,12 @@ void ZAddGeneric(CommandContext& ctx, bool incr) {
       }
       key->meta = txn.Create(ValueType::kZset);
     }
+    added = true;
     return ZAddPairs(ctx, txn, name, *key->meta, req, reply);
   });
+  // Wakes BZPOPMIN and the others (a ZADD that changed nothing wakes them
+  // for nothing: they try again and wait on).
+  if (added) ctx.server.pop_waiters().NotifyPush();
 }
 
 // ---- ZPOPMIN, ZPOPMAX ----
@@ -324,6 +334,129 @@ void ZPopGeneric(CommandContext& ctx, bool max) {
               });
 }
 
+// ---- ZMPOP, BZMPOP, BZPOPMIN, BZPOPMAX ----
+
+// How a multi-key pop replies what it popped from the key argv names
+// `key`.
+using PoppedReply = std::function<void(Reply& reply, const std::string& key,
+                                       std::vector<ZEntry>& popped)>;
+
+// A pop of up to `count` members (the lowest, or with `max` the highest)
+// from the first of `names` (storage names of the keys argv holds from
+// `first_key`) that holds a sorted set, where `ticket` (if any) is first
+// in line, replied with `done`. A typed zset pops in one transaction with
+// the reads of the keys before it; a GEO key pops as ZPOPMIN does on one.
+// A key of another type before it replies WRONGTYPE on a `first` try, and
+// is skipped on later ones. False when nothing was popped or replied.
+bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
+                  size_t first_key, bool max, int64_t count, bool first,
+                  const PopWaiters::Ticket* ticket, const PoppedReply& done) {
+  const RangeRequest req = RankRange(0, count - 1, max);
+  std::optional<size_t> geo_at;
+  std::string out;
+  Reply scratch(&out, ctx.reply.protocol());
+  auto pop = [&](TypedTxn& txn) -> absl::Status {
+    for (size_t j = 0; j < names.size(); ++j) {
+      absl::StatusOr<TypedKey> key =
+          LookupTyped(txn, names[j], ValueType::kZset);
+      if (!key.ok()) return key.status();
+      const bool mine = ticket == nullptr || ticket->First(names[j]);
+      if (key->wrong_type) {
+        absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[j]);
+        if (!geo.ok()) return geo.status();
+        if (*geo && mine) {
+          geo_at = j;
+          return absl::OkStatus();
+        }
+        if (*geo || !first) continue;
+        scratch.Error(kWrongTypeError);
+        return absl::OkStatus();
+      }
+      if (!key->meta || !mine) continue;
+      absl::StatusOr<std::vector<ZEntry>> popped =
+          RemoveFromTypedZset(txn, names[j], *key->meta, req);
+      if (!popped.ok()) return popped.status();
+      done(scratch, ctx.argv[first_key + j], *popped);
+      return absl::OkStatus();
+    }
+    return absl::OkStatus();
+  };
+  if (!ctx.Check(ctx.store().UpdateTyped(names, NowMs(), pop))) return true;
+  if (geo_at) {
+    absl::StatusOr<std::vector<ZEntry>> popped =
+        RemoveFromGeoKey(ctx, names[*geo_at], req);
+    if (!ctx.Check(popped.status())) return true;
+    if (!popped->empty()) done(scratch, ctx.argv[first_key + *geo_at], *popped);
+  }
+  ctx.reply.Encoded(out);
+  return !out.empty();
+}
+
+// ZMPOP's and BZMPOP's reply: [key, [[member, score], ...]].
+void ReplyKeyAndPairs(Reply& reply, const std::string& key,
+                      std::vector<ZEntry>& popped) {
+  reply.Array(2);
+  reply.Bulk(key);
+  ReplyPopped(reply, popped, /*nested=*/true);
+}
+
+// ZMPOP numkeys key [key ...] MIN|MAX [COUNT count], and with `blocking`
+// BZMPOP timeout numkeys ... (its timeout read after the rest, as Redis
+// reads it).
+void ZMPopGeneric(CommandContext& ctx, bool blocking) {
+  MpopArgs args;
+  bool max = false;
+  auto is_end = [&](const std::string& arg) {
+    max = IsWord(arg, "max");
+    return max || IsWord(arg, "min");
+  };
+  if (!ParseMpopArgsOrReply(ctx, blocking ? 2 : 1, is_end, &args)) return;
+  std::optional<absl::Time> deadline = absl::InfinitePast();
+  if (blocking) deadline = ParseDeadlineOrReply(ctx, ctx.argv[1]);
+  if (!deadline) return;
+  std::vector<std::string> names;
+  for (size_t j = 0; j < args.keys; ++j) {
+    names.push_back(ctx.Name(ctx.argv[args.first_key + j]));
+  }
+  if (!blocking) {
+    if (!PopFirstZset(ctx, names, args.first_key, max, args.count, true,
+                      nullptr, ReplyKeyAndPairs)) {
+      ctx.reply.NullArray();
+    }
+    return;
+  }
+  BlockUntilServed(ctx, names, *deadline,
+                   [&](Reply&, bool first, const PopWaiters::Ticket& ticket) {
+                     return PopFirstZset(ctx, names, args.first_key, max,
+                                         args.count, first, &ticket,
+                                         ReplyKeyAndPairs);
+                   });
+}
+
+// BZPOPMIN and BZPOPMAX: key [key ...] timeout; the reply is [key, member,
+// score].
+void BZPopGeneric(CommandContext& ctx, bool max) {
+  const std::optional<absl::Time> deadline =
+      ParseDeadlineOrReply(ctx, ctx.argv.back());
+  if (!deadline) return;
+  std::vector<std::string> names;
+  for (size_t j = 1; j + 1 < ctx.argv.size(); ++j) {
+    names.push_back(ctx.Name(ctx.argv[j]));
+  }
+  auto reply_one = [](Reply& reply, const std::string& key,
+                      std::vector<ZEntry>& popped) {
+    reply.Array(3);
+    reply.Bulk(key);
+    reply.Bulk(popped[0].member);
+    reply.Double(popped[0].score);
+  };
+  BlockUntilServed(ctx, names, *deadline,
+                   [&](Reply&, bool first, const PopWaiters::Ticket& ticket) {
+                     return PopFirstZset(ctx, names, 1, max, 1, first, &ticket,
+                                         reply_one);
+                   });
+}
+
 // zremrangeGenericCommand: ZREMRANGEBY{SCORE,RANK,LEX} key min max.
 void ZRemRangeGeneric(CommandContext& ctx, RangeType type) {
   RangeRequest req;
@@ -361,6 +494,18 @@ TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
       "zremrangebylex", 4,
       [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kLex); },
       {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zmpop", -4, [](CommandContext& ctx) { ZMPopGeneric(ctx, false); },
+      {"write", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add(
+      "bzmpop", -5, [](CommandContext& ctx) { ZMPopGeneric(ctx, true); },
+      {"write", "blocking", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add(
+      "bzpopmin", -3, [](CommandContext& ctx) { BZPopGeneric(ctx, false); },
+      {"write", "noscript", "blocking", "fast"}, 1, -2, 1, RunsOn::kWorker);
+  table->Add(
+      "bzpopmax", -3, [](CommandContext& ctx) { BZPopGeneric(ctx, true); },
+      {"write", "noscript", "blocking", "fast"}, 1, -2, 1, RunsOn::kWorker);
   table->RunOnLoopWhen("zpopmin", SmallPopCount);
   table->RunOnLoopWhen("zpopmax", SmallPopCount);
   AddTypedGroup(table, {"zadd", "zincrby", "zpopmin", "zpopmax"});

@@ -1,4 +1,4 @@
-#include "service/resp/list_waiters.h"
+#include "service/resp/pop_waiters.h"
 
 #include <memory>
 
@@ -10,12 +10,12 @@ namespace {
 
 // Tickets queue per key in the order they were taken; a waiter pops from
 // a key only when it is first there, and its leaving wakes the next.
-TEST(ListWaitersTest, TicketsAreFirstInLineInTheOrderTaken) {
-  ListWaiters waiters;
-  auto early = std::make_unique<ListWaiters::Ticket>(
+TEST(PopWaitersTest, TicketsAreFirstInLineInTheOrderTaken) {
+  PopWaiters waiters;
+  auto early = std::make_unique<PopWaiters::Ticket>(
       &waiters, std::vector<std::string>{"q"});
-  ListWaiters::Ticket late(&waiters, {"other", "q"});
-  ListWaiters::Ticket later(&waiters, {"q"});
+  PopWaiters::Ticket late(&waiters, {"other", "q"});
+  PopWaiters::Ticket later(&waiters, {"q"});
   EXPECT_TRUE(early->First("q"));
   EXPECT_FALSE(late.First("q"));
   EXPECT_TRUE(late.First("other"));  // no one came before it there
@@ -30,12 +30,12 @@ TEST(ListWaitersTest, TicketsAreFirstInLineInTheOrderTaken) {
 }
 
 // A push wakes a waiter; the wait ends at its deadline without one.
-TEST(ListWaitersTest, PushesWakeOnlyRegisteredWaiters) {
-  ListWaiters waiters;
+TEST(PopWaitersTest, PushesWakeOnlyRegisteredWaiters) {
+  PopWaiters waiters;
   const uint64_t before = waiters.generation();
   waiters.NotifyPush();  // no one waits: nothing to wake
   EXPECT_EQ(waiters.generation(), before);
-  ListWaiters::Ticket ticket(&waiters, {"q"});
+  PopWaiters::Ticket ticket(&waiters, {"q"});
   const uint64_t seen = waiters.generation();
   waiters.NotifyPush();
   EXPECT_TRUE(waiters.WaitForPush(seen, absl::Now() + absl::Seconds(5)));

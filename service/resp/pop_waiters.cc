@@ -1,11 +1,10 @@
-#include "service/resp/list_waiters.h"
+#include "service/resp/pop_waiters.h"
 
 #include <utility>
 
 namespace trackdb::resp {
 
-ListWaiters::Ticket::Ticket(ListWaiters* waiters,
-                            std::vector<std::string> names)
+PopWaiters::Ticket::Ticket(PopWaiters* waiters, std::vector<std::string> names)
     : waiters_(waiters), registration_(waiters), names_(std::move(names)) {
   absl::MutexLock l(&waiters_->mu_);
   number_ = waiters_->next_ticket_++;
@@ -14,7 +13,7 @@ ListWaiters::Ticket::Ticket(ListWaiters* waiters,
   }
 }
 
-ListWaiters::Ticket::~Ticket() {
+PopWaiters::Ticket::~Ticket() {
   absl::MutexLock l(&waiters_->mu_);
   for (const std::string& name : names_) {
     auto line = waiters_->lines_.find(name);
@@ -27,26 +26,26 @@ ListWaiters::Ticket::~Ticket() {
   waiters_->pushed_.SignalAll();
 }
 
-bool ListWaiters::Ticket::First(const std::string& name) const {
+bool PopWaiters::Ticket::First(const std::string& name) const {
   absl::MutexLock l(&waiters_->mu_);
   auto line = waiters_->lines_.find(name);
   return line == waiters_->lines_.end() || line->second.empty() ||
          *line->second.begin() == number_;
 }
 
-uint64_t ListWaiters::generation() const {
+uint64_t PopWaiters::generation() const {
   absl::MutexLock l(&mu_);
   return generation_;
 }
 
-void ListWaiters::NotifyPush() {
+void PopWaiters::NotifyPush() {
   if (registered_.load() == 0) return;
   absl::MutexLock l(&mu_);
   ++generation_;
   pushed_.SignalAll();
 }
 
-bool ListWaiters::WaitForPush(uint64_t seen, absl::Time until) {
+bool PopWaiters::WaitForPush(uint64_t seen, absl::Time until) {
   absl::MutexLock l(&mu_);
   while (!stopped_ && generation_ == seen) {
     if (pushed_.WaitWithDeadline(&mu_, until)) break;  // timed out
@@ -54,7 +53,7 @@ bool ListWaiters::WaitForPush(uint64_t seen, absl::Time until) {
   return !stopped_;
 }
 
-void ListWaiters::Stop() {
+void PopWaiters::Stop() {
   absl::MutexLock l(&mu_);
   stopped_ = true;
   pushed_.SignalAll();

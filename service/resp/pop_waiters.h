@@ -1,12 +1,13 @@
-#ifndef TRACKDB_SERVICE_RESP_LIST_WAITERS_H_
-#define TRACKDB_SERVICE_RESP_LIST_WAITERS_H_
+#ifndef TRACKDB_SERVICE_RESP_POP_WAITERS_H_
+#define TRACKDB_SERVICE_RESP_POP_WAITERS_H_
 
-// What wakes the blocking list commands (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH)
-// of the RESP door: a command that found nothing to pop waits here, on a
-// worker thread and holding no storage lock, and tries its pop again each
-// time a list push has committed.
+// What wakes the blocking pops of the RESP door (BLPOP, BRPOP, BLMOVE,
+// BRPOPLPUSH, BLMPOP on lists; BZPOPMIN, BZPOPMAX, BZMPOP on sorted sets):
+// a command that found nothing to pop waits here, on a worker thread and
+// holding no storage lock, and tries its pop again each time a push (a
+// list push, a ZADD or ZINCRBY, a sorted set stored) has committed.
 //
-// One generation counter for every list: a push wakes every waiting
+// One generation counter for every key: a push wakes every waiting
 // command, each of which tries its own keys again (one small transaction).
 // A waiting command holds a worker thread, so there are never more of them
 // than workers, and a counter per name would save little.
@@ -34,14 +35,14 @@
 
 namespace trackdb::resp {
 
-class ListWaiters {
+class PopWaiters {
  public:
   // Registers a waiting command for its lifetime: pushes bump the
   // generation only while someone is registered, which keeps a push's
   // cost, when no one waits, to one atomic load.
   class Registration {
    public:
-    explicit Registration(ListWaiters* waiters) : waiters_(waiters) {
+    explicit Registration(PopWaiters* waiters) : waiters_(waiters) {
       waiters_->registered_.fetch_add(1);
     }
     ~Registration() { waiters_->registered_.fetch_sub(1); }
@@ -49,14 +50,14 @@ class ListWaiters {
     Registration& operator=(const Registration&) = delete;
 
    private:
-    ListWaiters* const waiters_;
+    PopWaiters* const waiters_;
   };
 
   // A waiter's place in line on each of `names` (the keys it pops from),
   // for its lifetime; it registers the waiter as Registration does.
   class Ticket {
    public:
-    Ticket(ListWaiters* waiters, std::vector<std::string> names);
+    Ticket(PopWaiters* waiters, std::vector<std::string> names);
     ~Ticket();
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
@@ -64,7 +65,7 @@ class ListWaiters {
     bool First(const std::string& name) const;
 
    private:
-    ListWaiters* const waiters_;
+    PopWaiters* const waiters_;
     const Registration registration_;
     const std::vector<std::string> names_;
     uint64_t number_ = 0;
@@ -72,7 +73,8 @@ class ListWaiters {
 
   // Pushes seen so far; a waiter reads it before each try.
   uint64_t generation() const;
-  // Called once a transaction that pushed onto a list has committed.
+  // Called once a transaction that added to a list or sorted set has
+  // committed.
   void NotifyPush();
   // Waits until a push after `seen`, `until`, or Stop(), whichever comes
   // first. False once stopped: the caller gives up waiting.
@@ -95,4 +97,4 @@ class ListWaiters {
 
 }  // namespace trackdb::resp
 
-#endif  // TRACKDB_SERVICE_RESP_LIST_WAITERS_H_
+#endif  // TRACKDB_SERVICE_RESP_POP_WAITERS_H_
