@@ -50,9 +50,10 @@ tests=(
   //service/resp:key_commands_test
   //service/resp:connection_commands_test
   //service/resp:geo_search_command_test
-  # Lists: blocking pops woken from other connections, and pops of an
-  # empty key run under shared stripes racing pushes.
+  # Lists and sorted sets: blocking pops woken from other connections,
+  # and pops of an empty key run under shared stripes racing pushes.
   //service/resp:list_commands_test
+  //service/resp:typed_zset_commands_test
   # Both doors on one store.
   //service/resp:cross_door_limits_test
   //service/resp:geo_cross_protocol_test
