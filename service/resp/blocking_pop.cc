@@ -29,10 +29,11 @@ std::optional<absl::Time> ParseDeadlineOrReply(CommandContext& ctx,
   return absl::Now() + absl::Milliseconds(tval);  // saturates: forever
 }
 
-void BlockUntilServed(CommandContext& ctx, std::vector<std::string> popped,
-                      absl::Time deadline, const BlockingTry& attempt) {
+void BlockUntilServed(CommandContext& ctx, PopWaiters::Kind kind,
+                      std::vector<std::string> popped, absl::Time deadline,
+                      const BlockingTry& attempt) {
   PopWaiters& waiters = ctx.server.pop_waiters();
-  const PopWaiters::Ticket ticket(&waiters, std::move(popped));
+  const PopWaiters::Ticket ticket(&waiters, kind, std::move(popped));
   for (bool first = true;; first = false) {
     const uint64_t seen = waiters.generation();
     if (attempt(ctx.reply, first, ticket)) return;

@@ -66,9 +66,11 @@ using BlockingTry = std::function<bool(Reply& reply, bool first,
 
 // Tries until a try replies, waiting for pushes in between, or replies a
 // null array once `deadline` has passed. `popped` are the keys the tries
-// pop from (storage names), in line there (PopWaiters::Ticket).
-void BlockUntilServed(CommandContext& ctx, std::vector<std::string> popped,
-                      absl::Time deadline, const BlockingTry& attempt);
+// pop from (storage names), in line there among the waiters of `kind`
+// (PopWaiters::Ticket).
+void BlockUntilServed(CommandContext& ctx, PopWaiters::Kind kind,
+                      std::vector<std::string> popped, absl::Time deadline,
+                      const BlockingTry& attempt);
 
 }  // namespace trackdb::resp
 

@@ -767,7 +767,8 @@ void BlockingPop(CommandContext& ctx, End end) {
     }
     return absl::OkStatus();
   };
-  BlockUntilServed(ctx, names, *deadline, InOneTransaction(ctx, names, pop));
+  BlockUntilServed(ctx, PopWaiters::Kind::kList, names, *deadline,
+                   InOneTransaction(ctx, names, pop));
 }
 
 void BLPop(CommandContext& ctx) { BlockingPop(ctx, End::kLeft); }
@@ -789,7 +790,7 @@ void BlockingMove(CommandContext& ctx, End from, End to, absl::Time deadline) {
     if (!key->meta || !ticket.First(src)) return absl::OkStatus();
     return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
   };
-  BlockUntilServed(ctx, {src}, deadline,
+  BlockUntilServed(ctx, PopWaiters::Kind::kList, {src}, deadline,
                    InOneTransaction(ctx, {src, dst}, move));
   if (moved) ctx.server.pop_waiters().NotifyPush();
 }
@@ -871,7 +872,8 @@ void MpopGeneric(CommandContext& ctx, bool blocking) {
                     const PopWaiters::Ticket& ticket) {
     return MpopOnce(ctx, args, names, end, txn, reply, first, &ticket).status();
   };
-  BlockUntilServed(ctx, names, *deadline, InOneTransaction(ctx, names, pop));
+  BlockUntilServed(ctx, PopWaiters::Kind::kList, names, *deadline,
+                   InOneTransaction(ctx, names, pop));
 }
 
 void LMPop(CommandContext& ctx) { MpopGeneric(ctx, false); }

@@ -1,22 +1,37 @@
 #include "service/resp/pop_waiters.h"
 
+#include <string>
 #include <utility>
 
 namespace trackdb::resp {
 
-PopWaiters::Ticket::Ticket(PopWaiters* waiters, std::vector<std::string> names)
-    : waiters_(waiters), registration_(waiters), names_(std::move(names)) {
+namespace {
+
+std::string LineOf(PopWaiters::Kind kind, const std::string& name) {
+  std::string line(1, static_cast<char>(kind));
+  line += name;
+  return line;
+}
+
+}  // namespace
+
+PopWaiters::Ticket::Ticket(PopWaiters* waiters, Kind kind,
+                           std::vector<std::string> names)
+    : waiters_(waiters),
+      registration_(waiters),
+      kind_(kind),
+      names_(std::move(names)) {
   absl::MutexLock l(&waiters_->mu_);
   number_ = waiters_->next_ticket_++;
   for (const std::string& name : names_) {
-    waiters_->lines_[name].insert(number_);
+    waiters_->lines_[LineOf(kind_, name)].insert(number_);
   }
 }
 
 PopWaiters::Ticket::~Ticket() {
   absl::MutexLock l(&waiters_->mu_);
   for (const std::string& name : names_) {
-    auto line = waiters_->lines_.find(name);
+    auto line = waiters_->lines_.find(LineOf(kind_, name));
     if (line == waiters_->lines_.end()) continue;
     line->second.erase(number_);
     if (line->second.empty()) waiters_->lines_.erase(line);
@@ -28,7 +43,7 @@ PopWaiters::Ticket::~Ticket() {
 
 bool PopWaiters::Ticket::First(const std::string& name) const {
   absl::MutexLock l(&waiters_->mu_);
-  auto line = waiters_->lines_.find(name);
+  auto line = waiters_->lines_.find(LineOf(kind_, name));
   return line == waiters_->lines_.end() || line->second.empty() ||
          *line->second.begin() == number_;
 }

@@ -53,20 +53,27 @@ class PopWaiters {
     PopWaiters* const waiters_;
   };
 
+  // What a waiter pops: waiters for lists and for sorted sets stand in
+  // separate lines on a key, so that one waiting for the type the key does
+  // not hold (and skipping it) never holds up one waiting for the type it
+  // does.
+  enum class Kind : char { kList = 'l', kZset = 'z' };
+
   // A waiter's place in line on each of `names` (the keys it pops from),
   // for its lifetime; it registers the waiter as Registration does.
   class Ticket {
    public:
-    Ticket(PopWaiters* waiters, std::vector<std::string> names);
+    Ticket(PopWaiters* waiters, Kind kind, std::vector<std::string> names);
     ~Ticket();
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
-    // Whether no waiter that came earlier waits on `name`.
+    // Whether no waiter of its kind that came earlier waits on `name`.
     bool First(const std::string& name) const;
 
    private:
     PopWaiters* const waiters_;
     const Registration registration_;
+    const Kind kind_;
     const std::vector<std::string> names_;
     uint64_t number_ = 0;
   };
@@ -90,7 +97,8 @@ class PopWaiters {
   uint64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t next_ticket_ ABSL_GUARDED_BY(mu_) = 0;
-  // Per key, the tickets of its waiters, the first first.
+  // Per kind and key (the kind's char, then the key), the tickets of its
+  // waiters, the first first.
   absl::flat_hash_map<std::string, std::set<uint64_t>> lines_
       ABSL_GUARDED_BY(mu_);
 };

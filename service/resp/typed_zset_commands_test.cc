@@ -522,6 +522,30 @@ TEST(TypedZsetCommandsTest, BlockingPopsAreWokenByZaddAndStores) {
   }
 }
 
+// A BLPOP waiting on a key that then holds a sorted set skips it; a
+// BZPOPMIN that comes later on the same key is served at once, on both
+// servers alike (the list waiter does not hold up the sorted-set line).
+TEST(TypedZsetCommandsTest, AListWaiterDoesNotHoldUpASortedSetWaiter) {
+  v1::TrackdbConfig config;
+  config.mutable_server()->set_resp_worker_threads(2);
+  Differential d(config);
+  RawClient redis_list(d.redis_port());
+  RawClient trackdb_list(d.trackdb_server().port());
+  const std::string blpop = testing::EncodeCommand({"BLPOP", "k", "5"});
+  redis_list.Send(blpop);
+  trackdb_list.Send(blpop);
+  EXPECT_EQ(redis_list.ReadReply(200), std::nullopt);
+  EXPECT_EQ(trackdb_list.ReadReply(200), std::nullopt);
+  EXPECT_SAME_REPLY(d, {"ZADD", "k", "1", "a", "2", "b"});
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_SAME_REPLY(d, {"BZPOPMIN", "k", "3"});
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      0.5);
+  EXPECT_SAME_REPLY(d, {"ZRANGE", "k", "0", "-1"});
+}
+
 TEST(TypedZsetCommandsTest, LexCountAndInterCard) {
   Differential d;
   AddOtherTypes(d);

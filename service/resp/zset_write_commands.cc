@@ -425,7 +425,7 @@ void ZMPopGeneric(CommandContext& ctx, bool blocking) {
     }
     return;
   }
-  BlockUntilServed(ctx, names, *deadline,
+  BlockUntilServed(ctx, PopWaiters::Kind::kZset, names, *deadline,
                    [&](Reply&, bool first, const PopWaiters::Ticket& ticket) {
                      return PopFirstZset(ctx, names, args.first_key, max,
                                          args.count, first, &ticket,
@@ -450,7 +450,7 @@ void BZPopGeneric(CommandContext& ctx, bool max) {
     reply.Bulk(popped[0].member);
     reply.Double(popped[0].score);
   };
-  BlockUntilServed(ctx, names, *deadline,
+  BlockUntilServed(ctx, PopWaiters::Kind::kZset, names, *deadline,
                    [&](Reply&, bool first, const PopWaiters::Ticket& ticket) {
                      return PopFirstZset(ctx, names, 1, max, 1, first, &ticket,
                                          reply_one);
