@@ -10,6 +10,7 @@
 #include <vector>
 
 #define ASIO_STANDALONE
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "asio.hpp"
@@ -17,9 +18,11 @@
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/fence_publisher.h"
+#include "service/resp/key_lanes.h"
 #include "service/resp/read_buffer.h"
 #include "service/resp/request_parser.h"
 #include "service/resp/tls_context.h"
+#include "service/resp/typed_command.h"
 
 namespace trackdb::resp {
 namespace {
@@ -142,6 +145,7 @@ class RespServer::Impl {
   const cluster::ClusterState* cluster() { return state_.cluster(); }
   ServerState& state() { return state_; }
   asio::thread_pool& workers() { return *workers_; }
+  KeyLanes& lanes() { return lanes_; }
   void Forget(Connection* c) {
     absl::MutexLock l(&mu_);
     connections_.erase(c);
@@ -179,6 +183,7 @@ class RespServer::Impl {
       guards_;
   size_t next_loop_ = 0;  // only the acceptor's loop (loops_[0]) uses it
   std::unique_ptr<asio::thread_pool> workers_;
+  KeyLanes lanes_;
   asio::ip::address address_;
   std::unique_ptr<tcp::acceptor> acceptor_;  // null: resp_tls_only
   std::unique_ptr<asio::ssl::context> tls_;
@@ -372,7 +377,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
       }
       const CommandSpec* group = state.commands().GroupStartedBy(argv);
       if (group != nullptr && limits.authenticated && MayRun(client_, *group)) {
-        ServeGroup(*group, std::move(argv), limits, reply);
+        if (!ServeGroup(*group, std::move(argv), limits, reply)) return;
         continue;
       }
       Dispatch(state, client_, argv, reply);
@@ -512,7 +517,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Group commit of one pipeline: serves `first` and the requests already
   // buffered after it that join its group (command.h JoinsGroup) as one
   // call; the first request that does not join is held for NextCommand.
-  void ServeGroup(const CommandSpec& spec, std::vector<std::string> first,
+  // False when the group waits on its key's lane (ServeOnLane): the
+  // connection is suspended and serves on once the group ran.
+  bool ServeGroup(const CommandSpec& spec, std::vector<std::string> first,
                   const ParserLimits& limits, Reply& reply) {
     // Bounds the replies held back and the batch built: a pipeline of 1000
     // one-member GEOADDs is one RocksDB write of ~100 KB.
@@ -531,7 +538,39 @@ class Connection : public std::enable_shared_from_this<Connection>,
       held_ = std::move(next);
       break;
     }
+    std::optional<std::string> name =
+        ExclusiveNameOfRun(server_->state(), client_, spec, group_);
+    if (!name) {
+      DispatchGroup(spec, server_->state(), client_, group_, reply);
+      return true;
+    }
+    return ServeOnLane(spec, *name, reply);
+  }
+
+  // Serves group_, a run that writes one key, in its turn on the key's
+  // lane (key_lanes.h): now if the lane is free (true), else once the
+  // lane's holder hands it on (false; this connection is suspended, as on
+  // a worker, and the loop the lane is handed to serves the group and
+  // resumes it here).
+  bool ServeOnLane(const CommandSpec& spec, const std::string& name,
+                   Reply& reply) {
+    KeyLanes& lanes = server_->lanes();
+    const size_t lane = KeyLanes::LaneOf(absl::HashOf(name));
+    auto self = shared_from_this();
+    KeyLanes::Task task;
+    task.post = [self](std::function<void()> f) {
+      asio::post(self->executor(), std::move(f));
+    };
+    task.run = [self, &spec] {
+      Reply reply(&self->out_, self->client_.protocol);
+      DispatchGroup(spec, self->server_->state(), self->client_, self->group_,
+                    reply);
+      asio::post(self->executor(), [self] { self->Serve(); });
+    };
+    if (!lanes.EnterOrQueue(lane, task)) return false;
     DispatchGroup(spec, server_->state(), client_, group_, reply);
+    lanes.Leave(lane);
+    return true;
   }
 
   // Runs `argv` on the worker pool, then goes on serving on this loop.

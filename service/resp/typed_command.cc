@@ -171,6 +171,25 @@ void AddTypedGroup(CommandTable* table,
   for (const char* c : commands) table->AddGroup(c, joins, ServeTypedGroup);
 }
 
+std::optional<std::string> ExclusiveNameOfRun(
+    ServerState& server, const ClientState& client, const CommandSpec& spec,
+    absl::Span<const std::vector<std::string>> calls) {
+  if (!ServedByTypedGroup(spec) || calls.empty()) return std::nullopt;
+  const std::vector<std::string>& first = calls.front();
+  if (first.size() < 2) return std::nullopt;
+  std::vector<const CommandSpec*> specs;
+  specs.reserve(calls.size());
+  for (const std::vector<std::string>& call : calls) {
+    if (call.size() < 2 || call[1] != first[1]) return std::nullopt;
+    specs.push_back(server.commands().Find(call[0]));
+  }
+  std::string name = KeyName(client.db, first[1]);
+  if (RunFirstAsRead(server, specs, absl::MakeConstSpan(&name, 1))) {
+    return std::nullopt;
+  }
+  return name;
+}
+
 namespace {
 
 constexpr absl::string_view kFallBack = "served another way";

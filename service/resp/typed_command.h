@@ -129,6 +129,16 @@ void RunOnExistingKey(CommandContext& ctx, const std::string& name,
 void AddTypedGroup(CommandTable* table,
                    std::initializer_list<const char*> commands);
 
+// The storage name that a pipelined run of typed calls (`calls`, started
+// by `spec`, each joining the first) writes, when the run is one that holds
+// that name's stripe exclusively: every call is on one key and the run
+// does not go first as a read. Such runs go through KeyLanes
+// (key_lanes.h), so that the loops do not wait for the stripe in turn.
+// nullopt for any other run (reads share the stripe and run side by side).
+std::optional<std::string> ExclusiveNameOfRun(
+    ServerState& server, const ClientState& client, const CommandSpec& spec,
+    absl::Span<const std::vector<std::string>> calls);
+
 // A key looked up for a command on type `want` (Redis's lookupKey +
 // checkType): `wrong_type` when it holds a string, a GEO key or a typed
 // value of another type; else its meta, nullopt when it does not exist.

@@ -54,6 +54,10 @@ tests=(
   # and pops of an empty key run under shared stripes racing pushes.
   //service/resp:list_commands_test
   //service/resp:typed_zset_commands_test
+  # Writes to one key from many loops, handed between them on its lane
+  # (connection state moves to the loop that serves the group).
+  //service/resp:key_lanes_test
+  //service/resp:hot_key_lanes_test
   # Both doors on one store.
   //service/resp:cross_door_limits_test
   //service/resp:geo_cross_protocol_test
