@@ -98,6 +98,14 @@ inline constexpr char kZsetMemberTag = 'm';
 inline constexpr char kZsetScoreTag = 's';
 std::string ZsetMemberSubkey(absl::string_view member);
 std::string ZsetScoreSubkey(double score, absl::string_view member);
+// Whether reads only ever walk a `type` value's `subkey` in order (a
+// sorted set's score keys), never read it by key: the typed cache never
+// holds such a key (storage/typed_values.h), so a write of one has no
+// entry to drop.
+inline bool IsWalkedOnly(ValueType type, absl::string_view subkey) {
+  return type == ValueType::kZset && !subkey.empty() &&
+         subkey[0] == kZsetScoreTag;
+}
 // A list element's subkey.
 std::string ListSubkey(uint64_t index);
 

@@ -75,5 +75,17 @@ TEST(Subkeys, ZsetScoreOrderThenMember) {
   EXPECT_LT(ListSubkey(kListMiddle - 1), ListSubkey(kListMiddle));
 }
 
+// Only a sorted set's score keys are walked-only: a hash field or set
+// member spelt like one is read by key.
+TEST(Subkeys, OnlyScoreKeysOfSortedSetsAreWalkedOnly) {
+  EXPECT_TRUE(IsWalkedOnly(ValueType::kZset, ZsetScoreSubkey(1, "a")));
+  EXPECT_FALSE(IsWalkedOnly(ValueType::kZset, ZsetMemberSubkey("a")));
+  EXPECT_FALSE(IsWalkedOnly(ValueType::kZset, ""));
+  const std::string lookalike = ZsetScoreSubkey(1, "a");
+  for (ValueType t : {ValueType::kHash, ValueType::kSet, ValueType::kList}) {
+    EXPECT_FALSE(IsWalkedOnly(t, lookalike));
+  }
+}
+
 }  // namespace
 }  // namespace trackdb::storage

@@ -123,7 +123,11 @@ class TypedTxnImpl : public TypedTxn {
       absl::string_view name, const TypedMeta& meta,
       absl::string_view subkey) override {
     std::string key = MemberKey(name, meta, subkey);
-    if (auto it = members_.find(key); it != members_.end()) return it->second;
+    if (auto it = members_.find(key); it != members_.end()) {
+      return it->second.value;
+    }
+    // Never cached, so never filled (a write of one drops no entry).
+    if (IsWalkedOnly(meta.type, subkey)) return ReadStored(key);
     if (auto it = fills_.find(key); it != fills_.end()) {
       read_keys_.insert(std::move(key));
       return it->second;
@@ -139,6 +143,10 @@ class TypedTxnImpl : public TypedTxn {
   absl::StatusOr<std::optional<std::string>> GetReadingAhead(
       absl::string_view name, const TypedMeta& meta, absl::string_view subkey,
       bool reverse, size_t ahead) override {
+    if (meta.type != ValueType::kList) {
+      return absl::FailedPreconditionError(
+          "GetReadingAhead reads a list's elements only");
+    }
     std::string key = MemberKey(name, meta, subkey);
     if (members_.contains(key) || fills_.contains(key)) {
       return Get(name, meta, subkey);
@@ -180,11 +188,18 @@ class TypedTxnImpl : public TypedTxn {
     std::string key = TypedMembersPrefix(name, meta.version);
     const size_t prefix_size = key.size();
     for (size_t i = 0; i < subkeys.size(); ++i) {
+      if (IsWalkedOnly(meta.type, subkeys[i])) {  // read, never cached
+        absl::StatusOr<std::optional<std::string>> value =
+            Get(name, meta, subkeys[i]);
+        if (!value.ok()) return value.status();
+        out[i] = *std::move(value);
+        continue;
+      }
       key.resize(prefix_size);
       key.append(subkeys[i]);
       if (auto it = members_.empty() ? members_.end() : members_.find(key);
           it != members_.end()) {
-        out[i] = it->second;
+        out[i] = it->second.value;
       } else if (auto read = fills_.empty() ? fills_.end() : fills_.find(key);
                  read != fills_.end()) {
         out[i] = read->second;
@@ -265,11 +280,13 @@ class TypedTxnImpl : public TypedTxn {
 
   void Put(absl::string_view name, const TypedMeta& meta,
            absl::string_view subkey, absl::string_view value) override {
-    members_[MemberKey(name, meta, subkey)] = std::string(value);
+    members_[MemberKey(name, meta, subkey)] = {std::string(value),
+                                               IsWalkedOnly(meta.type, subkey)};
   }
   void Delete(absl::string_view name, const TypedMeta& meta,
               absl::string_view subkey) override {
-    members_[MemberKey(name, meta, subkey)] = std::nullopt;
+    members_[MemberKey(name, meta, subkey)] = {std::nullopt,
+                                               IsWalkedOnly(meta.type, subkey)};
   }
   void SetMeta(absl::string_view name, const TypedMeta& meta) override {
     if (meta.size == 0) return DeleteMeta(name);
@@ -312,9 +329,13 @@ class TypedTxnImpl : public TypedTxn {
       s.Update(meta ? batch.PutCached(key, EncodeTypedMeta(*meta))
                     : batch.Delete(ColumnFamily::kTypes, key));
     }
-    for (const auto& [key, value] : members_) {
+    for (const auto& [key, staged] : members_) {
       // Members of a value this transaction removed are garbage already.
-      if (!value) {
+      const std::optional<std::string>& value = staged.value;
+      if (staged.walked_only) {
+        s.Update(value ? batch.PutUncached(key, *value)
+                       : batch.DeleteUncached(key));
+      } else if (!value) {
         s.Update(batch.Delete(ColumnFamily::kTypes, key));
       } else if (read_keys_.contains(key)) {
         s.Update(batch.PutCached(key, *value));
@@ -344,7 +365,12 @@ class TypedTxnImpl : public TypedTxn {
   }
 
  private:
-  using Staging = absl::btree_map<std::string, std::optional<std::string>>;
+  struct Staged {
+    std::optional<std::string> value;  // nullopt: deleted
+    // IsWalkedOnly: the key has no typed cache entry to drop.
+    bool walked_only = false;
+  };
+  using Staging = absl::btree_map<std::string, Staged>;
 
   // The staged members with keys in [lower, upper) (upper empty: no end)
   // from `start` on (>= start, or with `reverse` <= start, going down; an
@@ -366,7 +392,7 @@ class TypedTxnImpl : public TypedTxn {
     bool done() const { return at_ == entries_.size(); }
     const std::string& key() const { return entries_[at_]->first; }
     const std::optional<std::string>& value() const {
-      return entries_[at_]->second;
+      return entries_[at_]->second.value;
     }
     void Advance() { ++at_; }
 
@@ -392,20 +418,26 @@ class TypedTxnImpl : public TypedTxn {
           nullptr) {
     std::optional<std::string> value;
     if (Cached(key, &value)) return value;
-    std::string stored;
-    rocksdb::Status s =
-        engine_.db->Get(rocksdb::ReadOptions(), engine_.types(), key, &stored);
-    if (s.ok()) {
-      value = std::move(stored);
-    } else if (!s.IsNotFound()) {
-      return FromRocks(s, "reading a typed value");
-    }
+    absl::StatusOr<std::optional<std::string>> stored = ReadStored(key);
+    if (!stored.ok()) return stored.status();
+    value = *std::move(stored);
     if (deferred != nullptr) {
       deferred->insert_or_assign(key, value);
     } else {
       cache_.Put(key, value);
     }
     return value;
+  }
+
+  // A key of `types` as RocksDB holds it.
+  absl::StatusOr<std::optional<std::string>> ReadStored(
+      const std::string& key) {
+    std::string stored;
+    rocksdb::Status s =
+        engine_.db->Get(rocksdb::ReadOptions(), engine_.types(), key, &stored);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocks(s, "reading a typed value");
+    return stored;
   }
 
   // A RocksDB iterator over the stored keys in [lower, upper) (upper
@@ -633,8 +665,8 @@ absl::Status TrackStore::CopyTypedValue(absl::string_view src,
           absl::StrCat("key '", src, "' is over ", max_bytes,
                        " bytes, more than one atomic copy may hold"));
     }
-    if (absl::Status s = batch.PutNewTypedMember(absl::StrCat(to, subkey),
-                                                 SliceView(it->value()));
+    if (absl::Status s =
+            batch.PutUncached(absl::StrCat(to, subkey), SliceView(it->value()));
         !s.ok()) {
       return s;
     }

@@ -36,14 +36,15 @@ using testing::ReadRaw;
 
 constexpr int64_t kNow = 1'700'000'000'000;
 
-// Creates hash `name` with `fields` (field = value = the string).
-void MakeHash(TrackStore& store, const std::string& name,
-              const std::vector<std::string>& fields, int64_t expire = 0) {
+// Creates `name`, a value of `type` with `fields` as its subkeys (subkey =
+// value = the string).
+void MakeValue(TrackStore& store, const std::string& name, ValueType type,
+               const std::vector<std::string>& fields, int64_t expire = 0) {
   const std::string names[] = {name};
   ASSERT_TRUE(store
                   .UpdateTyped(names, kNow,
                                [&](TypedTxn& txn) {
-                                 TypedMeta m = txn.Create(ValueType::kHash);
+                                 TypedMeta m = txn.Create(type);
                                  m.expire_at_ms = expire;
                                  for (const std::string& f : fields) {
                                    txn.Put(name, m, f, f);
@@ -53,6 +54,11 @@ void MakeHash(TrackStore& store, const std::string& name,
                                  return absl::OkStatus();
                                })
                   .ok());
+}
+
+void MakeHash(TrackStore& store, const std::string& name,
+              const std::vector<std::string>& fields, int64_t expire = 0) {
+  MakeValue(store, name, ValueType::kHash, fields, expire);
 }
 
 std::vector<std::string> Fields(TrackStore& store, const std::string& name,
@@ -518,7 +524,7 @@ TEST(TypedOps, GetManySeesStagedCachedAndStoredMembers) {
 // RocksDB, and after the commit the ones it did not delete are cached.
 TEST(TypedOps, GetReadingAheadKeepsTheMembersItReadAhead) {
   auto store = OpenStore(NewDataDir());
-  MakeHash(*store, "h", {"a", "b", "c", "d"});
+  MakeValue(*store, "h", ValueType::kList, {"a", "b", "c", "d"});
   TypedCache& cache = *store->engine().typed_cache;
   const std::string names[] = {"h"};
   std::vector<std::string> got;
@@ -560,8 +566,9 @@ TEST(TypedOps, GetReadingAheadKeepsTheMembersItReadAhead) {
 // absent, and stops at the value's last member.
 TEST(TypedOps, GetReadingAheadWalksEitherWayFromAnAbsentMember) {
   auto store = OpenStore(NewDataDir());
-  MakeHash(*store, "h", {"a", "b", "c", "d"});
-  MakeHash(*store, "i", {"x"});  // the next value's members: not walked into
+  MakeValue(*store, "h", ValueType::kList, {"a", "b", "c", "d"});
+  MakeValue(*store, "i", ValueType::kList,
+            {"x"});  // the next value's members: not walked into
   TypedCache& cache = *store->engine().typed_cache;
   const std::string names[] = {"h"};
   std::vector<std::string> got;
@@ -588,6 +595,57 @@ TEST(TypedOps, GetReadingAheadWalksEitherWayFromAnAbsentMember) {
                   .ok());
   EXPECT_THAT(got, ElementsAre("absent", "d", "c", "b", "absent"));
   EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+}
+
+// A sorted set's score keys are only walked: a read of one by key is
+// answered but never cached, so their writes (which drop no cache entry)
+// can never leave a stale one; its member keys are cached as any. Reading
+// ahead is for lists, whose walks pass no such keys.
+TEST(TypedOps, WalkedOnlyKeysAreReadButNeverCached) {
+  auto store = OpenStore(NewDataDir());
+  TypedCache& cache = *store->engine().typed_cache;
+  const std::string score = ZsetScoreSubkey(1.5, "x");
+  const std::string member = ZsetMemberSubkey("x");
+  MakeValue(*store, "z", ValueType::kZset, {member, score});
+  const TypedMeta meta = **store->GetTypedMeta("z", kNow);
+  const std::string prefix = TypedMembersPrefix("z", meta.version);
+  const std::string names[] = {"z"};
+  auto read_both = [&](TypedTxn& txn) -> absl::Status {
+    TypedMeta m = **txn.Meta("z");
+    auto one = txn.Get("z", m, score);
+    auto many = txn.GetMany("z", m, {member, score});
+    if (!one.ok()) return one.status();
+    if (!many.ok()) return many.status();
+    EXPECT_THAT(*one, Optional(score));
+    EXPECT_THAT(*many, ElementsAre(Optional(member), Optional(score)));
+    return absl::OkStatus();
+  };
+  ASSERT_TRUE(store->UpdateTyped(names, kNow, read_both).ok());
+  ASSERT_TRUE(store->ReadTyped(names, kNow, read_both).ok());
+  std::optional<std::string> cached;
+  EXPECT_TRUE(cache.Lookup(prefix + member, &cached));
+  EXPECT_FALSE(cache.Lookup(prefix + score, &cached));
+
+  ASSERT_TRUE(store
+                  ->UpdateTyped(names, kNow,
+                                [&](TypedTxn& txn) {
+                                  TypedMeta m = **txn.Meta("z");
+                                  txn.Delete("z", m, score);
+                                  txn.Put("z", m, ZsetScoreSubkey(2, "x"), "");
+                                  txn.SetMeta("z", m);
+                                  return absl::OkStatus();
+                                })
+                  .ok());
+  EXPECT_THAT(ReadRaw(*store, ColumnFamily::kTypes, prefix + score),
+              ::testing::IsEmpty());
+  EXPECT_THAT(Fields(*store, "z"),
+              ElementsAre(member, ZsetScoreSubkey(2, "x")));
+  EXPECT_THAT(testing::TypedCacheViolations(*store), ::testing::IsEmpty());
+
+  absl::Status ahead = store->UpdateTyped(names, kNow, [&](TypedTxn& txn) {
+    return txn.GetReadingAhead("z", **txn.Meta("z"), member, false, 1).status();
+  });
+  EXPECT_EQ(ahead.code(), absl::StatusCode::kFailedPrecondition);
 }
 
 // Reads of one name hold its stripes shared: a read runs while another is

@@ -47,6 +47,9 @@ class TypedTxn {
   virtual TypedMeta Create(ValueType type) = 0;
 
   // A member's value: what this transaction staged for it, else the store's.
+  // Reads cache what they read (storage/typed_cache.h), except keys that
+  // reads only walk (IsWalkedOnly, storage/typed_codec.h): a write of
+  // those has no cache entry to drop.
   virtual absl::StatusOr<std::optional<std::string>> Get(
       absl::string_view name, const TypedMeta& meta,
       absl::string_view subkey) = 0;
@@ -54,7 +57,8 @@ class TypedTxn {
   // stored members after it (before it, with `reverse`) are read with it
   // in one walk from it, kept for this transaction's later Gets and cached
   // after its commit: a pipelined run of pops from one end of a list seeks
-  // once.
+  // once. Lists only (FAILED_PRECONDITION otherwise): the members it walks
+  // past are cached, and a list has no walked-only keys.
   virtual absl::StatusOr<std::optional<std::string>> GetReadingAhead(
       absl::string_view name, const TypedMeta& meta, absl::string_view subkey,
       bool reverse, size_t ahead) = 0;

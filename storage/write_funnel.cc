@@ -52,9 +52,14 @@ absl::Status WriteBatchBuilder::PutCached(absl::string_view key,
                    "adding to a write batch");
 }
 
-absl::Status WriteBatchBuilder::PutNewTypedMember(absl::string_view key,
-                                                  absl::string_view value) {
+absl::Status WriteBatchBuilder::PutUncached(absl::string_view key,
+                                            absl::string_view value) {
   return FromRocks(batch_.Put(engine_.types(), ToSlice(key), ToSlice(value)),
+                   "adding to a write batch");
+}
+
+absl::Status WriteBatchBuilder::DeleteUncached(absl::string_view key) {
+  return FromRocks(batch_.Delete(engine_.types(), ToSlice(key)),
                    "adding to a write batch");
 }
 

@@ -55,7 +55,10 @@
 //   - I8 the same way: every write of a `types` key holds its name's
 //     stripe (UpdateTyped, the whole-name operations, a replicated apply),
 //     and WriteBatchBuilder::Commit sets or drops the cache entries of the
-//     keys it wrote before the caller lets go of it; reads fill entries only
+//     keys it wrote before the caller lets go of it, except keys that can
+//     have none (PutUncached, DeleteUncached: members of a version no meta
+//     has held yet, and walked-only keys, which no read caches,
+//     storage/typed_values.h); reads fill entries only
 //     inside UpdateTyped's or ReadTyped's transaction, holding the stripes
 //     of its names (ReadTyped shared). Each TypedCache::Put or Erase also
 //     outdates every thread's copy of the key (storage/read_front.h).
@@ -187,10 +190,11 @@ class WriteBatchBuilder : public ChangeSink {
   // (an HSET's field). Inserting every written key would cost a write more
   // than the reads it saves (LPUSH's elements, never read back by a push).
   absl::Status PutCached(absl::string_view key, absl::string_view value);
-  // Put of a `types` key that no typed cache entry can exist for (a member
-  // of a version no meta has held yet): it leaves the cache alone.
-  absl::Status PutNewTypedMember(absl::string_view key,
-                                 absl::string_view value);
+  // Put and Delete of a `types` key that no typed cache entry can exist
+  // for (a member of a version no meta has held yet, a sorted set's score
+  // key: storage/typed_codec.h, IsWalkedOnly): they leave the cache alone.
+  absl::Status PutUncached(absl::string_view key, absl::string_view value);
+  absl::Status DeleteUncached(absl::string_view key);
   void LatestMoved(absl::string_view collection, absl::string_view entity,
                    const PointPosition& position) override;
   void DeleteRange(ColumnFamily cf, absl::string_view begin,
