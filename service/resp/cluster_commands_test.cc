@@ -145,6 +145,11 @@ TEST(ClusterCommandsTest, GetKeysAsRedis) {
       {"get"},
       {"get", "a", "b"},
       {"zunionstore", "d", "0", "a"},
+      {"sort", "a", "LIMIT", "0", "1", "GET", "store", "STORE", "d1", "BY", "x",
+       "STORE", "d2"},
+      {"sort", "a", "STORE"},
+      {"sort", "a", "ALPHA"},
+      {"sort_ro", "a", "BY", "x"},
   };
   for (const auto& call : calls) {
     std::vector<std::string> argv = {"COMMAND", "GETKEYS"};
@@ -192,6 +197,18 @@ TEST(ClusterCommandsTest, SetNodesThenRoutesAsRedisCluster) {
   EXPECT_EQ(c.Call({"MSET", "bar", "1", "foo", "2"}),
             "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
   EXPECT_EQ(c.Call({"MSET", "{bar}1", "1", "{bar}2", "2"}), "+OK\r\n");
+  // SORT's BY and GET patterns name keys of any slot: refused, as Redis
+  // Cluster refuses them; a constant BY sorts nothing and is served.
+  EXPECT_EQ(c.Call({"RPUSH", "{bar}l", "2", "1"}), ":2\r\n");
+  EXPECT_EQ(c.Call({"SORT", "{bar}l", "BY", "w_*"}),
+            "-ERR BY option of SORT denied in Cluster mode.\r\n");
+  EXPECT_EQ(c.Call({"SORT", "{bar}l", "GET", "#"}),
+            "-ERR GET option of SORT denied in Cluster mode.\r\n");
+  EXPECT_EQ(c.Call({"SORT", "{bar}l", "BY", "nosort"}),
+            "*2\r\n$1\r\n2\r\n$1\r\n1\r\n");
+  EXPECT_EQ(c.Call({"SORT", "{bar}l", "STORE", "foo"}),
+            "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
+  EXPECT_EQ(c.Call({"SORT", "{bar}l", "STORE", "{bar}s"}), ":2\r\n");
   EXPECT_EQ(c.Call({"ZUNIONSTORE", "{bar}d", "2", "{bar}1", "foo"}),
             "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
   EXPECT_EQ(

@@ -36,6 +36,22 @@ bool AddMovableKeys(const std::string& name,
       name == "blmpop" || name == "bzmpop") {
     return AddCountedKeys(argv, 2, keys);
   }
+  if (name == "sort") {
+    // Redis's sortGetKeys: the last STORE's key; LIMIT's, GET's and BY's
+    // arguments are stepped over.
+    std::optional<absl::string_view> store;
+    for (size_t i = 2; i < argv.size(); ++i) {
+      if (EqualsIgnoreCase(argv[i], "limit")) {
+        i += 2;
+      } else if (EqualsIgnoreCase(argv[i], "get") ||
+                 EqualsIgnoreCase(argv[i], "by")) {
+        ++i;
+      } else if (EqualsIgnoreCase(argv[i], "store") && i + 1 < argv.size()) {
+        store = argv[i + 1];
+      }
+    }
+    if (store) keys->push_back(*store);
+  }
   if (name == "georadius" || name == "georadiusbymember") {
     // The source is argv[1] (first_key); STORE and STOREDIST name another.
     for (size_t i = 2; i + 1 < argv.size(); ++i) {

@@ -54,8 +54,8 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
       CommandFamilyNames(),
       ElementsAre("cluster", "config", "connection", "fence", "geo",
                   "geo_search", "hash", "key", "list", "pubsub", "replication",
-                  "server", "set", "string", "track", "track_search", "zset",
-                  "zset_algebra", "zset_write"));
+                  "server", "set", "sort", "string", "track", "track_search",
+                  "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -89,6 +89,8 @@ TEST(CommandTableTest, WorkerCommands) {
            // the set algebra.
            "smembers", "sscan", "spop", "srandmember", "sinter", "sunion",
            "sdiff", "sinterstore", "sunionstore", "sdiffstore", "sintercard",
+           // SORT reads the whole key, and the keys its patterns name.
+           "sort", "sort_ro",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.

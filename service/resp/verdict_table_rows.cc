@@ -1204,6 +1204,29 @@ const VerdictRow kSetRows[] = {
     {"sscan", "SSCAN nosuch 0 COUNT x"},
 };
 
+const VerdictRow kSortRows[] = {
+    {"sort", "RPUSH sl 3 1 2"},
+    {"sort", "SORT sl"},
+    {"sort", "SORT sl DESC LIMIT 1 1"},
+    {"sort", "SORT sl BY nosort"},
+    {"sort", "SORT sl BY w_* GET # GET n"},
+    {"sort", "SORT sl LIMIT x 1"},
+    {"sort", "SORT sl LIMIT 1"},
+    {"sort", "SORT sl FOO"},
+    {"sort", "SORT s"},
+    {"sort", "SORT s FOO"},
+    {"sort", "SORT g"},
+    {"sort", "SORT g ALPHA LIMIT 0 1"},
+    {"sort", "SORT nosuch"},
+    {"sort", "SORT nosuch STORE n"},
+    {"sort", "SORT sl ALPHA STORE g"},
+    {"sort", "SORT g"},
+    {"sort_ro", "SORT_RO g ALPHA"},
+    {"sort_ro", "SORT_RO g ALPHA STORE dst"},
+    {"sort_ro", "SORT_RO s"},
+    {"sort_ro", "SORT_RO nosuch BY x"},
+};
+
 const VerdictRow kUnsupportedRows[] = {
     {"", "XADD x * f v", VerdictRow::kVerdict, "trackdb serves no streams"},
     {"", "SETBIT s 1 1", VerdictRow::kVerdict, "trackdb serves no bitmaps"},
@@ -1359,6 +1382,7 @@ const std::vector<VerdictRow>& VerdictRows() {
     Append(kZsetRows, all);
     Append(kHashRows, all);
     Append(kSetRows, all);
+    Append(kSortRows, all);
     Append(kListRows, all);
     Append(kPubSubRows, all);
     Append(kFenceRows, all);
