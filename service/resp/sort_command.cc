@@ -118,12 +118,12 @@ absl::StatusOr<std::optional<SortSource>> LoadSortSource(
     source.type = (*meta)->type;
     if (source.type == ValueType::kHash) return std::nullopt;
     const bool list = source.type == ValueType::kList;
-    absl::Status s = txn.Scan(
-        name, **meta, "", "", false,
-        [&](absl::string_view subkey, absl::string_view value) {
-          source.elements.emplace_back(list ? value : subkey);
-          return true;
-        });
+    absl::Status s =
+        txn.Scan(name, **meta, "", "", false,
+                 [&](absl::string_view subkey, absl::string_view value) {
+                   source.elements.emplace_back(list ? value : subkey);
+                   return true;
+                 });
     if (!s.ok()) return s;
     return source;
   }
@@ -303,8 +303,8 @@ absl::StatusOr<bool> SortItems(CommandContext& ctx, const SortArgs& args,
   }
   bool convertible = true;
   for (size_t i = 0; i < items.size(); ++i) {
-    const std::string* weight = args.by ? (weights[i] ? &*weights[i] : nullptr)
-                                        : &elements[i];
+    const std::string* weight =
+        args.by ? (weights[i] ? &*weights[i] : nullptr) : &elements[i];
     if (weight == nullptr) continue;
     if (args.alpha) {
       if (args.by) items[i].by = *weight;
@@ -359,8 +359,7 @@ absl::StatusOr<std::optional<SortOutput>> ComputeSort(CommandContext& ctx,
       std::reverse(order.begin(), order.end());
     }
   } else {
-    absl::StatusOr<bool> sorted =
-        SortItems(ctx, args, source.elements, &order);
+    absl::StatusOr<bool> sorted = SortItems(ctx, args, source.elements, &order);
     if (!sorted.ok()) return sorted.status();
     if (!*sorted) return std::nullopt;
   }
@@ -434,8 +433,7 @@ void SortInOneTransaction(CommandContext& ctx, const SortArgs& args,
         }
         // No lookups: the only error left is the weights' conversion,
         // replied into `reply` through a context of its own.
-        CommandContext inner{ctx.server, ctx.client, ctx.argv, reply,
-                             ctx.spec};
+        CommandContext inner{ctx.server, ctx.client, ctx.argv, reply, ctx.spec};
         auto output = ComputeSort(inner, args, **std::move(source));
         if (!output.ok() || !*output) return output.status();
         if (!args.store) {

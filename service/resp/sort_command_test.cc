@@ -24,8 +24,8 @@ void ExpectSame(Differential& d, const std::vector<Argv>& commands) {
 TEST(SortCommandTest, NumbersAndAlpha) {
   Differential d;
   ExpectSame(d, {
-                    {"RPUSH", "l", "3", "1.5", "-2", "10", "1e1", "0x10",
-                     " 5", "-inf", "inf", "10"},
+                    {"RPUSH", "l", "3", "1.5", "-2", "10", "1e1", "0x10", " 5",
+                     "-inf", "inf", "10"},
                     {"SORT", "l"},
                     {"SORT", "l", "DESC"},
                     {"SORT", "l", "ALPHA"},
@@ -67,9 +67,9 @@ TEST(SortCommandTest, LimitClamps) {
   Differential d;
   ExpectSame(d, {{"RPUSH", "l", "5", "3", "4", "1", "2"}});
   const std::vector<std::pair<std::string, std::string>> limits = {
-      {"0", "2"},  {"1", "-1"}, {"-5", "2"},  {"3", "100"},
-      {"5", "1"},  {"9", "1"},  {"0", "0"},   {"2", "0"},
-      {"-1", "-1"}, {"4", "1"}, {"0", "-10"},
+      {"0", "2"},   {"1", "-1"}, {"-5", "2"},  {"3", "100"},
+      {"5", "1"},   {"9", "1"},  {"0", "0"},   {"2", "0"},
+      {"-1", "-1"}, {"4", "1"},  {"0", "-10"},
   };
   for (const auto& [start, count] : limits) {
     EXPECT_SAME_REPLY(d, {"SORT", "l", "LIMIT", start, count});
@@ -83,71 +83,70 @@ TEST(SortCommandTest, LimitClamps) {
 TEST(SortCommandTest, ByAndGetPatterns) {
   Differential d;
   ExpectSame(
-      d,
-      {
-          {"RPUSH", "ids", "1", "2", "3", "4"},
-          {"MSET", "w_1", "30", "w_2", "10", "w_3", "20", "name_1", "ann",
-           "name_2", "bob", "name_4", "dan"},
-          {"HSET", "h_1", "age", "7", "city", "rome"},
-          {"HSET", "h_2", "age", "3"},
-          {"HSET", "h_3", "age", "5", "city", "oslo"},
-          {"SORT", "ids", "BY", "w_*"},
-          {"SORT", "ids", "BY", "w_*", "DESC"},
-          {"SORT", "ids", "BY", "w_*", "GET", "#", "GET", "name_*"},
-          {"SORT", "ids", "BY", "h_*->age", "GET", "h_*->city", "GET", "#"},
-          {"SORT", "ids", "BY", "w_*", "ALPHA", "LIMIT", "1", "2"},
-          {"SORT", "ids", "BY", "name_*", "ALPHA"},
-          {"SORT", "ids", "BY", "name_*", "ALPHA", "DESC"},
-          {"SORT", "ids", "BY", "name_*"},
-          {"SORT", "ids", "GET", "name_*", "GET", "nostar", "GET", "h_*->"},
-          {"SORT", "ids", "GET", "w_*->age"},
-          {"SORT", "ids", "GET", "h_*"},
-          {"SORT", "ids", "BY", "nosort", "GET", "name_*"},
-          {"SORT", "ids", "BY", "nosort", "DESC", "GET", "#"},
-          {"SORT_RO", "ids", "BY", "w_*", "GET", "name_*"},
-          {"SET", "w_4", "heavy"},
-          {"SORT", "ids", "BY", "w_*"},
-          {"SORT", "ids", "BY", "w_*", "ALPHA"},
-          {"SORT", "ids", "BY", "*", "GET", "name_*"},
-          {"SORT", "ids", "BY", "w_*", "STORE", "out", "GET", "name_*"},
-          {"LRANGE", "out", "0", "-1"},
-          {"TYPE", "out"},
-      });
+      d, {
+             {"RPUSH", "ids", "1", "2", "3", "4"},
+             {"MSET", "w_1", "30", "w_2", "10", "w_3", "20", "name_1", "ann",
+              "name_2", "bob", "name_4", "dan"},
+             {"HSET", "h_1", "age", "7", "city", "rome"},
+             {"HSET", "h_2", "age", "3"},
+             {"HSET", "h_3", "age", "5", "city", "oslo"},
+             {"SORT", "ids", "BY", "w_*"},
+             {"SORT", "ids", "BY", "w_*", "DESC"},
+             {"SORT", "ids", "BY", "w_*", "GET", "#", "GET", "name_*"},
+             {"SORT", "ids", "BY", "h_*->age", "GET", "h_*->city", "GET", "#"},
+             {"SORT", "ids", "BY", "w_*", "ALPHA", "LIMIT", "1", "2"},
+             {"SORT", "ids", "BY", "name_*", "ALPHA"},
+             {"SORT", "ids", "BY", "name_*", "ALPHA", "DESC"},
+             {"SORT", "ids", "BY", "name_*"},
+             {"SORT", "ids", "GET", "name_*", "GET", "nostar", "GET", "h_*->"},
+             {"SORT", "ids", "GET", "w_*->age"},
+             {"SORT", "ids", "GET", "h_*"},
+             {"SORT", "ids", "BY", "nosort", "GET", "name_*"},
+             {"SORT", "ids", "BY", "nosort", "DESC", "GET", "#"},
+             {"SORT_RO", "ids", "BY", "w_*", "GET", "name_*"},
+             {"SET", "w_4", "heavy"},
+             {"SORT", "ids", "BY", "w_*"},
+             {"SORT", "ids", "BY", "w_*", "ALPHA"},
+             {"SORT", "ids", "BY", "*", "GET", "name_*"},
+             {"SORT", "ids", "BY", "w_*", "STORE", "out", "GET", "name_*"},
+             {"LRANGE", "out", "0", "-1"},
+             {"TYPE", "out"},
+         });
 }
 
 TEST(SortCommandTest, StoreReplacesAnyType) {
   Differential d;
-  ExpectSame(d, {
-                    {"RPUSH", "l", "2", "3", "1"},
-                    {"SET", "dst", "string"},
-                    {"EXPIRE", "dst", "100"},
-                    {"SORT", "l", "STORE", "dst"},
-                    {"TYPE", "dst"},
-                    {"TTL", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"HSET", "dst", "f", "v"},
-                    {"SORT", "l", "DESC", "STORE", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"GEOADD", "dst", "13.4", "38.1", "car"},
-                    {"SORT", "l", "LIMIT", "1", "1", "STORE", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"SORT", "l", "STORE", "l"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"SORT", "l", "LIMIT", "5", "1", "STORE", "dst"},
-                    {"EXISTS", "dst"},
-                    {"SORT", "missing", "STORE", "l"},
-                    {"EXISTS", "l"},
-                    {"SADD", "s", "b", "c", "a"},
-                    {"SORT", "s", "BY", "nosort", "STORE", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"SORT", "s", "BY", "nosort", "GET", "#", "STORE", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"SORT", "s", "ALPHA", "GET", "x_*", "GET", "#", "STORE",
-                     "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"SORT", "s", "STORE", "a", "STORE", "b"},
-                    {"EXISTS", "a", "b"},
-                });
+  ExpectSame(
+      d, {
+             {"RPUSH", "l", "2", "3", "1"},
+             {"SET", "dst", "string"},
+             {"EXPIRE", "dst", "100"},
+             {"SORT", "l", "STORE", "dst"},
+             {"TYPE", "dst"},
+             {"TTL", "dst"},
+             {"LRANGE", "dst", "0", "-1"},
+             {"HSET", "dst", "f", "v"},
+             {"SORT", "l", "DESC", "STORE", "dst"},
+             {"LRANGE", "dst", "0", "-1"},
+             {"GEOADD", "dst", "13.4", "38.1", "car"},
+             {"SORT", "l", "LIMIT", "1", "1", "STORE", "dst"},
+             {"LRANGE", "dst", "0", "-1"},
+             {"SORT", "l", "STORE", "l"},
+             {"LRANGE", "l", "0", "-1"},
+             {"SORT", "l", "LIMIT", "5", "1", "STORE", "dst"},
+             {"EXISTS", "dst"},
+             {"SORT", "missing", "STORE", "l"},
+             {"EXISTS", "l"},
+             {"SADD", "s", "b", "c", "a"},
+             {"SORT", "s", "BY", "nosort", "STORE", "dst"},
+             {"LRANGE", "dst", "0", "-1"},
+             {"SORT", "s", "BY", "nosort", "GET", "#", "STORE", "dst"},
+             {"LRANGE", "dst", "0", "-1"},
+             {"SORT", "s", "ALPHA", "GET", "x_*", "GET", "#", "STORE", "dst"},
+             {"LRANGE", "dst", "0", "-1"},
+             {"SORT", "s", "STORE", "a", "STORE", "b"},
+             {"EXISTS", "a", "b"},
+         });
 }
 
 TEST(SortCommandTest, Errors) {
@@ -179,20 +178,20 @@ TEST(SortCommandTest, Errors) {
 
 TEST(SortCommandTest, GeoKeysSortAsSortedSets) {
   Differential d;
-  ExpectSame(d, {
-                    {"GEOADD", "g", "13.361389", "38.115556", "palermo",
-                     "15.087269", "37.502669", "catania", "2.35", "48.85",
-                     "paris"},
-                    {"SORT", "g", "ALPHA"},
-                    {"SORT", "g", "BY", "nosort"},
-                    {"SORT", "g", "BY", "nosort", "DESC", "LIMIT", "0", "2"},
-                    {"SORT", "g"},
-                    {"SORT", "g", "ALPHA", "STORE", "names"},
-                    {"LRANGE", "names", "0", "-1"},
-                    {"SORT", "names", "ALPHA", "DESC", "STORE", "g"},
-                    {"TYPE", "g"},
-                    {"LRANGE", "g", "0", "-1"},
-                });
+  ExpectSame(
+      d, {
+             {"GEOADD", "g", "13.361389", "38.115556", "palermo", "15.087269",
+              "37.502669", "catania", "2.35", "48.85", "paris"},
+             {"SORT", "g", "ALPHA"},
+             {"SORT", "g", "BY", "nosort"},
+             {"SORT", "g", "BY", "nosort", "DESC", "LIMIT", "0", "2"},
+             {"SORT", "g"},
+             {"SORT", "g", "ALPHA", "STORE", "names"},
+             {"LRANGE", "names", "0", "-1"},
+             {"SORT", "names", "ALPHA", "DESC", "STORE", "g"},
+             {"TYPE", "g"},
+             {"LRANGE", "g", "0", "-1"},
+         });
 }
 
 TEST(SortCommandTest, Resp3Nulls) {
