@@ -91,6 +91,8 @@ TEST(CommandTableTest, WorkerCommands) {
            "sdiff", "sinterstore", "sunionstore", "sdiffstore", "sintercard",
            // SORT reads the whole key, and the keys its patterns name.
            "sort", "sort_ro",
+           // LCS fills a table of |a| x |b| cells.
+           "lcs",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.

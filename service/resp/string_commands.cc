@@ -9,6 +9,7 @@
 // these commands: SET, MSET and friends replace it (deleting the
 // collection after the string is written; until then the string wins, as
 // TypeOf says), every other command answers WRONGTYPE.
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/key_type.h"
+#include "service/resp/lcs.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -577,6 +579,97 @@ void Setrange(CommandContext& ctx) {
   if (ran) answer.Send(ctx.reply);
 }
 
+// ---- LCS ----
+
+struct LcsOptions {
+  bool idx = false;
+  bool len = false;
+  bool with_match_len = false;
+  int64_t min_match_len = 0;
+};
+
+// LCS's options from argv[3] on, in Redis's order of checks; false once it
+// has replied an error.
+bool ParseLcsOptions(CommandContext& ctx, LcsOptions* o) {
+  const std::vector<std::string>& argv = ctx.argv;
+  for (size_t j = 3; j < argv.size(); ++j) {
+    if (IsWord(argv[j], "idx")) {
+      o->idx = true;
+    } else if (IsWord(argv[j], "len")) {
+      o->len = true;
+    } else if (IsWord(argv[j], "withmatchlen")) {
+      o->with_match_len = true;
+    } else if (IsWord(argv[j], "minmatchlen") && j + 1 < argv.size()) {
+      if (!ParseInt64(argv[++j], &o->min_match_len)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      o->min_match_len = std::max<int64_t>(o->min_match_len, 0);
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  if (o->idx && o->len) {
+    ctx.reply.Error(
+        "If you want both the length and indexes, please just use IDX.");
+    return false;
+  }
+  return true;
+}
+
+void ReplyLcsRanges(Reply& reply, const LcsResult& r, bool with_match_len) {
+  reply.Map(2);
+  reply.Bulk("matches");
+  reply.Array(r.ranges.size());
+  for (const LcsRange& range : r.ranges) {
+    reply.Array(with_match_len ? 3 : 2);
+    reply.Array(2);
+    reply.Integer(range.a_start);
+    reply.Integer(range.a_end);
+    reply.Array(2);
+    reply.Integer(range.b_start);
+    reply.Integer(range.b_end);
+    if (with_match_len) reply.Integer(range.length());
+  }
+  reply.Bulk("len");
+  reply.Integer(r.length);
+}
+
+// LCS key1 key2 [LEN] [IDX] [MINMATCHLEN len] [WITHMATCHLEN]: Redis reads
+// both keys (a missing one is "") before it reads the options.
+void Lcs(CommandContext& ctx) {
+  const int64_t now = NowMs();
+  std::string values[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string name = ctx.Name(ctx.argv[1 + k]);
+    auto v = ctx.store().GetString(name, now);
+    if (!ctx.Check(v.status())) return;
+    if (*v) {
+      values[k] = std::move((*v)->value);
+      continue;
+    }
+    absl::StatusOr<bool> other = HoldsNonString(ctx.store(), name, now);
+    if (!ctx.Check(other.status())) return;
+    if (*other) {
+      return ctx.reply.Error("The specified keys must contain string values");
+    }
+  }
+  LcsOptions o;
+  if (!ParseLcsOptions(ctx, &o)) return;
+  if (LcsTableBytes(values[0].size(), values[1].size()) >
+      static_cast<uint64_t>(ctx.server.settings().proto_max_bulk_len)) {
+    return ctx.reply.Error(
+        "Insufficient memory, transient memory for LCS exceeds "
+        "proto-max-bulk-len");
+  }
+  const LcsResult r = LongestCommonSubsequence(
+      values[0], values[1], /*walk=*/o.idx || !o.len, o.min_match_len);
+  if (o.idx) return ReplyLcsRanges(ctx.reply, r, o.with_match_len);
+  if (o.len) return ctx.reply.Integer(r.length);
+  ctx.reply.Bulk(r.subsequence);
+}
+
 }  // namespace
 
 TRACKDB_RESP_COMMAND_FAMILY(string, table) {
@@ -601,6 +694,8 @@ TRACKDB_RESP_COMMAND_FAMILY(string, table) {
   table->Add("incrbyfloat", 3, Incrbyfloat, {"write", "denyoom", "fast"});
   table->Add("append", 3, Append, {"write", "denyoom"});
   table->Add("setrange", 4, Setrange, {"write", "denyoom"});
+  // A table of |a| x |b| cells: O(N*M) work.
+  table->Add("lcs", -3, Lcs, {"readonly"}, 1, 2, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp

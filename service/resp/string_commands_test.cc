@@ -13,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/track_point.h"
+#include "service/resp/geo_test_util.h"
 #include "service/resp/keyspace.h"
 #include "service/resp/resp_test_client.h"
 
@@ -334,6 +335,75 @@ TEST(StringCommandsTest, Setrange) {
   EXPECT_SAME_REPLY(d, {"SETRANGE", "t", "1", "X"});
   EXPECT_SAME_REPLY(d, {"TTL", "t"});
   EXPECT_SAME_REPLY(d, {"SETRANGE", "t", "1"});
+}
+
+// LCS's subsequence, length and ranges follow Redis's walk back through
+// its table, ties included; its errors come in Redis's order (the keys'
+// types before the options).
+TEST(StringCommandsTest, Lcs) {
+  Differential d;
+  const std::vector<std::vector<std::string>> commands = {
+      {"MSET", "a", "ohmytext", "b", "mynewtext", "c", "abcabcabc", "d",
+       "cbacbacba"},
+      {"LCS", "a", "b"},
+      {"LCS", "a", "b", "LEN"},
+      {"LCS", "a", "b", "IDX"},
+      {"LCS", "a", "b", "IDX", "MINMATCHLEN", "4"},
+      {"LCS", "a", "b", "IDX", "MINMATCHLEN", "4", "WITHMATCHLEN"},
+      {"LCS", "a", "b", "idx", "withmatchlen", "minmatchlen", "-3"},
+      {"LCS", "c", "d"},
+      {"LCS", "c", "d", "IDX", "WITHMATCHLEN"},
+      {"LCS", "d", "c", "IDX"},
+      {"LCS", "a", "a", "IDX", "WITHMATCHLEN"},
+      {"LCS", "a", "missing"},
+      {"LCS", "missing", "a", "IDX"},
+      {"LCS", "missing", "other", "LEN"},
+      {"LCS", "a", "b", "LEN", "IDX"},
+      {"LCS", "a", "b", "FOO"},
+      {"LCS", "a", "b", "MINMATCHLEN"},
+      {"LCS", "a", "b", "MINMATCHLEN", "x"},
+      {"LCS", "a", "b", "MINMATCHLEN", "1.5", "LEN", "IDX"},
+      {"LCS", "a"},
+      {"RPUSH", "l", "x"},
+      {"LCS", "a", "l"},
+      {"LCS", "l", "a", "FOO"},
+      {"GEOADD", "g", "13.361389", "38.115556", "palermo"},
+      {"LCS", "g", "a", "LEN"},
+      {"SET", "e", ""},
+      {"LCS", "e", "a", "IDX"},
+      {"CONFIG", "SET", "proto-max-bulk-len", "1048576"},
+      {"SET", "big", std::string(600, 'x')},
+      {"LCS", "big", "big", "LEN"},
+      {"LCS", "big", "a", "LEN"},
+  };
+  for (const auto& argv : commands) EXPECT_SAME_REPLY(d, argv);
+}
+
+// Random strings over two or three letters, so that the walk meets many
+// ties: each pair's subsequence and ranges are Redis's.
+TEST(StringCommandsTest, LcsOfRandomStrings) {
+  Differential d;
+  std::mt19937 rng(20261129);
+  auto random_string = [&] {
+    const size_t len = rng() % 13;
+    const size_t letters = 2 + rng() % 2;
+    std::string s;
+    for (size_t i = 0; i < len; ++i) s.push_back('a' + rng() % letters);
+    return s;
+  };
+  for (int i = 0; i < 150; ++i) {
+    EXPECT_SAME_REPLY(d, {"MSET", "x", random_string(), "y", random_string()});
+    EXPECT_SAME_REPLY(d, {"LCS", "x", "y"});
+    EXPECT_SAME_REPLY(d, {"LCS", "x", "y", "IDX", "WITHMATCHLEN"});
+    EXPECT_SAME_REPLY(d, {"LCS", "y", "x", "IDX", "MINMATCHLEN", "2"});
+  }
+}
+
+TEST(StringCommandsTest, LcsResp3) {
+  Differential d;
+  testing::Resp3Both(d);
+  EXPECT_SAME_REPLY(d, {"MSET", "a", "ohmytext", "b", "mynewtext"});
+  EXPECT_SAME_REPLY(d, {"LCS", "a", "b", "IDX", "WITHMATCHLEN"});
 }
 
 TEST(StringCommandsTest, AppendBeyondProtoMaxBulkLen) {

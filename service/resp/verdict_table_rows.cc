@@ -364,6 +364,12 @@ const VerdictRow kStringRows[] = {
     {"setrange", "SETRANGE g 0 <empty>"},
     {"setrange", "SETRANGE g 0 x"},
     {"setrange", "SETRANGE s 2 XY"},
+    {"lcs", "LCS s n"},
+    {"lcs", "LCS s nosuch IDX WITHMATCHLEN"},
+    {"lcs", "LCS s n LEN IDX"},
+    {"lcs", "LCS s n MINMATCHLEN x"},
+    {"lcs", "LCS g s"},
+    {"lcs", "LCS s n FOO"},
 };
 
 const VerdictRow kGeoRows[] = {
