@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/option_words.h"
@@ -178,12 +179,13 @@ PatternRef ResolvePattern(const std::string& pattern,
   return ref;
 }
 
-// The values `refs` point at, in order (nullopt: nothing there, or a key
-// of the wrong type), each key read as it is now: strings in one read,
-// hash fields in one read-only transaction over their hashes.
+// The values `refs` point at (one for each of `elements`), in order
+// (nullopt: nothing there, or a key of the wrong type), each key read as it
+// is now: strings in one read, hash fields in one read-only transaction
+// over their hashes.
 absl::StatusOr<std::vector<std::optional<std::string>>> LookUp(
-    CommandContext& ctx, const std::vector<PatternRef>& refs,
-    const std::vector<std::string>& elements) {
+    CommandContext& ctx, absl::Span<const PatternRef> refs,
+    absl::Span<const std::string> elements) {
   std::vector<std::optional<std::string>> out(refs.size());
   std::vector<std::string> strings;
   std::vector<size_t> string_at;
@@ -229,16 +231,29 @@ absl::StatusOr<std::vector<std::optional<std::string>>> LookUp(
   return out;
 }
 
+// Pattern keys read at a time: a read holds their stripes, so a SORT of a
+// big key keeps no writer of them waiting for the whole of it.
+constexpr size_t kLookUpChunk = 1024;
+
 // What `pattern` gives for each of `elements`.
 absl::StatusOr<std::vector<std::optional<std::string>>> LookUpPattern(
     CommandContext& ctx, const std::string& pattern,
     const std::vector<std::string>& elements) {
+  std::vector<std::optional<std::string>> out;
+  out.reserve(elements.size());
   std::vector<PatternRef> refs;
-  refs.reserve(elements.size());
-  for (const std::string& e : elements) {
-    refs.push_back(ResolvePattern(pattern, e));
+  for (size_t begin = 0; begin < elements.size(); begin += kLookUpChunk) {
+    const absl::Span<const std::string> chunk =
+        absl::MakeConstSpan(elements).subspan(begin, kLookUpChunk);
+    refs.clear();
+    for (const std::string& e : chunk) {
+      refs.push_back(ResolvePattern(pattern, e));
+    }
+    auto values = LookUp(ctx, refs, chunk);
+    if (!values.ok()) return values.status();
+    for (std::optional<std::string>& v : *values) out.push_back(std::move(v));
   }
-  return LookUp(ctx, refs, elements);
+  return out;
 }
 
 // Whether SORT with `args` reads keys other than the one it sorts.

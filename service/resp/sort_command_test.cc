@@ -114,6 +114,31 @@ TEST(SortCommandTest, ByAndGetPatterns) {
          });
 }
 
+// Pattern keys are read a chunk at a time: a key of 2,500 elements sorts
+// by weights and gets fields across the chunks' seams as Redis does.
+TEST(SortCommandTest, ManyPatternKeys) {
+  Differential d;
+  Argv ids = {"RPUSH", "ids"};
+  Argv weights = {"MSET"};
+  for (int i = 0; i < 2500; ++i) {
+    ids.push_back(std::to_string(i));
+    weights.push_back("w_" + std::to_string(i));
+    weights.push_back(std::to_string((i * 7919) % 2503));
+    if (i % 3 == 0) {
+      EXPECT_SAME_REPLY(
+          d, {"HSET", "h_" + std::to_string(i), "f", "v" + std::to_string(i)});
+    }
+  }
+  ExpectSame(d, {ids, weights});
+  ExpectSame(d, {
+                    {"SORT", "ids", "BY", "w_*", "LIMIT", "1000", "60", "GET",
+                     "#", "GET", "h_*->f"},
+                    {"SORT", "ids", "BY", "w_*", "DESC", "GET", "w_*"},
+                    {"SORT", "ids", "BY", "w_*", "ALPHA", "STORE", "out"},
+                    {"LRANGE", "out", "0", "-1"},
+                });
+}
+
 TEST(SortCommandTest, StoreReplacesAnyType) {
   Differential d;
   ExpectSame(
