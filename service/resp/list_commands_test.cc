@@ -34,10 +34,6 @@ using Argv = std::vector<std::string>;
 
 constexpr char kNullArray[] = "*-1\r\n";
 
-void ExpectSame(Differential& d, const std::vector<Argv>& commands) {
-  for (const Argv& argv : commands) EXPECT_SAME_REPLY(d, argv);
-}
-
 // Seconds since `start`.
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -46,56 +42,57 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 TEST(ListCommandsTest, PushAndPop) {
   Differential d;
-  ExpectSame(d, {
-                    {"LPUSH", "l", "a"},
-                    {"LPUSH", "l", "b", "c"},
-                    {"RPUSH", "l", "x", "y", "z"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LPUSHX", "l", "p"},
-                    {"RPUSHX", "l", "q", "r"},
-                    {"LPUSHX", "nokey", "p"},
-                    {"RPUSHX", "nokey", "p"},
-                    {"EXISTS", "nokey"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LLEN", "l"},
-                    {"LLEN", "nokey"},
-                    {"LPOP", "l"},
-                    {"RPOP", "l"},
-                    {"LPOP", "l", "2"},
-                    {"RPOP", "l", "2"},
-                    {"LPOP", "l", "0"},
-                    {"RPOP", "l", "0"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LPOP", "l", "100"},
-                    {"EXISTS", "l"},
-                    {"LPOP", "l"},
-                    {"RPOP", "l"},
-                    {"LPOP", "l", "1"},
-                    {"RPOP", "l", "0"},
-                    {"RPUSH", "l", "a", "b", "c"},
-                    {"RPOP", "l", "5"},
-                    {"EXISTS", "l"},
-                    {"RPUSH", "l", "only"},
-                    {"RPOP", "l"},
-                    {"EXISTS", "l"},
-                    {"RPUSH", "l", "", std::string("\0\r\n\xff", 4)},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LPOP", "l", "-1"},
-                    {"LPOP", "l", "abc"},
-                    {"RPOP", "l", "1.5"},
-                    {"LPOP", "l", "99999999999999999999"},
-                    {"LPOP", "l", "1", "2"},
-                    {"RPOP", "l", "1", "2"},
-                    {"LPOP", "nokey", "-1"},
-                    {"LPUSH", "l"},
-                    {"LPOP"},
-                    {"TYPE", "l"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"LPUSH", "l", "a"},
+             {"LPUSH", "l", "b", "c"},
+             {"RPUSH", "l", "x", "y", "z"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LPUSHX", "l", "p"},
+             {"RPUSHX", "l", "q", "r"},
+             {"LPUSHX", "nokey", "p"},
+             {"RPUSHX", "nokey", "p"},
+             {"EXISTS", "nokey"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LLEN", "l"},
+             {"LLEN", "nokey"},
+             {"LPOP", "l"},
+             {"RPOP", "l"},
+             {"LPOP", "l", "2"},
+             {"RPOP", "l", "2"},
+             {"LPOP", "l", "0"},
+             {"RPOP", "l", "0"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LPOP", "l", "100"},
+             {"EXISTS", "l"},
+             {"LPOP", "l"},
+             {"RPOP", "l"},
+             {"LPOP", "l", "1"},
+             {"RPOP", "l", "0"},
+             {"RPUSH", "l", "a", "b", "c"},
+             {"RPOP", "l", "5"},
+             {"EXISTS", "l"},
+             {"RPUSH", "l", "only"},
+             {"RPOP", "l"},
+             {"EXISTS", "l"},
+             {"RPUSH", "l", "", std::string("\0\r\n\xff", 4)},
+             {"LRANGE", "l", "0", "-1"},
+             {"LPOP", "l", "-1"},
+             {"LPOP", "l", "abc"},
+             {"RPOP", "l", "1.5"},
+             {"LPOP", "l", "99999999999999999999"},
+             {"LPOP", "l", "1", "2"},
+             {"RPOP", "l", "1", "2"},
+             {"LPOP", "nokey", "-1"},
+             {"LPUSH", "l"},
+             {"LPOP"},
+             {"TYPE", "l"},
+         });
 }
 
 TEST(ListCommandsTest, IndexSetAndRange) {
   Differential d;
-  ExpectSame(d, {{"RPUSH", "l", "a", "b", "c", "d", "e"}});
+  testing::ExpectSameReplies(d, {{"RPUSH", "l", "a", "b", "c", "d", "e"}});
   for (const char* i : {"0", "4", "5", "-1", "-5", "-6", "9223372036854775807",
                         "-9223372036854775808"}) {
     EXPECT_SAME_REPLY(d, {"LINDEX", "l", i});
@@ -117,29 +114,29 @@ TEST(ListCommandsTest, IndexSetAndRange) {
     for (const char* end : ends)
       EXPECT_SAME_REPLY(d, {"LRANGE", "l", start, end});
   }
-  ExpectSame(d, {
-                    {"LINDEX", "l", "abc"},
-                    {"LINDEX", "l", "1.0"},
-                    {"LINDEX", "nokey", "abc"},
-                    {"LINDEX", "nokey", "0"},
-                    {"LSET", "l", "0", "A"},
-                    {"LSET", "l", "-1", "E"},
-                    {"LSET", "l", "2", ""},
-                    {"LSET", "l", "5", "x"},
-                    {"LSET", "l", "-6", "x"},
-                    {"LSET", "l", "abc", "x"},
-                    {"LSET", "nokey", "0", "x"},
-                    {"LSET", "nokey", "abc", "x"},
-                    {"EXISTS", "nokey"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LRANGE", "l", "a", "1"},
-                    {"LRANGE", "l", "0", "b"},
-                    {"LRANGE", "nokey", "0", "-1"},
-                    {"LRANGE", "nokey", "x", "-1"},
-                    {"LINDEX", "l"},
-                    {"LSET", "l", "0"},
-                    {"LRANGE", "l", "0"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"LINDEX", "l", "abc"},
+                                    {"LINDEX", "l", "1.0"},
+                                    {"LINDEX", "nokey", "abc"},
+                                    {"LINDEX", "nokey", "0"},
+                                    {"LSET", "l", "0", "A"},
+                                    {"LSET", "l", "-1", "E"},
+                                    {"LSET", "l", "2", ""},
+                                    {"LSET", "l", "5", "x"},
+                                    {"LSET", "l", "-6", "x"},
+                                    {"LSET", "l", "abc", "x"},
+                                    {"LSET", "nokey", "0", "x"},
+                                    {"LSET", "nokey", "abc", "x"},
+                                    {"EXISTS", "nokey"},
+                                    {"LRANGE", "l", "0", "-1"},
+                                    {"LRANGE", "l", "a", "1"},
+                                    {"LRANGE", "l", "0", "b"},
+                                    {"LRANGE", "nokey", "0", "-1"},
+                                    {"LRANGE", "nokey", "x", "-1"},
+                                    {"LINDEX", "l"},
+                                    {"LSET", "l", "0"},
+                                    {"LRANGE", "l", "0"},
+                                });
 }
 
 // Ranges and counted pops past the loop's small sizes (run on a worker).
@@ -147,28 +144,30 @@ TEST(ListCommandsTest, LongLists) {
   Differential d;
   Argv push = {"RPUSH", "long"};
   for (int i = 0; i < 500; ++i) push.push_back(absl::StrCat("e", i));
-  ExpectSame(d, {
-                    push,
-                    {"LRANGE", "long", "0", "-1"},
-                    {"LRANGE", "long", "10", "300"},
-                    {"LRANGE", "long", "-400", "-2"},
-                    {"LINDEX", "long", "250"},
-                    {"LPOP", "long", "150"},
-                    {"RPOP", "long", "150"},
-                    {"LLEN", "long"},
-                    {"LRANGE", "long", "0", "-1"},
-                    {"LTRIM", "long", "50", "-50"},
-                    {"LRANGE", "long", "0", "-1"},
-                    {"LPOS", "long", "e300"},
-                    {"LREM", "long", "0", "e250"},
-                    {"LINSERT", "long", "BEFORE", "e251", "new"},
-                    {"LRANGE", "long", "0", "-1"},
-                });
+  testing::ExpectSameReplies(d,
+                             {
+                                 push,
+                                 {"LRANGE", "long", "0", "-1"},
+                                 {"LRANGE", "long", "10", "300"},
+                                 {"LRANGE", "long", "-400", "-2"},
+                                 {"LINDEX", "long", "250"},
+                                 {"LPOP", "long", "150"},
+                                 {"RPOP", "long", "150"},
+                                 {"LLEN", "long"},
+                                 {"LRANGE", "long", "0", "-1"},
+                                 {"LTRIM", "long", "50", "-50"},
+                                 {"LRANGE", "long", "0", "-1"},
+                                 {"LPOS", "long", "e300"},
+                                 {"LREM", "long", "0", "e250"},
+                                 {"LINSERT", "long", "BEFORE", "e251", "new"},
+                                 {"LRANGE", "long", "0", "-1"},
+                             });
 }
 
 TEST(ListCommandsTest, Lpos) {
   Differential d;
-  ExpectSame(d, {{"RPUSH", "l", "a", "b", "c", "a", "b", "a", "c", "a"}});
+  testing::ExpectSameReplies(
+      d, {{"RPUSH", "l", "a", "b", "c", "a", "b", "a", "c", "a"}});
   const std::vector<Argv> options = {
       {},
       {"RANK", "1"},
@@ -215,159 +214,161 @@ TEST(ListCommandsTest, Lpos) {
       EXPECT_SAME_REPLY(d, argv);
     }
   }
-  ExpectSame(d, {
-                    {"LPOS", "nokey", "a"},
-                    {"LPOS", "nokey", "a", "COUNT", "0"},
-                    {"LPOS", "nokey", "a", "RANK", "0"},
-                    {"LPOS", "l"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"LPOS", "nokey", "a"},
+                                    {"LPOS", "nokey", "a", "COUNT", "0"},
+                                    {"LPOS", "nokey", "a", "RANK", "0"},
+                                    {"LPOS", "l"},
+                                });
 }
 
 TEST(ListCommandsTest, LremLinsertLtrim) {
   Differential d;
   const Argv fill = {"RPUSH", "l", "a", "b", "a", "c", "a", "b", "a"};
-  ExpectSame(d,
-             {
-                 fill,
-                 {"LREM", "l", "2", "a"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LREM", "l", "-1", "a"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LREM", "l", "0", "b"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LREM", "l", "0", "nothere"},
-                 {"LREM", "l", "0", "a"},
-                 {"LREM", "l", "0", "c"},
-                 {"EXISTS", "l"},
-                 fill,
-                 {"LREM", "l", "-9223372036854775808", "a"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LREM", "l", "9223372036854775807", "b"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LREM", "l", "x", "a"},
-                 {"LREM", "nokey", "x", "a"},
-                 {"LREM", "nokey", "0", "a"},
-                 {"LINSERT", "l", "BEFORE", "c", "x"},
-                 {"LINSERT", "l", "AFTER", "c", "y"},
-                 {"LINSERT", "l", "after", "y", "z"},
-                 {"LINSERT", "l", "before", "x", "w"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LINSERT", "l", "BEFORE", "nothere", "v"},
-                 {"LINSERT", "l", "MIDDLE", "c", "v"},
-                 {"LINSERT", "nokey", "BEFORE", "c", "v"},
-                 {"LINSERT", "nokey", "MIDDLE", "c", "v"},
-                 {"EXISTS", "nokey"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LTRIM", "l", "1", "-2"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LTRIM", "l", "-100", "100"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LTRIM", "l", "1", "1"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LTRIM", "l", "1", "0"},
-                 {"EXISTS", "l"},
-                 fill,
-                 {"LTRIM", "l", "5", "100"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LTRIM", "l", "-1", "-1"},
-                 {"LRANGE", "l", "0", "-1"},
-                 {"LTRIM", "l", "9223372036854775807", "-9223372036854775808"},
-                 {"EXISTS", "l"},
-                 {"LTRIM", "nokey", "0", "1"},
-                 {"LTRIM", "nokey", "a", "1"},
-                 {"LTRIM", "l", "0", "b"},
-                 {"LINSERT", "l", "BEFORE", "c"},
-             });
+  testing::ExpectSameReplies(
+      d, {
+             fill,
+             {"LREM", "l", "2", "a"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LREM", "l", "-1", "a"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LREM", "l", "0", "b"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LREM", "l", "0", "nothere"},
+             {"LREM", "l", "0", "a"},
+             {"LREM", "l", "0", "c"},
+             {"EXISTS", "l"},
+             fill,
+             {"LREM", "l", "-9223372036854775808", "a"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LREM", "l", "9223372036854775807", "b"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LREM", "l", "x", "a"},
+             {"LREM", "nokey", "x", "a"},
+             {"LREM", "nokey", "0", "a"},
+             {"LINSERT", "l", "BEFORE", "c", "x"},
+             {"LINSERT", "l", "AFTER", "c", "y"},
+             {"LINSERT", "l", "after", "y", "z"},
+             {"LINSERT", "l", "before", "x", "w"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LINSERT", "l", "BEFORE", "nothere", "v"},
+             {"LINSERT", "l", "MIDDLE", "c", "v"},
+             {"LINSERT", "nokey", "BEFORE", "c", "v"},
+             {"LINSERT", "nokey", "MIDDLE", "c", "v"},
+             {"EXISTS", "nokey"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LTRIM", "l", "1", "-2"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LTRIM", "l", "-100", "100"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LTRIM", "l", "1", "1"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LTRIM", "l", "1", "0"},
+             {"EXISTS", "l"},
+             fill,
+             {"LTRIM", "l", "5", "100"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LTRIM", "l", "-1", "-1"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LTRIM", "l", "9223372036854775807", "-9223372036854775808"},
+             {"EXISTS", "l"},
+             {"LTRIM", "nokey", "0", "1"},
+             {"LTRIM", "nokey", "a", "1"},
+             {"LTRIM", "l", "0", "b"},
+             {"LINSERT", "l", "BEFORE", "c"},
+         });
 }
 
 TEST(ListCommandsTest, MoveAndRotate) {
   Differential d;
-  ExpectSame(d, {
-                    {"RPUSH", "src", "a", "b", "c", "d"},
-                    {"LMOVE", "src", "dst", "LEFT", "LEFT"},
-                    {"LMOVE", "src", "dst", "LEFT", "RIGHT"},
-                    {"LMOVE", "src", "dst", "right", "left"},
-                    {"LRANGE", "src", "0", "-1"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"LMOVE", "src", "dst", "RIGHT", "RIGHT"},
-                    {"EXISTS", "src"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"LMOVE", "src", "dst", "LEFT", "LEFT"},
-                    {"LMOVE", "dst", "dst", "LEFT", "RIGHT"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"LMOVE", "dst", "dst", "RIGHT", "LEFT"},
-                    {"LMOVE", "dst", "dst", "RIGHT", "LEFT"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"LMOVE", "dst", "dst", "LEFT", "LEFT"},
-                    {"LMOVE", "dst", "dst", "RIGHT", "RIGHT"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"RPOPLPUSH", "dst", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"RPOPLPUSH", "dst", "other"},
-                    {"RPOPLPUSH", "nokey", "other"},
-                    {"LRANGE", "other", "0", "-1"},
-                    {"RPUSH", "one", "x"},
-                    {"RPOPLPUSH", "one", "one"},
-                    {"LRANGE", "one", "0", "-1"},
-                    {"LMOVE", "src", "dst", "UP", "LEFT"},
-                    {"LMOVE", "src", "dst", "LEFT", "DOWN"},
-                    {"LMOVE", "nokey", "dst", "UP", "LEFT"},
-                    {"LMOVE", "dst", "x", "LEFT"},
-                    {"RPOPLPUSH", "dst"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"RPUSH", "src", "a", "b", "c", "d"},
+                                    {"LMOVE", "src", "dst", "LEFT", "LEFT"},
+                                    {"LMOVE", "src", "dst", "LEFT", "RIGHT"},
+                                    {"LMOVE", "src", "dst", "right", "left"},
+                                    {"LRANGE", "src", "0", "-1"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                    {"LMOVE", "src", "dst", "RIGHT", "RIGHT"},
+                                    {"EXISTS", "src"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                    {"LMOVE", "src", "dst", "LEFT", "LEFT"},
+                                    {"LMOVE", "dst", "dst", "LEFT", "RIGHT"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                    {"LMOVE", "dst", "dst", "RIGHT", "LEFT"},
+                                    {"LMOVE", "dst", "dst", "RIGHT", "LEFT"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                    {"LMOVE", "dst", "dst", "LEFT", "LEFT"},
+                                    {"LMOVE", "dst", "dst", "RIGHT", "RIGHT"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                    {"RPOPLPUSH", "dst", "dst"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                    {"RPOPLPUSH", "dst", "other"},
+                                    {"RPOPLPUSH", "nokey", "other"},
+                                    {"LRANGE", "other", "0", "-1"},
+                                    {"RPUSH", "one", "x"},
+                                    {"RPOPLPUSH", "one", "one"},
+                                    {"LRANGE", "one", "0", "-1"},
+                                    {"LMOVE", "src", "dst", "UP", "LEFT"},
+                                    {"LMOVE", "src", "dst", "LEFT", "DOWN"},
+                                    {"LMOVE", "nokey", "dst", "UP", "LEFT"},
+                                    {"LMOVE", "dst", "x", "LEFT"},
+                                    {"RPOPLPUSH", "dst"},
+                                });
 }
 
 // A string key (SET) and a GEO key (GEOADD) are the wrong type for every
 // list command; a missing source does not look at its destination.
 TEST(ListCommandsTest, WrongType) {
   Differential d;
-  ExpectSame(d, {
-                    {"SET", "s", "v"},
-                    {"GEOADD", "g", "13.361389", "38.115556", "m"},
-                    {"RPUSH", "l", "a", "b"},
-                });
+  testing::ExpectSameReplies(d,
+                             {
+                                 {"SET", "s", "v"},
+                                 {"GEOADD", "g", "13.361389", "38.115556", "m"},
+                                 {"RPUSH", "l", "a", "b"},
+                             });
   for (const char* k : {"s", "g"}) {
     const std::string key = k;
-    ExpectSame(d, {
-                      {"LPUSH", key, "a"},
-                      {"RPUSH", key, "a"},
-                      {"LPUSHX", key, "a"},
-                      {"RPUSHX", key, "a"},
-                      {"LPOP", key},
-                      {"RPOP", key, "2"},
-                      {"LPOP", key, "-1"},
-                      {"LLEN", key},
-                      {"LINDEX", key, "0"},
-                      {"LINDEX", key, "x"},
-                      {"LSET", key, "0", "a"},
-                      {"LSET", key, "x", "a"},
-                      {"LRANGE", key, "0", "-1"},
-                      {"LRANGE", key, "x", "-1"},
-                      {"LTRIM", key, "0", "1"},
-                      {"LREM", key, "0", "a"},
-                      {"LINSERT", key, "BEFORE", "a", "b"},
-                      {"LINSERT", key, "MIDDLE", "a", "b"},
-                      {"LPOS", key, "a"},
-                      {"LPOS", key, "a", "RANK", "0"},
-                      {"LMOVE", key, "l", "LEFT", "LEFT"},
-                      {"LMOVE", "l", key, "LEFT", "LEFT"},
-                      {"LMOVE", "nokey", key, "LEFT", "LEFT"},
-                      {"LMOVE", key, key, "LEFT", "LEFT"},
-                      {"RPOPLPUSH", key, "l"},
-                      {"RPOPLPUSH", "l", key},
-                      {"RPOPLPUSH", "nokey", key},
-                      {"BLPOP", key, "0.01"},
-                      {"BLPOP", "nokey", key, "l", "0.01"},
-                      {"BLPOP", "l", key, "0.01"},
-                      {"BRPOP", key, "l", "0.01"},
-                      {"BLMOVE", key, "l", "LEFT", "LEFT", "0.01"},
-                      {"BLMOVE", "l", key, "LEFT", "LEFT", "0.01"},
-                      {"BRPOPLPUSH", key, "l", "0.01"},
-                      {"BRPOPLPUSH", "l", key, "0.01"},
-                      {"BRPOPLPUSH", "nokey", key, "0.01"},
-                      {"LRANGE", "l", "0", "-1"},
-                      {"TYPE", key},
-                  });
+    testing::ExpectSameReplies(d,
+                               {
+                                   {"LPUSH", key, "a"},
+                                   {"RPUSH", key, "a"},
+                                   {"LPUSHX", key, "a"},
+                                   {"RPUSHX", key, "a"},
+                                   {"LPOP", key},
+                                   {"RPOP", key, "2"},
+                                   {"LPOP", key, "-1"},
+                                   {"LLEN", key},
+                                   {"LINDEX", key, "0"},
+                                   {"LINDEX", key, "x"},
+                                   {"LSET", key, "0", "a"},
+                                   {"LSET", key, "x", "a"},
+                                   {"LRANGE", key, "0", "-1"},
+                                   {"LRANGE", key, "x", "-1"},
+                                   {"LTRIM", key, "0", "1"},
+                                   {"LREM", key, "0", "a"},
+                                   {"LINSERT", key, "BEFORE", "a", "b"},
+                                   {"LINSERT", key, "MIDDLE", "a", "b"},
+                                   {"LPOS", key, "a"},
+                                   {"LPOS", key, "a", "RANK", "0"},
+                                   {"LMOVE", key, "l", "LEFT", "LEFT"},
+                                   {"LMOVE", "l", key, "LEFT", "LEFT"},
+                                   {"LMOVE", "nokey", key, "LEFT", "LEFT"},
+                                   {"LMOVE", key, key, "LEFT", "LEFT"},
+                                   {"RPOPLPUSH", key, "l"},
+                                   {"RPOPLPUSH", "l", key},
+                                   {"RPOPLPUSH", "nokey", key},
+                                   {"BLPOP", key, "0.01"},
+                                   {"BLPOP", "nokey", key, "l", "0.01"},
+                                   {"BLPOP", "l", key, "0.01"},
+                                   {"BRPOP", key, "l", "0.01"},
+                                   {"BLMOVE", key, "l", "LEFT", "LEFT", "0.01"},
+                                   {"BLMOVE", "l", key, "LEFT", "LEFT", "0.01"},
+                                   {"BRPOPLPUSH", key, "l", "0.01"},
+                                   {"BRPOPLPUSH", "l", key, "0.01"},
+                                   {"BRPOPLPUSH", "nokey", key, "0.01"},
+                                   {"LRANGE", "l", "0", "-1"},
+                                   {"TYPE", key},
+                               });
   }
   EXPECT_SAME_REPLY(d, {"GET", "s"});
   EXPECT_SAME_REPLY(d, {"GEOPOS", "g", "m"});
@@ -376,48 +377,49 @@ TEST(ListCommandsTest, WrongType) {
 // Each database has its own lists.
 TEST(ListCommandsTest, Databases) {
   Differential d;
-  ExpectSame(d, {
-                    {"RPUSH", "l", "zero"},
-                    {"SELECT", "1"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"RPUSH", "l", "one", "uno"},
-                    {"LMOVE", "l", "m", "LEFT", "LEFT"},
-                    {"SELECT", "0"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LRANGE", "m", "0", "-1"},
-                    {"SELECT", "1"},
-                    {"LRANGE", "m", "0", "-1"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"RPUSH", "l", "zero"},
+                                    {"SELECT", "1"},
+                                    {"LRANGE", "l", "0", "-1"},
+                                    {"RPUSH", "l", "one", "uno"},
+                                    {"LMOVE", "l", "m", "LEFT", "LEFT"},
+                                    {"SELECT", "0"},
+                                    {"LRANGE", "l", "0", "-1"},
+                                    {"LRANGE", "m", "0", "-1"},
+                                    {"SELECT", "1"},
+                                    {"LRANGE", "m", "0", "-1"},
+                                });
 }
 
 TEST(ListCommandsTest, Resp3) {
   Differential d;
   testing::Resp3Both(d);
-  ExpectSame(d, {
-                    {"RPUSH", "l", "a", "b", "a"},
-                    {"LPOP", "nokey"},
-                    {"RPOP", "nokey", "1"},
-                    {"LPOP", "nokey", "0"},
-                    {"LPOP", "l", "0"},
-                    {"LPOP", "l", "1"},
-                    {"LINDEX", "l", "9"},
-                    {"LINDEX", "nokey", "0"},
-                    {"LRANGE", "nokey", "0", "-1"},
-                    {"LRANGE", "l", "0", "-1"},
-                    {"LPOS", "l", "z"},
-                    {"LPOS", "l", "a"},
-                    {"LPOS", "l", "z", "COUNT", "0"},
-                    {"LPOS", "nokey", "z"},
-                    {"LPOS", "nokey", "z", "COUNT", "1"},
-                    {"LMOVE", "nokey", "l", "LEFT", "LEFT"},
-                    {"RPOPLPUSH", "nokey", "l"},
-                    {"BLPOP", "nokey", "0.01"},
-                    {"BRPOP", "nokey", "l", "0.01"},
-                    {"BLMOVE", "nokey", "l", "LEFT", "LEFT", "0.01"},
-                    {"BRPOPLPUSH", "nokey", "l", "0.01"},
-                    {"BRPOPLPUSH", "l", "m", "0.01"},
-                    {"LSET", "nokey", "0", "x"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"RPUSH", "l", "a", "b", "a"},
+             {"LPOP", "nokey"},
+             {"RPOP", "nokey", "1"},
+             {"LPOP", "nokey", "0"},
+             {"LPOP", "l", "0"},
+             {"LPOP", "l", "1"},
+             {"LINDEX", "l", "9"},
+             {"LINDEX", "nokey", "0"},
+             {"LRANGE", "nokey", "0", "-1"},
+             {"LRANGE", "l", "0", "-1"},
+             {"LPOS", "l", "z"},
+             {"LPOS", "l", "a"},
+             {"LPOS", "l", "z", "COUNT", "0"},
+             {"LPOS", "nokey", "z"},
+             {"LPOS", "nokey", "z", "COUNT", "1"},
+             {"LMOVE", "nokey", "l", "LEFT", "LEFT"},
+             {"RPOPLPUSH", "nokey", "l"},
+             {"BLPOP", "nokey", "0.01"},
+             {"BRPOP", "nokey", "l", "0.01"},
+             {"BLMOVE", "nokey", "l", "LEFT", "LEFT", "0.01"},
+             {"BRPOPLPUSH", "nokey", "l", "0.01"},
+             {"BRPOPLPUSH", "l", "m", "0.01"},
+             {"LSET", "nokey", "0", "x"},
+         });
 }
 
 // Blocking commands that find an element reply at once, as the plain
@@ -476,78 +478,81 @@ TEST(ListCommandsTest, PollingPopsRacingPushesLoseAndRepeatNothing) {
 
 TEST(ListCommandsTest, BlockingServedAtOnce) {
   Differential d;
-  ExpectSame(d, {
-                    {"RPUSH", "b", "b1", "b2"},
-                    {"RPUSH", "c", "c1"},
-                    {"BLPOP", "a", "b", "c", "0"},
-                    {"BRPOP", "a", "b", "c", "0"},
-                    {"BLPOP", "a", "b", "c", "0"},
-                    {"EXISTS", "b"},
-                    {"BLPOP", "c", "c", "0.2"},
-                    {"BLPOP", "a", "b", "c", "0.01"},
-                    {"RPUSH", "src", "x", "y", "z"},
-                    {"BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"},
-                    {"BLMOVE", "src", "dst", "RIGHT", "LEFT", "1"},
-                    {"BRPOPLPUSH", "src", "dst", "0"},
-                    {"EXISTS", "src"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"BLMOVE", "dst", "dst", "LEFT", "RIGHT", "0"},
-                    {"BRPOPLPUSH", "dst", "dst", "0"},
-                    {"LRANGE", "dst", "0", "-1"},
-                    {"BLPOP", "a", "0.01"},
-                    {"BRPOP", "a", "0.01"},
-                    {"BLMOVE", "a", "dst", "LEFT", "LEFT", "0.01"},
-                    {"BRPOPLPUSH", "a", "dst", "0.01"},
-                    {"EXISTS", "a"},
-                });
+  testing::ExpectSameReplies(d,
+                             {
+                                 {"RPUSH", "b", "b1", "b2"},
+                                 {"RPUSH", "c", "c1"},
+                                 {"BLPOP", "a", "b", "c", "0"},
+                                 {"BRPOP", "a", "b", "c", "0"},
+                                 {"BLPOP", "a", "b", "c", "0"},
+                                 {"EXISTS", "b"},
+                                 {"BLPOP", "c", "c", "0.2"},
+                                 {"BLPOP", "a", "b", "c", "0.01"},
+                                 {"RPUSH", "src", "x", "y", "z"},
+                                 {"BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"},
+                                 {"BLMOVE", "src", "dst", "RIGHT", "LEFT", "1"},
+                                 {"BRPOPLPUSH", "src", "dst", "0"},
+                                 {"EXISTS", "src"},
+                                 {"LRANGE", "dst", "0", "-1"},
+                                 {"BLMOVE", "dst", "dst", "LEFT", "RIGHT", "0"},
+                                 {"BRPOPLPUSH", "dst", "dst", "0"},
+                                 {"LRANGE", "dst", "0", "-1"},
+                                 {"BLPOP", "a", "0.01"},
+                                 {"BRPOP", "a", "0.01"},
+                                 {"BLMOVE", "a", "dst", "LEFT", "LEFT", "0.01"},
+                                 {"BRPOPLPUSH", "a", "dst", "0.01"},
+                                 {"EXISTS", "a"},
+                             });
 }
 
 TEST(ListCommandsTest, BlockingArgumentErrors) {
   Differential d;
-  ExpectSame(d, {{"RPUSH", "l", "a"}});
+  testing::ExpectSameReplies(d, {{"RPUSH", "l", "a"}});
   // Each of these is refused, or (the tiny ones) waits 1 ms: ceil(0.1 ms).
   for (const char* timeout :
        {"abc", "-1", "-0.5", "inf", "-inf", "nan", "1e20", "1e5000", "1e-5000",
         "9223372036854775807", "9223372036854776", "0.0001", "1e-400", "", " 1",
         "1 ", "0x", "--1"}) {
-    ExpectSame(d, {
-                      {"BLPOP", "nokey", timeout},
-                      {"BRPOP", "nokey", "l", timeout},
-                      {"BLMOVE", "nokey", "l", "LEFT", "LEFT", timeout},
-                      {"BRPOPLPUSH", "nokey", "l", timeout},
-                  });
+    testing::ExpectSameReplies(
+        d, {
+               {"BLPOP", "nokey", timeout},
+               {"BRPOP", "nokey", "l", timeout},
+               {"BLMOVE", "nokey", "l", "LEFT", "LEFT", timeout},
+               {"BRPOPLPUSH", "nokey", "l", timeout},
+           });
   }
-  ExpectSame(d, {
-                    {"BLMOVE", "l", "m", "UP", "LEFT", "abc"},
-                    {"BLMOVE", "l", "m", "LEFT", "UP", "-1"},
-                    {"BLMOVE", "l", "m", "LEFT", "LEFT", "-1"},
-                    {"BLMOVE", "nokey", "m", "LEFT", "UP", "0"},
-                    {"BLPOP", "l"},
-                    {"BLMOVE", "l", "m", "LEFT", "LEFT"},
-                    {"BRPOPLPUSH", "l", "m"},
-                    {"LRANGE", "l", "0", "-1"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"BLMOVE", "l", "m", "UP", "LEFT", "abc"},
+                                    {"BLMOVE", "l", "m", "LEFT", "UP", "-1"},
+                                    {"BLMOVE", "l", "m", "LEFT", "LEFT", "-1"},
+                                    {"BLMOVE", "nokey", "m", "LEFT", "UP", "0"},
+                                    {"BLPOP", "l"},
+                                    {"BLMOVE", "l", "m", "LEFT", "LEFT"},
+                                    {"BRPOPLPUSH", "l", "m"},
+                                    {"LRANGE", "l", "0", "-1"},
+                                });
 }
 
 TEST(ListCommandsTest, MultiKeyPops) {
   Differential d;
-  ExpectSame(d, {
-                    {"SET", "str", "v"},
-                    {"RPUSH", "l", "a", "b", "c", "d"},
-                    {"LMPOP", "1", "l", "LEFT"},
-                    {"LMPOP", "2", "nokey", "l", "RIGHT", "COUNT", "2"},
-                    {"LMPOP", "2", "nokey", "l", "RIGHT", "COUNT", "9"},
-                    {"EXISTS", "l"},
-                    {"LMPOP", "2", "nokey", "l", "LEFT"},
-                    {"RPUSH", "l", "a", "b", "c"},
-                    {"LMPOP", "2", "str", "l", "LEFT"},
-                    {"LMPOP", "2", "l", "str", "LEFT"},
-                    {"BLMPOP", "0", "2", "nokey", "l", "RIGHT", "COUNT", "1"},
-                    {"BLMPOP", "0.01", "1", "nokey", "LEFT"},
-                    {"BLMPOP", "0.01", "2", "str", "l", "LEFT"},
-                    {"BLMPOP", "0.01", "2", "nokey", "l", "LEFT", "COUNT", "5"},
-                    {"EXISTS", "l"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"SET", "str", "v"},
+             {"RPUSH", "l", "a", "b", "c", "d"},
+             {"LMPOP", "1", "l", "LEFT"},
+             {"LMPOP", "2", "nokey", "l", "RIGHT", "COUNT", "2"},
+             {"LMPOP", "2", "nokey", "l", "RIGHT", "COUNT", "9"},
+             {"EXISTS", "l"},
+             {"LMPOP", "2", "nokey", "l", "LEFT"},
+             {"RPUSH", "l", "a", "b", "c"},
+             {"LMPOP", "2", "str", "l", "LEFT"},
+             {"LMPOP", "2", "l", "str", "LEFT"},
+             {"BLMPOP", "0", "2", "nokey", "l", "RIGHT", "COUNT", "1"},
+             {"BLMPOP", "0.01", "1", "nokey", "LEFT"},
+             {"BLMPOP", "0.01", "2", "str", "l", "LEFT"},
+             {"BLMPOP", "0.01", "2", "nokey", "l", "LEFT", "COUNT", "5"},
+             {"EXISTS", "l"},
+         });
   for (const Argv& tail : std::vector<Argv>{
            {"0", "l", "LEFT"},
            {"-1", "l", "LEFT"},
@@ -567,9 +572,9 @@ TEST(ListCommandsTest, MultiKeyPops) {
     blmpop.insert(blmpop.end(), tail.begin(), tail.end());
     EXPECT_SAME_REPLY(d, blmpop);
   }
-  ExpectSame(d, {{"BLMPOP", "x", "1", "l", "LEFT"},
-                 {"BLMPOP", "-1", "0", "l", "LEFT"},
-                 {"LMPOP", "1"}});
+  testing::ExpectSameReplies(d, {{"BLMPOP", "x", "1", "l", "LEFT"},
+                                 {"BLMPOP", "-1", "0", "l", "LEFT"},
+                                 {"LMPOP", "1"}});
 }
 
 TEST(ListCommandsTest, BlmpopIsWokenByAPush) {

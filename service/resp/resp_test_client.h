@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gtest/gtest.h"
 #include "service/resp/resp_server.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -110,6 +111,14 @@ class Differential {
         << "command: "                                                      \
         << ::testing::PrintToString(std::vector<std::string>(__VA_ARGS__)); \
   } while (0)
+
+// EXPECT_SAME_REPLY of each of `commands`, in order.
+inline void ExpectSameReplies(
+    Differential& diff, const std::vector<std::vector<std::string>>& commands) {
+  for (const std::vector<std::string>& argv : commands) {
+    EXPECT_SAME_REPLY(diff, argv);
+  }
+}
 
 }  // namespace trackdb::resp::testing
 

@@ -17,42 +17,39 @@ namespace {
 using testing::Differential;
 using Argv = std::vector<std::string>;
 
-void ExpectSame(Differential& d, const std::vector<Argv>& commands) {
-  for (const Argv& argv : commands) EXPECT_SAME_REPLY(d, argv);
-}
-
 TEST(SortCommandTest, NumbersAndAlpha) {
   Differential d;
-  ExpectSame(d, {
-                    {"RPUSH", "l", "3", "1.5", "-2", "10", "1e1", "0x10", " 5",
-                     "-inf", "inf", "10"},
-                    {"SORT", "l"},
-                    {"SORT", "l", "DESC"},
-                    {"SORT", "l", "ALPHA"},
-                    {"SORT", "l", "ALPHA", "DESC"},
-                    {"SORT", "l", "desc", "asc"},
-                    {"SORT_RO", "l"},
-                    {"RPUSH", "l", "x"},
-                    {"SORT", "l"},
-                    {"SORT", "l", "ALPHA"},
-                    {"RPUSH", "n", "nan"},
-                    {"SORT", "n"},
-                    {"RPUSH", "e", ""},
-                    {"SORT", "e"},
-                    {"SADD", "s", "b", "a", "10", "9", "c"},
-                    {"SORT", "s", "ALPHA"},
-                    {"SORT", "s", "ALPHA", "DESC", "LIMIT", "1", "2"},
-                    {"SORT", "s"},
-                    {"SREM", "s", "a", "b", "c"},
-                    {"SORT", "s"},
-                    {"ZADD", "z", "3", "a", "1", "c", "2", "b"},
-                    {"SORT", "z", "ALPHA"},
-                    {"SORT", "z", "BY", "nosort"},
-                    {"SORT", "z", "BY", "nosort", "DESC", "LIMIT", "1", "5"},
-                    {"SORT", "z"},
-                    {"SORT", "missing"},
-                    {"SORT", "missing", "ALPHA", "LIMIT", "0", "1"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"RPUSH", "l", "3", "1.5", "-2", "10", "1e1", "0x10", " 5", "-inf",
+              "inf", "10"},
+             {"SORT", "l"},
+             {"SORT", "l", "DESC"},
+             {"SORT", "l", "ALPHA"},
+             {"SORT", "l", "ALPHA", "DESC"},
+             {"SORT", "l", "desc", "asc"},
+             {"SORT_RO", "l"},
+             {"RPUSH", "l", "x"},
+             {"SORT", "l"},
+             {"SORT", "l", "ALPHA"},
+             {"RPUSH", "n", "nan"},
+             {"SORT", "n"},
+             {"RPUSH", "e", ""},
+             {"SORT", "e"},
+             {"SADD", "s", "b", "a", "10", "9", "c"},
+             {"SORT", "s", "ALPHA"},
+             {"SORT", "s", "ALPHA", "DESC", "LIMIT", "1", "2"},
+             {"SORT", "s"},
+             {"SREM", "s", "a", "b", "c"},
+             {"SORT", "s"},
+             {"ZADD", "z", "3", "a", "1", "c", "2", "b"},
+             {"SORT", "z", "ALPHA"},
+             {"SORT", "z", "BY", "nosort"},
+             {"SORT", "z", "BY", "nosort", "DESC", "LIMIT", "1", "5"},
+             {"SORT", "z"},
+             {"SORT", "missing"},
+             {"SORT", "missing", "ALPHA", "LIMIT", "0", "1"},
+         });
 }
 
 // A weight out of a double's range is refused too. Last: Redis 7.0 does
@@ -60,12 +57,12 @@ TEST(SortCommandTest, NumbersAndAlpha) {
 // SORTs in the same process fail until something else resets errno.
 TEST(SortCommandTest, OutOfRangeWeight) {
   Differential d;
-  ExpectSame(d, {{"RPUSH", "r", "1", "1e400"}, {"SORT", "r"}});
+  testing::ExpectSameReplies(d, {{"RPUSH", "r", "1", "1e400"}, {"SORT", "r"}});
 }
 
 TEST(SortCommandTest, LimitClamps) {
   Differential d;
-  ExpectSame(d, {{"RPUSH", "l", "5", "3", "4", "1", "2"}});
+  testing::ExpectSameReplies(d, {{"RPUSH", "l", "5", "3", "4", "1", "2"}});
   const std::vector<std::pair<std::string, std::string>> limits = {
       {"0", "2"},   {"1", "-1"}, {"-5", "2"},  {"3", "100"},
       {"5", "1"},   {"9", "1"},  {"0", "0"},   {"2", "0"},
@@ -82,7 +79,7 @@ TEST(SortCommandTest, LimitClamps) {
 
 TEST(SortCommandTest, ByAndGetPatterns) {
   Differential d;
-  ExpectSame(
+  testing::ExpectSameReplies(
       d, {
              {"RPUSH", "ids", "1", "2", "3", "4"},
              {"MSET", "w_1", "30", "w_2", "10", "w_3", "20", "name_1", "ann",
@@ -129,19 +126,20 @@ TEST(SortCommandTest, ManyPatternKeys) {
           d, {"HSET", "h_" + std::to_string(i), "f", "v" + std::to_string(i)});
     }
   }
-  ExpectSame(d, {ids, weights});
-  ExpectSame(d, {
-                    {"SORT", "ids", "BY", "w_*", "LIMIT", "1000", "60", "GET",
-                     "#", "GET", "h_*->f"},
-                    {"SORT", "ids", "BY", "w_*", "DESC", "GET", "w_*"},
-                    {"SORT", "ids", "BY", "w_*", "ALPHA", "STORE", "out"},
-                    {"LRANGE", "out", "0", "-1"},
-                });
+  testing::ExpectSameReplies(d, {ids, weights});
+  testing::ExpectSameReplies(
+      d, {
+             {"SORT", "ids", "BY", "w_*", "LIMIT", "1000", "60", "GET", "#",
+              "GET", "h_*->f"},
+             {"SORT", "ids", "BY", "w_*", "DESC", "GET", "w_*"},
+             {"SORT", "ids", "BY", "w_*", "ALPHA", "STORE", "out"},
+             {"LRANGE", "out", "0", "-1"},
+         });
 }
 
 TEST(SortCommandTest, StoreReplacesAnyType) {
   Differential d;
-  ExpectSame(
+  testing::ExpectSameReplies(
       d, {
              {"RPUSH", "l", "2", "3", "1"},
              {"SET", "dst", "string"},
@@ -176,34 +174,34 @@ TEST(SortCommandTest, StoreReplacesAnyType) {
 
 TEST(SortCommandTest, Errors) {
   Differential d;
-  ExpectSame(d, {
-                    {"SORT"},
-                    {"SORT", "l", "NOPE"},
-                    {"SORT", "l", "LIMIT", "1"},
-                    {"SORT", "l", "LIMIT", "x", "1"},
-                    {"SORT", "l", "LIMIT", "1", "1.5"},
-                    {"SORT", "l", "BY"},
-                    {"SORT", "l", "GET"},
-                    {"SORT", "l", "STORE"},
-                    {"SORT_RO", "l", "STORE", "dst"},
-                    {"SET", "str", "x"},
-                    {"SORT", "str"},
-                    {"SORT", "str", "NOPE"},
-                    {"SORT", "str", "LIMIT", "a", "b"},
-                    {"HSET", "h", "f", "v"},
-                    {"SORT", "h", "STORE", "dst"},
-                    {"EXISTS", "dst"},
-                    {"RPUSH", "l", "a"},
-                    {"SORT", "l", "STORE", "dst"},
-                    {"EXISTS", "dst"},
-                    {"SORT", "l", "BY", "w_*", "STORE", "dst"},
-                    {"LRANGE", "dst", "0", "-1"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"SORT"},
+                                    {"SORT", "l", "NOPE"},
+                                    {"SORT", "l", "LIMIT", "1"},
+                                    {"SORT", "l", "LIMIT", "x", "1"},
+                                    {"SORT", "l", "LIMIT", "1", "1.5"},
+                                    {"SORT", "l", "BY"},
+                                    {"SORT", "l", "GET"},
+                                    {"SORT", "l", "STORE"},
+                                    {"SORT_RO", "l", "STORE", "dst"},
+                                    {"SET", "str", "x"},
+                                    {"SORT", "str"},
+                                    {"SORT", "str", "NOPE"},
+                                    {"SORT", "str", "LIMIT", "a", "b"},
+                                    {"HSET", "h", "f", "v"},
+                                    {"SORT", "h", "STORE", "dst"},
+                                    {"EXISTS", "dst"},
+                                    {"RPUSH", "l", "a"},
+                                    {"SORT", "l", "STORE", "dst"},
+                                    {"EXISTS", "dst"},
+                                    {"SORT", "l", "BY", "w_*", "STORE", "dst"},
+                                    {"LRANGE", "dst", "0", "-1"},
+                                });
 }
 
 TEST(SortCommandTest, GeoKeysSortAsSortedSets) {
   Differential d;
-  ExpectSame(
+  testing::ExpectSameReplies(
       d, {
              {"GEOADD", "g", "13.361389", "38.115556", "palermo", "15.087269",
               "37.502669", "catania", "2.35", "48.85", "paris"},
@@ -222,12 +220,12 @@ TEST(SortCommandTest, GeoKeysSortAsSortedSets) {
 TEST(SortCommandTest, Resp3Nulls) {
   Differential d;
   testing::Resp3Both(d);
-  ExpectSame(d, {
-                    {"RPUSH", "l", "1", "2"},
-                    {"SET", "v_1", "one"},
-                    {"SORT", "l", "GET", "v_*", "GET", "#"},
-                    {"SORT", "missing"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"RPUSH", "l", "1", "2"},
+                                    {"SET", "v_1", "one"},
+                                    {"SORT", "l", "GET", "v_*", "GET", "#"},
+                                    {"SORT", "missing"},
+                                });
 }
 
 }  // namespace

@@ -93,16 +93,12 @@ std::vector<std::string> BulkTexts(const std::string& reply) {
   return out;
 }
 
-void ExpectSame(Differential& d, const std::vector<Argv>& commands) {
-  for (const Argv& c : commands) EXPECT_SAME_REPLY(d, c);
-}
-
 // The same commands in RESP2, then in RESP3.
 void ExpectSameInBothProtocols(Differential& d,
                                const std::vector<Argv>& commands) {
-  ExpectSame(d, commands);
+  testing::ExpectSameReplies(d, commands);
   testing::Resp3Both(d);
-  ExpectSame(d, commands);
+  testing::ExpectSameReplies(d, commands);
   d.Call({"HELLO", "2"});  // replies differ only in the client id
 }
 
@@ -195,35 +191,35 @@ TEST(TypedZsetCommandsTest, ZaddOptions) {
 TEST(TypedZsetCommandsTest, ZaddErrors) {
   Differential d;
   EXPECT_SAME_REPLY(d, {"ZADD", "z", "1", "a"});
-  ExpectSame(d, {
-                    {"ZADD", "z"},
-                    {"ZADD", "z", "1"},
-                    {"ZADD", "z", "NX", "1"},
-                    {"ZADD", "z", "1", "a", "2"},
-                    {"ZADD", "z", "NX", "XX", "1", "a"},
-                    {"ZADD", "z", "NX", "XX", "1"},
-                    {"ZADD", "z", "GT", "LT", "1", "a"},
-                    {"ZADD", "z", "NX", "GT", "1", "a"},
-                    {"ZADD", "z", "LT", "NX", "1", "a"},
-                    {"ZADD", "z", "XX", "NX", "GT", "1", "a"},
-                    {"ZADD", "z", "INCR", "1", "a", "2", "b"},
-                    {"ZADD", "z", "x", "a"},
-                    {"ZADD", "z", "nan", "a"},
-                    {"ZADD", "z", "1", "a", "x", "b"},
-                    {"ZADD", "z", " 1", "a"},
-                    {"ZADD", "z", "1e400", "a"},
-                    {"ZADD", "z", "", "a"},
-                    {"ZADD", "z", "FOO", "1", "a"},
-                    {"ZINCRBY", "z", "x", "a"},
-                    {"ZINCRBY", "z", "nx", "a"},
-                    {"ZINCRBY", "z", "incr", "a"},
-                    {"ZINCRBY", "z", "1"},
-                    {"ZINCRBY", "z", "1", "a", "b"},
-                    {"ZADD", "z", "inf", "i"},
-                    {"ZINCRBY", "z", "-inf", "i"},
-                    {"ZADD", "z", "INCR", "-inf", "i"},
-                    {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"ZADD", "z"},
+                                    {"ZADD", "z", "1"},
+                                    {"ZADD", "z", "NX", "1"},
+                                    {"ZADD", "z", "1", "a", "2"},
+                                    {"ZADD", "z", "NX", "XX", "1", "a"},
+                                    {"ZADD", "z", "NX", "XX", "1"},
+                                    {"ZADD", "z", "GT", "LT", "1", "a"},
+                                    {"ZADD", "z", "NX", "GT", "1", "a"},
+                                    {"ZADD", "z", "LT", "NX", "1", "a"},
+                                    {"ZADD", "z", "XX", "NX", "GT", "1", "a"},
+                                    {"ZADD", "z", "INCR", "1", "a", "2", "b"},
+                                    {"ZADD", "z", "x", "a"},
+                                    {"ZADD", "z", "nan", "a"},
+                                    {"ZADD", "z", "1", "a", "x", "b"},
+                                    {"ZADD", "z", " 1", "a"},
+                                    {"ZADD", "z", "1e400", "a"},
+                                    {"ZADD", "z", "", "a"},
+                                    {"ZADD", "z", "FOO", "1", "a"},
+                                    {"ZINCRBY", "z", "x", "a"},
+                                    {"ZINCRBY", "z", "nx", "a"},
+                                    {"ZINCRBY", "z", "incr", "a"},
+                                    {"ZINCRBY", "z", "1"},
+                                    {"ZINCRBY", "z", "1", "a", "b"},
+                                    {"ZADD", "z", "inf", "i"},
+                                    {"ZINCRBY", "z", "-inf", "i"},
+                                    {"ZADD", "z", "INCR", "-inf", "i"},
+                                    {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+                                });
 }
 
 TEST(TypedZsetCommandsTest, PointReads) {
@@ -372,24 +368,25 @@ TEST(TypedZsetCommandsTest, ZremRemovesMembersAndTheEmptiedKey) {
   Differential d;
   AddVariedScores(d, "z");
   EXPECT_SAME_REPLY(d, {"EXPIRE", "z", "1000"});
-  ExpectSame(d, {
-                    {"ZREM", "z", "nope"},
-                    {"ZREM", "z", "a", "a", "nope", "pinf"},
-                    {"ZCARD", "z"},
-                    {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
-                    {"ZREM", "nokey", "a"},
-                    {"ZADD", "z", "5", "b"},
-                    {"TTL", "z"},
-                    {"ZREM", "z", "b", "c", "d", "minf", "tenth", "huge", "neg",
-                     "big", std::string("b\0in", 4), ""},
-                    {"ZCARD", "z"},
-                    {"ZREM", "z", std::string("\xff", 1)},
-                    {"EXISTS", "z"},
-                    {"TYPE", "z"},
-                    {"ZCARD", "z"},
-                    {"ZADD", "z", "1", "again"},
-                    {"TTL", "z"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"ZREM", "z", "nope"},
+             {"ZREM", "z", "a", "a", "nope", "pinf"},
+             {"ZCARD", "z"},
+             {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+             {"ZREM", "nokey", "a"},
+             {"ZADD", "z", "5", "b"},
+             {"TTL", "z"},
+             {"ZREM", "z", "b", "c", "d", "minf", "tenth", "huge", "neg", "big",
+              std::string("b\0in", 4), ""},
+             {"ZCARD", "z"},
+             {"ZREM", "z", std::string("\xff", 1)},
+             {"EXISTS", "z"},
+             {"TYPE", "z"},
+             {"ZCARD", "z"},
+             {"ZADD", "z", "1", "again"},
+             {"TTL", "z"},
+         });
 }
 
 TEST(TypedZsetCommandsTest, PopMinAndMax) {
@@ -471,16 +468,16 @@ TEST(TypedZsetCommandsTest, MultiKeyPopArgumentErrors) {
     bzmpop.insert(bzmpop.end(), tail.begin(), tail.end());
     EXPECT_SAME_REPLY(d, bzmpop);
   }
-  ExpectSame(d, {
-                    {"BZMPOP", "x", "1", "z", "MIN"},
-                    {"BZMPOP", "-1", "1", "z", "MIN"},
-                    {"BZMPOP", "x", "0", "z", "MIN"},
-                    {"BZPOPMIN", "z", "x"},
-                    {"BZPOPMAX", "z", "-1"},
-                    {"BZPOPMIN", "z"},
-                    {"ZMPOP", "1"},
-                    {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"BZMPOP", "x", "1", "z", "MIN"},
+                                    {"BZMPOP", "-1", "1", "z", "MIN"},
+                                    {"BZMPOP", "x", "0", "z", "MIN"},
+                                    {"BZPOPMIN", "z", "x"},
+                                    {"BZPOPMAX", "z", "-1"},
+                                    {"BZPOPMIN", "z"},
+                                    {"ZMPOP", "1"},
+                                    {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+                                });
 }
 
 // A blocking pop waiting on one connection is served by a ZADD or a stored
@@ -515,10 +512,10 @@ TEST(TypedZsetCommandsTest, BlockingPopsAreWokenByZaddAndStores) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - pushed)
             .count(),
         0.5);
-    ExpectSame(d, {{"ZRANGE", "q1", "0", "-1", "WITHSCORES"},
-                   {"ZRANGE", "q2", "0", "-1", "WITHSCORES"},
-                   {"ZRANGE", "q3", "0", "-1", "WITHSCORES"},
-                   {"DEL", "q1", "q2", "q3"}});
+    testing::ExpectSameReplies(d, {{"ZRANGE", "q1", "0", "-1", "WITHSCORES"},
+                                   {"ZRANGE", "q2", "0", "-1", "WITHSCORES"},
+                                   {"ZRANGE", "q3", "0", "-1", "WITHSCORES"},
+                                   {"DEL", "q1", "q2", "q3"}});
   }
 }
 
@@ -604,21 +601,21 @@ TEST(TypedZsetCommandsTest, RemoveRanges) {
       {"EXISTS", "z"},
   };
   AddVariedScores(d, "z");
-  ExpectSame(d, commands);
+  testing::ExpectSameReplies(d, commands);
   testing::Resp3Both(d);
   AddVariedScores(d, "z");
-  ExpectSame(d, commands);
+  testing::ExpectSameReplies(d, commands);
   // Lex over equal scores, and over the whole set.
   Argv lex = {"ZADD", "lex"};
   for (int i = 0; i < 150; ++i) lex.insert(lex.end(), {"0", absl::StrCat(i)});
   EXPECT_SAME_REPLY(d, lex);
-  ExpectSame(d, {
-                    {"ZREMRANGEBYLEX", "lex", "(1", "[2"},
-                    {"ZREMRANGEBYLEX", "lex", "-", "(5"},
-                    {"ZRANGE", "lex", "0", "-1"},
-                    {"ZREMRANGEBYLEX", "lex", "-", "+"},
-                    {"EXISTS", "lex"},
-                });
+  testing::ExpectSameReplies(d, {
+                                    {"ZREMRANGEBYLEX", "lex", "(1", "[2"},
+                                    {"ZREMRANGEBYLEX", "lex", "-", "(5"},
+                                    {"ZRANGE", "lex", "0", "-1"},
+                                    {"ZREMRANGEBYLEX", "lex", "-", "+"},
+                                    {"EXISTS", "lex"},
+                                });
 }
 
 TEST(TypedZsetCommandsTest, RandMemberArgumentsAndWholeReplies) {
@@ -856,32 +853,33 @@ TEST(TypedZsetCommandsTest, UnionInterDiffErrors) {
   Differential d;
   AddAlgebraSources(d);
   AddOtherTypes(d);
-  ExpectSame(d, {
-                    {"ZUNION", "0", "a"},
-                    {"ZINTER", "-1", "a"},
-                    {"ZDIFF", "x", "a"},
-                    {"ZUNION", "3", "a", "b"},
-                    {"ZUNION", "2", "a", "str"},
-                    {"ZUNION", "2", "a", "str", "bogus"},
-                    {"ZINTER", "2", "hash", "a"},
-                    {"ZDIFF", "2", "a", "list"},
-                    {"ZUNION", "2", "a", "b", "bogus"},
-                    {"ZUNION", "2", "a", "b", "WEIGHTS", "1"},
-                    {"ZUNION", "2", "a", "b", "WEIGHTS", "1", "x"},
-                    {"ZUNION", "2", "a", "b", "WEIGHTS", "nan", "1"},
-                    {"ZUNION", "2", "a", "b", "AGGREGATE"},
-                    {"ZUNION", "2", "a", "b", "AGGREGATE", "avg"},
-                    {"ZINTER", "2", "a", "b", "WEIGHTS", "1", "2", "3"},
-                    {"ZDIFF", "2", "a", "b", "WEIGHTS", "1", "2"},
-                    {"ZDIFF", "2", "a", "b", "AGGREGATE", "SUM"},
-                    {"ZUNIONSTORE", "dst", "2", "a", "b", "WITHSCORES"},
-                    {"ZUNIONSTORE", "dst", "0", "a"},
-                    {"ZINTERSTORE", "dst", "2", "a", "str"},
-                    {"ZDIFFSTORE", "dst", "1", "a", "WEIGHTS", "1"},
-                    {"ZDIFFSTORE", "str", "1", "hash"},
-                    {"EXISTS", "dst"},
-                    {"GET", "str"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"ZUNION", "0", "a"},
+             {"ZINTER", "-1", "a"},
+             {"ZDIFF", "x", "a"},
+             {"ZUNION", "3", "a", "b"},
+             {"ZUNION", "2", "a", "str"},
+             {"ZUNION", "2", "a", "str", "bogus"},
+             {"ZINTER", "2", "hash", "a"},
+             {"ZDIFF", "2", "a", "list"},
+             {"ZUNION", "2", "a", "b", "bogus"},
+             {"ZUNION", "2", "a", "b", "WEIGHTS", "1"},
+             {"ZUNION", "2", "a", "b", "WEIGHTS", "1", "x"},
+             {"ZUNION", "2", "a", "b", "WEIGHTS", "nan", "1"},
+             {"ZUNION", "2", "a", "b", "AGGREGATE"},
+             {"ZUNION", "2", "a", "b", "AGGREGATE", "avg"},
+             {"ZINTER", "2", "a", "b", "WEIGHTS", "1", "2", "3"},
+             {"ZDIFF", "2", "a", "b", "WEIGHTS", "1", "2"},
+             {"ZDIFF", "2", "a", "b", "AGGREGATE", "SUM"},
+             {"ZUNIONSTORE", "dst", "2", "a", "b", "WITHSCORES"},
+             {"ZUNIONSTORE", "dst", "0", "a"},
+             {"ZINTERSTORE", "dst", "2", "a", "str"},
+             {"ZDIFFSTORE", "dst", "1", "a", "WEIGHTS", "1"},
+             {"ZDIFFSTORE", "str", "1", "hash"},
+             {"EXISTS", "dst"},
+             {"GET", "str"},
+         });
 }
 
 // STORE destinations of every kind: missing, a zset (a source too), a
@@ -1008,7 +1006,7 @@ TEST(TypedZsetCommandsTest, WrongType) {
   commands.push_back({"TYPE", "str"});
   commands.push_back({"HGETALL", "hash"});
   commands.push_back({"LRANGE", "list", "0", "-1"});
-  ExpectSame(d, commands);
+  testing::ExpectSameReplies(d, commands);
 }
 
 // GEO keys: their scores are positions, so ZADD and ZINCRBY refuse them
@@ -1025,7 +1023,8 @@ TEST(TypedZsetCommandsTest, GeoKeys) {
                            "its members' positions, which GEOADD sets\r\n"));
   }
   // Argument errors come first, as for any key.
-  ExpectSame(d, {{"ZADD", "geo", "x", "m"}, {"ZINCRBY", "geo", "1"}});
+  testing::ExpectSameReplies(
+      d, {{"ZADD", "geo", "x", "m"}, {"ZINCRBY", "geo", "1"}});
   ExpectSameInBothProtocols(d, {
                                    {"ZRANGE", "geo", "0", "-1", "WITHSCORES"},
                                    {"ZSCAN", "geo", "0"},
@@ -1037,14 +1036,15 @@ TEST(TypedZsetCommandsTest, GeoKeys) {
   EXPECT_SAME_UNORDERED(d, 2, {"ZRANDMEMBER", "geo", "10", "WITHSCORES"});
   EXPECT_SAME_REPLY(d, {"ZPOPMAX", "geo", "5"});
   AddGeo(d, "geo");
-  ExpectSame(d, {
-                    {"ZREMRANGEBYRANK", "geo", "1", "1"},
-                    {"ZRANGE", "geo", "0", "-1"},
-                    {"ZREMRANGEBYSCORE", "geo", "-inf", "3000000000000000"},
-                    {"ZRANGE", "geo", "0", "-1"},
-                    {"ZREMRANGEBYLEX", "geo", "-", "+"},
-                    {"EXISTS", "geo"},
-                });
+  testing::ExpectSameReplies(
+      d, {
+             {"ZREMRANGEBYRANK", "geo", "1", "1"},
+             {"ZRANGE", "geo", "0", "-1"},
+             {"ZREMRANGEBYSCORE", "geo", "-inf", "3000000000000000"},
+             {"ZRANGE", "geo", "0", "-1"},
+             {"ZREMRANGEBYLEX", "geo", "-", "+"},
+             {"EXISTS", "geo"},
+         });
 }
 
 // A random sequence of writes and reads over a few keys and members, with
