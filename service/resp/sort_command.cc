@@ -30,6 +30,7 @@
 #include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/option_words.h"
+#include "service/resp/pop_waiters.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
 #include "service/resp/typed_command.h"
@@ -437,6 +438,7 @@ void SortInOneTransaction(CommandContext& ctx, const SortArgs& args,
     replaceable.push_back(ctx.Name(*args.store));
     names.push_back(replaceable.back());
   }
+  bool stored = false;
   RunTyped(
       ctx, names,
       [&](TypedTxn& txn, Reply& reply) -> absl::Status {
@@ -457,9 +459,12 @@ void SortInOneTransaction(CommandContext& ctx, const SortArgs& args,
         }
         absl::Status s = StageSortStore(txn, replaceable[0], **output);
         if (s.ok()) reply.Integer(static_cast<int64_t>((*output)->size()));
+        stored = s.ok() && !(*output)->empty();
         return s;
       },
       replaceable);
+  // A list stored: a blocking pop waiting on it is served now.
+  if (stored) ctx.server.pop_waiters().NotifyPush();
 }
 
 // The key read in one transaction, its BY and GET keys after it, and the
@@ -482,14 +487,17 @@ void SortInSteps(CommandContext& ctx, const SortArgs& args,
   if (!ctx.Check(output.status()) || !*output) return;
   if (!args.store) return ReplyOutput(ctx.reply, **output);
   const std::string dst[] = {ctx.Name(*args.store)};
+  bool stored = false;
   RunTyped(
       ctx, dst,
       [&](TypedTxn& txn, Reply& reply) {
         absl::Status s = StageSortStore(txn, dst[0], **output);
         if (s.ok()) reply.Integer(static_cast<int64_t>((*output)->size()));
+        stored = s.ok() && !(*output)->empty();
         return s;
       },
       dst);
+  if (stored) ctx.server.pop_waiters().NotifyPush();
 }
 
 void SortCommand(CommandContext& ctx, bool read_only) {
