@@ -273,7 +273,7 @@ bool ReadsOtherKeys(const SortArgs& args) {
 struct SortItem {
   const std::string* element = nullptr;
   double score = 0;
-  std::optional<std::string> by;  // ALPHA with BY: the weight, if any
+  const std::string* by = nullptr;  // ALPHA with BY: the weight, if any
 };
 
 // Redis's strtod check of a weight: the whole C string a double that is
@@ -296,8 +296,8 @@ int CompareItems(const SortItem& a, const SortItem& b, const SortArgs& args) {
   const std::string* y = b.element;
   if (args.by) {
     if (!a.by || !b.by) return a.by == b.by ? 0 : (a.by ? 1 : -1);
-    x = &*a.by;
-    y = &*b.by;
+    x = a.by;
+    y = b.by;
   }
   // Redis collates with strcoll in its locale, C unless LC_COLLATE says
   // otherwise: strcmp, which stops at a NUL byte.
@@ -323,7 +323,7 @@ absl::StatusOr<bool> SortItems(CommandContext& ctx, const SortArgs& args,
         args.by ? (weights[i] ? &*weights[i] : nullptr) : &elements[i];
     if (weight == nullptr) continue;
     if (args.alpha) {
-      if (args.by) items[i].by = *weight;
+      if (args.by) items[i].by = weight;
     } else if (!SortScore(*weight, &items[i].score)) {
       convertible = false;
     }

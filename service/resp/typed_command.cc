@@ -46,6 +46,17 @@ bool OnlyRemoves(const CommandSpec* spec) {
 // they only read, or they only remove and the names are known to hold no
 // typed value, so that they most likely stage nothing. A guess that was
 // wrong costs one run that stages and is thrown away.
+// The spec of each of a run's `calls`, in order.
+std::vector<const CommandSpec*> SpecsOf(
+    ServerState& server, absl::Span<const std::vector<std::string>> calls) {
+  std::vector<const CommandSpec*> specs;
+  specs.reserve(calls.size());
+  for (const std::vector<std::string>& call : calls) {
+    specs.push_back(server.commands().Find(call[0]));
+  }
+  return specs;
+}
+
 bool RunFirstAsRead(ServerState& server,
                     absl::Span<const CommandSpec* const> specs,
                     absl::Span<const std::string> names) {
@@ -122,13 +133,9 @@ void ServeTypedGroup(ServerState& server, ClientState& client,
     return group.start_over ? absl::AbortedError("each call alone")
                             : absl::OkStatus();
   };
-  std::vector<const CommandSpec*> specs;
-  specs.reserve(calls.size());
-  for (const std::vector<std::string>& call : calls) {
-    specs.push_back(server.commands().Find(call[0]));
-  }
   const absl::Status s = ReadFirstElseUpdate(
-      server, group.names, RunFirstAsRead(server, specs, group.names), run, {},
+      server, group.names,
+      RunFirstAsRead(server, SpecsOf(server, calls), group.names), run, {},
       [&] {
         out.clear();
         group.start_over = false;
@@ -177,14 +184,12 @@ std::optional<std::string> ExclusiveNameOfRun(
   if (!ServedByTypedGroup(spec) || calls.empty()) return std::nullopt;
   const std::vector<std::string>& first = calls.front();
   if (first.size() < 2) return std::nullopt;
-  std::vector<const CommandSpec*> specs;
-  specs.reserve(calls.size());
   for (const std::vector<std::string>& call : calls) {
     if (call.size() < 2 || call[1] != first[1]) return std::nullopt;
-    specs.push_back(server.commands().Find(call[0]));
   }
   std::string name = KeyName(client.db, first[1]);
-  if (RunFirstAsRead(server, specs, absl::MakeConstSpan(&name, 1))) {
+  if (RunFirstAsRead(server, SpecsOf(server, calls),
+                     absl::MakeConstSpan(&name, 1))) {
     return std::nullopt;
   }
   return name;
