@@ -24,10 +24,10 @@ absl::Status CorruptZset(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("corrupt sorted set ", what));
 }
 
-// Stages `name` as a new zset of `entries` (distinct members), replacing
-// the typed value it holds if `had_typed`; no entries: removes it.
+}  // namespace
+
 void StageNewZset(TypedTxn& txn, const std::string& name, bool had_typed,
-                  const std::vector<ZEntry>& entries) {
+                  const std::vector<ZEntry>& entries, int64_t expire_at_ms) {
   if (entries.empty()) {
     if (had_typed) txn.DeleteMeta(name);
     return;
@@ -40,10 +40,9 @@ void StageNewZset(TypedTxn& txn, const std::string& name, bool had_typed,
     txn.Put(name, meta, storage::ZsetScoreSubkey(e.score, e.member), "");
   }
   meta.size = entries.size();
+  meta.expire_at_ms = expire_at_ms;
   txn.SetMeta(name, meta);
 }
-
-}  // namespace
 
 std::optional<ZsetKind> ZsetKindOrReply(CommandContext& ctx,
                                         const std::string& name) {

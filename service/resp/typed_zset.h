@@ -119,6 +119,13 @@ absl::StatusOr<std::vector<ZEntry>> LoadZsetSource(storage::TrackStore& store,
                                                    const std::string& name,
                                                    const ZsetSource& source);
 
+// Stages `name` as a new sorted set of `entries` (distinct members),
+// expiring at `expire_at_ms` (0: never), replacing the typed value it holds
+// if `had_typed`; no entries: removes it.
+void StageNewZset(storage::TypedTxn& txn, const std::string& name,
+                  bool had_typed, const std::vector<ZEntry>& entries,
+                  int64_t expire_at_ms = 0);
+
 // What a STORE command computed: nullopt once it has replied an error.
 using ZsetResult = std::optional<std::vector<ZEntry>>;
 using ZsetStoreBody = std::function<absl::Status(
