@@ -52,6 +52,21 @@ bool AddMovableKeys(const std::string& name,
     }
     if (store) keys->push_back(*store);
   }
+  if (name == "migrate" && argv.size() > 3 && argv[3].empty()) {
+    // Redis's migrateGetKeys: with an empty key argument, the keys after
+    // KEYS (AUTH's and AUTH2's arguments stepped over).
+    keys->clear();
+    for (size_t i = 6; i < argv.size(); ++i) {
+      if (EqualsIgnoreCase(argv[i], "auth")) {
+        ++i;
+      } else if (EqualsIgnoreCase(argv[i], "auth2")) {
+        i += 2;
+      } else if (EqualsIgnoreCase(argv[i], "keys")) {
+        keys->assign(argv.begin() + i + 1, argv.end());
+        break;
+      }
+    }
+  }
   if (name == "georadius" || name == "georadiusbymember") {
     // The source is argv[1] (first_key); STORE and STOREDIST name another.
     for (size_t i = 2; i + 1 < argv.size(); ++i) {

@@ -50,12 +50,12 @@ TEST(CommandTableTest, FindAnswersInAnyCaseForItsOwnTable) {
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(
-      CommandFamilyNames(),
-      ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
-                  "geo", "geo_search", "hash", "key", "list", "pubsub",
-                  "replication", "server", "set", "sort", "string", "track",
-                  "track_search", "zset", "zset_algebra", "zset_write"));
+  EXPECT_THAT(CommandFamilyNames(),
+              ElementsAre("cluster", "config", "connection", "dump_restore",
+                          "fence", "geo", "geo_search", "hash", "key", "list",
+                          "migrate", "pubsub", "replication", "server", "set",
+                          "sort", "string", "track", "track_search", "zset",
+                          "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -93,8 +93,9 @@ TEST(CommandTableTest, WorkerCommands) {
            "sort", "sort_ro",
            // LCS fills a table of |a| x |b| cells.
            "lcs",
-           // DUMP and RESTORE read or write a whole key.
-           "dump", "restore",
+           // DUMP and RESTORE read or write a whole key; MIGRATE also waits
+           // on another server.
+           "dump", "restore", "migrate",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.

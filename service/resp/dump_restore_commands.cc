@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "service/clock.h"
 #include "service/resp/command.h"
+#include "service/resp/key_dump.h"
 #include "service/resp/key_type.h"
 #include "service/resp/option_words.h"
 #include "service/resp/pop_waiters.h"
@@ -45,59 +46,6 @@ constexpr char kBusyKeyError[] = "-BUSYKEY Target key name already exists.";
 
 // ---- DUMP ----
 
-// Every member of `name`'s hash, set or list, in its order.
-absl::StatusOr<RdbValue> LoadUnsortedValue(TypedTxn& txn,
-                                           const std::string& name,
-                                           const TypedMeta& meta) {
-  RdbValue value;
-  value.kind = meta.type == ValueType::kHash  ? RdbValue::Kind::kHash
-               : meta.type == ValueType::kSet ? RdbValue::Kind::kSet
-                                              : RdbValue::Kind::kList;
-  absl::Status s =
-      txn.Scan(name, meta, "", "", /*reverse=*/false,
-               [&](absl::string_view subkey, absl::string_view member_value) {
-                 switch (meta.type) {
-                   case ValueType::kHash:
-                     value.hash.emplace_back(subkey, member_value);
-                     break;
-                   case ValueType::kSet:
-                     value.elements.emplace_back(subkey);
-                     break;
-                   default:
-                     value.elements.emplace_back(member_value);
-                 }
-                 return true;
-               });
-  if (!s.ok()) return s;
-  return value;
-}
-
-// `name`'s value (nullopt: none). A string is read by the caller.
-absl::StatusOr<std::optional<RdbValue>> LoadValue(storage::TrackStore& store,
-                                                  TypedTxn& txn,
-                                                  const std::string& name) {
-  absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
-  if (!meta.ok()) return meta.status();
-  if (*meta && (*meta)->type != ValueType::kZset) {
-    return LoadUnsortedValue(txn, name, **meta);
-  }
-  // A sorted set: a typed one or a GEO key.
-  absl::StatusOr<std::optional<ZsetSource>> source =
-      LookupZsetSource(store, txn, name, /*sets_allowed=*/false);
-  if (!source.ok()) return source.status();
-  if (!*source || (*source)->kind == ZsetSource::kNone) return std::nullopt;
-  absl::StatusOr<std::vector<ZEntry>> entries =
-      LoadZsetSource(store, txn, name, **source);
-  if (!entries.ok()) return entries.status();
-  RdbValue value;
-  value.kind = RdbValue::Kind::kZset;
-  value.zset.reserve(entries->size());
-  for (ZEntry& e : *entries) {
-    value.zset.emplace_back(std::move(e.member), e.score);
-  }
-  return value;
-}
-
 // Redis's dumpCommand: DUMP key. Nil for a missing key.
 void Dump(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
@@ -111,7 +59,7 @@ void Dump(CommandContext& ctx) {
   }
   RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
     absl::StatusOr<std::optional<RdbValue>> value =
-        LoadValue(ctx.store(), txn, name);
+        LoadTypedValue(ctx.store(), txn, name);
     if (!value.ok()) return value.status();
     *value ? reply.Bulk(EncodeDumpPayload(**value)) : reply.Null();
     return absl::OkStatus();

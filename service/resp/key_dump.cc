@@ -1,0 +1,71 @@
+#include "service/resp/key_dump.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "service/resp/typed_zset.h"
+#include "service/resp/zset_range.h"
+#include "storage/typed_codec.h"
+
+namespace trackdb::resp {
+namespace {
+
+using storage::TypedMeta;
+using storage::TypedTxn;
+using storage::ValueType;
+
+// Every member of `name`'s hash, set or list, in its order.
+absl::StatusOr<RdbValue> LoadUnsortedValue(TypedTxn& txn,
+                                           const std::string& name,
+                                           const TypedMeta& meta) {
+  RdbValue value;
+  value.kind = meta.type == ValueType::kHash  ? RdbValue::Kind::kHash
+               : meta.type == ValueType::kSet ? RdbValue::Kind::kSet
+                                              : RdbValue::Kind::kList;
+  absl::Status s =
+      txn.Scan(name, meta, "", "", /*reverse=*/false,
+               [&](absl::string_view subkey, absl::string_view member_value) {
+                 switch (meta.type) {
+                   case ValueType::kHash:
+                     value.hash.emplace_back(subkey, member_value);
+                     break;
+                   case ValueType::kSet:
+                     value.elements.emplace_back(subkey);
+                     break;
+                   default:
+                     value.elements.emplace_back(member_value);
+                 }
+                 return true;
+               });
+  if (!s.ok()) return s;
+  return value;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<RdbValue>> LoadTypedValue(
+    storage::TrackStore& store, TypedTxn& txn, const std::string& name) {
+  absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
+  if (!meta.ok()) return meta.status();
+  if (*meta && (*meta)->type != ValueType::kZset) {
+    return LoadUnsortedValue(txn, name, **meta);
+  }
+  // A sorted set: a typed one or a GEO key.
+  absl::StatusOr<std::optional<ZsetSource>> source =
+      LookupZsetSource(store, txn, name, /*sets_allowed=*/false);
+  if (!source.ok()) return source.status();
+  if (!*source || (*source)->kind == ZsetSource::kNone) return std::nullopt;
+  absl::StatusOr<std::vector<ZEntry>> entries =
+      LoadZsetSource(store, txn, name, **source);
+  if (!entries.ok()) return entries.status();
+  RdbValue value;
+  value.kind = RdbValue::Kind::kZset;
+  value.zset.reserve(entries->size());
+  for (ZEntry& e : *entries) {
+    value.zset.emplace_back(std::move(e.member), e.score);
+  }
+  return value;
+}
+
+}  // namespace trackdb::resp
