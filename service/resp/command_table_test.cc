@@ -95,7 +95,7 @@ TEST(CommandTableTest, WorkerCommands) {
            "lcs",
            // DUMP and RESTORE read or write a whole key; MIGRATE also waits
            // on another server.
-           "dump", "restore", "migrate",
+           "dump", "restore", "restore-asking", "migrate",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.

@@ -275,6 +275,10 @@ TRACKDB_RESP_COMMAND_FAMILY(dump_restore, table) {
   table->Add("dump", 2, Dump, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add("restore", -4, Restore, {"write", "denyoom"}, 1, 1, 1,
              RunsOn::kWorker);
+  // What MIGRATE sends in cluster mode (a slot being imported accepts it);
+  // trackdb's slots move with CLUSTERX MIGRATE, so it is RESTORE here.
+  table->Add("restore-asking", -4, Restore, {"write", "denyoom", "asking"}, 1,
+             1, 1, RunsOn::kWorker);
 }
 
 }  // namespace trackdb::resp

@@ -208,6 +208,8 @@ const VerdictRow kKeyRows[] = {
     {"restore", "RESTORE nosuch x junk REPLACE"},
     {"restore", "RESTORE nosuch 0 junk FOO"},
     {"restore", "RESTORE nosuch 0 junk FREQ 300"},
+    {"restore-asking", "RESTORE-ASKING nosuch 0 junk"},
+    {"restore-asking", "RESTORE-ASKING s 0 junk"},
     {"migrate", "MIGRATE 127.0.0.1 1 nosuch 0 100"},
     {"migrate", "MIGRATE 127.0.0.1 1 <empty> 0 100 COPY KEYS nosuch other"},
     {"migrate", "MIGRATE 127.0.0.1 1 s 0 x"},
