@@ -257,11 +257,6 @@ TEST(DumpRestoreTest, TtlAndAbsttl) {
   }
 }
 
-double SecondsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t)
-      .count();
-}
-
 // A list restored serves a BLPOP waiting on its key at once, as a push
 // would. (A waiter holds a worker thread, and RESTORE runs on one.)
 TEST(DumpRestoreTest, RestoredListWakesABlockedPop) {
@@ -272,20 +267,8 @@ TEST(DumpRestoreTest, RestoredListWakesABlockedPop) {
   const std::optional<std::string> payload =
       BulkOf(d.Call({"DUMP", "src"}).redis);
   ASSERT_TRUE(payload.has_value());
-  testing::RawClient redis(d.redis_port());
-  testing::RawClient trackdb(d.trackdb_server().port());
-  const std::string blpop = testing::EncodeCommand({"BLPOP", "q", "10"});
-  redis.Send(blpop);
-  EXPECT_EQ(redis.ReadReply(200), std::nullopt);
-  trackdb.Send(blpop);
-  EXPECT_EQ(trackdb.ReadReply(200), std::nullopt);
-  const auto restored = std::chrono::steady_clock::now();
-  EXPECT_SAME_REPLY(d, {"RESTORE", "q", "0", *payload});
-  const std::optional<std::string> want = redis.ReadReply();
-  ASSERT_TRUE(want.has_value());
-  EXPECT_EQ(trackdb.ReadReply(), want);
-  // Well within the waiters' periodic retry (1 s): the restore woke it.
-  EXPECT_LT(SecondsSince(restored), 0.5);
+  testing::ExpectWakesBlockedPop(d, {"BLPOP", "q", "10"},
+                                 {"RESTORE", "q", "0", *payload});
   EXPECT_SAME_REPLY(d, {"LRANGE", "q", "0", "-1"});
 }
 

@@ -250,4 +250,25 @@ Differential::Replies Differential::SendRaw(const std::string& bytes) {
           trackdb_client_->ReadReply().value_or("<closed>")};
 }
 
+void ExpectWakesBlockedPop(Differential& diff,
+                           const std::vector<std::string>& blocking_pop,
+                           const std::vector<std::string>& waker) {
+  RawClient redis(diff.redis_port());
+  RawClient trackdb(diff.trackdb_server().port());
+  const std::string pop = EncodeCommand(blocking_pop);
+  redis.Send(pop);
+  EXPECT_EQ(redis.ReadReply(200), std::nullopt);
+  trackdb.Send(pop);
+  EXPECT_EQ(trackdb.ReadReply(200), std::nullopt);
+  const auto woken = std::chrono::steady_clock::now();
+  EXPECT_SAME_REPLY(diff, waker);
+  const std::optional<std::string> want = redis.ReadReply();
+  ASSERT_TRUE(want.has_value());
+  EXPECT_EQ(trackdb.ReadReply(), want);
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - woken)
+          .count(),
+      0.5);
+}
+
 }  // namespace trackdb::resp::testing

@@ -120,6 +120,16 @@ inline void ExpectSameReplies(
   }
 }
 
+// Sends `blocking_pop` (e.g. BLPOP q 10) to both servers on new
+// connections, checks that both wait, then sends `waker` (a command that
+// gives the key members) through `diff`: both pops must answer the same,
+// well within the waiters' periodic retry (1 s), so that the waker woke
+// them. The server needs a worker thread besides the waiter's when the
+// waker runs on one.
+void ExpectWakesBlockedPop(Differential& diff,
+                           const std::vector<std::string>& blocking_pop,
+                           const std::vector<std::string>& waker);
+
 }  // namespace trackdb::resp::testing
 
 #endif  // TRACKDB_SERVICE_RESP_RESP_TEST_CLIENT_H_

@@ -3,7 +3,6 @@
 // sets, sorted sets and GEO keys, LIMIT's clamping, BY and GET patterns
 // over strings and hash fields, STORE over keys of every type, the errors
 // in Redis's order, and RESP3's nulls.
-#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -174,11 +173,6 @@ TEST(SortCommandTest, StoreReplacesAnyType) {
          });
 }
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 // A list stored by SORT serves a BLPOP waiting on it at once, as a push
 // would, in both of SORT's paths (one transaction, or steps). (A waiter
 // holds a worker thread, and SORT runs on one: the server needs two.)
@@ -190,20 +184,7 @@ TEST(SortCommandTest, StoreWakesABlockedPop) {
                              {{"RPUSH", "l", "2", "1"}, {"SET", "w_1", "5"}});
   for (const Argv& sort : {Argv{"SORT", "l", "STORE", "q"},
                            Argv{"SORT", "l", "BY", "w_*", "STORE", "q"}}) {
-    testing::RawClient redis(d.redis_port());
-    testing::RawClient trackdb(d.trackdb_server().port());
-    const std::string blpop = testing::EncodeCommand({"BLPOP", "q", "10"});
-    redis.Send(blpop);
-    EXPECT_EQ(redis.ReadReply(200), std::nullopt);
-    trackdb.Send(blpop);
-    EXPECT_EQ(trackdb.ReadReply(200), std::nullopt);
-    const auto stored = std::chrono::steady_clock::now();
-    EXPECT_SAME_REPLY(d, sort);
-    const std::optional<std::string> want = redis.ReadReply();
-    ASSERT_TRUE(want.has_value());
-    EXPECT_EQ(trackdb.ReadReply(), want);
-    // Well within the waiters' periodic retry (1 s): the store woke it.
-    EXPECT_LT(SecondsSince(stored), 0.5);
+    testing::ExpectWakesBlockedPop(d, {"BLPOP", "q", "10"}, sort);
     EXPECT_SAME_REPLY(d, {"LRANGE", "q", "0", "-1"});
     EXPECT_SAME_REPLY(d, {"DEL", "q"});
   }

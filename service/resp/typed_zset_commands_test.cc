@@ -487,8 +487,6 @@ TEST(TypedZsetCommandsTest, BlockingPopsAreWokenByZaddAndStores) {
   v1::TrackdbConfig config;
   config.mutable_server()->set_resp_worker_threads(2);
   Differential d(config);
-  RawClient redis(d.redis_port());
-  RawClient trackdb(d.trackdb_server().port());
   const std::vector<std::pair<Argv, Argv>> cases = {
       {{"BZPOPMIN", "q1", "q2", "10"}, {"ZADD", "q2", "2", "b", "1", "a"}},
       {{"BZPOPMAX", "q1", "10"}, {"ZINCRBY", "q1", "5", "m"}},
@@ -498,20 +496,7 @@ TEST(TypedZsetCommandsTest, BlockingPopsAreWokenByZaddAndStores) {
   };
   EXPECT_SAME_REPLY(d, {"ZADD", "src", "1", "s1", "2", "s2"});
   for (const auto& [wait, push] : cases) {
-    redis.Send(testing::EncodeCommand(wait));
-    EXPECT_EQ(redis.ReadReply(200), std::nullopt);
-    trackdb.Send(testing::EncodeCommand(wait));
-    EXPECT_EQ(trackdb.ReadReply(200), std::nullopt);
-    const auto pushed = std::chrono::steady_clock::now();
-    EXPECT_SAME_REPLY(d, push);
-    const std::optional<std::string> want = redis.ReadReply();
-    ASSERT_TRUE(want.has_value());
-    EXPECT_EQ(trackdb.ReadReply(), want);
-    // Well within the waiters' periodic retry (1 s): the write woke it.
-    EXPECT_LT(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - pushed)
-            .count(),
-        0.5);
+    testing::ExpectWakesBlockedPop(d, wait, push);
     testing::ExpectSameReplies(d, {{"ZRANGE", "q1", "0", "-1", "WITHSCORES"},
                                    {"ZRANGE", "q2", "0", "-1", "WITHSCORES"},
                                    {"ZRANGE", "q3", "0", "-1", "WITHSCORES"},
