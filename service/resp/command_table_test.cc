@@ -50,12 +50,13 @@ TEST(CommandTableTest, FindAnswersInAnyCaseForItsOwnTable) {
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("cluster", "config", "connection", "dump_restore",
-                          "fence", "geo", "geo_search", "hash", "key", "list",
-                          "migrate", "pubsub", "replication", "server", "set",
-                          "sort", "string", "track", "track_search", "zset",
-                          "zset_algebra", "zset_write"));
+  EXPECT_THAT(
+      CommandFamilyNames(),
+      ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
+                  "geo", "geo_search", "hash", "key", "list", "migrate",
+                  "object", "pubsub", "replication", "server", "set", "sort",
+                  "string", "track", "track_search", "zset", "zset_algebra",
+                  "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -123,6 +124,8 @@ TEST(CommandTableTest, LoopCommands) {
            "del", "unlink", "exists", "touch", "type", "expire", "pexpire",
            "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime",
            "persist",
+           // object: a key's encoding, from at most 512 members
+           "object",
            // string
            "get", "strlen", "getrange", "substr", "mget", "set", "setnx",
            "setex", "psetex", "getset", "mset", "msetnx", "getdel", "getex",

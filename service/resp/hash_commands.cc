@@ -16,16 +16,15 @@
 // hash up to it: HRANDFIELD is O(N), and runs on the worker pool with
 // HKEYS, HVALS, HGETALL and HSCAN.
 //
-// HSCAN: a hash of up to 128 fields (Redis's hash-max-listpack-entries) is
-// replied whole with cursor 0 whatever the cursor, as Redis does for a
-// listpack. A bigger one is paged: each call reads COUNT fields in byte
-// order, and its cursor is a number the server keeps (ServerState's
-// SaveCursor, as SCAN's) mapping to the key's storage name and the first
-// field not yet replied. A cursor the server does not know (never issued,
-// evicted, from another key or from before a restart) starts again from
-// the first field, which SCAN's guarantees allow. (Redis sends a hash with
-// a field or value over 64 bytes to its dict too; trackdb goes by the
-// number of fields only.)
+// HSCAN: a hash that Redis would keep in a listpack (object_encoding.h: up
+// to 512 fields, none and no value over 64 bytes) is replied whole with
+// cursor 0 whatever the cursor, as Redis does. Any other is paged: each
+// call reads COUNT fields in byte order, and its cursor is a number the
+// server keeps (ServerState's SaveCursor, as SCAN's) mapping to the key's
+// storage name and the first field not yet replied. A cursor the server
+// does not know (never issued, evicted, from another key or from before a
+// restart) starts again from the first field, which SCAN's guarantees
+// allow.
 //
 // On purpose unlike Redis: HRANDFIELD with a negative count (fields may
 // repeat) refuses more than kMaxRepeatedPicks picks from a non-empty hash
@@ -48,6 +47,7 @@
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
 #include "service/resp/command.h"
+#include "service/resp/object_encoding.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -453,8 +453,23 @@ void HRandField(CommandContext& ctx) {
 
 // ---- HSCAN ----
 
-// Redis's hash-max-listpack-entries: a hash this small is replied whole.
-constexpr uint64_t kWholeScanFields = 128;
+// Whether HSCAN replies `name`'s hash whole: Redis would keep it in a
+// listpack (object_encoding.h).
+absl::StatusOr<bool> ScansWhole(TypedTxn& txn, const std::string& name,
+                                const TypedMeta& meta) {
+  if (EncodingBySize(RdbValue::Kind::kHash, meta.size) != nullptr) {
+    return false;
+  }
+  bool fits = true;
+  absl::Status s =
+      txn.Scan(name, meta, "", "", /*reverse=*/false,
+               [&](absl::string_view field, absl::string_view value) {
+                 fits = FitsHashListpack(field, value);
+                 return fits;
+               });
+  if (!s.ok()) return s;
+  return fits;
+}
 
 void ReplyScan(Reply& reply, int64_t cursor,
                const std::vector<FieldValue>& fields) {
@@ -484,7 +499,9 @@ void HScan(CommandContext& ctx) {
         if (!ParseKeyScanOptions(ctx.argv, reply, &options)) {
           return absl::OkStatus();
         }
-        const bool whole = meta->size <= kWholeScanFields;
+        const absl::StatusOr<bool> scans_whole = ScansWhole(txn, name, *meta);
+        if (!scans_whole.ok()) return scans_whole.status();
+        const bool whole = *scans_whole;
         const std::string from =
             whole ? "" : KeyScanResumeAt(ctx.server, 'H', cursor, name);
         std::vector<FieldValue> fields;

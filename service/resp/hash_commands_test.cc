@@ -563,9 +563,40 @@ ScanWalk WalkScan(RawClient& c, const std::string& key,
   return walk;
 }
 
+// A hash Redis keeps in a listpack (up to 512 fields, each field and value
+// up to 64 bytes) comes whole from HSCAN 0 on both servers, whatever
+// COUNT; one past either limit is paged by COUNT on both.
+TEST(HashCommandsTest, ScanListpackHashWhole) {
+  Differential d;
+  FillHash(d, "listpack", 512);
+  FillHash(d, "big", 513);
+  EXPECT_SAME_REPLY(d, {"HSET", "long_value", "a", std::string(65, 'v')});
+  EXPECT_SAME_REPLY(d, {"HSET", "long_field", std::string(65, 'f'), "v"});
+  EXPECT_SAME_REPLY(
+      d, {"HSET", "at_limit", std::string(64, 'f'), std::string(64, 'v')});
+  for (const std::string key : {"long_value", "long_field"}) {
+    for (int i = 0; i < 30; ++i) {
+      EXPECT_SAME_REPLY(d, {"HSET", key, absl::StrCat("f", i), "v"});
+    }
+  }
+  for (const std::string key : {"listpack", "at_limit"}) {
+    EXPECT_EQ(WalkScan(d.redis(), key, {"COUNT", "1"}).page_fields.size(), 1u);
+    EXPECT_EQ(WalkScan(d.trackdb(), key, {"COUNT", "1"}).page_fields.size(),
+              1u);
+    EXPECT_SAME_SCAN(d, {"HSCAN", key, "0", "COUNT", "1"});
+  }
+  for (const std::string key : {"big", "long_value", "long_field"}) {
+    const ScanWalk redis = WalkScan(d.redis(), key, {"COUNT", "1"});
+    const ScanWalk trackdb = WalkScan(d.trackdb(), key, {"COUNT", "1"});
+    EXPECT_GT(redis.page_fields.size(), 1u) << key;
+    EXPECT_GT(trackdb.page_fields.size(), 1u) << key;
+    EXPECT_EQ(trackdb.pairs, redis.pairs) << key;
+  }
+}
+
 TEST(HashCommandsTest, ScanBigHashPages) {
   Differential d;
-  FillHash(d, "big", 300);
+  FillHash(d, "big", 600);
   for (const std::vector<std::string>& options :
        std::vector<std::vector<std::string>>{{},
                                              {"COUNT", "7"},
@@ -579,20 +610,20 @@ TEST(HashCommandsTest, ScanBigHashPages) {
   }
   // trackdb's pages hold COUNT fields each (before MATCH), in field order.
   const ScanWalk pages = WalkScan(d.trackdb(), "big", {"COUNT", "7"});
-  ASSERT_EQ(pages.page_fields.size(), 43u);
+  ASSERT_EQ(pages.page_fields.size(), 86u);
   for (size_t i = 0; i + 1 < pages.page_fields.size(); ++i) {
     EXPECT_EQ(pages.page_fields[i], 7u);
   }
-  EXPECT_EQ(pages.page_fields.back(), 300u - 42 * 7);
-  EXPECT_EQ(WalkScan(d.trackdb(), "big", {"COUNT", "300"}).page_fields,
-            std::vector<size_t>{300});
-  EXPECT_EQ(WalkScan(d.trackdb(), "big", {}).page_fields.size(), 30u);
+  EXPECT_EQ(pages.page_fields.back(), 600u - 85 * 7);
+  EXPECT_EQ(WalkScan(d.trackdb(), "big", {"COUNT", "600"}).page_fields,
+            std::vector<size_t>{600});
+  EXPECT_EQ(WalkScan(d.trackdb(), "big", {}).page_fields.size(), 60u);
 }
 
 TEST(HashCommandsTest, ScanCursorsBelongToTheirHash) {
   Differential d;
-  FillHash(d, "big", 200);
-  FillHash(d, "other", 150);
+  FillHash(d, "big", 600);
+  FillHash(d, "other", 550);
   RawClient& c = d.trackdb();
   const Aggregate first = Split(c.Call({"HSCAN", "big", "0", "COUNT", "5"}));
   ASSERT_EQ(first.elements.size(), 2u);

@@ -19,16 +19,14 @@
 //    SRANDMEMBER with a negative count makes at most kMaxRepeatedPicks
 //    draws from a non-empty set (its reply is built whole in memory), and
 //    answers "value is out of range" past it.
-//  - SSCAN replies a set of up to kWholeSetScanMax (128) members whole,
-//    with cursor 0, as Redis does for its small encodings (7.0's intset of
-//    up to 512 integers, 7.2's listpack; Redis 7.0 pages a set holding any
-//    non-integer by COUNT, however small). A bigger set is paged: each
-//    call examines COUNT members in byte order from where the last
-//    stopped, and the member to resume at is kept under the cursor number
-//    it replies (ServerState::SaveCursor, shared with SCAN). A cursor this
-//    server did not issue for that key (0, evicted, another key's, from
-//    before a restart) starts at the first member, which SSCAN's
-//    guarantees allow.
+//  - SSCAN replies a set that Redis 7.0 keeps in an intset (up to 512
+//    integers, object_encoding.h) whole, with cursor 0, as Redis does.
+//    Any other set is paged, as Redis pages its hashtable: each call
+//    examines COUNT members in byte order from where the last stopped, and the
+//    member to resume at is kept under the cursor number it replies
+//    (ServerState::SaveCursor, shared with SCAN). A cursor this server did not
+//    issue for that key (0, evicted, another key's, from before a restart)
+//    starts at the first member, which SSCAN's guarantees allow.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -47,6 +45,7 @@
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
 #include "service/resp/command.h"
+#include "service/resp/object_encoding.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -60,8 +59,6 @@ using storage::TypedTxn;
 using storage::ValueType;
 
 constexpr char kNotPositiveError[] = "value is out of range, must be positive";
-// SSCAN replies a set this small whole (see the file comment).
-constexpr uint64_t kWholeSetScanMax = 128;
 
 std::vector<std::string> NamesOf(CommandContext& ctx, size_t first,
                                  size_t end) {
@@ -714,12 +711,31 @@ void SInterCard(CommandContext& ctx) {
 
 // ---- SSCAN ----
 
+// Whether SSCAN replies `name`'s set whole: Redis 7.0 keeps it in an
+// intset (object_encoding.h).
+absl::StatusOr<bool> ScansWhole(TypedTxn& txn, const std::string& name,
+                                const TypedMeta& meta) {
+  if (EncodingBySize(RdbValue::Kind::kSet, meta.size) != nullptr) {
+    return false;
+  }
+  bool integers = true;
+  absl::Status s = txn.Scan(name, meta, "", "", /*reverse=*/false,
+                            [&](absl::string_view member, absl::string_view) {
+                              integers = FitsIntset(member);
+                              return integers;
+                            });
+  if (!s.ok()) return s;
+  return integers;
+}
+
 // One SSCAN page of an existing set: the cursor to reply and the members.
 absl::Status ScanPage(CommandContext& ctx, TypedTxn& txn,
                       const std::string& name, const TypedMeta& meta,
                       uint64_t cursor, const KeyScanOptions& options,
                       Reply& reply) {
-  const bool whole = meta.size <= kWholeSetScanMax;
+  const absl::StatusOr<bool> scans_whole = ScansWhole(txn, name, meta);
+  if (!scans_whole.ok()) return scans_whole.status();
+  const bool whole = *scans_whole;
   const std::string from =
       whole ? "" : KeyScanResumeAt(ctx.server, 'm', cursor, name);
   const int64_t examine = whole ? INT64_MAX : options.count;

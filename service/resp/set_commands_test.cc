@@ -618,8 +618,8 @@ TEST(SetCommandsTest, Sintercard) {
   for (const Argv& c : commands) EXPECT_SAME_REPLY(d, c);
 }
 
-// A set of integers is an intset in Redis 7.0, which SSCAN replies whole
-// with cursor 0, as trackdb does any set of up to 128 members.
+// A set of up to 512 integers is an intset in Redis 7.0, which SSCAN
+// replies whole with cursor 0; any other set is paged by COUNT, on both.
 TEST(SetCommandsTest, SscanSmallSets) {
   Differential d;
   Argv ints = {"SADD", "n"};
@@ -659,13 +659,24 @@ TEST(SetCommandsTest, SscanSmallSets) {
   testing::Resp3Both(d);
   for (const Argv& c : scans) EXPECT_SAME_MEMBERS(d, c);
   for (const Argv& c : errors) EXPECT_SAME_REPLY(d, c);
-  // A small set of strings, which Redis 7.0 pages: whole in trackdb.
-  d.trackdb().Call(Sadd("w", Letters(12)));
-  const Node page = ParseReply(d.trackdb().Call({"SSCAN", "w", "0"}));
-  ASSERT_EQ(page.children.size(), 2u);
-  EXPECT_EQ(page.children[0].text, "0");
-  EXPECT_THAT(Elements(page.children[1]),
-              UnorderedElementsAreArray(Letters(12)));
+  // 512 integers are replied whole; a 513th, or a word, makes a set that
+  // is paged.
+  Argv ints512 = {"SADD", "i512"};
+  for (int i = 0; i < 512; ++i) ints512.push_back(absl::StrCat(i - 100));
+  Argv ints513 = ints512;
+  ints513[1] = "i513";
+  ints513.push_back("100000");
+  EXPECT_SAME_REPLY(d, ints512);
+  EXPECT_SAME_REPLY(d, ints513);
+  EXPECT_SAME_REPLY(d, Sadd("w", Letters(12)));
+  EXPECT_SAME_MEMBERS(d, {"SSCAN", "i512", "0", "COUNT", "1"});
+  for (const char* key : {"i513", "w"}) {
+    for (RawClient* c : {&d.redis(), &d.trackdb()}) {
+      const Node page = ParseReply(c->Call({"SSCAN", key, "0", "COUNT", "1"}));
+      ASSERT_EQ(page.children.size(), 2u);
+      EXPECT_NE(page.children[0].text, "0") << key;
+    }
+  }
 }
 
 struct ScanResult {

@@ -30,16 +30,16 @@
 // out of every reply here except ZCARD and ZREM.
 //
 // ZSCAN: a zset of up to 128 members of up to 64 bytes each (Redis's
-// zset-max-listpack-entries and -value) is replied whole with cursor 0,
-// scores printed as Redis's listpack keeps them (integers as integers), as
-// Redis does. A bigger one is paged in member byte order, COUNT members a
-// call, scores printed "%.17g" as Redis prints its skiplist's; the cursor
-// is a number the server keeps (ServerState::SaveCursor) mapping to the
-// key and the member to resume at; a cursor it does not know starts again
-// from the first member, which SCAN's guarantees allow. (Redis keeps a set
-// that once grew past those limits in its skiplist encoding; trackdb goes
-// by the set's size now.) A GEO key is replied whole with cursor 0,
-// whatever its size.
+// zset-max-listpack-entries and -value, object_encoding.h) is replied
+// whole with cursor 0, scores printed as Redis's listpack keeps them
+// (integers as integers), as Redis does. A bigger one is paged in member byte
+// order, COUNT members a call, scores printed "%.17g" as Redis prints its
+// skiplist's; the cursor is a number the server keeps (ServerState::SaveCursor)
+// mapping to the key and the member to resume at; a cursor it does not know
+// starts again from the first member, which SCAN's guarantees allow. (Redis
+// keeps a set that once grew past those limits in its skiplist encoding;
+// trackdb goes by the set's size now.) A GEO key is replied whole with cursor
+// 0, whatever its size.
 //
 // On purpose unlike Redis: ZRANDMEMBER with a negative count (members may
 // repeat) refuses more than kMaxRepeatedPicks picks with "value is out of
@@ -66,6 +66,7 @@
 #include "model/glob.h"
 #include "service/resp/command.h"
 #include "service/resp/geo_key.h"
+#include "service/resp/object_encoding.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -452,11 +453,6 @@ void ZRandMember(CommandContext& ctx) {
 
 // ---- ZSCAN ----
 
-// Redis's zset-max-listpack-entries and zset-max-listpack-value: a set this
-// small is replied whole.
-constexpr uint64_t kWholeScanMembers = 128;
-constexpr size_t kWholeScanMemberBytes = 64;
-
 // A score as Redis prints it in a scan of its skiplist encoding: "%.17g".
 std::string SkiplistScoreText(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -542,12 +538,12 @@ absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
                             const std::string& name, const TypedMeta& meta,
                             uint64_t cursor, const KeyScanOptions& options,
                             Reply& reply) {
-  if (meta.size <= kWholeScanMembers) {
+  if (meta.size <= kZsetMaxListpackEntries) {
     absl::StatusOr<std::vector<ZEntry>> all =
         LoadZsetSource(ctx.store(), txn, name, {ZsetSource::kZset, meta});
     if (!all.ok()) return all.status();
     if (std::all_of(all->begin(), all->end(), [](const ZEntry& e) {
-          return e.member.size() <= kWholeScanMemberBytes;
+          return e.member.size() <= kZsetMaxListpackValue;
         })) {
       ReplyWholeScan(reply, *all, options);
       return absl::OkStatus();
