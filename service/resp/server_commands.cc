@@ -7,7 +7,9 @@
 #include <chrono>
 #include <iterator>
 #include <optional>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -119,8 +121,10 @@ void CommandDocs(CommandContext& ctx) {
   }
 }
 
-// COMMAND LIST [FILTERBY PATTERN p | FILTERBY MODULE m]: trackdb has no
-// modules, and no ACL categories to filter by.
+// COMMAND LIST [FILTERBY PATTERN p | FILTERBY MODULE m]: each command,
+// then its subcommands as "command|subcommand", as Redis 7.0 lists them
+// (COMMAND COUNT counts the commands only). trackdb has no modules, and no
+// ACL categories to filter by.
 void CommandList(CommandContext& ctx) {
   const auto& argv = ctx.argv;
   const bool all = argv.size() == 2;
@@ -130,9 +134,15 @@ void CommandList(CommandContext& ctx) {
     return ctx.reply.Error(kSyntaxError);
   }
   std::vector<std::string> names;
-  for (const auto& [name, spec] : ctx.server.commands().all()) {
+  auto consider = [&](std::string name) {
     if (all || (pattern && model::GlobMatch(argv[4], name, /*nocase=*/true))) {
-      names.push_back(name);
+      names.push_back(std::move(name));
+    }
+  };
+  for (const auto& [name, spec] : ctx.server.commands().all()) {
+    consider(name);
+    for (const auto& [sub, unused] : spec.subcommands) {
+      consider(absl::StrCat(name, "|", sub));
     }
   }
   ctx.reply.Array(names.size());
