@@ -53,10 +53,10 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
   EXPECT_THAT(
       CommandFamilyNames(),
       ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
-                  "geo", "geo_search", "hash", "key", "list", "migrate",
-                  "object", "pubsub", "replication", "server", "set", "sort",
-                  "string", "track", "track_search", "zset", "zset_algebra",
-                  "zset_write"));
+                  "geo", "geo_search", "hash", "key", "list", "memory",
+                  "migrate", "object", "pubsub", "replication", "server", "set",
+                  "sort", "string", "track", "track_search", "zset",
+                  "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -97,6 +97,8 @@ TEST(CommandTableTest, WorkerCommands) {
            // DUMP and RESTORE read or write a whole key; MIGRATE also waits
            // on another server.
            "dump", "restore", "restore-asking", "migrate",
+           // MEMORY USAGE reads up to SAMPLES members (all of them for 0).
+           "memory",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.
