@@ -112,6 +112,17 @@ std::optional<std::string> ServerState::LoadCursor(int64_t cursor) {
   return it->second;
 }
 
+std::string ServerState::RandomKeyPosition(int db) const {
+  absl::MutexLock l(&mu_);
+  auto it = random_key_positions_.find(db);
+  return it == random_key_positions_.end() ? std::string() : it->second;
+}
+
+void ServerState::SetRandomKeyPosition(int db, std::string position) {
+  absl::MutexLock l(&mu_);
+  random_key_positions_[db] = std::move(position);
+}
+
 std::string CommandContext::Name(absl::string_view key) const {
   return KeyName(client.db, key);
 }

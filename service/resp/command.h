@@ -139,6 +139,10 @@ class ServerState {
   // is a key, so each live cursor maps to the name SCAN resumes at.
   int64_t SaveCursor(std::string resume_name);
   std::optional<std::string> LoadCursor(int64_t cursor);
+  // Where RANDOMKEY's walk of database `db` goes on, as SCAN's positions
+  // are kept (key_commands.cc); empty for the start.
+  std::string RandomKeyPosition(int db) const;
+  void SetRandomKeyPosition(int db, std::string position);
 
   // Replication (replication_commands.cc): the replicas that follow this
   // node, and a replica's link to its primary.
@@ -193,6 +197,7 @@ class ServerState {
   LiveSettings settings_ ABSL_GUARDED_BY(mu_);
   std::map<int64_t, ClientState> clients_ ABSL_GUARDED_BY(mu_);
   std::map<int64_t, std::string> cursors_ ABSL_GUARDED_BY(mu_);
+  std::map<int, std::string> random_key_positions_ ABSL_GUARDED_BY(mu_);
   int64_t next_cursor_ ABSL_GUARDED_BY(mu_) = 0;
 };
 

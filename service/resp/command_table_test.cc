@@ -97,8 +97,9 @@ TEST(CommandTableTest, WorkerCommands) {
            // DUMP and RESTORE read or write a whole key; MIGRATE also waits
            // on another server.
            "dump", "restore", "restore-asking", "migrate",
-           // MEMORY USAGE reads up to SAMPLES members (all of them for 0).
-           "memory",
+           // MEMORY USAGE reads up to SAMPLES members (all of them for 0);
+           // RANDOMKEY walks a window of keys, past other databases'.
+           "memory", "randomkey",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.

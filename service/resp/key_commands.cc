@@ -1,6 +1,6 @@
-// Key commands: DEL, UNLINK, EXISTS, TOUCH, TYPE, KEYS, SCAN, RENAME,
-// RENAMENX, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, EXPIRETIME,
-// PEXPIRETIME, PERSIST.
+// Key commands: DEL, UNLINK, EXISTS, TOUCH, TYPE, KEYS, SCAN, RANDOMKEY,
+// RENAME, RENAMENX, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL,
+// EXPIRETIME, PEXPIRETIME, PERSIST.
 //
 // Each follows Redis 7.0's db.c / expire.c checks in Redis's order, so that
 // replies, errors included, are Redis's bytes. Keys are strings (with an
@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstdlib>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -119,17 +120,21 @@ std::string EncodePosition(const KeyScanPosition& p) {
 // The position saved under `cursor` if it belongs to database `db`; a
 // cursor this server does not know (never issued, evicted, or from before a
 // restart) starts a new walk, which SCAN's guarantees allow.
+KeyScanPosition DecodePosition(const std::string& saved, int db) {
+  if (saved.empty()) return {};
+  const char part = saved[0];
+  if (part != 's' && part != 't' && part != 'g') return {};
+  KeyScanPosition p{static_cast<KeyScanPosition::Part>(part), saved.substr(1)};
+  std::optional<DbKey> k = ParseKeyName(p.resume_name);
+  if (!k || k->db != db) return {};
+  return p;
+}
+
 KeyScanPosition LoadPosition(ServerState& server, uint64_t cursor, int db) {
   if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return {};
   std::optional<std::string> saved =
       server.LoadCursor(static_cast<int64_t>(cursor));
-  if (!saved || saved->empty()) return {};
-  const char part = (*saved)[0];
-  if (part != 's' && part != 't' && part != 'g') return {};
-  KeyScanPosition p{static_cast<KeyScanPosition::Part>(part), saved->substr(1)};
-  std::optional<DbKey> k = ParseKeyName(p.resume_name);
-  if (!k || k->db != db) return {};
-  return p;
+  return saved ? DecodePosition(*saved, db) : KeyScanPosition{};
 }
 
 void Scan(CommandContext& ctx) {
@@ -182,6 +187,53 @@ void Scan(CommandContext& ctx) {
   ctx.reply.Bulk(absl::StrCat(next_cursor));
   ctx.reply.Array(keys.size());
   for (const std::string& k : keys) ctx.reply.Bulk(k);
+}
+
+// ---- RANDOMKEY ----
+// trackdb keeps keys in name order, with no count to draw an index from.
+// So, as Kvrocks does, each call walks the next window of the database's
+// keys (SCAN's walk, key_scan.h, from where the last call stopped) and
+// answers one of them at random; the walk starts over at the end. Over a
+// whole walk every key is as likely to come out, but consecutive calls
+// answer neighbouring keys. A database with no key answers nil.
+
+constexpr int kRandomKeyWindow = 64;
+
+// Up to kRandomKeyWindow keys of `db` from `from`; `*next` is where the
+// following window starts, the start once the walk is done.
+absl::Status RandomKeyWindow(CommandContext& ctx, const KeyScanPosition& from,
+                             std::vector<std::string>* keys,
+                             KeyScanPosition* next) {
+  bool done = false;
+  absl::Status s = ScanKeys(
+      ctx.store(), ctx.client.db, NowMs(), from,
+      [&](const std::string& key, KeyType) {
+        keys->push_back(key);
+        return keys->size() < kRandomKeyWindow;
+      },
+      next, &done);
+  if (done) *next = {};
+  return s;
+}
+
+void RandomKey(CommandContext& ctx) {
+  const int db = ctx.client.db;
+  const KeyScanPosition from =
+      DecodePosition(ctx.server.RandomKeyPosition(db), db);
+  std::vector<std::string> keys;
+  KeyScanPosition next;
+  if (!ctx.Check(RandomKeyWindow(ctx, from, &keys, &next))) return;
+  const bool from_start =
+      from.part == KeyScanPosition::Part::kStrings && from.resume_name.empty();
+  if (keys.empty() && !from_start) {
+    if (!ctx.Check(RandomKeyWindow(ctx, {}, &keys, &next))) return;
+  }
+  const bool at_start =
+      next.part == KeyScanPosition::Part::kStrings && next.resume_name.empty();
+  ctx.server.SetRandomKeyPosition(db, at_start ? "" : EncodePosition(next));
+  if (keys.empty()) return ctx.reply.Null();
+  std::uniform_int_distribution<size_t> pick(0, keys.size() - 1);
+  ctx.reply.Bulk(keys[pick(PickRandom())]);
 }
 
 // ---- RENAME, RENAMENX, COPY, MOVE ----
@@ -531,6 +583,7 @@ TRACKDB_RESP_COMMAND_FAMILY(key, table) {
   table->Add("type", 2, Type, {"readonly", "fast"});
   table->Add("keys", 2, Keys, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
   table->Add("scan", -2, Scan, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add("randomkey", 1, RandomKey, {"readonly"}, 0, 0, 0, RunsOn::kWorker);
   table->Add("rename", 3, Rename, {"write"}, 1, 2, 1, RunsOn::kWorker);
   table->Add("renamenx", 3, Renamenx, {"write", "fast"}, 1, 2, 1,
              RunsOn::kWorker);

@@ -5,6 +5,7 @@
 // expiries, and TTL values (time-dependent) only as ranges.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <regex>
 #include <set>
@@ -406,6 +407,74 @@ TEST(KeyCommandsTest, ScanSeesEveryKeyPresentThroughoutDespiteChanges) {
     ++step;
   } while (cursor != "0");
   for (const std::string& k : stable) EXPECT_TRUE(seen.count(k)) << k;
+}
+
+// The key a RANDOMKEY reply names; "" for nil (and a failure for anything
+// but a bulk string or nil).
+std::string RandomKeyOf(RawClient& c) {
+  const std::string reply = c.Call({"RANDOMKEY"});
+  if (reply == "$-1\r\n" || reply == "_\r\n") return "";
+  const size_t eol = reply.find("\r\n");
+  if (reply.empty() || reply[0] != '$' || eol == std::string::npos) {
+    ADD_FAILURE() << "not a bulk string: " << reply;
+    return "";
+  }
+  return reply.substr(eol + 2, reply.size() - eol - 4);
+}
+
+TEST(KeyCommandsTest, RandomKeyOfAnEmptyOrOneKeyDatabase) {
+  Differential d;
+  EXPECT_SAME_REPLY(d, {"RANDOMKEY"});
+  EXPECT_SAME_REPLY(d, {"RANDOMKEY", "extra"});
+  EXPECT_SAME_REPLY(d, {"HSET", "only", "f", "v"});
+  for (int i = 0; i < 3; ++i) EXPECT_SAME_REPLY(d, {"RANDOMKEY"});
+  EXPECT_SAME_REPLY(d, {"SET", "gone", "v", "PX", "1"});
+  EXPECT_SAME_REPLY(d, {"DEL", "only"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_SAME_REPLY(d, {"RANDOMKEY"});
+  d.Call({"HELLO", "3"});  // client ids differ: the reply is not compared
+  EXPECT_SAME_REPLY(d, {"RANDOMKEY"});
+}
+
+// Every type of key comes out, each about as often as any other over whole
+// walks of the keyspace; expired keys and other databases' keys never do.
+TEST(KeyCommandsTest, RandomKeyReachesEveryKeyEvenly) {
+  testing::TrackdbResp server;
+  RawClient c(server.port());
+  std::map<std::string, int> picked;
+  ASSERT_EQ(c.Call({"SET", "a-string", "v"}), "+OK\r\n");
+  ASSERT_EQ(c.Call({"HSET", "a-hash", "f", "v"}), ":1\r\n");
+  ASSERT_EQ(c.Call({"RPUSH", "a-list", "e"}), ":1\r\n");
+  ASSERT_EQ(c.Call({"SADD", "a-set", "m"}), ":1\r\n");
+  ASSERT_EQ(c.Call({"ZADD", "a-zset", "1", "m"}), ":1\r\n");
+  ASSERT_EQ(c.Call({"GEOADD", "a-geo", "13.4", "52.5", "car"}), ":1\r\n");
+  for (int i = 0; i < 294; ++i) {
+    ASSERT_EQ(c.Call({"SET", absl::StrCat("k", 1000 + i), "v"}), "+OK\r\n");
+  }
+  for (int i = 0; i < 5; ++i) {
+    c.Call({"SET", absl::StrCat("expired", i), "v", "PX", "1"});
+  }
+  ASSERT_EQ(c.Call({"SELECT", "1"}), "+OK\r\n");
+  ASSERT_EQ(c.Call({"SET", "elsewhere", "v"}), "+OK\r\n");
+  ASSERT_EQ(c.Call({"SELECT", "0"}), "+OK\r\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  constexpr int kCalls = 6000;
+  for (int i = 0; i < kCalls; ++i) ++picked[RandomKeyOf(c)];
+  EXPECT_EQ(picked.size(), 300u);
+  for (const char* key :
+       {"a-string", "a-hash", "a-list", "a-set", "a-zset", "a-geo"}) {
+    EXPECT_GT(picked[key], 0) << key;
+  }
+  int fewest = kCalls, most = 0;
+  for (const auto& [key, n] : picked) {
+    EXPECT_EQ(key.rfind("expired", 0), std::string::npos) << key;
+    EXPECT_NE(key, "elsewhere");
+    fewest = std::min(fewest, n);
+    most = std::max(most, n);
+  }
+  // 20 picks a key on average.
+  EXPECT_GE(fewest, 3);
+  EXPECT_LE(most, 60);
 }
 
 TEST(KeyCommandsTest, RenameStrings) {

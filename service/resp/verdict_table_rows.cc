@@ -213,6 +213,7 @@ const VerdictRow kKeyRows[] = {
     {"object|freq", "OBJECT FREQ nosuch"},
     {"object|help", "OBJECT HELP"},
     {"object", "OBJECT FOO s"},
+    {"randomkey", "RANDOMKEY"},
     {"memory|usage", "MEMORY USAGE s"},
     {"memory|usage", "MEMORY USAGE g SAMPLES 0"},
     {"memory|usage", "MEMORY USAGE nosuch"},
@@ -1281,8 +1282,6 @@ const VerdictRow kUnsupportedRows[] = {
     {"", "SETBIT s 1 1", VerdictRow::kVerdict, "trackdb serves no bitmaps"},
     {"", "PFADD p a", VerdictRow::kVerdict, "trackdb serves no HyperLogLogs"},
     {"", "EVAL return 0", VerdictRow::kVerdict, "trackdb runs no scripts"},
-    {"", "RANDOMKEY", VerdictRow::kVerdict,
-     "keys are kept in name order: no random pick"},
     {"", "FOOBAR a b"},
 };
 
