@@ -37,8 +37,13 @@ void BlockUntilServed(CommandContext& ctx, PopWaiters::Kind kind,
   for (bool first = true;; first = false) {
     const uint64_t seen = waiters.generation();
     if (attempt(ctx.reply, first, ticket)) return;
+    // Inside EXEC a pop does not wait, as in Redis.
+    if (ctx.client.in_exec) break;
     const absl::Time now = absl::Now();
     if (now >= deadline) break;
+    // Other clients' commands (the push it waits for) and EXEC run
+    // meanwhile (exec_gate.h).
+    ExecGate::Released released(ctx.server.exec_gate());
     if (!waiters.WaitForPush(seen, std::min(deadline, now + kRecheck))) break;
   }
   ctx.reply.NullArray();

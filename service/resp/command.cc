@@ -13,6 +13,7 @@
 #include "service/clock.h"
 #include "service/resp/command_keys.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
 #include "storage/disk_error.h"
 
 namespace trackdb::resp {
@@ -357,12 +358,12 @@ void NoteWrite(ServerState& server, ClientState& client,
   client.last_write_seq = storage::LatestSequence(server.store());
 }
 
-}  // namespace
-
-void Dispatch(ServerState& server, ClientState& client,
-              const std::vector<std::string>& argv, Reply& reply) {
-  CommandContext ctx{server, client, argv, reply};
-  const CommandSpec* spec = server.commands().Find(argv[0]);
+// The spec that serves `argv` (its subcommand's, if it has them) and its
+// full name ("config|get"), once the command, the subcommand and the arity
+// check out; nullptr, having replied Redis's error, when one does not.
+const CommandSpec* ResolveOrReply(CommandContext& ctx, std::string* full_name) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const CommandSpec* spec = ctx.server.commands().Find(argv[0]);
   if (spec == nullptr) {
     std::string args;
     for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
@@ -370,65 +371,122 @@ void Dispatch(ServerState& server, ClientState& client,
                       absl::string_view(argv[i]).substr(0, 128 - args.size()),
                       "' ");
     }
-    reply.Error(absl::StrCat("unknown command '",
-                             absl::string_view(argv[0]).substr(0, 128),
-                             "', with args beginning with: ", args));
-    return;
+    ctx.reply.Error(absl::StrCat("unknown command '",
+                                 absl::string_view(argv[0]).substr(0, 128),
+                                 "', with args beginning with: ", args));
+    return nullptr;
   }
-  std::string full_name = spec->name;
+  *full_name = spec->name;
   if (const CommandSpec* sub = ResolveSubcommand(*spec, argv); sub == nullptr) {
-    reply.Error(absl::StrCat(
+    ctx.reply.Error(absl::StrCat(
         "unknown subcommand '", absl::string_view(argv[1]).substr(0, 128),
         "'. Try ", absl::AsciiStrToUpper(argv[0]), " HELP."));
-    return;
+    return nullptr;
   } else if (sub != spec) {
     spec = sub;
-    full_name = absl::StrCat(full_name, "|", spec->name);
+    *full_name = absl::StrCat(*full_name, "|", spec->name);
   }
   const int argc = static_cast<int>(argv.size());
   if ((spec->arity > 0 && argc != spec->arity) ||
       (spec->arity < 0 && argc < -spec->arity)) {
-    ReplyArityError(ctx, full_name);
-    return;
+    ReplyArityError(ctx, *full_name);
+    return nullptr;
   }
-  if (std::string refusal = ProtectedRefusal(server, client, *spec);
+  return spec;
+}
+
+// Why a known call may not run, in Redis's order: a protected command, no
+// AUTH, no permission, a RESP2 subscriber, another node's slot, a refused
+// write; empty when it may.
+std::string Refusal(ServerState& server, ClientState& client,
+                    const CommandSpec& spec, const std::string& full_name,
+                    const std::vector<std::string>& argv) {
+  if (std::string refusal = ProtectedRefusal(server, client, spec);
       !refusal.empty()) {
-    reply.Error(refusal);
-    return;
+    return refusal;
   }
-  if (!spec->allowed_before_auth && server.AuthRequired(client)) {
-    reply.Error("-NOAUTH Authentication required.");
-    return;
+  if (!spec.allowed_before_auth && server.AuthRequired(client)) {
+    return "-NOAUTH Authentication required.";
   }
-  if (!MayRun(client, *spec)) {
-    reply.Error(
-        absl::StrCat("-NOPERM this user has no permissions to run the '",
-                     full_name, "' command"));
-    return;
+  if (!MayRun(client, spec)) {
+    return absl::StrCat("-NOPERM this user has no permissions to run the '",
+                        full_name, "' command");
   }
   // Redis's RESP2 subscriber speaks only pub/sub (RESP3 has no limit).
   if (client.subscriptions > 0 && client.protocol == 2 &&
-      !IsSubscriberCommand(spec->name)) {
-    reply.Error(absl::StrCat(
+      !IsSubscriberCommand(spec.name)) {
+    return absl::StrCat(
         "Can't execute '", full_name,
         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
-        "allowed in this context"));
-    return;
+        "allowed in this context");
   }
   if (server.cluster() != nullptr) {
-    if (std::string refusal = ClusterRefusal(*server.cluster(), *spec, argv);
+    if (std::string refusal = ClusterRefusal(*server.cluster(), spec, argv);
         !refusal.empty()) {
-      reply.Error(refusal);
-      return;
+      return refusal;
     }
   }
-  if (std::string refusal = WriteRefusal(server, *spec); !refusal.empty()) {
-    reply.Error(refusal);
+  return WriteRefusal(server, spec);
+}
+
+// The commands that run at once inside MULTI rather than being queued, as
+// in Redis (QUIT is answered by the connection).
+bool RunsInsideMulti(const CommandSpec& spec) {
+  return spec.name == "exec" || spec.name == "discard" ||
+         spec.name == "multi" || spec.name == "watch" || spec.name == "quit";
+}
+
+// Whether a call runs holding the exec gate shared: those that read or
+// write keys (exec_gate.h).
+bool TakesExecGate(const CommandSpec& spec) {
+  return HasFlag(spec, "write") || HasFlag(spec, "readonly");
+}
+
+// Redis's execCommandAbort: a refused EXEC (a wrong arity, no AUTH, no
+// permission), inside MULTI or not, says why as EXECABORT and discards any
+// transaction. True when it did.
+bool AbortedExec(ServerState& server, ClientState& client,
+                 const std::vector<std::string>& argv, Reply& reply) {
+  if (!EqualsIgnoreCase(argv[0], "exec")) return false;
+  const CommandSpec* exec = server.commands().Find("exec");
+  if (exec == nullptr) return false;
+  std::string why = argv.size() != 1
+                        ? "wrong number of arguments for 'exec' command"
+                        : Refusal(server, client, *exec, "exec", argv);
+  if (why.empty()) return false;
+  if (why[0] == '-') why.erase(0, 1);
+  client.multi.reset();
+  reply.Error(
+      absl::StrCat("-EXECABORT Transaction discarded because of: ", why));
+  return true;
+}
+
+}  // namespace
+
+void Dispatch(ServerState& server, ClientState& client,
+              const std::vector<std::string>& argv, Reply& reply) {
+  CommandContext ctx{server, client, argv, reply};
+  if (AbortedExec(server, client, argv, reply)) return;
+  std::string full_name;
+  const CommandSpec* spec = ResolveOrReply(ctx, &full_name);
+  // A refused call inside MULTI makes EXEC abort, as in Redis.
+  if (spec == nullptr) {
+    if (client.multi) client.multi_refused = true;
     return;
+  }
+  if (std::string refusal = Refusal(server, client, *spec, full_name, argv);
+      !refusal.empty()) {
+    if (client.multi) client.multi_refused = true;
+    return reply.Error(refusal);
+  }
+  if (client.multi && !RunsInsideMulti(*spec)) {
+    client.multi->Add(argv);
+    return reply.Status("QUEUED");
   }
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   {
+    ExecGate::Shared shared(server.exec_gate(), TakesExecGate(*spec));
     MigrationGate gate(server, *spec, {&argv, 1});
     if (gate.held_off()) return reply.Error(kTryAgain);
     ctx.spec = spec;
@@ -441,7 +499,13 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    ClientState& client,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply) {
-  if (calls.size() == 1) return Dispatch(server, client, calls[0], reply);
+  // Inside MULTI each call is queued on its own.
+  if (calls.size() == 1 || client.multi) {
+    for (const std::vector<std::string>& each : calls) {
+      Dispatch(server, client, each, reply);
+    }
+    return;
+  }
   if (server.cluster() != nullptr) {
     // A call that is not this node's gets its own refusal, in its place.
     for (const std::vector<std::string>& call : calls) {
@@ -461,7 +525,9 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
   }
   // joins() accepted each call's name, arity and options, which is all
   // Dispatch would check before running it.
+  // The exec gate before the migration gate, as Dispatch takes them.
   {
+    ExecGate::Shared shared(server.exec_gate(), TakesExecGate(spec));
     MigrationGate gate(server, spec, calls);
     if (!gate.held_off()) {
       client.last_command = spec.name;

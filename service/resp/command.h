@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -37,6 +38,7 @@
 #include "service/replication/replica_registry.h"
 #include "service/replication/slot_migrator.h"
 #include "service/replication/sync_acks.h"
+#include "service/resp/exec_gate.h"
 #include "service/resp/pop_waiters.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
@@ -48,6 +50,37 @@ namespace trackdb::resp {
 
 // One connection's state. Only its connection's thread touches it, except
 // through ServerState's client registry (CLIENT LIST), which reads a copy.
+// A MULTI transaction's queued calls. A copy (the snapshot of a client
+// that CLIENT LIST reads, ServerState::PublishClient) carries only how many
+// there are: a long transaction is not copied at every publish.
+class QueuedCalls {
+ public:
+  QueuedCalls() = default;
+  QueuedCalls(const QueuedCalls& other) : size_(other.size_) {}
+  QueuedCalls& operator=(const QueuedCalls& other) {
+    calls_.clear();
+    size_ = other.size_;
+    return *this;
+  }
+  QueuedCalls(QueuedCalls&&) = default;
+  QueuedCalls& operator=(QueuedCalls&&) = default;
+
+  void Add(std::vector<std::string> argv) {
+    calls_.push_back(std::move(argv));
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  // The calls, in order (none in a copy); the queue is left empty.
+  std::vector<std::vector<std::string>> Take() {
+    size_ = 0;
+    return std::move(calls_);
+  }
+
+ private:
+  std::vector<std::vector<std::string>> calls_;
+  size_t size_ = 0;
+};
+
 struct ClientState {
   int64_t id = 0;
   std::string addr;   // peer ip:port
@@ -81,6 +114,12 @@ struct ClientState {
     int64_t timeout_ms = 0;
   };
   std::optional<PendingWait> pending_wait;
+  // MULTI ... EXEC (transaction_commands.cc): the calls queued since MULTI
+  // (nullopt: not in a transaction), whether one was refused (EXEC then
+  // aborts), and whether EXEC is running them.
+  std::optional<QueuedCalls> multi;
+  bool multi_refused = false;
+  bool in_exec = false;
 };
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their
@@ -113,6 +152,7 @@ class ServerState {
   PubSub& pubsub() { return pubsub_; }
   // Wakes the blocking pops (BLPOP, BZPOPMIN, ...) when a push commits.
   PopWaiters& pop_waiters() { return pop_waiters_; }
+  ExecGate& exec_gate() { return exec_gate_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
@@ -184,6 +224,7 @@ class ServerState {
   const int64_t start_ms_;
   PubSub pubsub_;
   PopWaiters pop_waiters_;
+  ExecGate exec_gate_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
   std::shared_ptr<replication::SyncAcks> sync_acks_;

@@ -55,8 +55,8 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
       ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
                   "geo", "geo_search", "hash", "key", "list", "memory",
                   "migrate", "object", "pubsub", "replication", "server", "set",
-                  "sort", "string", "track", "track_search", "zset",
-                  "zset_algebra", "zset_write"));
+                  "sort", "string", "track", "track_search", "transaction",
+                  "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -100,6 +100,8 @@ TEST(CommandTableTest, WorkerCommands) {
            // MEMORY USAGE reads up to SAMPLES members (all of them for 0);
            // RANDOMKEY walks a window of keys, past other databases'.
            "memory", "randomkey",
+           // EXEC runs a transaction's queue, whatever its calls are.
+           "exec",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.
@@ -129,6 +131,8 @@ TEST(CommandTableTest, LoopCommands) {
            "persist",
            // object: a key's encoding, from at most 512 members
            "object",
+           // transaction: MULTI's state (EXEC runs on a worker)
+           "multi", "discard", "watch", "unwatch",
            // string
            "get", "strlen", "getrange", "substr", "mget", "set", "setnx",
            "setex", "psetex", "getset", "mset", "msetnx", "getdel", "getex",

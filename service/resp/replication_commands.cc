@@ -160,7 +160,8 @@ void Wait(CommandContext& ctx) {
   }
   const int wanted = static_cast<int>(std::min<int64_t>(n, 1 << 20));
   const int acked = ctx.server.replicas().Acked(ctx.client.last_write_seq);
-  if (acked >= wanted) {
+  // Inside EXEC, WAIT answers at once, as in Redis.
+  if (acked >= wanted || ctx.client.in_exec) {
     ctx.reply.Integer(acked);
     return;
   }

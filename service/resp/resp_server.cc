@@ -19,6 +19,7 @@
 #include "service/resp/command.h"
 #include "service/resp/fence_publisher.h"
 #include "service/resp/key_lanes.h"
+#include "service/resp/option_words.h"
 #include "service/resp/read_buffer.h"
 #include "service/resp/request_parser.h"
 #include "service/resp/tls_context.h"
@@ -372,10 +373,14 @@ class Connection : public std::enable_shared_from_this<Connection>,
       }
       client_.last_command_ms = NowMs();
       ran = true;
-      if (state.commands().RunsOnWorker(argv)) {
+      // Inside MULTI a call is only queued (on the loop); EXEC runs the
+      // queue on a worker.
+      if (state.commands().RunsOnWorker(argv) &&
+          (!client_.multi || EqualsIgnoreCase(argv[0], "exec"))) {
         return RunOnWorker(std::move(argv));
       }
-      const CommandSpec* group = state.commands().GroupStartedBy(argv);
+      const CommandSpec* group =
+          client_.multi ? nullptr : state.commands().GroupStartedBy(argv);
       if (group != nullptr && limits.authenticated && MayRun(client_, *group)) {
         if (!ServeGroup(*group, std::move(argv), limits, reply)) return;
         continue;

@@ -58,6 +58,9 @@ tests=(
   # (connection state moves to the loop that serves the group).
   //service/resp:key_lanes_test
   //service/resp:hot_key_lanes_test
+  # EXEC's exclusive gate against commands and groups on other loops.
+  //service/resp:exec_gate_test
+  //service/resp:transaction_commands_test
   # Both doors on one store.
   //service/resp:cross_door_limits_test
   //service/resp:geo_cross_protocol_test
