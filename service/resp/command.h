@@ -120,6 +120,9 @@ struct ClientState {
   std::optional<QueuedCalls> multi;
   bool multi_refused = false;
   bool in_exec = false;
+  // WATCHed keys: each storage name and a hash of what it held at WATCH
+  // (transaction_commands.cc); EXEC fails if one holds something else.
+  std::vector<std::pair<std::string, size_t>> watched;
 };
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their

@@ -100,8 +100,9 @@ TEST(CommandTableTest, WorkerCommands) {
            // MEMORY USAGE reads up to SAMPLES members (all of them for 0);
            // RANDOMKEY walks a window of keys, past other databases'.
            "memory", "randomkey",
-           // EXEC runs a transaction's queue, whatever its calls are.
-           "exec",
+           // EXEC runs a transaction's queue, whatever its calls are;
+           // WATCH reads its keys' whole values.
+           "exec", "watch",
            // A list's ranges, counted pops, trims, and the changes in its
            // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
            // which wait.
@@ -132,7 +133,7 @@ TEST(CommandTableTest, LoopCommands) {
            // object: a key's encoding, from at most 512 members
            "object",
            // transaction: MULTI's state (EXEC runs on a worker)
-           "multi", "discard", "watch", "unwatch",
+           "multi", "discard", "unwatch",
            // string
            "get", "strlen", "getrange", "substr", "mget", "set", "setnx",
            "setex", "psetex", "getset", "mset", "msetnx", "getdel", "getex",

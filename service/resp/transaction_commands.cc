@@ -15,22 +15,73 @@
 // as it runs, so a crash in the middle of an EXEC keeps the calls that ran
 // (Redis's AOF would drop the whole transaction on load).
 //
-// WATCH is refused: optimistic locking needs EXEC to fail when a watched
-// key changed, which trackdb does not track; a client that relies on it
-// gets an error rather than a transaction that would not fail.
+// WATCH remembers what each watched key holds (its value and expiry, the
+// whole value read as DUMP reads it); EXEC, holding the gate, reads them
+// again and answers nil without running anything if one differs. Redis
+// fails EXEC on any write to a watched key, even one that leaves it as it
+// was (SET of the same value, INCR then DECR); trackdb only on a key that
+// holds something else, which is what a check-and-set needs. EXEC and
+// DISCARD forget the watched keys, as UNWATCH does.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/hash/hash.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "service/clock.h"
 #include "service/resp/command.h"
 #include "service/resp/exec_gate.h"
+#include "service/resp/key_dump.h"
+#include "service/resp/key_type.h"
+#include "service/resp/rdb_payload.h"
+#include "storage/typed_values.h"
 
 namespace trackdb::resp {
 namespace {
 
-constexpr char kWatchNotServed[] =
-    "trackdb does not serve WATCH: EXEC cannot yet fail on a changed key";
+// What the storage name `name` holds now, hashed: a string's value and
+// expiry, another type's whole value (as DUMP serializes it) and expiry;
+// the hash of "" for nothing.
+absl::StatusOr<size_t> KeyState(storage::TrackStore& store,
+                                const std::string& name) {
+  const int64_t now = NowMs();
+  absl::StatusOr<std::optional<storage::StringValue>> string =
+      store.GetString(name, now);
+  if (!string.ok()) return string.status();
+  if (*string) {
+    return absl::HashOf(std::string("s"), (*string)->expire_at_ms,
+                        (*string)->value);
+  }
+  std::string state;
+  absl::Status s =
+      store.ReadTyped({name}, now, [&](storage::TypedTxn& txn) -> absl::Status {
+        absl::StatusOr<std::optional<RdbValue>> value =
+            LoadTypedValue(store, txn, name);
+        if (!value.ok()) return value.status();
+        if (*value) state = EncodeDumpPayload(**value);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  if (state.empty()) return absl::HashOf(std::string());
+  absl::StatusOr<int64_t> expiry = NonStringExpiry(store, name, now);
+  if (!expiry.ok()) return expiry.status();
+  return absl::HashOf(std::string("t"), *expiry, state);
+}
+
+// Whether every watched key still holds what it held at WATCH.
+absl::StatusOr<bool> WatchedUnchanged(
+    storage::TrackStore& store,
+    const std::vector<std::pair<std::string, size_t>>& watched) {
+  for (const auto& [name, then] : watched) {
+    absl::StatusOr<size_t> now = KeyState(store, name);
+    if (!now.ok()) return now.status();
+    if (*now != then) return false;
+  }
+  return true;
+}
 
 void Multi(CommandContext& ctx) {
   if (ctx.client.multi) return ctx.reply.Error("MULTI calls can not be nested");
@@ -42,6 +93,7 @@ void Multi(CommandContext& ctx) {
 void Discard(CommandContext& ctx) {
   if (!ctx.client.multi) return ctx.reply.Error("DISCARD without MULTI");
   ctx.client.multi.reset();
+  ctx.client.watched.clear();
   ctx.reply.Ok();
 }
 
@@ -49,11 +101,17 @@ void Exec(CommandContext& ctx) {
   if (!ctx.client.multi) return ctx.reply.Error("EXEC without MULTI");
   const std::vector<std::vector<std::string>> queued = ctx.client.multi->Take();
   ctx.client.multi.reset();
+  const std::vector<std::pair<std::string, size_t>> watched =
+      std::move(ctx.client.watched);
+  ctx.client.watched.clear();
   if (ctx.client.multi_refused) {
     return ctx.reply.Error(
         "-EXECABORT Transaction discarded because of previous errors.");
   }
   ExecGate::Exclusive exclusive(ctx.server.exec_gate());
+  absl::StatusOr<bool> unchanged = WatchedUnchanged(ctx.store(), watched);
+  if (!ctx.Check(unchanged.status())) return;
+  if (!*unchanged) return ctx.reply.NullArray();
   ctx.client.in_exec = true;
   ctx.reply.Array(queued.size());
   for (const std::vector<std::string>& argv : queued) {
@@ -67,11 +125,21 @@ void Watch(CommandContext& ctx) {
   if (ctx.client.multi) {
     return ctx.reply.Error("WATCH inside MULTI is not allowed");
   }
-  ctx.reply.Error(kWatchNotServed);
+  // Not in the middle of another client's EXEC.
+  ExecGate::Shared shared(ctx.server.exec_gate(), /*take=*/true);
+  for (size_t i = 1; i < ctx.argv.size(); ++i) {
+    const std::string name = ctx.Name(ctx.argv[i]);
+    absl::StatusOr<size_t> state = KeyState(ctx.store(), name);
+    if (!ctx.Check(state.status())) return;
+    ctx.client.watched.emplace_back(name, *state);
+  }
+  ctx.reply.Ok();
 }
 
-// Nothing is ever watched, so there is nothing to forget.
-void Unwatch(CommandContext& ctx) { ctx.reply.Ok(); }
+void Unwatch(CommandContext& ctx) {
+  ctx.client.watched.clear();
+  ctx.reply.Ok();
+}
 
 }  // namespace
 
@@ -82,7 +150,8 @@ TRACKDB_RESP_COMMAND_FAMILY(transaction, table) {
   table->Add("discard", 1, Discard, flags, 0, 0, 0);
   table->Add("exec", 1, Exec, {"noscript", "loading", "stale", "skip_slowlog"},
              0, 0, 0, RunsOn::kWorker);
-  table->Add("watch", -2, Watch, flags, 1, -1, 1);
+  // WATCH reads each key's whole value: on a worker.
+  table->Add("watch", -2, Watch, flags, 1, -1, 1, RunsOn::kWorker);
   table->Add("unwatch", 1, Unwatch, flags, 0, 0, 0);
 }
 

@@ -3,12 +3,14 @@
 // and as one pipeline as redis-py sends a transaction, with replies byte
 // for byte; queue-time refusals (EXECABORT), run-time errors as elements,
 // nesting and the without-MULTI errors, blocking pops and SELECT inside,
-// RESP3; WATCH's refusal. Then isolation: another client's commands never
+// RESP3; WATCH. Then isolation: another client's commands never
 // see the middle of an EXEC, whether they run one by one or as pipelined
 // groups on a key's lane.
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -166,14 +168,75 @@ TEST(TransactionCommandsTest, ClientListShowsTheQueue) {
               ::testing::Not(::testing::HasSubstr("flags=x")));
 }
 
-TEST(TransactionCommandsTest, WatchIsRefused) {
+// A watched key changed by another client, in any way (its value, a
+// member, its expiry, its creation or removal, its expiring), makes EXEC
+// answer nil and run nothing, on both servers; an unchanged one lets it
+// run; UNWATCH, DISCARD and EXEC forget the keys.
+TEST(TransactionCommandsTest, WatchFailsExecOnChangedKeys) {
   Differential d;
-  const auto watch = d.Call({"WATCH", "k"});
-  EXPECT_EQ(watch.redis, "+OK\r\n");
-  EXPECT_EQ(watch.trackdb,
-            "-ERR trackdb does not serve WATCH: EXEC cannot yet fail on a "
-            "changed key\r\n");
-  EXPECT_SAME_REPLY(d, {"UNWATCH"});
+  RawClient redis_other(d.redis_port());
+  RawClient trackdb_other(d.trackdb_server().port());
+  auto other = [&](const Argv& argv) {
+    EXPECT_EQ(trackdb_other.Call(argv), redis_other.Call(argv))
+        << ::testing::PrintToString(argv);
+  };
+  ExpectSameReplies(d, {{"SET", "s", "1"},
+                        {"HSET", "h", "f", "v"},
+                        {"RPUSH", "l", "a"},
+                        {"ZADD", "z", "1", "m"},
+                        {"GEOADD", "g", "13.4", "52.5", "car"},
+                        {"SET", "ttl", "v"}});
+  const std::vector<std::pair<std::string, Argv>> changes = {
+      {"s", {"SET", "s", "2"}},
+      {"h", {"HSET", "h", "f", "w"}},
+      {"l", {"RPUSH", "l", "b"}},
+      {"z", {"ZINCRBY", "z", "1", "m"}},
+      {"g", {"GEOADD", "g", "13.5", "52.5", "car"}},
+      {"ttl", {"EXPIRE", "ttl", "100"}},
+      {"new", {"SET", "new", "1"}},
+      {"s", {"DEL", "s"}}};
+  for (const auto& [key, change] : changes) {
+    ExpectSameReplies(d, {{"WATCH", key}, {"MULTI"}, {"INCR", "runs"}});
+    other(change);
+    ExpectSameReplies(d, {{"EXEC"}, {"GET", "runs"}});
+  }
+  // Unchanged: EXEC runs; then the keys are forgotten.
+  ExpectSameReplies(
+      d, {{"WATCH", "h", "nosuch"}, {"MULTI"}, {"INCR", "runs"}, {"EXEC"}});
+  other({"HSET", "h", "f", "x"});
+  ExpectSameReplies(d, {{"MULTI"}, {"INCR", "runs"}, {"EXEC"}});
+  ExpectSameReplies(d, {{"WATCH", "h"}, {"UNWATCH"}});
+  other({"HSET", "h", "f", "y"});
+  ExpectSameReplies(d, {{"MULTI"}, {"INCR", "runs"}, {"EXEC"}});
+  ExpectSameReplies(d, {{"WATCH", "h"}, {"MULTI"}, {"DISCARD"}});
+  other({"HSET", "h", "f", "z"});
+  ExpectSameReplies(d, {{"MULTI"}, {"INCR", "runs"}, {"EXEC"}});
+  // A watched key that expires meanwhile.
+  ExpectSameReplies(d, {{"SET", "short", "v", "PX", "30"},
+                        {"WATCH", "short"},
+                        {"MULTI"},
+                        {"INCR", "runs"}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  ExpectSameReplies(d, {{"EXEC"}, {"GET", "runs"}});
+  d.Call({"HELLO", "3"});
+  ExpectSameReplies(d, {{"WATCH", "s"}, {"MULTI"}, {"INCR", "runs"}});
+  other({"SET", "s", "3"});
+  ExpectSameReplies(d, {{"EXEC"}});
+}
+
+// Redis fails EXEC on any write to a watched key; trackdb only when the
+// key holds something else than at WATCH (README, transaction_commands.cc).
+TEST(TransactionCommandsTest, WatchComparesWhatTheKeyHolds) {
+  Differential d;
+  RawClient trackdb_other(d.trackdb_server().port());
+  RawClient redis_other(d.redis_port());
+  ExpectSameReplies(
+      d, {{"SET", "k", "1"}, {"WATCH", "k"}, {"MULTI"}, {"INCR", "runs"}});
+  EXPECT_EQ(trackdb_other.Call({"SET", "k", "1"}), "+OK\r\n");
+  EXPECT_EQ(redis_other.Call({"SET", "k", "1"}), "+OK\r\n");
+  const auto exec = d.Call({"EXEC"});
+  EXPECT_EQ(exec.redis, "*-1\r\n");
+  EXPECT_EQ(exec.trackdb, "*1\r\n:1\r\n");
 }
 
 std::string Requests(const std::vector<Argv>& calls) {
