@@ -255,8 +255,7 @@ CommandSpec ClientCommand() {
         "    Assign the name <name> to the current connection.",
         "HELP",
         "    Print this help."};
-    ctx.reply.Array(std::size(lines));
-    for (const char* l : lines) ctx.reply.Status(l);
+    ctx.reply.StatusLines(lines);
   });
   return client;
 }

@@ -160,8 +160,7 @@ void MemoryHelp(CommandContext& ctx) {
       "    sampled up to <count> times (default: 5, 0 means sample all).",
       "HELP",
       "    Prints this help."};
-  ctx.reply.Array(std::size(lines));
-  for (const char* line : lines) ctx.reply.Status(line);
+  ctx.reply.StatusLines(lines);
 }
 
 CommandSpec MemoryCommand() {

@@ -140,8 +140,7 @@ void ObjectHelp(CommandContext& ctx) {
       "    <key>.",
       "HELP",
       "    Prints this help."};
-  ctx.reply.Array(std::size(lines));
-  for (const char* line : lines) ctx.reply.Status(line);
+  ctx.reply.StatusLines(lines);
 }
 
 CommandSpec ObjectCommand() {

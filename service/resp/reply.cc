@@ -45,6 +45,10 @@ void Reply::Bulk(absl::string_view s) {
 void Reply::Null() { out_->append(protocol_ >= 3 ? "_\r\n" : "$-1\r\n"); }
 void Reply::NullArray() { out_->append(protocol_ >= 3 ? "_\r\n" : "*-1\r\n"); }
 void Reply::Array(size_t n) { Header('*', static_cast<int64_t>(n)); }
+void Reply::StatusLines(absl::Span<const char* const> lines) {
+  Array(lines.size());
+  for (const char* line : lines) Status(line);
+}
 void Reply::Map(size_t pairs) {
   if (protocol_ >= 3) {
     Header('%', static_cast<int64_t>(pairs));

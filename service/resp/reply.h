@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace trackdb::resp {
 
@@ -32,6 +33,8 @@ class Reply {
   void Null();       // RESP2 "$-1"
   void NullArray();  // RESP2 "*-1"
   void Array(size_t n);
+  // An array of status lines: what Redis's HELP subcommands reply.
+  void StatusLines(absl::Span<const char* const> lines);
   void Map(size_t pairs);
   void Set(size_t n);
   // A double as Redis's addReplyDouble: "%.17g" (inf as "inf").

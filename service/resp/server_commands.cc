@@ -183,8 +183,7 @@ CommandSpec CommandCommand() {
         "    Return the names of the commands.",
         "HELP",
         "    Print this help."};
-    ctx.reply.Array(std::size(lines));
-    for (const char* l : lines) ctx.reply.Status(l);
+    ctx.reply.StatusLines(lines);
   });
   return command;
 }
