@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -13,7 +15,6 @@
 #include "service/clock.h"
 #include "service/resp/command_keys.h"
 #include "service/resp/keyspace.h"
-#include "service/resp/option_words.h"
 #include "storage/disk_error.h"
 
 namespace trackdb::resp {
@@ -277,9 +278,17 @@ std::unique_ptr<CommandTable> NewCommandTable() {
   return table;
 }
 
+namespace {
+
+std::string ArityError(absl::string_view full_name) {
+  return absl::StrCat("wrong number of arguments for '", full_name,
+                      "' command");
+}
+
+}  // namespace
+
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name) {
-  ctx.reply.Error(
-      absl::StrCat("wrong number of arguments for '", full_name, "' command"));
+  ctx.reply.Error(ArityError(full_name));
 }
 
 auth::Access AccessOf(const CommandSpec& spec) {
@@ -359,11 +368,13 @@ void NoteWrite(ServerState& server, ClientState& client,
 }
 
 // The spec that serves `argv` (its subcommand's, if it has them) and its
-// full name ("config|get"), once the command, the subcommand and the arity
-// check out; nullptr, having replied Redis's error, when one does not.
-const CommandSpec* ResolveOrReply(CommandContext& ctx, std::string* full_name) {
-  const std::vector<std::string>& argv = ctx.argv;
-  const CommandSpec* spec = ctx.server.commands().Find(argv[0]);
+// full name ("config|get"). `*error` is Redis's error when the command or
+// subcommand is unknown (the spec is then null) or the arity is wrong;
+// empty when the call checks out.
+const CommandSpec* Resolve(ServerState& server,
+                           const std::vector<std::string>& argv,
+                           std::string* full_name, std::string* error) {
+  const CommandSpec* spec = server.commands().Find(argv[0]);
   if (spec == nullptr) {
     std::string args;
     for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
@@ -371,16 +382,16 @@ const CommandSpec* ResolveOrReply(CommandContext& ctx, std::string* full_name) {
                       absl::string_view(argv[i]).substr(0, 128 - args.size()),
                       "' ");
     }
-    ctx.reply.Error(absl::StrCat("unknown command '",
-                                 absl::string_view(argv[0]).substr(0, 128),
-                                 "', with args beginning with: ", args));
+    *error = absl::StrCat("unknown command '",
+                          absl::string_view(argv[0]).substr(0, 128),
+                          "', with args beginning with: ", args);
     return nullptr;
   }
   *full_name = spec->name;
   if (const CommandSpec* sub = ResolveSubcommand(*spec, argv); sub == nullptr) {
-    ctx.reply.Error(absl::StrCat(
-        "unknown subcommand '", absl::string_view(argv[1]).substr(0, 128),
-        "'. Try ", absl::AsciiStrToUpper(argv[0]), " HELP."));
+    *error = absl::StrCat("unknown subcommand '",
+                          absl::string_view(argv[1]).substr(0, 128), "'. Try ",
+                          absl::AsciiStrToUpper(argv[0]), " HELP.");
     return nullptr;
   } else if (sub != spec) {
     spec = sub;
@@ -389,8 +400,7 @@ const CommandSpec* ResolveOrReply(CommandContext& ctx, std::string* full_name) {
   const int argc = static_cast<int>(argv.size());
   if ((spec->arity > 0 && argc != spec->arity) ||
       (spec->arity < 0 && argc < -spec->arity)) {
-    ReplyArityError(ctx, *full_name);
-    return nullptr;
+    *error = ArityError(*full_name);
   }
   return spec;
 }
@@ -442,23 +452,20 @@ bool TakesExecGate(const CommandSpec& spec) {
   return HasFlag(spec, "write") || HasFlag(spec, "readonly");
 }
 
-// Redis's execCommandAbort: a refused EXEC (a wrong arity, no AUTH, no
-// permission), inside MULTI or not, says why as EXECABORT and discards any
-// transaction. True when it did.
-bool AbortedExec(ServerState& server, ClientState& client,
-                 const std::vector<std::string>& argv, Reply& reply) {
-  if (!EqualsIgnoreCase(argv[0], "exec")) return false;
-  const CommandSpec* exec = server.commands().Find("exec");
-  if (exec == nullptr) return false;
-  std::string why = argv.size() != 1
-                        ? "wrong number of arguments for 'exec' command"
-                        : Refusal(server, client, *exec, "exec", argv);
-  if (why.empty()) return false;
-  if (why[0] == '-') why.erase(0, 1);
-  client.multi.reset();
-  reply.Error(
-      absl::StrCat("-EXECABORT Transaction discarded because of: ", why));
-  return true;
+// Replies the error that refuses a call of `spec` (null for an unknown
+// command). Inside MULTI a refused call makes EXEC abort, as in Redis; a
+// refused EXEC itself, inside MULTI or not, says why as EXECABORT and ends
+// any transaction (Redis's execCommandAbort).
+void ReplyRefusal(ClientState& client, const CommandSpec* spec,
+                  std::string error, Reply& reply) {
+  if (spec != nullptr && spec->name == "exec") {
+    if (error[0] == '-') error.erase(0, 1);
+    client.multi.reset();
+    return reply.Error(
+        absl::StrCat("-EXECABORT Transaction discarded because of: ", error));
+  }
+  if (client.multi) client.multi_refused = true;
+  reply.Error(error);
 }
 
 }  // namespace
@@ -466,19 +473,11 @@ bool AbortedExec(ServerState& server, ClientState& client,
 void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply) {
   CommandContext ctx{server, client, argv, reply};
-  if (AbortedExec(server, client, argv, reply)) return;
-  std::string full_name;
-  const CommandSpec* spec = ResolveOrReply(ctx, &full_name);
-  // A refused call inside MULTI makes EXEC abort, as in Redis.
-  if (spec == nullptr) {
-    if (client.multi) client.multi_refused = true;
-    return;
-  }
-  if (std::string refusal = Refusal(server, client, *spec, full_name, argv);
-      !refusal.empty()) {
-    if (client.multi) client.multi_refused = true;
-    return reply.Error(refusal);
-  }
+  std::string full_name, error;
+  const CommandSpec* spec = Resolve(server, argv, &full_name, &error);
+  if (error.empty()) error = Refusal(server, client, *spec, full_name, argv);
+  if (!error.empty())
+    return ReplyRefusal(client, spec, std::move(error), reply);
   if (client.multi && !RunsInsideMulti(*spec)) {
     client.multi->Add(argv);
     return reply.Status("QUEUED");
