@@ -47,7 +47,6 @@
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
 #include "service/resp/command.h"
-#include "service/resp/object_encoding.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -453,24 +452,6 @@ void HRandField(CommandContext& ctx) {
 
 // ---- HSCAN ----
 
-// Whether HSCAN replies `name`'s hash whole: Redis would keep it in a
-// listpack (object_encoding.h).
-absl::StatusOr<bool> ScansWhole(TypedTxn& txn, const std::string& name,
-                                const TypedMeta& meta) {
-  if (EncodingBySize(RdbValue::Kind::kHash, meta.size) != nullptr) {
-    return false;
-  }
-  bool fits = true;
-  absl::Status s =
-      txn.Scan(name, meta, "", "", /*reverse=*/false,
-               [&](absl::string_view field, absl::string_view value) {
-                 fits = FitsHashListpack(field, value);
-                 return fits;
-               });
-  if (!s.ok()) return s;
-  return fits;
-}
-
 void ReplyScan(Reply& reply, int64_t cursor,
                const std::vector<FieldValue>& fields) {
   reply.Array(2);
@@ -499,9 +480,11 @@ void HScan(CommandContext& ctx) {
         if (!ParseKeyScanOptions(ctx.argv, reply, &options)) {
           return absl::OkStatus();
         }
-        const absl::StatusOr<bool> scans_whole = ScansWhole(txn, name, *meta);
-        if (!scans_whole.ok()) return scans_whole.status();
-        const bool whole = *scans_whole;
+        // Whole when Redis would keep the hash in a listpack.
+        const absl::StatusOr<const char*> encoding =
+            TypedEncoding(txn, name, *meta);
+        if (!encoding.ok()) return encoding.status();
+        const bool whole = absl::string_view(*encoding) == "listpack";
         const std::string from =
             whole ? "" : KeyScanResumeAt(ctx.server, 'H', cursor, name);
         std::vector<FieldValue> fields;

@@ -29,7 +29,6 @@ namespace {
 
 using storage::TypedMeta;
 using storage::TypedTxn;
-using storage::ValueType;
 
 constexpr char kIdleTimeNotTracked[] =
     "trackdb keeps no access times, idle time not tracked";
@@ -40,39 +39,22 @@ constexpr char kFreqNotTracked[] =
 
 enum class Asked { kEncoding, kRefcount, kIdleTime, kFreq };
 
-RdbValue::Kind KindOf(ValueType type) {
-  switch (type) {
-    case ValueType::kHash:
-      return RdbValue::Kind::kHash;
-    case ValueType::kSet:
-      return RdbValue::Kind::kSet;
-    case ValueType::kZset:
-      return RdbValue::Kind::kZset;
-    default:
-      return RdbValue::Kind::kList;
-  }
-}
-
 // The encoding of `name`'s hash, set, list, sorted set or GEO key; nullptr
 // when it holds none. Members are read only when the size does not decide
 // (at most kSetMaxIntsetEntries of them).
-absl::StatusOr<const char*> TypedEncoding(storage::TrackStore& store,
-                                          TypedTxn& txn,
-                                          const std::string& name) {
+absl::StatusOr<const char*> KeyEncoding(storage::TrackStore& store,
+                                        TypedTxn& txn,
+                                        const std::string& name) {
   absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
   if (!meta.ok()) return meta.status();
-  if (*meta) {
-    const char* by_size = EncodingBySize(KindOf((*meta)->type), (*meta)->size);
-    if (by_size != nullptr) return by_size;
-  } else {
-    absl::StatusOr<bool> geo = IsGeoKey(store, name);
-    if (!geo.ok()) return geo.status();
-    if (!*geo) return nullptr;
-    absl::StatusOr<int64_t> size = store.CollectionSize(name);
-    if (!size.ok()) return size.status();
-    const char* by_size = EncodingBySize(RdbValue::Kind::kZset, *size);
-    if (by_size != nullptr) return by_size;
-  }
+  if (*meta) return TypedEncoding(txn, name, **meta);
+  absl::StatusOr<bool> geo = IsGeoKey(store, name);
+  if (!geo.ok()) return geo.status();
+  if (!*geo) return nullptr;
+  absl::StatusOr<int64_t> size = store.CollectionSize(name);
+  if (!size.ok()) return size.status();
+  const char* by_size = EncodingBySize(RdbValue::Kind::kZset, *size);
+  if (by_size != nullptr) return by_size;
   absl::StatusOr<std::optional<RdbValue>> value =
       LoadTypedValue(store, txn, name);
   if (!value.ok()) return value.status();
@@ -106,8 +88,7 @@ void ObjectAbout(CommandContext& ctx, Asked asked) {
                       StringRefcount(value));
   }
   RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<const char*> encoding =
-        TypedEncoding(ctx.store(), txn, name);
+    absl::StatusOr<const char*> encoding = KeyEncoding(ctx.store(), txn, name);
     if (!encoding.ok()) return encoding.status();
     if (*encoding == nullptr) {
       reply.Null();

@@ -45,7 +45,6 @@
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
 #include "service/resp/command.h"
-#include "service/resp/object_encoding.h"
 #include "service/resp/option_words.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
@@ -711,31 +710,15 @@ void SInterCard(CommandContext& ctx) {
 
 // ---- SSCAN ----
 
-// Whether SSCAN replies `name`'s set whole: Redis 7.0 keeps it in an
-// intset (object_encoding.h).
-absl::StatusOr<bool> ScansWhole(TypedTxn& txn, const std::string& name,
-                                const TypedMeta& meta) {
-  if (EncodingBySize(RdbValue::Kind::kSet, meta.size) != nullptr) {
-    return false;
-  }
-  bool integers = true;
-  absl::Status s = txn.Scan(name, meta, "", "", /*reverse=*/false,
-                            [&](absl::string_view member, absl::string_view) {
-                              integers = FitsIntset(member);
-                              return integers;
-                            });
-  if (!s.ok()) return s;
-  return integers;
-}
-
 // One SSCAN page of an existing set: the cursor to reply and the members.
 absl::Status ScanPage(CommandContext& ctx, TypedTxn& txn,
                       const std::string& name, const TypedMeta& meta,
                       uint64_t cursor, const KeyScanOptions& options,
                       Reply& reply) {
-  const absl::StatusOr<bool> scans_whole = ScansWhole(txn, name, meta);
-  if (!scans_whole.ok()) return scans_whole.status();
-  const bool whole = *scans_whole;
+  // Whole when Redis 7.0 would keep the set in an intset.
+  const absl::StatusOr<const char*> encoding = TypedEncoding(txn, name, meta);
+  if (!encoding.ok()) return encoding.status();
+  const bool whole = absl::string_view(*encoding) == "intset";
   const std::string from =
       whole ? "" : KeyScanResumeAt(ctx.server, 'm', cursor, name);
   const int64_t examine = whole ? INT64_MAX : options.count;

@@ -8,9 +8,12 @@
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/object_encoding.h"
 #include "service/resp/option_words.h"
+#include "service/resp/rdb_payload.h"
 #include "service/resp/redis_number.h"
 #include "service/resp/reply_errors.h"
+#include "storage/typed_codec.h"
 
 namespace trackdb::resp {
 
@@ -355,6 +358,41 @@ std::string KeyScanResumeAt(ServerState& server, char tag, uint64_t cursor,
 std::mt19937_64& PickRandom() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   return rng;
+}
+
+absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
+                                          const std::string& name,
+                                          const storage::TypedMeta& meta) {
+  using storage::ValueType;
+  const RdbValue::Kind kind =
+      meta.type == ValueType::kHash   ? RdbValue::Kind::kHash
+      : meta.type == ValueType::kSet  ? RdbValue::Kind::kSet
+      : meta.type == ValueType::kZset ? RdbValue::Kind::kZset
+                                      : RdbValue::Kind::kList;
+  if (const char* by_size = EncodingBySize(kind, meta.size)) return by_size;
+  const bool zset = meta.type == ValueType::kZset;
+  const std::string walked =
+      zset ? std::string(1, storage::kZsetMemberTag) : std::string();
+  bool small = true;
+  absl::Status s =
+      txn.Scan(name, meta, walked, "", /*reverse=*/false,
+               [&](absl::string_view subkey, absl::string_view value) {
+                 switch (meta.type) {
+                   case ValueType::kHash:
+                     small = FitsHashListpack(subkey, value);
+                     break;
+                   case ValueType::kSet:
+                     small = FitsIntset(subkey);
+                     break;
+                   default:  // a zset member's subkey is its tag and the member
+                     small = subkey.size() - 1 <= kZsetMaxListpackValue;
+                 }
+                 return small;
+               });
+  if (!s.ok()) return s;
+  if (meta.type == ValueType::kSet) return small ? "intset" : "hashtable";
+  if (zset) return small ? "listpack" : "skiplist";
+  return small ? "listpack" : "hashtable";
 }
 
 absl::StatusOr<TypedKey> LookupTyped(storage::TypedTxn& txn,

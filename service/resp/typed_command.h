@@ -48,6 +48,13 @@ bool ParseRandomPickArgs(CommandContext& ctx, absl::string_view word,
 // The random picks' generator, one per thread.
 std::mt19937_64& PickRandom();
 
+// The encoding Redis 7.0 gives the typed value `name` (object_encoding.h):
+// by its size when that decides, else by its members, read until one
+// rules the small encoding out (at most kSetMaxIntsetEntries of them).
+absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
+                                          const std::string& name,
+                                          const storage::TypedMeta& meta);
+
 // HSCAN's, SSCAN's and ZSCAN's options from argv[3] on: [MATCH pattern]
 // [COUNT count], in any order, the last of each winning (Redis's
 // scanGenericCommand for a key, without TYPE). False once it has replied
