@@ -48,22 +48,10 @@ constexpr char kBusyKeyError[] = "-BUSYKEY Target key name already exists.";
 
 // Redis's dumpCommand: DUMP key. Nil for a missing key.
 void Dump(CommandContext& ctx) {
-  const std::string name = ctx.Name(ctx.argv[1]);
-  absl::StatusOr<std::optional<storage::StringValue>> string =
-      ctx.store().GetString(name, NowMs());
-  if (!ctx.Check(string.status())) return;
-  if (*string) {
-    RdbValue value;
-    value.string = std::move((*string)->value);
-    return ctx.reply.Bulk(EncodeDumpPayload(value));
-  }
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<std::optional<RdbValue>> value =
-        LoadTypedValue(ctx.store(), txn, name);
-    if (!value.ok()) return value.status();
-    *value ? reply.Bulk(EncodeDumpPayload(**value)) : reply.Null();
-    return absl::OkStatus();
-  });
+  absl::StatusOr<std::optional<DumpedKey>> dumped =
+      DumpKey(ctx.store(), ctx.Name(ctx.argv[1]), NowMs());
+  if (!ctx.Check(dumped.status())) return;
+  *dumped ? ctx.reply.Bulk((*dumped)->payload) : ctx.reply.Null();
 }
 
 // ---- RESTORE ----

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "service/resp/key_type.h"
 #include "service/resp/typed_zset.h"
 #include "service/resp/zset_range.h"
 #include "storage/typed_codec.h"
@@ -66,6 +67,39 @@ absl::StatusOr<std::optional<RdbValue>> LoadTypedValue(
     value.zset.emplace_back(std::move(e.member), e.score);
   }
   return value;
+}
+
+absl::StatusOr<std::optional<DumpedKey>> DumpKey(storage::TrackStore& store,
+                                                 const std::string& name,
+                                                 int64_t now_ms) {
+  absl::StatusOr<std::optional<storage::StringValue>> string =
+      store.GetString(name, now_ms);
+  if (!string.ok()) return string.status();
+  DumpedKey out;
+  if (*string) {
+    RdbValue value;
+    value.string = (*string)->value;
+    out.payload = EncodeDumpPayload(value);
+    out.expire_at_ms = (*string)->expire_at_ms;
+    out.string = **std::move(string);
+    return out;
+  }
+  std::optional<RdbValue> value;
+  const std::string names[] = {name};
+  absl::Status s = store.ReadTyped(names, now_ms, [&](TypedTxn& txn) {
+    absl::StatusOr<std::optional<RdbValue>> v =
+        LoadTypedValue(store, txn, name);
+    if (!v.ok()) return v.status();
+    value = *std::move(v);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  if (!value) return std::nullopt;
+  out.payload = EncodeDumpPayload(*value);
+  absl::StatusOr<int64_t> expire_at = NonStringExpiry(store, name, now_ms);
+  if (!expire_at.ok()) return expire_at.status();
+  out.expire_at_ms = *expire_at;
+  return out;
 }
 
 }  // namespace trackdb::resp

@@ -110,35 +110,13 @@ struct OutgoingKey {
 absl::StatusOr<std::optional<OutgoingKey>> ReadOutgoingKey(
     CommandContext& ctx, const std::string& key, int64_t now_ms) {
   OutgoingKey out{key, ctx.Name(key)};
-  storage::TrackStore& store = ctx.store();
-  absl::StatusOr<std::optional<storage::StringValue>> string =
-      store.GetString(out.name, now_ms);
-  if (!string.ok()) return string.status();
-  int64_t expire_at = 0;
-  if (*string) {
-    RdbValue value;
-    value.string = (*string)->value;
-    out.payload = EncodeDumpPayload(value);
-    expire_at = (*string)->expire_at_ms;
-    out.string = **string;
-  } else {
-    std::optional<RdbValue> value;
-    const std::string names[] = {out.name};
-    absl::Status s =
-        store.ReadTyped(names, now_ms, [&](storage::TypedTxn& txn) {
-          absl::StatusOr<std::optional<RdbValue>> v =
-              LoadTypedValue(store, txn, out.name);
-          if (!v.ok()) return v.status();
-          value = *std::move(v);
-          return absl::OkStatus();
-        });
-    if (!s.ok()) return s;
-    if (!value) return std::nullopt;
-    out.payload = EncodeDumpPayload(*value);
-    absl::StatusOr<int64_t> at = NonStringExpiry(store, out.name, now_ms);
-    if (!at.ok()) return at.status();
-    expire_at = *at;
-  }
+  absl::StatusOr<std::optional<DumpedKey>> dumped =
+      DumpKey(ctx.store(), out.name, now_ms);
+  if (!dumped.ok()) return dumped.status();
+  if (!*dumped) return std::nullopt;
+  out.payload = std::move((*dumped)->payload);
+  out.string = std::move((*dumped)->string);
+  const int64_t expire_at = (*dumped)->expire_at_ms;
   if (expire_at != 0) out.ttl_ms = std::max<int64_t>(expire_at - now_ms, 1);
   return out;
 }

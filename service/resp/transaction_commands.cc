@@ -35,40 +35,19 @@
 #include "service/resp/command.h"
 #include "service/resp/exec_gate.h"
 #include "service/resp/key_dump.h"
-#include "service/resp/key_type.h"
-#include "service/resp/rdb_payload.h"
-#include "storage/typed_values.h"
 
 namespace trackdb::resp {
 namespace {
 
-// What the storage name `name` holds now, hashed: a string's value and
-// expiry, another type's whole value (as DUMP serializes it) and expiry;
-// the hash of "" for nothing.
+// What the storage name `name` holds now, hashed: its value as DUMP
+// serializes it and its expiry; the hash of "" for nothing.
 absl::StatusOr<size_t> KeyState(storage::TrackStore& store,
                                 const std::string& name) {
-  const int64_t now = NowMs();
-  absl::StatusOr<std::optional<storage::StringValue>> string =
-      store.GetString(name, now);
-  if (!string.ok()) return string.status();
-  if (*string) {
-    return absl::HashOf(std::string("s"), (*string)->expire_at_ms,
-                        (*string)->value);
-  }
-  std::string state;
-  absl::Status s =
-      store.ReadTyped({name}, now, [&](storage::TypedTxn& txn) -> absl::Status {
-        absl::StatusOr<std::optional<RdbValue>> value =
-            LoadTypedValue(store, txn, name);
-        if (!value.ok()) return value.status();
-        if (*value) state = EncodeDumpPayload(**value);
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
-  if (state.empty()) return absl::HashOf(std::string());
-  absl::StatusOr<int64_t> expiry = NonStringExpiry(store, name, now);
-  if (!expiry.ok()) return expiry.status();
-  return absl::HashOf(std::string("t"), *expiry, state);
+  absl::StatusOr<std::optional<DumpedKey>> dumped =
+      DumpKey(store, name, NowMs());
+  if (!dumped.ok()) return dumped.status();
+  if (!*dumped) return absl::HashOf(std::string());
+  return absl::HashOf((*dumped)->payload, (*dumped)->expire_at_ms);
 }
 
 // Whether every watched key still holds what it held at WATCH.
