@@ -1,6 +1,8 @@
 // Redis Cluster's protocol on trackdb (cluster_commands.cc, the routing in
 // command.cc): slots, refusals and topology commands, compared with a real
 // redis-server 7.0 in cluster mode where Redis has the same thing to say.
+#include <unistd.h>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -257,6 +259,79 @@ TEST(ClusterCommandsTest, AReplicaServesReadsAndMovesWrites) {
             absl::StrCat("$40\r\n", Id('c'), "\r\n"));
   EXPECT_EQ(c.Call({"GET", "foo"}), "$-1\r\n");
   EXPECT_EQ(c.Call({"SET", "foo", "1"}), "-MOVED 12182 127.0.0.1:7002\r\n");
+}
+
+// A transaction is routed as one call: all its keys in one slot this node
+// serves, or EXEC answers the redirection alone and discards it (and the
+// watched keys), as Redis Cluster does. One node serving every slot on
+// each side.
+TEST(ClusterCommandsTest, TransactionsRouteAsOneCallAsInRedis) {
+  Differential d(ClusterConfig(), RedisClusterArgs());
+  ASSERT_EQ(d.redis().Call({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"}),
+            "+OK\r\n");
+  ASSERT_EQ(d.trackdb().Call({"CLUSTERX", "SETNODEID", Id('a')}), "+OK\r\n");
+  ASSERT_EQ(d.trackdb().Call(
+                {"CLUSTERX", "SETNODES",
+                 absl::StrCat(Id('a'), " 127.0.0.1 ", d.trackdb_server().port(),
+                              " master - 0-16383"),
+                 "1"}),
+            "+OK\r\n");
+  // Redis turns its state ok a moment after its slots are assigned.
+  for (int i = 0; i < 100; ++i) {
+    if (d.redis().Call({"CLUSTER", "INFO"}).find("cluster_state:ok") !=
+        std::string::npos) {
+      break;
+    }
+    usleep(50 * 1000);
+  }
+  const std::vector<std::vector<std::string>> calls = {
+      {"MULTI"},
+      {"SET", "{t}a", "1"},
+      {"INCR", "{t}b"},
+      {"GET", "{t}a"},
+      {"EXEC"},
+      // Two slots: CROSSSLOT at EXEC, the transaction gone.
+      {"MULTI"},
+      {"SET", "a", "1"},
+      {"SET", "b", "2"},
+      {"EXEC"},
+      {"EXEC"},
+      {"GET", "a"},
+      // A read and a write of two slots: the same.
+      {"MULTI"},
+      {"GET", "a"},
+      {"SET", "b", "2"},
+      {"EXEC"},
+      // One call of two slots is refused as it is queued: EXECABORT.
+      {"MULTI"},
+      {"MSET", "a", "1", "b", "2"},
+      {"PING"},
+      {"EXEC"},
+      // No keys, or keys of one slot across commands and subcommands.
+      {"MULTI"},
+      {"PING"},
+      {"EXEC"},
+      {"MULTI"},
+      {"RPUSH", "{u}l", "x"},
+      {"OBJECT", "ENCODING", "{u}l"},
+      {"LPOP", "{u}l"},
+      {"EXEC"},
+      // The watched keys go with a transaction refused at EXEC.
+      {"WATCH", "{t}a"},
+      {"MULTI"},
+      {"SET", "a", "1"},
+      {"SET", "b", "2"},
+      {"EXEC"}};
+  for (const auto& c : calls) EXPECT_SAME_REPLY(d, c);
+  RawClient redis_other(d.redis_port());
+  RawClient trackdb_other(d.trackdb_server().port());
+  ASSERT_EQ(redis_other.Call({"SET", "{t}a", "changed"}), "+OK\r\n");
+  ASSERT_EQ(trackdb_other.Call({"SET", "{t}a", "changed"}), "+OK\r\n");
+  for (const auto& c : std::vector<std::vector<std::string>>{
+           {"MULTI"}, {"GET", "{t}a"}, {"EXEC"}}) {
+    EXPECT_SAME_REPLY(d, c);
+  }
+  EXPECT_EQ(d.trackdb().Call({"EXEC"}), "-ERR EXEC without MULTI\r\n");
 }
 
 }  // namespace

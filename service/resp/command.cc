@@ -406,11 +406,11 @@ const CommandSpec* Resolve(ServerState& server,
 }
 
 // Why a known call may not run, in Redis's order: a protected command, no
-// AUTH, no permission, a RESP2 subscriber, another node's slot, a refused
-// write; empty when it may.
+// AUTH, no permission, a RESP2 subscriber, another node's slot (then
+// `*redirect` is set), a refused write; empty when it may.
 std::string Refusal(ServerState& server, ClientState& client,
                     const CommandSpec& spec, const std::string& full_name,
-                    const std::vector<std::string>& argv) {
+                    const std::vector<std::string>& argv, bool* redirect) {
   if (std::string refusal = ProtectedRefusal(server, client, spec);
       !refusal.empty()) {
     return refusal;
@@ -431,8 +431,13 @@ std::string Refusal(ServerState& server, ClientState& client,
         "allowed in this context");
   }
   if (server.cluster() != nullptr) {
-    if (std::string refusal = ClusterRefusal(*server.cluster(), spec, argv);
-        !refusal.empty()) {
+    std::string refusal =
+        spec.name == "exec" && client.multi
+            ? TransactionClusterRefusal(*server.cluster(), server.commands(),
+                                        client.multi->calls())
+            : ClusterRefusal(*server.cluster(), spec, argv);
+    if (!refusal.empty()) {
+      *redirect = true;
       return refusal;
     }
   }
@@ -454,13 +459,17 @@ bool TakesExecGate(const CommandSpec& spec) {
 
 // Replies the error that refuses a call of `spec` (null for an unknown
 // command). Inside MULTI a refused call makes EXEC abort, as in Redis; a
-// refused EXEC itself, inside MULTI or not, says why as EXECABORT and ends
-// any transaction (Redis's execCommandAbort).
+// refused EXEC itself, inside MULTI or not, ends any transaction and
+// forgets the watched keys, saying why as EXECABORT (Redis's
+// execCommandAbort), or, sent to another node (`redirect`), as the
+// redirection alone, as Redis Cluster answers.
 void ReplyRefusal(ClientState& client, const CommandSpec* spec,
-                  std::string error, Reply& reply) {
+                  std::string error, bool redirect, Reply& reply) {
   if (spec != nullptr && spec->name == "exec") {
-    if (error[0] == '-') error.erase(0, 1);
     client.multi.reset();
+    client.watched.clear();
+    if (redirect) return reply.Error(error);
+    if (error[0] == '-') error.erase(0, 1);
     return reply.Error(
         absl::StrCat("-EXECABORT Transaction discarded because of: ", error));
   }
@@ -475,9 +484,13 @@ void Dispatch(ServerState& server, ClientState& client,
   CommandContext ctx{server, client, argv, reply};
   std::string full_name, error;
   const CommandSpec* spec = Resolve(server, argv, &full_name, &error);
-  if (error.empty()) error = Refusal(server, client, *spec, full_name, argv);
-  if (!error.empty())
-    return ReplyRefusal(client, spec, std::move(error), reply);
+  bool redirect = false;
+  if (error.empty()) {
+    error = Refusal(server, client, *spec, full_name, argv, &redirect);
+  }
+  if (!error.empty()) {
+    return ReplyRefusal(client, spec, std::move(error), redirect, reply);
+  }
   if (client.multi && !RunsInsideMulti(*spec)) {
     client.multi->Add(argv);
     return reply.Status("QUEUED");

@@ -70,6 +70,8 @@ class QueuedCalls {
     ++size_;
   }
   size_t size() const { return size_; }
+  // The calls queued so far, in order (none in a copy).
+  const std::vector<std::vector<std::string>>& calls() const { return calls_; }
   // The calls, in order (none in a copy); the queue is left empty.
   std::vector<std::vector<std::string>> Take() {
     size_ = 0;

@@ -79,6 +79,24 @@ bool AddMovableKeys(const std::string& name,
   return true;
 }
 
+// The refusal of a call or transaction with `keys`, writing or not.
+std::string RefusalOfKeys(const cluster::ClusterState& cluster,
+                          absl::Span<const absl::string_view> keys,
+                          bool write) {
+  if (keys.empty()) return "";
+  const cluster::Route route = cluster::RouteKeys(*cluster.view(), keys, write);
+  if (route.kind == cluster::Route::Kind::kServe) {
+    // The last catch-up of a migration of the key's slot: the client retries
+    // (redis-py and go-redis do on TRYAGAIN) and finds the slot moved.
+    // Dispatch checks again holding the migration's gate.
+    if (write && cluster.WritesHeldOff(cluster::KeySlot(keys[0]))) {
+      return std::string(kTryAgain);
+    }
+    return "";
+  }
+  return absl::StrCat("-", cluster::RouteError(route));
+}
+
 }  // namespace
 
 std::string ClusterRefusal(const cluster::ClusterState& cluster,
@@ -86,20 +104,26 @@ std::string ClusterRefusal(const cluster::ClusterState& cluster,
                            const std::vector<std::string>& argv) {
   const std::optional<std::vector<absl::string_view>> keys =
       CommandKeys(spec, argv);
-  if (!keys || keys->empty()) return "";
-  const bool write = AccessOf(spec) == auth::Access::kWrite;
-  const cluster::Route route =
-      cluster::RouteKeys(*cluster.view(), *keys, write);
-  if (route.kind == cluster::Route::Kind::kServe) {
-    // The last catch-up of a migration of the key's slot: the client retries
-    // (redis-py and go-redis do on TRYAGAIN) and finds the slot moved.
-    // Dispatch checks again holding the migration's gate.
-    if (write && cluster.WritesHeldOff(cluster::KeySlot((*keys)[0]))) {
-      return std::string(kTryAgain);
-    }
-    return "";
+  if (!keys) return "";
+  return RefusalOfKeys(cluster, *keys, AccessOf(spec) == auth::Access::kWrite);
+}
+
+std::string TransactionClusterRefusal(
+    const cluster::ClusterState& cluster, const CommandTable& commands,
+    const std::vector<std::vector<std::string>>& queued) {
+  std::vector<absl::string_view> keys;
+  bool write = false;
+  for (const std::vector<std::string>& argv : queued) {
+    const CommandSpec* spec = commands.Find(argv[0]);
+    if (spec != nullptr) spec = ResolveSubcommand(*spec, argv);
+    if (spec == nullptr) continue;
+    const std::optional<std::vector<absl::string_view>> call_keys =
+        CommandKeys(*spec, argv);
+    if (!call_keys) continue;
+    keys.insert(keys.end(), call_keys->begin(), call_keys->end());
+    write = write || AccessOf(*spec) == auth::Access::kWrite;
   }
-  return absl::StrCat("-", cluster::RouteError(route));
+  return RefusalOfKeys(cluster, keys, write);
 }
 
 std::optional<std::vector<absl::string_view>> CommandKeys(

@@ -30,6 +30,14 @@ std::string ClusterRefusal(const cluster::ClusterState& cluster,
                            const CommandSpec& spec,
                            const std::vector<std::string>& argv);
 
+// The same for EXEC of the transaction `queued`, as Redis Cluster checks
+// EXEC: every key of every queued call must hash to one slot this node
+// serves, a write if any queued call writes. Queued calls whose command
+// `commands` does not know are skipped (they abort EXEC anyway).
+std::string TransactionClusterRefusal(
+    const cluster::ClusterState& cluster, const CommandTable& commands,
+    const std::vector<std::vector<std::string>>& queued);
+
 }  // namespace trackdb::resp
 
 #endif  // TRACKDB_SERVICE_RESP_COMMAND_KEYS_H_

@@ -3,10 +3,13 @@
 // After MULTI, Dispatch (command.cc) checks each call as it would run it
 // and queues it ("+QUEUED"); a call it refuses (unknown, wrong arity, no
 // permission, another node's slot) makes EXEC abort (EXECABORT), as in
-// Redis. EXEC runs the queue in order on a worker, each call replied in
-// EXEC's array as if it ran alone (an error is one element; the others
-// still run), holding the exec gate exclusively (exec_gate.h): no other
-// Redis client's command runs between them. Blocking pops in the queue do
+// Redis. In cluster mode EXEC is routed as one call over the keys of every
+// queued call (command_keys.h): keys of two slots answer CROSSSLOT, and the
+// transaction is discarded, as Redis Cluster does. EXEC runs the queue in
+// order on a worker, each call replied in EXEC's array as if it ran alone
+// (an error is one element; the others still run), holding the exec gate
+// exclusively (exec_gate.h): no other Redis client's command runs between
+// them. Blocking pops in the queue do
 // not wait (nil when there is nothing to pop) and WAIT answers at once, as
 // Redis runs them inside EXEC.
 //
