@@ -156,8 +156,8 @@ TEST(CommandTableTest, LoopCommands) {
            // track: a one-point read, a collection's retention
            "track.posat", "track.setretention", "track.getretention",
            // pubsub
-           "subscribe", "psubscribe", "unsubscribe", "punsubscribe",
-           "publish"}));
+           "subscribe", "psubscribe", "unsubscribe", "punsubscribe", "publish",
+           "pubsub"}));
 }
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {

@@ -86,6 +86,27 @@ bool PubSub::Empty() const {
   return clients_.empty();
 }
 
+std::vector<std::string> PubSub::Channels(
+    std::optional<absl::string_view> pattern) const {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::string> out;
+  for (const auto& [channel, ids] : channels_) {
+    if (!pattern || model::GlobMatch(*pattern, channel)) out.push_back(channel);
+  }
+  return out;
+}
+
+int PubSub::Subscribers(absl::string_view channel) const {
+  absl::MutexLock lock(&mu_);
+  auto it = channels_.find(channel);
+  return it == channels_.end() ? 0 : static_cast<int>(it->second.size());
+}
+
+int PubSub::Patterns() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(patterns_.size());
+}
+
 int PubSub::Publish(absl::string_view channel, absl::string_view message) {
   const std::string name(channel), body(message);
   std::vector<std::pair<std::shared_ptr<PushTarget>, std::string>> sends;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,6 +50,14 @@ class PubSub {
   int Publish(absl::string_view channel, absl::string_view message);
   // Whether anyone is subscribed to anything: publishers skip work if not.
   bool Empty() const;
+
+  // PUBSUB's answers. The channels with a subscriber that `pattern` (a
+  // glob) matches, all of them without one, sorted; a channel's number of
+  // subscribers; the number of distinct patterns subscribed to.
+  std::vector<std::string> Channels(
+      std::optional<absl::string_view> pattern) const;
+  int Subscribers(absl::string_view channel) const;
+  int Patterns() const;
 
  private:
   struct Subscriber {

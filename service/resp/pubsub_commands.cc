@@ -3,12 +3,18 @@
 // with the client's count of subscriptions after it. Besides what clients
 // PUBLISH, trackd publishes every fence event on channel "fence:<fence
 // name>" (fence_publisher.h): `PSUBSCRIBE fence:*` follows them all.
+// PUBSUB answers who listens; sharded pub/sub (SSUBSCRIBE, SPUBLISH) is not
+// served, so PUBSUB SHARDCHANNELS and SHARDNUMSUB find no subscriber.
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "service/resp/command.h"
 #include "service/resp/pubsub.h"
+#include "service/resp/reply_errors.h"
 
 namespace trackdb::resp {
 namespace {
@@ -49,9 +55,79 @@ void Publish(CommandContext& ctx) {
   ctx.reply.Integer(ctx.server.pubsub().Publish(ctx.argv[1], ctx.argv[2]));
 }
 
+// PUBSUB CHANNELS [pattern] and SHARDCHANNELS [pattern]. Shard channels
+// (SSUBSCRIBE) are not served, so there are none to list or count.
+void PubsubChannels(CommandContext& ctx, bool shard) {
+  if (ctx.argv.size() > 3) return ReplySubcommandSyntaxError(ctx);
+  std::vector<std::string> channels;
+  if (!shard) {
+    channels = ctx.server.pubsub().Channels(
+        ctx.argv.size() == 3 ? std::optional<absl::string_view>(ctx.argv[2])
+                             : std::nullopt);
+  }
+  ctx.reply.Array(channels.size());
+  for (const std::string& channel : channels) ctx.reply.Bulk(channel);
+}
+
+// PUBSUB NUMSUB [channel ...] and SHARDNUMSUB: each channel and its number
+// of subscribers (pattern subscriptions not counted), in the order asked.
+void PubsubNumsub(CommandContext& ctx, bool shard) {
+  ctx.reply.Array(2 * (ctx.argv.size() - 2));
+  for (size_t i = 2; i < ctx.argv.size(); ++i) {
+    ctx.reply.Bulk(ctx.argv[i]);
+    ctx.reply.Integer(shard ? 0 : ctx.server.pubsub().Subscribers(ctx.argv[i]));
+  }
+}
+
+void PubsubHelp(CommandContext& ctx) {
+  const char* lines[] = {
+      "PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "CHANNELS [<pattern>]",
+      "    Return the currently active channels matching a <pattern> "
+      "(default: '*').",
+      "NUMPAT",
+      "    Return number of subscriptions to patterns.",
+      "NUMSUB [<channel> ...]",
+      "    Return the number of subscribers for the specified channels, "
+      "excluding",
+      "    pattern subscriptions(default: no channels).",
+      "SHARDCHANNELS [<pattern>]",
+      "    Return the currently active shard level channels matching a "
+      "<pattern> (default: '*').",
+      "SHARDNUMSUB [<shardchannel> ...]",
+      "    Return the number of subscribers for the specified shard level "
+      "channel(s)",
+      "HELP",
+      "    Prints this help."};
+  ctx.reply.StatusLines(lines);
+}
+
+CommandSpec PubsubCommand() {
+  CommandSpec pubsub{"pubsub", -2, {}, 0, 0, 0};
+  pubsub.handler = [](CommandContext&) {};
+  auto sub = [&](const char* name, int arity, CommandHandler handler) {
+    CommandSpec s{name, arity, {"pubsub", "loading", "stale"}, 0, 0, 0};
+    s.handler = std::move(handler);
+    pubsub.subcommands[name] = std::move(s);
+  };
+  sub("channels", -2, [](CommandContext& ctx) { PubsubChannels(ctx, false); });
+  sub("shardchannels", -2,
+      [](CommandContext& ctx) { PubsubChannels(ctx, true); });
+  sub("numsub", -2, [](CommandContext& ctx) { PubsubNumsub(ctx, false); });
+  sub("shardnumsub", -2, [](CommandContext& ctx) { PubsubNumsub(ctx, true); });
+  sub("numpat", 2, [](CommandContext& ctx) {
+    ctx.reply.Integer(ctx.server.pubsub().Patterns());
+  });
+  CommandSpec help{"help", 2, {"loading", "stale"}, 0, 0, 0};
+  help.handler = PubsubHelp;
+  pubsub.subcommands["help"] = std::move(help);
+  return pubsub;
+}
+
 }  // namespace
 
 TRACKDB_RESP_COMMAND_FAMILY(pubsub, table) {
+  table->Add(PubsubCommand());
   const std::vector<std::string> subscriber = {"pubsub", "noscript", "loading",
                                                "stale"};
   table->Add(

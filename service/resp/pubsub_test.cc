@@ -2,12 +2,14 @@
 // the subscriber's restricted mode give Redis's bytes, in RESP2 and RESP3;
 // and fence events reach "fence:<name>" subscribers as their points are
 // written, from either door.
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/resp_test_client.h"
@@ -82,6 +84,55 @@ TEST(PubSubTest, ASubscriberThatLeavesIsForgotten) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ADD_FAILURE() << "the closed subscriber still counts";
+}
+
+// The reply's lines, sorted: Redis lists PUBSUB CHANNELS in its hash
+// table's order.
+std::vector<std::string> SortedLines(const std::string& reply) {
+  std::vector<std::string> lines = absl::StrSplit(reply, "\r\n");
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+// PUBSUB answers who is subscribed to what, as Redis does, in RESP2 and
+// RESP3; it changes as subscribers come and go.
+TEST(PubSubTest, PubsubCountsSubscribersAsRedis) {
+  Differential d;
+  RawClient redis_a(d.redis_port()), trackdb_a(d.trackdb_server().port());
+  RawClient redis_b(d.redis_port()), trackdb_b(d.trackdb_server().port());
+  ExpectSame(d, redis_a, trackdb_a, {"SUBSCRIBE", "news", "sport"}, 2);
+  ExpectSame(d, redis_b, trackdb_b, {"SUBSCRIBE", "news"});
+  ExpectSame(d, redis_b, trackdb_b, {"PSUBSCRIBE", "n*", "s?ort"}, 2);
+  ExpectSame(d, redis_a, trackdb_a, {"PSUBSCRIBE", "n*"});
+  const auto all = d.Call({"PUBSUB", "CHANNELS"});
+  EXPECT_EQ(SortedLines(all.trackdb), SortedLines(all.redis));
+  EXPECT_THAT(all.trackdb, HasSubstr("$4\r\nnews\r\n"));
+  for (const auto& call : std::vector<std::vector<std::string>>{
+           {"PUBSUB", "CHANNELS", "n*"},
+           {"PUBSUB", "channels", "x*"},
+           {"PUBSUB", "CHANNELS", "a", "b"},
+           {"PUBSUB", "NUMSUB", "news", "sport", "nobody", "news"},
+           {"PUBSUB", "NUMSUB"},
+           {"PUBSUB", "NUMPAT"},
+           {"PUBSUB", "NUMPAT", "x"},
+           {"PUBSUB", "SHARDCHANNELS"},
+           {"PUBSUB", "SHARDCHANNELS", "a", "b"},
+           {"PUBSUB", "SHARDNUMSUB", "news"},
+           {"PUBSUB", "HELP"},
+           {"PUBSUB", "NOPE"},
+           {"PUBSUB"}}) {
+    EXPECT_SAME_REPLY(d, call);
+  }
+  ExpectSame(d, redis_b, trackdb_b, {"UNSUBSCRIBE", "news"});
+  ExpectSame(d, redis_a, trackdb_a, {"PUNSUBSCRIBE", "n*"});
+  EXPECT_SAME_REPLY(d, {"PUBSUB", "NUMSUB", "news", "sport"});
+  EXPECT_SAME_REPLY(d, {"PUBSUB", "NUMPAT"});
+  // (HELLO's reply names each server's own client id.)
+  ASSERT_THAT(d.redis().Call({"HELLO", "3"}), StartsWith("%7"));
+  ASSERT_THAT(d.trackdb().Call({"HELLO", "3"}), StartsWith("%7"));
+  EXPECT_SAME_REPLY(d, {"PUBSUB", "NUMSUB", "news", "sport"});
+  EXPECT_SAME_REPLY(d, {"PUBSUB", "CHANNELS", "s*"});
+  EXPECT_SAME_REPLY(d, {"PUBSUB", "HELP"});
 }
 
 // A fence event is published on fence:<name> when its point is written:

@@ -20,6 +20,11 @@ inline constexpr char kSameObjectError[] =
 // Redis's addReplyErrorExpireTime: "invalid expire time in '<cmd>' command".
 void ReplyInvalidExpire(CommandContext& ctx, absl::string_view command);
 
+// Redis's addReplySubcommandSyntaxError, for a subcommand called with
+// arguments it does not take: "unknown subcommand or wrong number of
+// arguments for '<sub>'. Try <COMMAND> HELP."
+void ReplySubcommandSyntaxError(CommandContext& ctx);
+
 }  // namespace trackdb::resp
 
 #endif  // TRACKDB_SERVICE_RESP_REPLY_ERRORS_H_

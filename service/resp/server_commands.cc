@@ -440,10 +440,7 @@ CommandSpec FlushNoOp(const char* container) {
     if (ctx.argv.size() == 3) {
       return ctx.reply.Error("FUNCTION FLUSH only supports SYNC|ASYNC option");
     }
-    ctx.reply.Error(
-        absl::StrCat("unknown subcommand or wrong number of arguments for '",
-                     absl::string_view(ctx.argv[1]).substr(0, 128), "'. Try ",
-                     absl::AsciiStrToUpper(ctx.argv[0]), " HELP."));
+    ReplySubcommandSyntaxError(ctx);
   };
   c.subcommands["flush"] = std::move(flush);
   return c;
