@@ -1293,11 +1293,27 @@ const VerdictRow kUnsupportedRows[] = {
 // An entry's rows share one connection, in order: after "SUBSCRIBE ch" it
 // is a subscriber for the rows after it (the arity rows), on both servers.
 const VerdictRow kPubSubRows[] = {
-    {"publish", "PUBLISH ch hello"},  {"publish", "PUBLISH <long> <huge>"},
-    {"unsubscribe", "UNSUBSCRIBE"},   {"unsubscribe", "UNSUBSCRIBE ch other"},
-    {"punsubscribe", "PUNSUBSCRIBE"}, {"punsubscribe", "PUNSUBSCRIBE h*"},
-    {"psubscribe", "PSUBSCRIBE"},     {"subscribe", "SUBSCRIBE"},
-    {"subscribe", "SUBSCRIBE ch"},    {"psubscribe", "PSUBSCRIBE h*"},
+    {"publish", "PUBLISH ch hello"},
+    {"publish", "PUBLISH <long> <huge>"},
+    {"unsubscribe", "UNSUBSCRIBE"},
+    {"unsubscribe", "UNSUBSCRIBE ch other"},
+    {"punsubscribe", "PUNSUBSCRIBE"},
+    {"punsubscribe", "PUNSUBSCRIBE h*"},
+    {"psubscribe", "PSUBSCRIBE"},
+    {"subscribe", "SUBSCRIBE"},
+    {"subscribe", "SUBSCRIBE ch"},
+    {"psubscribe", "PSUBSCRIBE h*"},
+    {"pubsub|channels", "PUBSUB CHANNELS"},
+    {"pubsub|channels", "PUBSUB CHANNELS h*"},
+    {"pubsub|channels", "PUBSUB CHANNELS a b"},
+    {"pubsub|numsub", "PUBSUB NUMSUB ch other"},
+    {"pubsub|numsub", "PUBSUB NUMSUB"},
+    {"pubsub|numpat", "PUBSUB NUMPAT"},
+    {"pubsub|shardchannels", "PUBSUB SHARDCHANNELS"},
+    {"pubsub|shardchannels", "PUBSUB SHARDCHANNELS a b"},
+    {"pubsub|shardnumsub", "PUBSUB SHARDNUMSUB ch"},
+    {"pubsub|help", "PUBSUB HELP"},
+    {"pubsub", "PUBSUB FOO"},
 };
 
 constexpr char kOwnCommand[] = "a trackdb command: Redis has no FENCE.*";
