@@ -1,8 +1,9 @@
 #include "service/resp/blocking_pop.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "service/resp/redis_number.h"
@@ -33,20 +34,21 @@ void BlockUntilServed(CommandContext& ctx, PopWaiters::Kind kind,
                       std::vector<std::string> popped, absl::Time deadline,
                       const BlockingTry& attempt) {
   PopWaiters& waiters = ctx.server.pop_waiters();
-  const PopWaiters::Ticket ticket(&waiters, kind, std::move(popped));
-  for (bool first = true;; first = false) {
-    const uint64_t seen = waiters.generation();
-    if (attempt(ctx.reply, first, ticket)) return;
-    // Inside EXEC a pop does not wait, as in Redis.
-    if (ctx.client.in_exec) break;
-    const absl::Time now = absl::Now();
-    if (now >= deadline) break;
-    // Other clients' commands (the push it waits for) and EXEC run
-    // meanwhile (exec_gate.h).
-    ExecGate::Released released(ctx.server.exec_gate());
-    if (!waiters.WaitForPush(seen, std::min(deadline, now + kRecheck))) break;
+  std::optional<BlockedPop> woken = std::exchange(ctx.client.woken, {});
+  const bool first = !woken || woken->ticket == nullptr;
+  std::shared_ptr<PopWaiters::Ticket> ticket =
+      first ? std::make_shared<PopWaiters::Ticket>(&waiters, kind,
+                                                   std::move(popped))
+            : std::move(woken->ticket);
+  if (!first) deadline = woken->deadline;
+  const uint64_t seen = waiters.generation();
+  if (attempt(ctx.reply, first, *ticket)) return;
+  // Inside EXEC a pop does not wait, as in Redis; nor past its deadline or
+  // once the server stops.
+  if (ctx.client.in_exec || absl::Now() >= deadline || waiters.stopped()) {
+    return ctx.reply.NullArray();
   }
-  ctx.reply.NullArray();
+  ctx.client.blocked.emplace(std::move(ticket), deadline, seen);
 }
 
 }  // namespace trackdb::resp

@@ -3,37 +3,42 @@
 
 // What the blocking pops share (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP,
 // BZPOPMIN, BZPOPMAX, BZMPOP): Redis's timeout argument, and the wait
-// between tries (pop_waiters.h). Each runs on a worker (resp_server.h).
+// between tries (pop_waiters.h). Each try runs on a worker (resp_server.h).
 //
-// A command that finds nothing to pop waits, holding no storage lock, on
-// the server's PopWaiters, which every push wakes once its transaction has
-// committed; it then tries its keys again, in argument order, until one
-// has something or its timeout passes (0: never), when it replies a null
-// array as Redis does. A key of another type makes the first try reply
-// WRONGTYPE; on later tries it is skipped, as Redis 7.0 skips it when it
-// serves a woken client. Waiters also try again every kRecheck (1 s), so
-// that a key that arrives without a push (RENAME, COPY or MOVE onto a
-// waited name, a GEOADD) is found too, if late.
+// A command that finds nothing to pop does not wait on its thread: it
+// leaves BlockedPop (its place in line, its deadline) in the client's
+// state and returns without a reply. Its connection then waits, holding
+// no thread and no storage lock, for a push on one of its keys (once the
+// push's transaction has committed), its deadline, or kRecheck (1 s),
+// and runs the call again on a worker, which tries its keys again, in
+// argument order, with the same place in line and deadline; past the
+// deadline (0: never) it replies a null array as Redis does. Any number
+// of clients may wait so (job queues' consumers), and the other commands
+// go on. A key of another type makes the first try reply WRONGTYPE; on
+// later tries it is skipped, as Redis 7.0 skips it when it serves a woken
+// client. The recheck finds a key that arrives without a push (RENAME,
+// COPY or MOVE onto a waited name, a GEOADD), if late.
+//
+// While it waits, the connection sends the replies of the calls before the
+// pop, serves nothing else (a pipeline's later calls wait, as in Redis),
+// and watches for the client hanging up: a client that goes away leaves
+// the line at once, so that a later push goes to the next waiter.
 //
 // What differs from Redis, by design:
-//  - A waiting client holds one worker thread (server.resp_worker_threads,
-//    4 by default), for as long as it waits: forever with timeout 0. While
-//    every worker waits, the other worker commands (KEYS, LRANGE of a long
-//    range, more blocking pops, ...) queue until one is served; commands
-//    that run on the loops (LPUSH and ZADD among them) go on, so a push
-//    can always wake a waiter. The timeout counts from when the worker
-//    starts the command, not from its arrival.
 //  - Clients waiting on one key are served the longest waiting first, as
 //    Redis serves them (PopWaiters::Ticket), but between a push and the
 //    waiter's next try a plain pop (LPOP, ZPOPMIN, ...) of another client
 //    may take the element first; Redis serves the waiters before any
 //    other command.
-//  - A waiting connection is not watched: a client that disconnects while
-//    it waits keeps its worker until its timeout or a push, and a pop that
-//    serves it then is lost with the connection.
-//  - There is no MULTI, so the "blocking inside MULTI times out at once"
-//    rule has nothing to apply to.
-//  - Server shutdown ends every wait with a null array.
+//  - The timeout counts from when the worker starts the command, not from
+//    its arrival.
+//  - Over TLS, a client that sends more bytes while it waits is no longer
+//    watched for hanging up (its bytes stay unread until the pop is
+//    served); if it then goes away, it leaves the line at its next try.
+//  - Inside MULTI ... EXEC a pop does not wait, as in Redis: it replies a
+//    null array when there is nothing to pop.
+//  - Server shutdown ends every wait with a null array (or closes the
+//    connection first).
 
 #include <functional>
 #include <optional>
@@ -64,10 +69,12 @@ std::optional<absl::Time> ParseDeadlineOrReply(CommandContext& ctx,
 using BlockingTry = std::function<bool(Reply& reply, bool first,
                                        const PopWaiters::Ticket& ticket)>;
 
-// Tries until a try replies, waiting for pushes in between, or replies a
-// null array once `deadline` has passed. `popped` are the keys the tries
+// One try of a blocking pop: replies what `attempt` replies, or a null
+// array once `deadline` has passed, or else leaves ClientState::blocked
+// for the connection to wait (see above). `popped` are the keys the tries
 // pop from (storage names), in line there among the waiters of `kind`
-// (PopWaiters::Ticket).
+// (PopWaiters::Ticket). A retry (ClientState::woken set) keeps the first
+// try's place in line and deadline.
 void BlockUntilServed(CommandContext& ctx, PopWaiters::Kind kind,
                       std::vector<std::string> popped, absl::Time deadline,
                       const BlockingTry& attempt);

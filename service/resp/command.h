@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
@@ -83,6 +85,30 @@ class QueuedCalls {
   size_t size_ = 0;
 };
 
+// A blocking pop waiting for a push (blocking_pop.h): its place in line,
+// its deadline, and the push generation read before its last try. A copy
+// (the snapshot CLIENT LIST reads) says only that the client is blocked:
+// the place in line stays with the connection.
+struct BlockedPop {
+  BlockedPop(std::shared_ptr<PopWaiters::Ticket> ticket, absl::Time deadline,
+             uint64_t seen)
+      : ticket(std::move(ticket)), deadline(deadline), seen(seen) {}
+  BlockedPop(const BlockedPop& other)
+      : deadline(other.deadline), seen(other.seen) {}
+  BlockedPop& operator=(const BlockedPop& other) {
+    ticket.reset();
+    deadline = other.deadline;
+    seen = other.seen;
+    return *this;
+  }
+  BlockedPop(BlockedPop&&) = default;
+  BlockedPop& operator=(BlockedPop&&) = default;
+
+  std::shared_ptr<PopWaiters::Ticket> ticket;
+  absl::Time deadline;
+  uint64_t seen = 0;
+};
+
 struct ClientState {
   int64_t id = 0;
   std::string addr;   // peer ip:port
@@ -125,6 +151,12 @@ struct ClientState {
   // WATCHed keys: each storage name and a hash of what it held at WATCH
   // (transaction_commands.cc); EXEC fails if one holds something else.
   std::vector<std::pair<std::string, size_t>> watched;
+  // A blocking pop that found nothing and waits (blocking_pop.h): set by
+  // the command, it makes the connection wait for a push holding no
+  // thread; the connection then runs the call again with it moved to
+  // `woken`, so that the retry keeps its place in line and its deadline.
+  std::optional<BlockedPop> blocked;
+  std::optional<BlockedPop> woken;
 };
 
 // Settings CONFIG GET reports and CONFIG SET may change, with their

@@ -240,7 +240,7 @@ void RestoreTyped(CommandContext& ctx, const std::string& name,
       },
       names);
   // A list or sorted set created: a blocking pop waiting on it is served.
-  if (created) ctx.server.pop_waiters().NotifyPush();
+  if (created) WakePoppers(ctx, name);
 }
 
 // Redis's restoreCommand: RESTORE key ttl serialized-value [REPLACE]

@@ -305,7 +305,7 @@ void PushGeneric(CommandContext& ctx, End end, bool only_existing) {
              pushed = true;
              return absl::OkStatus();
            });
-  if (pushed) ctx.server.pop_waiters().NotifyPush();
+  if (pushed) WakePoppers(ctx, name);
 }
 
 void LPush(CommandContext& ctx) { PushGeneric(ctx, End::kLeft, false); }
@@ -697,7 +697,7 @@ void MoveGeneric(CommandContext& ctx, End from, End to) {
     }
     return MoveFrom(txn, reply, src, *key->meta, dst, from, to, &moved);
   });
-  if (moved) ctx.server.pop_waiters().NotifyPush();
+  if (moved) WakePoppers(ctx, dst);
 }
 
 // LMOVE source destination LEFT|RIGHT LEFT|RIGHT.
@@ -792,7 +792,7 @@ void BlockingMove(CommandContext& ctx, End from, End to, absl::Time deadline) {
   };
   BlockUntilServed(ctx, PopWaiters::Kind::kList, {src}, deadline,
                    InOneTransaction(ctx, {src, dst}, move));
-  if (moved) ctx.server.pop_waiters().NotifyPush();
+  if (moved) WakePoppers(ctx, dst);
 }
 
 // BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout.

@@ -766,23 +766,101 @@ TEST(ListCommandsTest, WaiterFindsAListThatArrivedWithoutAPush) {
   EXPECT_EQ(waiter.ReadReply(3000), "*2\r\n$1\r\nq\r\n$1\r\nv\r\n");
 }
 
-// With every worker waiting, worker commands queue while loop commands go
-// on; a push served on the loop frees the worker.
-TEST(ListCommandsTest, WaiterHoldsItsWorker) {
+// Waiting clients hold no thread: with one worker and more waiters than
+// that, worker commands are answered at once, and pushes serve each waiter.
+TEST(ListCommandsTest, WaitersHoldNoWorker) {
   v1::TrackdbConfig config;
   config.mutable_server()->set_resp_worker_threads(1);
   TrackdbResp server(config);
-  RawClient waiter(server.port());
+  std::vector<std::unique_ptr<RawClient>> waiters;
+  for (int i = 0; i < 6; ++i) {
+    waiters.push_back(std::make_unique<RawClient>(server.port()));
+    waiters.back()->Send(EncodeCommand({"BLPOP", absl::StrCat("q", i), "0"}));
+  }
+  EXPECT_EQ(waiters[0]->ReadReply(200), std::nullopt);
   RawClient reader(server.port());
+  EXPECT_EQ(reader.Call({"RPUSH", "other", "o"}), ":1\r\n");
+  reader.Send(EncodeCommand({"LRANGE", "other", "0", "-1"}));
+  EXPECT_EQ(reader.ReadReply(1000), "*1\r\n$1\r\no\r\n");
+  reader.Send(EncodeCommand({"KEYS", "*"}));
+  EXPECT_EQ(reader.ReadReply(1000), "*1\r\n$5\r\nother\r\n");
+  for (int i = 5; i >= 0; --i) {
+    const std::string key = absl::StrCat("q", i);
+    EXPECT_EQ(reader.Call({"LPUSH", key, "v"}), ":1\r\n");
+    EXPECT_EQ(waiters[i]->ReadReply(),
+              absl::StrCat("*2\r\n$2\r\n", key, "\r\n$1\r\nv\r\n"));
+  }
+}
+
+// A waiting client that hangs up leaves the line at once: the next push
+// goes to the waiter behind it, not to the closed connection.
+TEST(ListCommandsTest, AWaiterThatHangsUpLeavesTheLine) {
+  TrackdbResp server;
   RawClient pusher(server.port());
+  {
+    RawClient gone(server.port());
+    gone.Send(EncodeCommand({"BLPOP", "q", "0"}));
+    EXPECT_EQ(gone.ReadReply(200), std::nullopt);
+  }
+  RawClient waiter(server.port());
   waiter.Send(EncodeCommand({"BLPOP", "q", "0"}));
   EXPECT_EQ(waiter.ReadReply(200), std::nullopt);
-  reader.Send(EncodeCommand({"LRANGE", "other", "0", "-1"}));
-  EXPECT_EQ(reader.ReadReply(300), std::nullopt);
-  EXPECT_EQ(pusher.Call({"RPUSH", "other", "o"}), ":1\r\n");
-  EXPECT_EQ(pusher.Call({"LPUSH", "q", "v"}), ":1\r\n");
+  EXPECT_EQ(pusher.Call({"RPUSH", "q", "v"}), ":1\r\n");
+  EXPECT_EQ(waiter.ReadReply(3000), "*2\r\n$1\r\nq\r\n$1\r\nv\r\n");
+  EXPECT_EQ(pusher.Call({"LLEN", "q"}), ":0\r\n");
+}
+
+// In a pipeline, the replies before a waiting pop go out while it waits;
+// the calls after it are served once it is.
+TEST(ListCommandsTest, APipelineWaitsAtItsPop) {
+  TrackdbResp server;
+  RawClient client(server.port());
+  RawClient pusher(server.port());
+  client.Send(EncodeCommand({"LPUSH", "a", "1"}) +
+              EncodeCommand({"BLPOP", "q", "0"}) + EncodeCommand({"PING"}));
+  EXPECT_EQ(client.ReadReply(1000), ":1\r\n");
+  EXPECT_EQ(client.ReadReply(300), std::nullopt);
+  client.Send(EncodeCommand({"ECHO", "later"}));
+  EXPECT_EQ(client.ReadReply(300), std::nullopt);
+  EXPECT_EQ(pusher.Call({"RPUSH", "q", "v"}), ":1\r\n");
+  EXPECT_EQ(client.ReadReply(), "*2\r\n$1\r\nq\r\n$1\r\nv\r\n");
+  EXPECT_EQ(client.ReadReply(), "+PONG\r\n");
+  EXPECT_EQ(client.ReadReply(), "$5\r\nlater\r\n");
+}
+
+// CLIENT LIST flags a waiting client "b" and INFO counts it, as Redis
+// does, until it is served.
+TEST(ListCommandsTest, AWaitingClientShowsAsBlocked) {
+  TrackdbResp server;
+  RawClient waiter(server.port());
+  RawClient observer(server.port());
+  waiter.Send(EncodeCommand({"BLPOP", "q", "0"}));
+  EXPECT_EQ(waiter.ReadReply(200), std::nullopt);
+  EXPECT_THAT(observer.Call({"CLIENT", "LIST"}),
+              ::testing::ContainsRegex(" flags=b db=0 .* cmd=blpop "));
+  EXPECT_THAT(observer.Call({"INFO", "clients"}),
+              ::testing::HasSubstr("blocked_clients:1\r\n"));
+  EXPECT_EQ(observer.Call({"RPUSH", "q", "v"}), ":1\r\n");
   EXPECT_EQ(waiter.ReadReply(), "*2\r\n$1\r\nq\r\n$1\r\nv\r\n");
-  EXPECT_EQ(reader.ReadReply(), "*1\r\n$1\r\no\r\n");
+  EXPECT_THAT(observer.Call({"INFO", "clients"}),
+              ::testing::HasSubstr("blocked_clients:0\r\n"));
+  EXPECT_THAT(observer.Call({"CLIENT", "LIST"}),
+              ::testing::Not(::testing::HasSubstr("flags=b")));
+}
+
+// Pipelined pushes, served as one group, wake a waiter once the group has
+// committed, not at the next recheck.
+TEST(ListCommandsTest, AGroupOfPushesWakesAWaiter) {
+  TrackdbResp server;
+  RawClient waiter(server.port());
+  RawClient pusher(server.port());
+  waiter.Send(EncodeCommand({"BLPOP", "q", "5"}));
+  EXPECT_EQ(waiter.ReadReply(200), std::nullopt);
+  pusher.Send(EncodeCommand({"RPUSH", "q", "a"}) +
+              EncodeCommand({"RPUSH", "q", "b"}));
+  EXPECT_EQ(pusher.ReadReply(), ":1\r\n");
+  EXPECT_EQ(pusher.ReadReply(), ":2\r\n");
+  EXPECT_EQ(waiter.ReadReply(700), "*2\r\n$1\r\nq\r\n$1\r\na\r\n");
 }
 
 // Shutting the server down ends a wait that would last forever.

@@ -1,8 +1,9 @@
 #include "service/resp/pop_waiters.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
-#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 
 namespace trackdb::resp {
@@ -43,23 +44,71 @@ TEST(PopWaitersTest, WaitersOfOneKindDoNotHoldUpTheOther) {
   EXPECT_FALSE(later_zset.First("k"));
 }
 
-// A push wakes a waiter; the wait ends at its deadline without one.
-TEST(PopWaitersTest, PushesWakeOnlyRegisteredWaiters) {
+// A push on a waited key calls the wake-ups left on it, once each; one on
+// another key, or a cancelled wake-up, calls none.
+TEST(PopWaitersTest, PushesWakeOnlyTheirKeysWaiters) {
   PopWaiters waiters;
   const uint64_t before = waiters.generation();
-  waiters.NotifyPush();  // no one waits: nothing to wake
+  waiters.NotifyPush("q");  // no one waits: nothing to do
   EXPECT_EQ(waiters.generation(), before);
-  PopWaiters::Ticket ticket(&waiters, PopWaiters::Kind::kList, {"q"});
+  PopWaiters::Ticket on_q(&waiters, PopWaiters::Kind::kList, {"q"});
+  PopWaiters::Ticket on_r(&waiters, PopWaiters::Kind::kZset, {"r", "q"});
   const uint64_t seen = waiters.generation();
-  waiters.NotifyPush();
-  EXPECT_TRUE(waiters.WaitForPush(seen, absl::Now() + absl::Seconds(5)));
-  EXPECT_GT(waiters.generation(), seen);
-  const absl::Time start = absl::Now();
-  EXPECT_TRUE(waiters.WaitForPush(waiters.generation(),
-                                  absl::Now() + absl::Milliseconds(50)));
-  EXPECT_GE(absl::Now() - start, absl::Milliseconds(40));
+  int q_calls = 0, r_calls = 0, cancelled_calls = 0;
+  EXPECT_NE(waiters.OnPush(seen, on_q.names(), [&] { ++q_calls; }), 0u);
+  EXPECT_NE(waiters.OnPush(seen, on_r.names(), [&] { ++r_calls; }), 0u);
+  const uint64_t cancelled =
+      waiters.OnPush(seen, on_r.names(), [&] { ++cancelled_calls; });
+  waiters.Cancel(cancelled);
+  waiters.NotifyPush("elsewhere");
+  EXPECT_EQ(q_calls + r_calls, 0);
+  waiters.NotifyPush("r");
+  EXPECT_EQ(q_calls, 0);
+  EXPECT_EQ(r_calls, 1);
+  waiters.NotifyPush("q");
+  waiters.NotifyPush("q");
+  EXPECT_EQ(q_calls, 1);
+  EXPECT_EQ(r_calls, 1);
+  EXPECT_EQ(cancelled_calls, 0);
+}
+
+// A push after the generation a waiter read, before it left its wake-up,
+// is not missed: OnPush answers 0 (try again) without keeping the wake-up.
+TEST(PopWaitersTest, APushBeforeTheWakeUpIsNotMissed) {
+  PopWaiters waiters;
+  PopWaiters::Ticket ticket(&waiters, PopWaiters::Kind::kList, {"a", "q"});
+  const uint64_t seen = waiters.generation();
+  waiters.NotifyPush("q");
+  int calls = 0;
+  EXPECT_EQ(waiters.OnPush(seen, ticket.names(), [&] { ++calls; }), 0u);
+  EXPECT_NE(
+      waiters.OnPush(waiters.generation(), ticket.names(), [&] { ++calls; }),
+      0u);
+  EXPECT_EQ(calls, 0);
+}
+
+// A waiter leaving wakes those behind it on its keys; Stop wakes everyone
+// and turns later wake-ups away.
+TEST(PopWaitersTest, LeavingAndStoppingWake) {
+  PopWaiters waiters;
+  auto first = std::make_unique<PopWaiters::Ticket>(
+      &waiters, PopWaiters::Kind::kList, std::vector<std::string>{"q"});
+  PopWaiters::Ticket second(&waiters, PopWaiters::Kind::kList, {"q"});
+  PopWaiters::Ticket other(&waiters, PopWaiters::Kind::kList, {"z"});
+  int second_calls = 0, other_calls = 0;
+  waiters.OnPush(waiters.generation(), second.names(), [&] { ++second_calls; });
+  waiters.OnPush(waiters.generation(), other.names(), [&] { ++other_calls; });
+  first.reset();
+  EXPECT_EQ(second_calls, 1);
+  EXPECT_EQ(other_calls, 0);
+  EXPECT_FALSE(waiters.stopped());
   waiters.Stop();
-  EXPECT_FALSE(waiters.WaitForPush(waiters.generation(), absl::Now()));
+  EXPECT_TRUE(waiters.stopped());
+  EXPECT_EQ(other_calls, 1);
+  EXPECT_EQ(waiters.OnPush(waiters.generation(), other.names(),
+                           [&] { ++other_calls; }),
+            0u);
+  EXPECT_EQ(other_calls, 1);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "service/resp/resp_server.h"
 
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -16,6 +18,7 @@
 #include "asio.hpp"
 #include "conf/config.h"
 #include "service/clock.h"
+#include "service/resp/blocking_pop.h"
 #include "service/resp/command.h"
 #include "service/resp/fence_publisher.h"
 #include "service/resp/key_lanes.h"
@@ -388,6 +391,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
       Dispatch(state, client_, argv, reply);
       reply.set_protocol(client_.protocol);  // HELLO may have changed it
       if (client_.pending_wait) return AwaitWait();
+      if (client_.blocked) return AwaitPush(std::move(argv));
     }
     if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
@@ -578,18 +582,134 @@ class Connection : public std::enable_shared_from_this<Connection>,
     return true;
   }
 
-  // Runs `argv` on the worker pool, then goes on serving on this loop.
+  // Runs `argv` on the worker pool, then goes on serving on this loop, or
+  // waits for a push if it was a blocking pop that found nothing.
   // Meanwhile the connection has no operation pending, so nothing else
   // touches its state (a Shutdown only closes the socket).
   void RunOnWorker(std::vector<std::string> argv) {
     auto self = shared_from_this();
-    asio::post(server_->workers(), [self, argv = std::move(argv)] {
+    asio::post(server_->workers(), [self, argv = std::move(argv)]() mutable {
       ServerState& state = self->server_->state();
       Reply reply(&self->out_, self->client_.protocol);
       Dispatch(state, self->client_, argv, reply);
+      self->client_.woken.reset();         // a retry refused before it ran
       state.PublishClient(self->client_);  // CLIENT LIST sees its command
-      asio::post(self->executor(), [self] { self->Serve(); });
+      asio::post(self->executor(), [self, argv = std::move(argv)]() mutable {
+        if (self->client_.blocked) return self->AwaitPush(std::move(argv));
+        self->Serve();
+      });
     });
+  }
+
+  // What a blocking pop's wake-up, timer and hang-up watch share: whether
+  // one of them ended the wait, the wake-up's id, whether the watch is on.
+  struct PopWait {
+    std::atomic<bool> settled{false};
+    uint64_t wake_up = 0;
+    bool watching = false;
+  };
+  enum class Input { kStillThere, kUnread, kGone };
+
+  // A blocking pop that found nothing (blocking_pop.h): the replies before
+  // it go out, then the connection waits, holding no thread, for a push on
+  // its keys, its deadline or the recheck, and runs `argv` again.
+  void AwaitPush(std::vector<std::string> argv) {
+    blocked_argv_ = std::move(argv);
+    // (A pub/sub write in flight: the replies go after the pop's.)
+    if (out_.empty() || push_writing_) return WaitForPush();
+    auto self = shared_from_this();
+    AsyncWrite([self](asio::error_code ec, size_t) {
+      self->out_.clear();
+      if (ec) {
+        self->client_.blocked.reset();
+        return self->Close();
+      }
+      self->WaitForPush();
+    });
+  }
+
+  void WaitForPush() {
+    const BlockedPop& blocked = *client_.blocked;
+    auto wait = std::make_shared<PopWait>();
+    pop_wait_ = wait;
+    auto self = shared_from_this();
+    auto wake = [self, wait] {
+      if (wait->settled.exchange(true)) return;
+      asio::post(self->executor(), [self] { self->Woken(); });
+    };
+    wait->wake_up = server_->state().pop_waiters().OnPush(
+        blocked.seen, blocked.ticket->names(), wake);
+    if (wait->wake_up == 0) return wake();
+    if (!pop_timer_)
+      pop_timer_ = std::make_unique<asio::steady_timer>(executor());
+    const absl::Duration left = std::clamp(blocked.deadline - absl::Now(),
+                                           absl::ZeroDuration(), kRecheck);
+    pop_timer_->expires_after(absl::ToChronoNanoseconds(left));
+    pop_timer_->async_wait([wake](asio::error_code ec) {
+      if (!ec) wake();
+    });
+    WatchForHangUp(wait);
+  }
+
+  // While a pop waits: the client hanging up ends the wait and the
+  // connection; bytes it sends are kept for after the pop. Not while a
+  // pub/sub write is in flight: ending the watch cancels the socket's
+  // operations.
+  void WatchForHangUp(std::shared_ptr<PopWait> wait) {
+    if (push_writing_) return;
+    wait->watching = true;
+    auto self = shared_from_this();
+    socket_.async_wait(
+        tcp::socket::wait_read, [self, wait](asio::error_code ec) {
+          wait->watching = false;
+          if (wait->settled.load()) return;  // woken: the watch was ended
+          const Input input = ec ? Input::kGone : self->TakeWaitingInput();
+          if (input == Input::kStillThere) return self->WatchForHangUp(wait);
+          if (input == Input::kUnread) return;
+          if (wait->settled.exchange(true)) return;
+          self->EndPopWait();
+          self->client_.blocked.reset();
+          self->Close();
+        });
+  }
+
+  // What a waiting client did: kGone if it hung up, else kStillThere once
+  // what it sent is in the parser, or kUnread over TLS (its records are
+  // read by the TLS stream only).
+  Input TakeWaitingInput() {
+    char probe;
+    const ssize_t peeked =
+        ::recv(socket_.native_handle(), &probe, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (peeked == 0) return Input::kGone;
+    if (peeked < 0) {
+      return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
+                 ? Input::kStillThere
+                 : Input::kGone;
+    }
+    if (tls_) return Input::kUnread;
+    return ReadRest() ? Input::kStillThere : Input::kGone;
+  }
+
+  // Ends the wait's timer, wake-up and hang-up watch.
+  void EndPopWait() {
+    if (pop_timer_) pop_timer_->cancel();
+    if (!pop_wait_) return;
+    if (pop_wait_->wake_up != 0) {
+      server_->state().pop_waiters().Cancel(pop_wait_->wake_up);
+    }
+    asio::error_code ec;
+    if (pop_wait_->watching) socket_.cancel(ec);
+    pop_wait_.reset();
+  }
+
+  // A push, the deadline or the recheck: the pop tries again on a worker,
+  // unless the connection was closed meanwhile (CLIENT KILL, shutdown).
+  void Woken() {
+    EndPopWait();
+    if (!socket_.is_open()) return client_.blocked.reset();
+    client_.woken = std::move(client_.blocked);
+    client_.blocked.reset();
+    RunOnWorker(std::move(blocked_argv_));
   }
 
   // Sends out_, at once when the socket takes it all (the usual case: no
@@ -653,6 +773,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   uint64_t acked_ = 0;
   std::unique_ptr<asio::steady_timer> ack_timer_;
   ReadBuffer read_;
+  // A blocking pop's wait (AwaitPush): the call to run again, its timer,
+  // and what its wake-up, timer and hang-up watch share.
+  std::vector<std::string> blocked_argv_;
+  std::unique_ptr<asio::steady_timer> pop_timer_;
+  std::shared_ptr<PopWait> pop_wait_;
 };
 
 void RespServer::Impl::Accept(tcp::acceptor* acceptor,

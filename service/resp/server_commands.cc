@@ -287,10 +287,13 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
         "executable:trackd\r\n", "\r\n");
   }
   if (want("clients")) {
-    absl::StrAppend(
-        &text, "# Clients\r\nconnected_clients:", ctx.server.Clients().size(),
-        "\r\n", "maxclients:", ctx.server.settings().maxclients, "\r\n",
-        "blocked_clients:0\r\n", "\r\n");
+    const std::vector<ClientState> clients = ctx.server.Clients();
+    const auto blocked = std::count_if(
+        clients.begin(), clients.end(),
+        [](const ClientState& c) { return c.blocked.has_value(); });
+    absl::StrAppend(&text, "# Clients\r\nconnected_clients:", clients.size(),
+                    "\r\n", "maxclients:", ctx.server.settings().maxclients,
+                    "\r\n", "blocked_clients:", blocked, "\r\n", "\r\n");
   }
   if (want("memory")) {
     struct rusage usage;

@@ -464,7 +464,7 @@ void SortInOneTransaction(CommandContext& ctx, const SortArgs& args,
       },
       replaceable);
   // A list stored: a blocking pop waiting on it is served now.
-  if (stored) ctx.server.pop_waiters().NotifyPush();
+  if (stored) WakePoppers(ctx, replaceable[0]);
 }
 
 // The key read in one transaction, its BY and GET keys after it, and the
@@ -497,7 +497,7 @@ void SortInSteps(CommandContext& ctx, const SortArgs& args,
         return s;
       },
       dst);
-  if (stored) ctx.server.pop_waiters().NotifyPush();
+  if (stored) WakePoppers(ctx, dst[0]);
 }
 
 void SortCommand(CommandContext& ctx, bool read_only) {

@@ -24,6 +24,8 @@ struct TypedGroup {
   std::vector<std::string> names;  // sorted, distinct
   storage::TypedTxn* txn = nullptr;
   bool start_over = false;  // a call could not run in the group
+  // Keys pushed to, whose blocking pops wake once the group commits.
+  std::vector<std::string> pushed;
 };
 thread_local TypedGroup* current_group = nullptr;
 
@@ -142,10 +144,14 @@ void ServeTypedGroup(ServerState& server, ClientState& client,
       [&] {
         out.clear();
         group.start_over = false;
+        group.pushed.clear();
       });
   current_group = nullptr;
   if (s.ok()) {
     reply.Encoded(out);
+    for (const std::string& name : group.pushed) {
+      server.pop_waiters().NotifyPush(name);
+    }
   } else {
     // Nothing was written: each call runs alone, as if never grouped.
     for (const std::vector<std::string>& call : calls) {
@@ -166,6 +172,14 @@ bool ServedByTypedGroup(const CommandSpec& spec) {
 }
 
 }  // namespace
+
+void WakePoppers(CommandContext& ctx, const std::string& name) {
+  if (current_group != nullptr) {
+    current_group->pushed.push_back(name);
+  } else {
+    ctx.server.pop_waiters().NotifyPush(name);
+  }
+}
 
 void AddTypedGroup(CommandTable* table,
                    std::initializer_list<const char*> commands) {

@@ -124,6 +124,11 @@ void RunOnExistingKey(CommandContext& ctx, const std::string& name,
                       const std::function<void(Reply&)>& absent,
                       const ExistingKeyBody& body);
 
+// Wakes the blocking pops waiting on `name` (a storage name) once the
+// call's push or store there has committed: now, or, for a call in a
+// pipelined group, once the group's one transaction has.
+void WakePoppers(CommandContext& ctx, const std::string& name);
+
 // Group commit: makes each of `commands` (already in `table`: commands of
 // one key, argv[1], that run on the event loop and touch the store only
 // through RunTyped) serve a pipelined run of such commands, of any of the

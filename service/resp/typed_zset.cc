@@ -242,7 +242,7 @@ void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
       },
       replaceable);
   // A sorted set stored wakes BZPOPMIN and the others waiting for one.
-  if (stored) ctx.server.pop_waiters().NotifyPush();
+  if (stored) WakePoppers(ctx, dst);
 }
 
 }  // namespace trackdb::resp

@@ -211,7 +211,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr) {
   });
   // Wakes BZPOPMIN and the others (a ZADD that changed nothing wakes them
   // for nothing: they try again and wait on).
-  if (added) ctx.server.pop_waiters().NotifyPush();
+  if (added) WakePoppers(ctx, name);
 }
 
 // ---- ZPOPMIN, ZPOPMAX ----
