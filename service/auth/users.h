@@ -47,6 +47,11 @@ class UserTable {
   std::optional<v1::UserRole> Authenticate(absl::string_view name,
                                            absl::string_view password) const;
 
+  // Whether a user is called `name` ("default" always is).
+  bool Has(absl::string_view name) const {
+    return name == "default" || hashes_.find(name) != hashes_.end();
+  }
+
   // Whether server.users is not empty: then every client must log in, even
   // without a requirepass.
   bool has_users() const { return !hashes_.empty(); }

@@ -85,6 +85,18 @@ class QueuedCalls {
   size_t size_ = 0;
 };
 
+// What another client's command may do to a connection (CLIENT KILL,
+// CLIENT UNBLOCK), from any thread: the connection acts on its own loop.
+class ConnectionControl {
+ public:
+  virtual ~ConnectionControl() = default;
+  // Closes the connection; a command it is running finishes unreplied.
+  virtual void Kill() = 0;
+  // Ends a blocking pop's wait (blocking_pop.h) as its timeout would, or
+  // with Redis's UNBLOCKED error; nothing if it is not waiting.
+  virtual void Unblock(bool error) = 0;
+};
+
 // A blocking pop waiting for a push (blocking_pop.h): its place in line,
 // its deadline, and the push generation read before its last try. A copy
 // (the snapshot CLIENT LIST reads) says only that the client is blocked:
@@ -128,6 +140,8 @@ struct ClientState {
   // many channels and patterns it is subscribed to (pubsub.h).
   std::weak_ptr<PushTarget> push;
   int subscriptions = 0;
+  // The connection, for other clients' CLIENT KILL and CLIENT UNBLOCK.
+  std::weak_ptr<ConnectionControl> control;
   // The store's sequence after this client's last write: what WAIT and
   // synchronous acknowledgement wait for replicas to have.
   uint64_t last_write_seq = 0;

@@ -1,4 +1,10 @@
 // Connection commands: PING, ECHO, HELLO, AUTH, QUIT, SELECT, CLIENT, ACL.
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
@@ -169,25 +175,41 @@ std::string ClientLine(const ClientState& c, int64_t now_ms) {
       c.last_command, " user=", c.user, " redir=-1 resp=", c.protocol, "\n");
 }
 
-// The clients CLIENT LIST [TYPE type | ID id [id ...]] asks for, in
-// Redis's order of checks; false after replying with an error. Every
-// trackdb client is a normal one.
-bool ListedClients(CommandContext& ctx, std::vector<ClientState>* out) {
-  const auto& argv = ctx.argv;
+// Redis's client types: a subscriber is "pubsub", every other trackdb
+// client a normal one (trackdb's replicas pull over ordinary connections).
+bool IsClientType(const std::string& lower) {
+  return lower == "normal" || lower == "master" || lower == "replica" ||
+         lower == "slave" || lower == "pubsub";
+}
+std::string ClientType(const ClientState& c) {
+  return c.subscriptions > 0 ? "pubsub" : "normal";
+}
+
+// Every client's snapshot, the caller's own fresh.
+std::vector<ClientState> AllClients(CommandContext& ctx) {
   std::vector<ClientState> all = ctx.server.Clients();
   for (ClientState& c : all) {
     if (c.id == ctx.client.id) c = ctx.client;  // fresher than its copy
   }
+  return all;
+}
+
+// The clients CLIENT LIST [TYPE type | ID id [id ...]] asks for, in
+// Redis's order of checks; false after replying with an error.
+bool ListedClients(CommandContext& ctx, std::vector<ClientState>* out) {
+  const auto& argv = ctx.argv;
+  std::vector<ClientState> all = AllClients(ctx);
   if (argv.size() == 2) {
     *out = std::move(all);
   } else if (argv.size() == 4 && EqualsIgnoreCase(argv[2], "TYPE")) {
     const std::string type = absl::AsciiStrToLower(argv[3]);
-    if (type != "normal" && type != "master" && type != "replica" &&
-        type != "slave" && type != "pubsub") {
+    if (!IsClientType(type)) {
       ctx.reply.Error(absl::StrCat("Unknown client type '", argv[3], "'"));
       return false;
     }
-    if (type == "normal") *out = std::move(all);
+    for (ClientState& c : all) {
+      if (ClientType(c) == type) out->push_back(std::move(c));
+    }
   } else if (argv.size() > 3 && EqualsIgnoreCase(argv[2], "ID")) {
     for (size_t i = 3; i < argv.size(); ++i) {
       int64_t id = 0;
@@ -216,6 +238,118 @@ void ClientList(CommandContext& ctx) {
   ctx.reply.Verbatim(text);
 }
 
+// CLIENT KILL's filters: the old form's address, or the new form's
+// options.
+struct KillFilter {
+  std::optional<std::string> addr, laddr, type, user;
+  int64_t id = 0;
+  bool skipme = true;
+};
+
+// Reads CLIENT KILL's arguments as Redis does; false after replying an
+// error.
+bool ParseKillFilter(CommandContext& ctx, KillFilter* f) {
+  const std::vector<std::string>& argv = ctx.argv;
+  if (argv.size() == 3) {
+    f->addr = argv[2];
+    f->skipme = false;  // the old form may kill the caller
+    return true;
+  }
+  auto fail = [&](absl::string_view error) {
+    ctx.reply.Error(error);
+    return false;
+  };
+  for (size_t i = 2; i < argv.size(); i += 2) {
+    if (i + 1 >= argv.size()) return fail(kSyntaxError);
+    const std::string& option = argv[i];
+    const std::string& value = argv[i + 1];
+    if (EqualsIgnoreCase(option, "id")) {
+      if (!ParseInt64(value, &f->id) || f->id < 1) {
+        return fail("client-id should be greater than 0");
+      }
+    } else if (EqualsIgnoreCase(option, "type")) {
+      f->type = absl::AsciiStrToLower(value);
+      if (!IsClientType(*f->type)) {
+        return fail(absl::StrCat("Unknown client type '", value, "'"));
+      }
+      if (*f->type == "slave") f->type = "replica";
+    } else if (EqualsIgnoreCase(option, "addr")) {
+      f->addr = value;
+    } else if (EqualsIgnoreCase(option, "laddr")) {
+      f->laddr = value;
+    } else if (EqualsIgnoreCase(option, "user")) {
+      if (!ctx.server.users().Has(value)) {
+        return fail(absl::StrCat("No such user '", value, "'"));
+      }
+      f->user = value;
+    } else if (EqualsIgnoreCase(option, "skipme") &&
+               (EqualsIgnoreCase(value, "yes") ||
+                EqualsIgnoreCase(value, "no"))) {
+      f->skipme = EqualsIgnoreCase(value, "yes");
+    } else {
+      return fail(kSyntaxError);
+    }
+  }
+  return true;
+}
+
+bool Matches(const KillFilter& f, const ClientState& c) {
+  return (!f.addr || c.addr == *f.addr) && (!f.laddr || c.laddr == *f.laddr) &&
+         (!f.type || ClientType(c) == *f.type) && (f.id == 0 || c.id == f.id) &&
+         (!f.user || c.user == *f.user);
+}
+
+// CLIENT KILL addr, or CLIENT KILL <option> <value> ...: closes the
+// matching connections (the caller's own after this reply).
+void ClientKill(CommandContext& ctx) {
+  KillFilter filter;
+  if (!ParseKillFilter(ctx, &filter)) return;
+  int64_t killed = 0;
+  bool kill_self = false;
+  for (const ClientState& c : AllClients(ctx)) {
+    if (!Matches(filter, c)) continue;
+    if (c.id == ctx.client.id) {
+      if (filter.skipme) continue;
+      kill_self = true;
+    } else if (std::shared_ptr<ConnectionControl> control = c.control.lock()) {
+      control->Kill();
+    } else {
+      continue;  // gone meanwhile
+    }
+    ++killed;
+  }
+  if (ctx.argv.size() == 3) {
+    killed == 0 ? ctx.reply.Error("No such client") : ctx.reply.Ok();
+  } else {
+    ctx.reply.Integer(killed);
+  }
+  if (kill_self) ctx.client.close_after_reply = true;
+}
+
+// CLIENT UNBLOCK id [TIMEOUT|ERROR]: ends the wait of a blocking pop.
+void ClientUnblock(CommandContext& ctx) {
+  if (ctx.argv.size() > 4) return ReplySubcommandSyntaxError(ctx);
+  bool error = false;
+  if (ctx.argv.size() == 4) {
+    if (EqualsIgnoreCase(ctx.argv[3], "error")) {
+      error = true;
+    } else if (!EqualsIgnoreCase(ctx.argv[3], "timeout")) {
+      return ctx.reply.Error(
+          "CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+  }
+  int64_t id = 0;
+  if (!ParseInt64(ctx.argv[2], &id)) return ctx.reply.Error(kNotIntegerError);
+  for (const ClientState& c : ctx.server.Clients()) {
+    if (c.id != id || !c.blocked) continue;
+    if (std::shared_ptr<ConnectionControl> control = c.control.lock()) {
+      control->Unblock(error);
+      return ctx.reply.Integer(1);
+    }
+  }
+  ctx.reply.Integer(0);
+}
+
 CommandSpec ClientCommand() {
   CommandSpec client{"client", -2, {"sentinel"}};
   client.handler = [](CommandContext&) {};
@@ -242,6 +376,12 @@ CommandSpec ClientCommand() {
     ctx.reply.Verbatim(ClientLine(ctx.client, NowMs()));
   });
   sub("list", -2, ClientList);
+  for (auto [name, handler] :
+       {std::pair{"kill", ClientKill}, std::pair{"unblock", ClientUnblock}}) {
+    CommandSpec s{name, -3, {"admin", "noscript", "loading", "stale"}};
+    s.handler = handler;
+    client.subcommands[name] = std::move(s);
+  }
   sub("help", 2, [](CommandContext& ctx) {
     const char* lines[] = {
         "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -251,10 +391,26 @@ CommandSpec ClientCommand() {
         "    Return the ID of the current connection.",
         "INFO",
         "    Return information about the current client connection.",
+        "KILL <ip:port>",
+        "    Kill connection made from <ip:port>.",
+        "KILL <option> <value> [<option> <value> [...]]",
+        "    Kill connections. Options are:",
+        "    * ADDR (<ip:port>|<unixsocket>:0)",
+        "      Kill connections made from the specified address",
+        "    * LADDR (<ip:port>|<unixsocket>:0)",
+        "      Kill connections made to specified local address",
+        "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+        "      Kill connections by type.",
+        "    * USER <username>",
+        "      Kill connections authenticated by <username>.",
+        "    * SKIPME (YES|NO)",
+        "      Skip killing current connection (default: yes).",
         "LIST",
         "    Return information about client connections.",
         "SETNAME <name>",
         "    Assign the name <name> to the current connection.",
+        "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+        "    Unblock the specified blocked client.",
         "HELP",
         "    Print this help."};
     ctx.reply.StatusLines(lines);

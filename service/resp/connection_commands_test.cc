@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -176,6 +178,87 @@ TEST(ConnectionCommandsTest, ClientListShowsACommandRunOnAWorker) {
   RawClient observer(server.port());
   const std::string list = observer.Call({"CLIENT", "LIST"});
   EXPECT_THAT(list, ::testing::ContainsRegex("name=scanner [^\n]* cmd=keys"));
+}
+
+// The integer of a ":N" reply.
+std::string IntegerOf(const std::string& reply) {
+  return reply.substr(1, reply.size() - 3);
+}
+
+// A field of CLIENT INFO's line ("addr", "id", ...).
+std::string InfoField(RawClient& client, const std::string& field) {
+  const std::string info = client.Call({"CLIENT", "INFO"});
+  const size_t at = info.find(" " + field + "=") + field.size() + 2;
+  return info.substr(at, info.find(' ', at) - at);
+}
+
+// CLIENT UNBLOCK and CLIENT KILL on the server at `port`, as a transcript
+// of each step's reply and of which connections it closed.
+std::vector<std::string> KillAndUnblock(int port) {
+  std::vector<std::string> out;
+  RawClient killer(port), waiter(port), subscriber(port), victim(port),
+      by_addr(port);
+  auto closed = [](RawClient& c) { return c.Closed(2000) ? "closed" : "open"; };
+  const std::string waiter_id = IntegerOf(waiter.Call({"CLIENT", "ID"}));
+  for (const char* reason : {"TIMEOUT", "ERROR"}) {
+    waiter.Send(testing::EncodeCommand({"BLPOP", "q", "0"}));
+    EXPECT_EQ(waiter.ReadReply(200), std::nullopt);
+    out.push_back(killer.Call({"CLIENT", "UNBLOCK", waiter_id, reason}));
+    out.push_back(waiter.ReadReply().value_or("<none>"));
+  }
+  out.push_back(killer.Call({"CLIENT", "UNBLOCK", waiter_id}));  // not waiting
+  out.push_back(subscriber.Call({"SUBSCRIBE", "ch"}));
+  out.push_back(killer.Call({"CLIENT", "KILL", "TYPE", "pubsub"}));
+  out.push_back(closed(subscriber));
+  const std::string victim_id = IntegerOf(victim.Call({"CLIENT", "ID"}));
+  out.push_back(killer.Call({"CLIENT", "KILL", "ID", victim_id}));
+  out.push_back(closed(victim));
+  out.push_back(killer.Call({"CLIENT", "KILL", "ID", victim_id}));
+  const std::string addr = InfoField(by_addr, "addr");
+  out.push_back(killer.Call({"CLIENT", "KILL", addr}));
+  out.push_back(closed(by_addr));
+  out.push_back(killer.Call({"CLIENT", "KILL", addr}));
+  out.push_back(killer.Call({"CLIENT", "KILL", "USER", "default"}));
+  out.push_back(closed(waiter));
+  const std::string killer_id = IntegerOf(killer.Call({"CLIENT", "ID"}));
+  out.push_back(
+      killer.Call({"CLIENT", "KILL", "ID", killer_id, "SKIPME", "no"}));
+  out.push_back(closed(killer));
+  return out;
+}
+
+// CLIENT KILL and CLIENT UNBLOCK do to connections what Redis's do, and
+// refuse what Redis refuses, in its words.
+TEST(ConnectionCommandsTest, ClientKillAndUnblockAsRedis) {
+  testing::RedisServerProcess redis;
+  testing::TrackdbResp trackdb;
+  const std::vector<std::string> redis_steps = KillAndUnblock(redis.port());
+  EXPECT_EQ(KillAndUnblock(trackdb.port()), redis_steps);
+  EXPECT_THAT(redis_steps, ::testing::Contains("-UNBLOCKED client unblocked "
+                                               "via CLIENT UNBLOCK\r\n"));
+  Differential d;
+  for (const auto& call : std::vector<std::vector<std::string>>{
+           {"CLIENT", "KILL"},
+           {"CLIENT", "KILL", "ID", "x"},
+           {"CLIENT", "KILL", "ID", "0"},
+           {"CLIENT", "KILL", "ID", "99999"},
+           {"CLIENT", "KILL", "ID", "99999", "SKIPME"},
+           {"CLIENT", "KILL", "TYPE", "Nope"},
+           {"CLIENT", "KILL", "TYPE", "master"},
+           {"CLIENT", "KILL", "USER", "nobody"},
+           {"CLIENT", "KILL", "SKIPME", "maybe"},
+           {"CLIENT", "KILL", "FOO", "bar"},
+           {"CLIENT", "KILL", "1.2.3.4:5"},
+           {"CLIENT", "KILL", "LADDR", "1.2.3.4:5", "ADDR", "1.2.3.4:6"},
+           {"CLIENT", "UNBLOCK"},
+           {"CLIENT", "UNBLOCK", "x"},
+           {"CLIENT", "UNBLOCK", "1", "FOO"},
+           {"CLIENT", "UNBLOCK", "1", "TIMEOUT", "x"},
+           {"CLIENT", "UNBLOCK", "99999"},
+           {"CLIENT", "LIST", "TYPE", "pubsub"},
+       }) {
+    EXPECT_SAME_REPLY(d, call);
+  }
 }
 
 TEST(ConnectionCommandsTest, MaxClientsRefusesWithRedisError) {

@@ -198,7 +198,8 @@ class RespServer::Impl {
 };
 
 class Connection : public std::enable_shared_from_this<Connection>,
-                   public PushTarget {
+                   public PushTarget,
+                   public ConnectionControl {
  public:
   // Over TLS when `tls` is not null.
   Connection(tcp::socket socket, RespServer::Impl* server,
@@ -215,6 +216,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
     client_.laddr = Endpoint(socket_.local_endpoint(ec));
     client_.created_ms = client_.last_command_ms = NowMs();
     client_.push = shared_from_this();
+    client_.control = shared_from_this();
     socket_.set_option(tcp::no_delay(true), ec);
     state.PublishClient(client_);
     idle_timeout_s_ = state.settings().timeout_s;
@@ -244,7 +246,21 @@ class Connection : public std::enable_shared_from_this<Connection>,
     });
   }
 
+  void Kill() override {
+    killed_.store(true);
+    auto self = shared_from_this();
+    asio::post(executor(), [self] { self->Close(); });
+  }
+
+  void Unblock(bool error) override {
+    auto self = shared_from_this();
+    asio::post(executor(), [self, error] { self->EndWaitEarly(error); });
+  }
+
   void Close() {
+    // Gone from CLIENT LIST and CLIENT KILL at once, not when the last
+    // handler holding the connection ends.
+    server_->state().RemoveClient(client_.id);
     asio::error_code ec;
     socket_.shutdown(tcp::socket::shutdown_both, ec);
     socket_.close(ec);
@@ -346,6 +362,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   }
 
   void Serve() {
+    if (killed_.load()) return Close();  // after a command it was running
     ServerState& state = server_->state();
     const LiveSettings settings = state.settings();
     const bool auth_configured = state.users().auth_required();
@@ -702,6 +719,24 @@ class Connection : public std::enable_shared_from_this<Connection>,
     pop_wait_.reset();
   }
 
+  // CLIENT UNBLOCK: a waiting pop replies as at its timeout, or Redis's
+  // error, and the connection serves on. Nothing if it is not waiting (or
+  // is being woken).
+  void EndWaitEarly(bool error) {
+    if (!pop_wait_ || pop_wait_->settled.exchange(true)) return;
+    EndPopWait();
+    client_.blocked.reset();
+    blocked_argv_.clear();
+    server_->state().PublishClient(client_);  // no longer blocked
+    Reply reply(&out_, client_.protocol);
+    if (error) {
+      reply.Error("-UNBLOCKED client unblocked via CLIENT UNBLOCK");
+    } else {
+      reply.NullArray();
+    }
+    Serve();
+  }
+
   // A push, the deadline or the recheck: the pop tries again on a worker,
   // unless the connection was closed meanwhile (CLIENT KILL, shutdown).
   void Woken() {
@@ -778,6 +813,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   std::vector<std::string> blocked_argv_;
   std::unique_ptr<asio::steady_timer> pop_timer_;
   std::shared_ptr<PopWait> pop_wait_;
+  std::atomic<bool> killed_{false};  // CLIENT KILL: serve nothing more
 };
 
 void RespServer::Impl::Accept(tcp::acceptor* acceptor,
