@@ -5,11 +5,12 @@
 #
 # The caller sets: dir (scratch directory), trackd_port, redis_port.
 
-# start_servers [REDIS-ARGS...]: trackd on its shipped config and a fresh
-# data dir, redis-server without persistence; sets trackd_pid and
-# redis_pid, and returns once both answer. The caller traps their exit.
+# start_servers [REDIS-ARGS...]: trackd (the bench's own build, or
+# $TRACKD) on its shipped config and a fresh data dir, redis-server without
+# persistence; sets trackd_pid and redis_pid, and returns once both answer.
+# The caller traps their exit.
 start_servers() {
-  "$PWD/service/trackd" --config="$PWD/conf/trackdb.textproto" \
+  "${TRACKD:-$PWD/service/trackd}" --config="$PWD/conf/trackdb.textproto" \
     --data_dir="$dir/data" --grpc_port=0 --resp_port="$trackd_port" \
     2>"$dir/trackd.log" &
   trackd_pid=$!

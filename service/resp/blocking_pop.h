@@ -3,14 +3,16 @@
 
 // What the blocking pops share (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP,
 // BZPOPMIN, BZPOPMAX, BZMPOP): Redis's timeout argument, and the wait
-// between tries (pop_waiters.h). Each try runs on a worker (resp_server.h).
+// between tries (pop_waiters.h). A try of the pops of one element runs on
+// the event loop, as LPOP does; of BLMPOP and BZMPOP, which may pop many,
+// on a worker (resp_server.h).
 //
 // A command that finds nothing to pop does not wait on its thread: it
 // leaves BlockedPop (its place in line, its deadline) in the client's
 // state and returns without a reply. Its connection then waits, holding
-// no thread and no storage lock, for a push on one of its keys (once the
-// push's transaction has committed), its deadline, or kRecheck (1 s),
-// and runs the call again on a worker, which tries its keys again, in
+// no thread and no storage lock, for its turn after a push on one of its
+// keys (once the push's transaction has committed), its deadline, or
+// kRecheck (1 s), and runs the call again, which tries its keys again, in
 // argument order, with the same place in line and deadline; past the
 // deadline (0: never) it replies a null array as Redis does. Any number
 // of clients may wait so (job queues' consumers), and the other commands

@@ -77,8 +77,8 @@ TEST(CommandTableTest, WorkerCommands) {
            "zremrangebyrank", "zremrangebylex", "zrangestore", "zunion",
            "zinter", "zintercard", "zdiff", "zunionstore", "zinterstore",
            "zdiffstore", "zlexcount", "zmpop",
-           // The blocking sorted-set pops, which wait.
-           "bzpopmin", "bzpopmax", "bzmpop",
+           // The blocking sorted-set pop that may pop many.
+           "bzmpop",
            // A key's fences, the members inside one, its event log.
            "fence.list", "fence.state", "fence.events",
            // A range of a track, whole; history in space and time.
@@ -104,10 +104,10 @@ TEST(CommandTableTest, WorkerCommands) {
            // WATCH reads its keys' whole values.
            "exec", "watch",
            // A list's ranges, counted pops, trims, and the changes in its
-           // middle (LREM, LINSERT rewrite what shifts); the blocking pops,
-           // which wait.
+           // middle (LREM, LINSERT rewrite what shifts); the blocking pop
+           // that may pop many.
            "lrange", "lpop", "rpop", "lmpop", "ltrim", "lrem", "linsert",
-           "lpos", "blpop", "brpop", "blmpop", "blmove", "brpoplpush",
+           "lpos", "blmpop",
            // Replication: a replica's pulls (which wait for writes), a full
            // sync's snapshot pieces, a store's digest, a migration's keys.
            "repl.pull", "repl.snapshot", "repl.digest", "repl.import"}));
@@ -141,8 +141,10 @@ TEST(CommandTableTest, LoopCommands) {
            "setrange",
            // geo
            "geoadd", "geopos", "geodist", "geohash",
-           // zset
-           "zcard", "zscore", "zmscore", "zrem", "zadd", "zincrby",
+           // zset; the blocking pops of one member, whose waits hold no
+           // thread
+           "zcard", "zscore", "zmscore", "zrem", "zadd", "zincrby", "bzpopmin",
+           "bzpopmax",
            // hash
            "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hexists",
            "hlen", "hstrlen", "hincrby", "hincrbyfloat",
@@ -150,7 +152,7 @@ TEST(CommandTableTest, LoopCommands) {
            "sadd", "srem", "sismember", "smismember", "scard", "smove",
            // list: pushes and moves at the ends, point reads and writes
            "lpush", "rpush", "lpushx", "rpushx", "llen", "lindex", "lset",
-           "lmove", "rpoplpush",
+           "lmove", "rpoplpush", "blpop", "brpop", "blmove", "brpoplpush",
            // fence
            "fence.set", "fence.get", "fence.del",
            // track: a one-point read, a collection's retention
@@ -211,7 +213,10 @@ TEST(CommandTableTest, SmallListCallsRunOnTheLoop) {
   EXPECT_FALSE(table->RunsOnWorker(Argv{"RPOP", "k", "100"}));
   EXPECT_TRUE(table->RunsOnWorker(Argv{"LPOP", "k", "101"}));
   EXPECT_TRUE(table->RunsOnWorker(Argv{"RPOP", "k", "1", "2"}));
-  EXPECT_TRUE(table->RunsOnWorker(Argv{"BLPOP", "k", "0"}));
+  // A blocking pop of one element tries on the loop (its wait holds no
+  // thread); BLMPOP, which may pop many, on a worker.
+  EXPECT_FALSE(table->RunsOnWorker(Argv{"BLPOP", "k", "0"}));
+  EXPECT_TRUE(table->RunsOnWorker(Argv{"BLMPOP", "0", "1", "k", "LEFT"}));
 }
 
 // Find takes a name in any case; a name longer than any command's (the

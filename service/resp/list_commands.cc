@@ -912,19 +912,18 @@ TRACKDB_RESP_COMMAND_FAMILY(list, table) {
   table->Add("lpos", -3, LPos, {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add("lmove", 5, LMove, {"write", "denyoom"}, 1, 2, 1);
   table->Add("rpoplpush", 3, RPopLPush, {"write", "denyoom"}, 1, 2, 1);
-  table->Add("blpop", -3, BLPop, {"write", "noscript", "blocking"}, 1, -2, 1,
-             RunsOn::kWorker);
-  table->Add("brpop", -3, BRPop, {"write", "noscript", "blocking"}, 1, -2, 1,
-             RunsOn::kWorker);
+  // A try of BLPOP, BRPOP, BLMOVE or BRPOPLPUSH pops one element, as LPOP
+  // does on the loop; a wait holds no thread (blocking_pop.h).
+  table->Add("blpop", -3, BLPop, {"write", "noscript", "blocking"}, 1, -2, 1);
+  table->Add("brpop", -3, BRPop, {"write", "noscript", "blocking"}, 1, -2, 1);
   table->Add("lmpop", -4, LMPop, {"write", "movablekeys"}, 0, 0, 0,
              RunsOn::kWorker);
   table->Add("blmpop", -5, BLMPop, {"write", "blocking", "movablekeys"}, 0, 0,
              0, RunsOn::kWorker);
   table->Add("blmove", 6, BLMove, {"write", "denyoom", "noscript", "blocking"},
-             1, 2, 1, RunsOn::kWorker);
+             1, 2, 1);
   table->Add("brpoplpush", 4, BRPopLPush,
-             {"write", "denyoom", "noscript", "blocking"}, 1, 2, 1,
-             RunsOn::kWorker);
+             {"write", "denyoom", "noscript", "blocking"}, 1, 2, 1);
   table->RunOnLoopWhen("lrange", SmallRange);
   table->RunOnLoopWhen("lpop", SmallPopCount);
   table->RunOnLoopWhen("rpop", SmallPopCount);

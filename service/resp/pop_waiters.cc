@@ -7,14 +7,13 @@ namespace trackdb::resp {
 
 namespace {
 
+constexpr PopWaiters::Kind kKinds[] = {PopWaiters::Kind::kList,
+                                       PopWaiters::Kind::kZset};
+
 std::string LineOf(PopWaiters::Kind kind, const std::string& name) {
   std::string line(1, static_cast<char>(kind));
   line += name;
   return line;
-}
-
-void CallAll(std::vector<std::function<void()>>& due) {
-  for (std::function<void()>& wake : due) wake();
 }
 
 }  // namespace
@@ -31,9 +30,13 @@ PopWaiters::Ticket::Ticket(PopWaiters* waiters, Kind kind,
 }
 
 PopWaiters::Ticket::~Ticket() {
-  std::vector<std::function<void()>> due;
+  // Called (the next in line) and destroyed (this one's, if left) after
+  // the lock is released: a wake-up may hold the last reference to what
+  // waits.
+  WakeUps due, forgotten;
   {
     absl::MutexLock l(&waiters_->mu_);
+    waiters_->TakeWakeUpLocked(number_, &forgotten);
     for (const std::string& name : names_) {
       auto line = waiters_->lines_.find(LineOf(kind_, name));
       if (line != waiters_->lines_.end()) {
@@ -42,11 +45,10 @@ PopWaiters::Ticket::~Ticket() {
       }
       // The next in line may pop what this waiter left.
       waiters_->PushedLocked(name, &due);
-      if (!waiters_->WaitedLocked(name)) waiters_->pushed_at_.erase(name);
     }
   }
   waiters_->tickets_.fetch_sub(1);
-  CallAll(due);
+  for (std::function<void()>& wake : due) wake();
 }
 
 bool PopWaiters::Ticket::First(const std::string& name) const {
@@ -61,79 +63,67 @@ uint64_t PopWaiters::generation() const {
   return generation_;
 }
 
-bool PopWaiters::WaitedLocked(const std::string& name) const {
-  return lines_.contains(LineOf(Kind::kList, name)) ||
-         lines_.contains(LineOf(Kind::kZset, name));
-}
-
-void PopWaiters::PushedLocked(const std::string& name,
-                              std::vector<std::function<void()>>* due) {
-  ++generation_;
-  if (WaitedLocked(name)) pushed_at_[name] = generation_;
-  auto waking = waking_.find(name);
-  if (waking == waking_.end()) return;
-  const absl::flat_hash_set<uint64_t> ids = waking->second;
-  for (uint64_t id : ids) ForgetLocked(id, due);
-}
-
-void PopWaiters::ForgetLocked(uint64_t id,
-                              std::vector<std::function<void()>>* due) {
-  auto it = wake_ups_.find(id);
+void PopWaiters::TakeWakeUpLocked(uint64_t ticket, WakeUps* due) {
+  auto it = wake_ups_.find(ticket);
   if (it == wake_ups_.end()) return;
-  for (const std::string& name : it->second.names) {
-    auto waking = waking_.find(name);
-    if (waking == waking_.end()) continue;
-    waking->second.erase(id);
-    if (waking->second.empty()) waking_.erase(waking);
-  }
-  due->push_back(std::move(it->second.wake));
+  due->push_back(std::move(it->second));
   wake_ups_.erase(it);
+}
+
+void PopWaiters::PushedLocked(const std::string& name, WakeUps* due) {
+  ++generation_;
+  bool waited = false;
+  for (Kind kind : kKinds) {
+    auto line = lines_.find(LineOf(kind, name));
+    if (line == lines_.end()) continue;
+    waited = true;
+    TakeWakeUpLocked(*line->second.begin(), due);
+  }
+  if (waited) {
+    pushed_at_[name] = generation_;
+  } else {
+    pushed_at_.erase(name);
+  }
 }
 
 void PopWaiters::NotifyPush(const std::string& name) {
   if (tickets_.load() == 0) return;
-  std::vector<std::function<void()>> due;
+  WakeUps due;
   {
     absl::MutexLock l(&mu_);
     PushedLocked(name, &due);
   }
-  CallAll(due);
+  for (std::function<void()>& wake : due) wake();
 }
 
-uint64_t PopWaiters::OnPush(uint64_t seen,
-                            const std::vector<std::string>& names,
-                            std::function<void()> wake) {
+bool PopWaiters::OnPush(const Ticket& ticket, uint64_t seen,
+                        std::function<void()> wake) {
   absl::MutexLock l(&mu_);
-  if (stopped_) return 0;
-  for (const std::string& name : names) {
+  if (stopped_) return false;
+  for (const std::string& name : ticket.names_) {
     auto pushed = pushed_at_.find(name);
-    if (pushed != pushed_at_.end() && pushed->second > seen) return 0;
+    if (pushed != pushed_at_.end() && pushed->second > seen) return false;
   }
-  const uint64_t id = ++next_wake_up_;
-  for (const std::string& name : names) waking_[name].insert(id);
-  wake_ups_[id] = WakeUp{names, std::move(wake)};
-  return id;
+  wake_ups_[ticket.number_] = std::move(wake);
+  return true;
 }
 
-void PopWaiters::Cancel(uint64_t id) {
-  // Destroyed after the lock is released: a wake-up may hold the last
-  // reference to what waits, whose end may drop a ticket (and take mu_).
-  std::vector<std::function<void()>> forgotten;
+void PopWaiters::Cancel(const Ticket& ticket) {
+  // Destroyed after the lock is released (see ~Ticket).
+  WakeUps forgotten;
   absl::MutexLock l(&mu_);
-  ForgetLocked(id, &forgotten);
+  TakeWakeUpLocked(ticket.number_, &forgotten);
 }
 
 void PopWaiters::Stop() {
-  std::vector<std::function<void()>> due;
+  WakeUps due;
   {
     absl::MutexLock l(&mu_);
     stopped_ = true;
-    for (auto& [id, wake_up] : wake_ups_)
-      due.push_back(std::move(wake_up.wake));
+    for (auto& [ticket, wake] : wake_ups_) due.push_back(std::move(wake));
     wake_ups_.clear();
-    waking_.clear();
   }
-  CallAll(due);
+  for (std::function<void()>& wake : due) wake();
 }
 
 bool PopWaiters::stopped() const {

@@ -8,17 +8,18 @@
 // one of its keys, once the push's transaction has committed (NotifyPush),
 // calls the wake-up, and the command tries its pop again.
 //
+// First come, first served, as Redis serves clients blocked on one key: a
+// waiter holds a Ticket for the keys it pops from, and pops from a key
+// only while no waiter with an earlier ticket waits on it. So a push on a
+// key wakes only the first waiter in line there (of each kind); a waiter
+// that leaves (served, timed out, gone) counts as a push on its keys, which
+// wakes the next in line: two elements pushed at once go to the first two
+// waiters, and a push costs one retry, not one per waiter.
+//
 // No push is missed: a waiter reads the generation before it tries its
 // pop, and every push on a waited key after that try marks the key with a
 // later generation (its transaction took the key's stripe after the try
 // released it, so it sees the waiter's ticket), which OnPush finds.
-//
-// First come, first served, as Redis serves clients blocked on one key: a
-// waiter holds a Ticket for the keys it pops from, and pops from a key
-// only while no waiter with an earlier ticket waits on it. A waiter that
-// leaves (served, timed out, gone) counts as a push on its keys, so that
-// the next in line tries again: two elements pushed at once go to the
-// first two waiters.
 
 #include <atomic>
 #include <cstdint>
@@ -28,7 +29,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
 
 namespace trackdb::resp {
@@ -52,9 +52,9 @@ class PopWaiters {
     Ticket& operator=(const Ticket&) = delete;
     // Whether no waiter of its kind that came earlier waits on `name`.
     bool First(const std::string& name) const;
-    const std::vector<std::string>& names() const { return names_; }
 
    private:
+    friend class PopWaiters;
     PopWaiters* const waiters_;
     const Kind kind_;
     const std::vector<std::string> names_;
@@ -64,34 +64,27 @@ class PopWaiters {
   // Pushes seen so far; a waiter reads it before each try.
   uint64_t generation() const;
   // Called once a transaction that added to the list or sorted set `name`
-  // (a storage name) has committed: wakes the waiters on it.
+  // (a storage name) has committed: wakes the first waiters in line there.
   void NotifyPush(const std::string& name);
   // Leaves `wake` to be called once, from the thread of a push (or of
-  // Stop), at the first push on one of `names` after the generation
-  // `seen`; returns its id for Cancel. Returns 0 without keeping `wake`
-  // when there has been such a push already, or after Stop: the caller
-  // tries again at once.
-  uint64_t OnPush(uint64_t seen, const std::vector<std::string>& names,
-                  std::function<void()> wake);
-  // Forgets the wake-up `id` if it was not called yet.
-  void Cancel(uint64_t id);
+  // Stop), when `ticket`'s turn comes after a push on one of its keys
+  // since the generation `seen`; true if kept. False, without keeping
+  // `wake`, when there has been such a push already, or after Stop: the
+  // caller tries again at once. One wake-up per ticket at a time.
+  bool OnPush(const Ticket& ticket, uint64_t seen, std::function<void()> wake);
+  // Forgets `ticket`'s wake-up if it was not called yet.
+  void Cancel(const Ticket& ticket);
   // Calls every wake-up, for good: the server is shutting down.
   void Stop();
   bool stopped() const;
 
  private:
-  struct WakeUp {
-    std::vector<std::string> names;
-    std::function<void()> wake;
-  };
+  using WakeUps = std::vector<std::function<void()>>;
   // A push on `name` (or a waiter leaving it): marks it if someone waits
-  // on it and moves the wake-ups left on it to `due`.
-  void PushedLocked(const std::string& name,
-                    std::vector<std::function<void()>>* due)
+  // on it and moves the wake-up of the first waiter of each kind to `due`.
+  void PushedLocked(const std::string& name, WakeUps* due)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  bool WaitedLocked(const std::string& name) const
-      ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  void ForgetLocked(uint64_t id, std::vector<std::function<void()>>* due)
+  void TakeWakeUpLocked(uint64_t ticket, WakeUps* due)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   std::atomic<int> tickets_{0};
@@ -106,10 +99,8 @@ class PopWaiters {
   // Per key waited on (by a waiter of either kind), the generation of its
   // last push.
   absl::flat_hash_map<std::string, uint64_t> pushed_at_ ABSL_GUARDED_BY(mu_);
-  // Wake-ups not called yet, by id, and their ids by key.
-  uint64_t next_wake_up_ ABSL_GUARDED_BY(mu_) = 0;
-  absl::flat_hash_map<uint64_t, WakeUp> wake_ups_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, absl::flat_hash_set<uint64_t>> waking_
+  // Wake-ups not called yet, by ticket.
+  absl::flat_hash_map<uint64_t, std::function<void()>> wake_ups_
       ABSL_GUARDED_BY(mu_);
 };
 

@@ -44,71 +44,70 @@ TEST(PopWaitersTest, WaitersOfOneKindDoNotHoldUpTheOther) {
   EXPECT_FALSE(later_zset.First("k"));
 }
 
-// A push on a waited key calls the wake-ups left on it, once each; one on
-// another key, or a cancelled wake-up, calls none.
-TEST(PopWaitersTest, PushesWakeOnlyTheirKeysWaiters) {
+// A push on a key calls the wake-up of the first waiter in line there, of
+// each kind, once; the next in line is woken when the first leaves. A push
+// on another key, or a cancelled wake-up, calls none.
+TEST(PopWaitersTest, PushesWakeTheFirstInLine) {
   PopWaiters waiters;
   const uint64_t before = waiters.generation();
   waiters.NotifyPush("q");  // no one waits: nothing to do
   EXPECT_EQ(waiters.generation(), before);
-  PopWaiters::Ticket on_q(&waiters, PopWaiters::Kind::kList, {"q"});
-  PopWaiters::Ticket on_r(&waiters, PopWaiters::Kind::kZset, {"r", "q"});
+  using Kind = PopWaiters::Kind;
+  auto first = std::make_unique<PopWaiters::Ticket>(
+      &waiters, Kind::kList, std::vector<std::string>{"q"});
+  PopWaiters::Ticket second(&waiters, Kind::kList, {"q"});
+  PopWaiters::Ticket zset(&waiters, Kind::kZset, {"q"});
+  PopWaiters::Ticket elsewhere(&waiters, Kind::kList, {"r"});
   const uint64_t seen = waiters.generation();
-  int q_calls = 0, r_calls = 0, cancelled_calls = 0;
-  EXPECT_NE(waiters.OnPush(seen, on_q.names(), [&] { ++q_calls; }), 0u);
-  EXPECT_NE(waiters.OnPush(seen, on_r.names(), [&] { ++r_calls; }), 0u);
-  const uint64_t cancelled =
-      waiters.OnPush(seen, on_r.names(), [&] { ++cancelled_calls; });
-  waiters.Cancel(cancelled);
-  waiters.NotifyPush("elsewhere");
-  EXPECT_EQ(q_calls + r_calls, 0);
+  int first_calls = 0, second_calls = 0, zset_calls = 0, elsewhere_calls = 0;
+  EXPECT_TRUE(waiters.OnPush(*first, seen, [&] { ++first_calls; }));
+  EXPECT_TRUE(waiters.OnPush(second, seen, [&] { ++second_calls; }));
+  EXPECT_TRUE(waiters.OnPush(zset, seen, [&] { ++zset_calls; }));
+  EXPECT_TRUE(waiters.OnPush(elsewhere, seen, [&] { ++elsewhere_calls; }));
+  waiters.Cancel(elsewhere);
   waiters.NotifyPush("r");
-  EXPECT_EQ(q_calls, 0);
-  EXPECT_EQ(r_calls, 1);
+  waiters.NotifyPush("unwaited");
+  EXPECT_EQ(first_calls + second_calls + zset_calls + elsewhere_calls, 0);
   waiters.NotifyPush("q");
-  waiters.NotifyPush("q");
-  EXPECT_EQ(q_calls, 1);
-  EXPECT_EQ(r_calls, 1);
-  EXPECT_EQ(cancelled_calls, 0);
+  EXPECT_EQ(first_calls, 1);
+  EXPECT_EQ(zset_calls, 1);
+  EXPECT_EQ(second_calls, 0);
+  waiters.NotifyPush("q");  // the first's wake-up is spent; it is still first
+  EXPECT_EQ(first_calls + second_calls + zset_calls, 2);
+  first.reset();  // served: the next in line tries
+  EXPECT_EQ(second_calls, 1);
+  EXPECT_EQ(elsewhere_calls, 0);
 }
 
 // A push after the generation a waiter read, before it left its wake-up,
-// is not missed: OnPush answers 0 (try again) without keeping the wake-up.
+// is not missed: OnPush answers false (try again) without keeping it.
 TEST(PopWaitersTest, APushBeforeTheWakeUpIsNotMissed) {
   PopWaiters waiters;
   PopWaiters::Ticket ticket(&waiters, PopWaiters::Kind::kList, {"a", "q"});
   const uint64_t seen = waiters.generation();
   waiters.NotifyPush("q");
   int calls = 0;
-  EXPECT_EQ(waiters.OnPush(seen, ticket.names(), [&] { ++calls; }), 0u);
-  EXPECT_NE(
-      waiters.OnPush(waiters.generation(), ticket.names(), [&] { ++calls; }),
-      0u);
+  EXPECT_FALSE(waiters.OnPush(ticket, seen, [&] { ++calls; }));
+  EXPECT_TRUE(waiters.OnPush(ticket, waiters.generation(), [&] { ++calls; }));
   EXPECT_EQ(calls, 0);
+  waiters.NotifyPush("a");
+  EXPECT_EQ(calls, 1);
 }
 
-// A waiter leaving wakes those behind it on its keys; Stop wakes everyone
-// and turns later wake-ups away.
-TEST(PopWaitersTest, LeavingAndStoppingWake) {
+// Stop calls every wake-up and turns later ones away.
+TEST(PopWaitersTest, StopWakesEveryone) {
   PopWaiters waiters;
-  auto first = std::make_unique<PopWaiters::Ticket>(
-      &waiters, PopWaiters::Kind::kList, std::vector<std::string>{"q"});
+  PopWaiters::Ticket first(&waiters, PopWaiters::Kind::kList, {"q"});
   PopWaiters::Ticket second(&waiters, PopWaiters::Kind::kList, {"q"});
-  PopWaiters::Ticket other(&waiters, PopWaiters::Kind::kList, {"z"});
-  int second_calls = 0, other_calls = 0;
-  waiters.OnPush(waiters.generation(), second.names(), [&] { ++second_calls; });
-  waiters.OnPush(waiters.generation(), other.names(), [&] { ++other_calls; });
-  first.reset();
-  EXPECT_EQ(second_calls, 1);
-  EXPECT_EQ(other_calls, 0);
+  int calls = 0;
+  waiters.OnPush(first, waiters.generation(), [&] { ++calls; });
+  waiters.OnPush(second, waiters.generation(), [&] { ++calls; });
   EXPECT_FALSE(waiters.stopped());
   waiters.Stop();
   EXPECT_TRUE(waiters.stopped());
-  EXPECT_EQ(other_calls, 1);
-  EXPECT_EQ(waiters.OnPush(waiters.generation(), other.names(),
-                           [&] { ++other_calls; }),
-            0u);
-  EXPECT_EQ(other_calls, 1);
+  EXPECT_EQ(calls, 2);
+  EXPECT_FALSE(waiters.OnPush(first, waiters.generation(), [&] { ++calls; }));
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace

@@ -619,10 +619,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   }
 
   // What a blocking pop's wake-up, timer and hang-up watch share: whether
-  // one of them ended the wait, the wake-up's id, whether the watch is on.
+  // one of them ended the wait, whether the wake-up was left with
+  // PopWaiters, whether the watch is on.
   struct PopWait {
     std::atomic<bool> settled{false};
-    uint64_t wake_up = 0;
+    bool registered = false;
     bool watching = false;
   };
   enum class Input { kStillThere, kUnread, kGone };
@@ -631,6 +632,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // it go out, then the connection waits, holding no thread, for a push on
   // its keys, its deadline or the recheck, and runs `argv` again.
   void AwaitPush(std::vector<std::string> argv) {
+    server_->state().PublishClient(client_);  // CLIENT LIST: flags=b
     blocked_argv_ = std::move(argv);
     // (A pub/sub write in flight: the replies go after the pop's.)
     if (out_.empty() || push_writing_) return WaitForPush();
@@ -654,9 +656,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
       if (wait->settled.exchange(true)) return;
       asio::post(self->executor(), [self] { self->Woken(); });
     };
-    wait->wake_up = server_->state().pop_waiters().OnPush(
-        blocked.seen, blocked.ticket->names(), wake);
-    if (wait->wake_up == 0) return wake();
+    wait->registered = server_->state().pop_waiters().OnPush(
+        *blocked.ticket, blocked.seen, wake);
+    if (!wait->registered) return wake();
     if (!pop_timer_)
       pop_timer_ = std::make_unique<asio::steady_timer>(executor());
     const absl::Duration left = std::clamp(blocked.deadline - absl::Now(),
@@ -711,8 +713,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void EndPopWait() {
     if (pop_timer_) pop_timer_->cancel();
     if (!pop_wait_) return;
-    if (pop_wait_->wake_up != 0) {
-      server_->state().pop_waiters().Cancel(pop_wait_->wake_up);
+    if (pop_wait_->registered) {
+      server_->state().pop_waiters().Cancel(*client_.blocked->ticket);
     }
     asio::error_code ec;
     if (pop_wait_->watching) socket_.cancel(ec);
@@ -737,14 +739,27 @@ class Connection : public std::enable_shared_from_this<Connection>,
     Serve();
   }
 
-  // A push, the deadline or the recheck: the pop tries again on a worker,
-  // unless the connection was closed meanwhile (CLIENT KILL, shutdown).
+  // A push, the deadline or the recheck: the pop tries again, where it
+  // runs (the loop, or a worker for BLMPOP and BZMPOP), unless the
+  // connection was closed meanwhile (CLIENT KILL, shutdown).
   void Woken() {
     EndPopWait();
     if (!socket_.is_open()) return client_.blocked.reset();
     client_.woken = std::move(client_.blocked);
     client_.blocked.reset();
-    RunOnWorker(std::move(blocked_argv_));
+    std::vector<std::string> argv = std::move(blocked_argv_);
+    ServerState& state = server_->state();
+    if (state.commands().RunsOnWorker(argv)) {
+      return RunOnWorker(std::move(argv));
+    }
+    {
+      Reply reply(&out_, client_.protocol);
+      Dispatch(state, client_, argv, reply);
+    }
+    client_.woken.reset();  // a retry refused before it ran
+    if (client_.blocked) return AwaitPush(std::move(argv));
+    state.PublishClient(client_);
+    Serve();
   }
 
   // Sends out_, at once when the socket takes it all (the usual case: no

@@ -500,12 +500,14 @@ TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
   table->Add(
       "bzmpop", -5, [](CommandContext& ctx) { ZMPopGeneric(ctx, true); },
       {"write", "blocking", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);
+  // A try of BZPOPMIN or BZPOPMAX pops one member, as ZPOPMIN does on the
+  // loop; a wait holds no thread (blocking_pop.h).
   table->Add(
       "bzpopmin", -3, [](CommandContext& ctx) { BZPopGeneric(ctx, false); },
-      {"write", "noscript", "blocking", "fast"}, 1, -2, 1, RunsOn::kWorker);
+      {"write", "noscript", "blocking", "fast"}, 1, -2, 1);
   table->Add(
       "bzpopmax", -3, [](CommandContext& ctx) { BZPopGeneric(ctx, true); },
-      {"write", "noscript", "blocking", "fast"}, 1, -2, 1, RunsOn::kWorker);
+      {"write", "noscript", "blocking", "fast"}, 1, -2, 1);
   table->RunOnLoopWhen("zpopmin", SmallPopCount);
   table->RunOnLoopWhen("zpopmax", SmallPopCount);
   AddTypedGroup(table, {"zadd", "zincrby", "zpopmin", "zpopmax"});
