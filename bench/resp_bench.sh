@@ -17,13 +17,7 @@
 set -euo pipefail
 requests="${1:-200000}"
 source "$PWD/bench/resp_common.sh"
-dir="${TMPDIR:-/tmp}/trackdb-resp-bench"
-trackd_port=6390
-redis_port=6391
-rm -rf "$dir"
-mkdir -p "$dir"
-trap 'kill -TERM $trackd_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-start_servers
+bench_servers resp-bench 6390 6391
 write_geoadds 7 "$dir/add.resp:1000000" "$dir/move.resp:100000"
 
 # pipe_rate PORT FILE COMMANDS: commands/s of one `redis-cli --pipe`.

@@ -3,7 +3,8 @@
 # both, and one markdown row per client command with both servers' numbers.
 # Run from the runfiles root (bazel run), where service/trackd is.
 #
-# The caller sets: dir (scratch directory), trackd_port, redis_port.
+# The caller sets dir (scratch directory), trackd_port and redis_port, or
+# has bench_servers set them.
 
 # start_servers [REDIS-ARGS...]: trackd (the bench's own build, or
 # $TRACKD) on its shipped config and a fresh data dir, redis-server without
@@ -24,6 +25,21 @@ start_servers() {
   done
   cat "$dir/trackd.log" "$dir/redis.log" >&2
   return 1
+}
+
+# bench_servers NAME TRACKD_PORT REDIS_PORT [REDIS-ARGS...]: a fresh
+# scratch dir ${TMPDIR:-/tmp}/trackdb-NAME and the two servers
+# (start_servers) on the given ports, both stopped and the dir removed when
+# the bench exits.
+bench_servers() {
+  dir="${TMPDIR:-/tmp}/trackdb-$1"
+  trackd_port=$2
+  redis_port=$3
+  shift 3
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  trap 'kill -TERM $trackd_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
+  start_servers "$@"
 }
 
 # write_geoadds SEED FILE:COUNT...: 1-member GEOADDs of fleet, members

@@ -14,13 +14,7 @@ set -euo pipefail
 items="${1:-200000}"
 consumers="${2:-50}"
 source "$PWD/bench/resp_common.sh"
-dir="${TMPDIR:-/tmp}/trackdb-resp-queue-bench"
-trackd_port=6392
-redis_port=6393
-rm -rf "$dir"
-mkdir -p "$dir"
-trap 'kill -TERM $trackd_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-start_servers
+bench_servers resp-queue-bench 6392 6393
 
 # queue_once PORT: "consumed/s p50 p99 produced/s".
 queue_once() {

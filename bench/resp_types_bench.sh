@@ -19,13 +19,7 @@ set -euo pipefail
 requests="${1:-1000000}"
 pipeline="${2:-16}"
 source "$PWD/bench/resp_common.sh"
-dir="${TMPDIR:-/tmp}/trackdb-resp-types-bench"
-trackd_port=6392
-redis_port=6393
-rm -rf "$dir"
-mkdir -p "$dir"
-trap 'kill -TERM $trackd_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-start_servers
+bench_servers resp-types-bench 6392 6393
 
 # test_once PORT TEST: "rps p50 p99" of redis-benchmark's test TEST (its
 # csv row named after the test, which for lrange_100 follows the LPUSH
