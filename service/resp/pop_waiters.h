@@ -61,6 +61,10 @@ class PopWaiters {
     uint64_t number_ = 0;
   };
 
+  // Whether any waiter holds a ticket: a push need not call NotifyPush
+  // otherwise. Asked inside the push's transaction, it cannot miss a
+  // waiter whose try came before (the ticket is taken before the try).
+  bool anyone_waiting() const { return tickets_.load() > 0; }
   // Pushes seen so far; a waiter reads it before each try.
   uint64_t generation() const;
   // Called once a transaction that added to the list or sorted set `name`

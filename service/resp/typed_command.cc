@@ -174,11 +174,11 @@ bool ServedByTypedGroup(const CommandSpec& spec) {
 }  // namespace
 
 void WakePoppers(CommandContext& ctx, const std::string& name) {
-  if (current_group != nullptr) {
-    current_group->pushed.push_back(name);
-  } else {
-    ctx.server.pop_waiters().NotifyPush(name);
-  }
+  if (!ctx.server.pop_waiters().anyone_waiting()) return;
+  if (current_group == nullptr)
+    return ctx.server.pop_waiters().NotifyPush(name);
+  std::vector<std::string>& pushed = current_group->pushed;
+  if (pushed.empty() || pushed.back() != name) pushed.push_back(name);
 }
 
 void AddTypedGroup(CommandTable* table,
