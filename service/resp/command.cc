@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -15,6 +17,7 @@
 #include "service/clock.h"
 #include "service/resp/command_keys.h"
 #include "service/resp/keyspace.h"
+#include "service/resp/option_words.h"
 #include "storage/disk_error.h"
 
 namespace trackdb::resp {
@@ -477,6 +480,47 @@ void ReplyRefusal(ClientState& client, const CommandSpec* spec,
   reply.Error(error);
 }
 
+// The arguments the slow log keeps of a call: passwords replaced by
+// "(redacted)", as Redis redacts AUTH's, HELLO's AUTH, MIGRATE's AUTH and
+// AUTH2 and CONFIG SET requirepass's.
+std::vector<std::string> LoggedArguments(const std::string& full_name,
+                                         std::vector<std::string> argv) {
+  auto redact = [&](size_t from, size_t count) {
+    for (size_t i = from; i < from + count && i < argv.size(); ++i) {
+      argv[i] = "(redacted)";
+    }
+  };
+  if (full_name == "auth") redact(1, argv.size());
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (full_name == "hello" && EqualsIgnoreCase(argv[i], "auth")) {
+      redact(i + 1, 2);
+    } else if (full_name == "migrate" && EqualsIgnoreCase(argv[i], "auth")) {
+      redact(i + 1, 1);
+    } else if (full_name == "migrate" && EqualsIgnoreCase(argv[i], "auth2")) {
+      redact(i + 1, 2);
+    } else if (full_name == "config|set" &&
+               EqualsIgnoreCase(argv[i], "requirepass") && i % 2 == 0) {
+      redact(i + 1, 1);
+    }
+  }
+  return argv;
+}
+
+// Adds the call to the slow log if it ran for longer than the log's
+// threshold since `start`, as Redis logs every command but those flagged
+// skip_slowlog (EXEC: its calls are logged one by one).
+void LogIfSlow(ServerState& server, const ClientState& client,
+               const CommandSpec& spec, const std::string& full_name,
+               const std::vector<std::string>& argv,
+               std::chrono::steady_clock::time_point start) {
+  const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+  if (!server.slow_log().Slow(us) || HasFlag(spec, "skip_slowlog")) return;
+  server.slow_log().Add(NowMs() / 1000, us, LoggedArguments(full_name, argv),
+                        client.addr, client.name);
+}
+
 }  // namespace
 
 void Dispatch(ServerState& server, ClientState& client,
@@ -502,7 +546,9 @@ void Dispatch(ServerState& server, ClientState& client,
     MigrationGate gate(server, *spec, {&argv, 1});
     if (gate.held_off()) return reply.Error(kTryAgain);
     ctx.spec = spec;
+    const auto start = std::chrono::steady_clock::now();
     spec->handler(ctx);
+    LogIfSlow(server, client, *spec, full_name, argv, start);
   }
   NoteWrite(server, client, *spec);
 }

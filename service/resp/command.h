@@ -44,6 +44,7 @@
 #include "service/resp/pop_waiters.h"
 #include "service/resp/pubsub.h"
 #include "service/resp/reply.h"
+#include "service/resp/slow_log.h"
 #include "storage/replication.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -204,6 +205,8 @@ class ServerState {
   // Wakes the blocking pops (BLPOP, BZPOPMIN, ...) when a push commits.
   PopWaiters& pop_waiters() { return pop_waiters_; }
   ExecGate& exec_gate() { return exec_gate_; }
+  SlowLog& slow_log() { return slow_log_; }
+  const SlowLog& slow_log() const { return slow_log_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
@@ -276,6 +279,7 @@ class ServerState {
   PubSub pubsub_;
   PopWaiters pop_waiters_;
   ExecGate exec_gate_;
+  SlowLog slow_log_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
   std::shared_ptr<replication::SyncAcks> sync_acks_;

@@ -55,8 +55,8 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
       ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
                   "geo", "geo_search", "hash", "key", "list", "memory",
                   "migrate", "object", "pubsub", "replication", "server", "set",
-                  "sort", "string", "track", "track_search", "transaction",
-                  "zset", "zset_algebra", "zset_write"));
+                  "slowlog", "sort", "string", "track", "track_search",
+                  "transaction", "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -159,7 +159,9 @@ TEST(CommandTableTest, LoopCommands) {
            "track.posat", "track.setretention", "track.getretention",
            // pubsub
            "subscribe", "psubscribe", "unsubscribe", "punsubscribe", "publish",
-           "pubsub"}));
+           "pubsub",
+           // slowlog
+           "slowlog"}));
 }
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {

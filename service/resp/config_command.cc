@@ -1,6 +1,7 @@
 // CONFIG GET, CONFIG SET and CONFIG RESETSTAT: the settings a client may
 // read (a few of Redis's, with trackdb's values) and the ones it may change
-// live (requirepass, maxclients, proto-max-bulk-len, timeout).
+// live (requirepass, maxclients, proto-max-bulk-len, timeout,
+// slowlog-log-slower-than, slowlog-max-len).
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -120,6 +121,30 @@ const std::vector<ConfigParam>& ConfigParams() {
          int64_t n = 0;
          ParseInt64(v, &n);
          s.UpdateSettings([&](LiveSettings* l) { l->timeout_s = n; });
+       }},
+      {"slowlog-max-len",
+       [](const ServerState& s) {
+         return absl::StrCat(s.slow_log().max_len());
+       },
+       [](const ServerState&, const std::string& v) {
+         return CheckInt(v, 0, std::numeric_limits<int64_t>::max());
+       },
+       [](ServerState& s, const std::string& v) {
+         int64_t n = 0;
+         ParseInt64(v, &n);
+         s.slow_log().set_max_len(n);
+       }},
+      {"slowlog-log-slower-than",
+       [](const ServerState& s) {
+         return absl::StrCat(s.slow_log().slower_than_us());
+       },
+       [](const ServerState&, const std::string& v) {
+         return CheckInt(v, -1, std::numeric_limits<int64_t>::max());
+       },
+       [](ServerState& s, const std::string& v) {
+         int64_t n = 0;
+         ParseInt64(v, &n);
+         s.slow_log().set_slower_than_us(n);
        }},
       {"port", [](const ServerState& s) { return absl::StrCat(s.port); },
        nullptr, nullptr},
