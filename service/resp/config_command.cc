@@ -77,8 +77,9 @@ constexpr int64_t kMinProtoMaxBulkLen = 1024 * 1024;
 constexpr int64_t kMaxMaxclients = 4294967295;  // Redis's unsigned int
 constexpr int64_t kMaxTimeout = 2147483647;     // Redis's int
 
-const std::vector<ConfigParam>& ConfigParams() {
-  static const auto* params = new std::vector<ConfigParam>{
+// The settings CONFIG SET changes live.
+std::vector<ConfigParam> LiveParams() {
+  return {
       {"requirepass",
        [](const ServerState& s) { return s.users().requirepass(); },
        CheckRequirepass,
@@ -122,6 +123,12 @@ const std::vector<ConfigParam>& ConfigParams() {
          ParseInt64(v, &n);
          s.UpdateSettings([&](LiveSettings* l) { l->timeout_s = n; });
        }},
+  };
+}
+
+// The slow log's (slow_log.h), live too.
+std::vector<ConfigParam> SlowlogParams() {
+  return {
       {"slowlog-max-len",
        [](const ServerState& s) {
          return absl::StrCat(s.slow_log().max_len());
@@ -146,6 +153,12 @@ const std::vector<ConfigParam>& ConfigParams() {
          ParseInt64(v, &n);
          s.slow_log().set_slower_than_us(n);
        }},
+  };
+}
+
+// Settings CONFIG GET reports and CONFIG SET refuses as immutable.
+std::vector<ConfigParam> FixedParams() {
+  return {
       {"port", [](const ServerState& s) { return absl::StrCat(s.port); },
        nullptr, nullptr},
       {"bind",
@@ -169,6 +182,16 @@ const std::vector<ConfigParam>& ConfigParams() {
        },
        nullptr, nullptr},
   };
+}
+
+const std::vector<ConfigParam>& ConfigParams() {
+  static const auto* params = [] {
+    auto* all = new std::vector<ConfigParam>();
+    for (auto part : {LiveParams(), SlowlogParams(), FixedParams()}) {
+      all->insert(all->end(), part.begin(), part.end());
+    }
+    return all;
+  }();
   return *params;
 }
 
