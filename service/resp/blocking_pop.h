@@ -32,8 +32,9 @@
 //    waiter's next try a plain pop (LPOP, ZPOPMIN, ...) of another client
 //    may take the element first; Redis serves the waiters before any
 //    other command.
-//  - The timeout counts from when the worker starts the command, not from
-//    its arrival.
+//  - The timeout counts from the command's first try, not from its
+//    arrival (a pipeline's earlier calls, or a busy worker pool for BLMPOP
+//    and BZMPOP, may come between).
 //  - Over TLS, a client that sends more bytes while it waits is no longer
 //    watched for hanging up (its bytes stay unread until the pop is
 //    served); if it then goes away, it leaves the line at its next try.
