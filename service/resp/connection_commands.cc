@@ -376,12 +376,13 @@ CommandSpec ClientCommand() {
     ctx.reply.Verbatim(ClientLine(ctx.client, NowMs()));
   });
   sub("list", -2, ClientList);
-  for (auto [name, handler] :
-       {std::pair{"kill", ClientKill}, std::pair{"unblock", ClientUnblock}}) {
+  auto admin = [&](const char* name, CommandHandler h) {
     CommandSpec s{name, -3, {"admin", "noscript", "loading", "stale"}};
-    s.handler = handler;
+    s.handler = std::move(h);
     client.subcommands[name] = std::move(s);
-  }
+  };
+  admin("kill", ClientKill);
+  admin("unblock", ClientUnblock);
   sub("help", 2, [](CommandContext& ctx) {
     const char* lines[] = {
         "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
