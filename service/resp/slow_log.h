@@ -7,7 +7,9 @@
 // 128; a negative threshold logs nothing, 0 every command). Each entry
 // keeps Redis's shape: an id counting from 0, the Unix time, the duration,
 // the arguments (at most 32, each cut to 128 bytes, as Redis cuts them),
-// the client's address and name. Thread-safe.
+// the client's address and name. Unlike Redis, a pipelined group of point
+// commands (command.h JoinsGroup), which runs as one transaction, is timed
+// and logged once, as its first call. Thread-safe.
 
 #include <atomic>
 #include <cstdint>

@@ -86,5 +86,24 @@ TEST(SlowlogCommandTest, PasswordsAreRedacted) {
                                         "$10\r\n(redacted)\r\n"));
 }
 
+// A pipelined group of point commands runs as one transaction: it is
+// timed and logged once, as its first call (Redis logs each call).
+TEST(SlowlogCommandTest, APipelinedGroupIsLoggedAsOne) {
+  TrackdbResp server;
+  RawClient c(server.port());
+  ASSERT_EQ(c.Call({"CONFIG", "SET", "slowlog-log-slower-than", "0"}),
+            "+OK\r\n");
+  ASSERT_EQ(c.Call({"SLOWLOG", "RESET"}), "+OK\r\n");
+  c.Send(testing::EncodeCommand({"SADD", "s", "a"}) +
+         testing::EncodeCommand({"SADD", "s", "b"}) +
+         testing::EncodeCommand({"SADD", "s", "c"}));
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(c.ReadReply(), ":1\r\n");
+  // SLOWLOG RESET and the group (SLOWLOG LEN is logged after it ran).
+  EXPECT_EQ(c.Call({"SLOWLOG", "LEN"}), ":2\r\n");
+  EXPECT_THAT(c.Call({"SLOWLOG", "GET", "2"}),
+              ::testing::HasSubstr("*3\r\n$4\r\nSADD\r\n$1\r\ns\r\n"
+                                   "$1\r\na\r\n"));
+}
+
 }  // namespace
 }  // namespace trackdb::resp
