@@ -209,6 +209,20 @@ const CommandSpec* CommandTable::Find(absl::string_view name) const {
   return it->second;
 }
 
+CommandSpec CommandWithSubcommands(const char* name,
+                                   std::vector<std::string> flags) {
+  CommandSpec command{name, -2, std::move(flags), 0, 0, 0};
+  command.handler = [](CommandContext&) {};
+  return command;
+}
+
+void AddSubcommand(CommandSpec& command, CommandSpec sub,
+                   CommandHandler handler) {
+  sub.handler = std::move(handler);
+  std::string name = sub.name;
+  command.subcommands[std::move(name)] = std::move(sub);
+}
+
 const CommandSpec* ResolveSubcommand(const CommandSpec& spec,
                                      const std::vector<std::string>& argv) {
   if (spec.subcommands.empty() || argv.size() < 2) return &spec;

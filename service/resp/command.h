@@ -357,6 +357,16 @@ struct CommandSpec {
   std::map<std::string, CommandSpec> subcommands;
 };
 
+// A command whose calls name a subcommand (CLIENT LIST, OBJECT ENCODING):
+// Dispatch runs the subcommand's spec (ResolveSubcommand), never this
+// one's handler. Its arity is Redis's -2; it has no keys of its own.
+CommandSpec CommandWithSubcommands(const char* name,
+                                   std::vector<std::string> flags = {});
+// Adds `sub` (its arity counts the command's name, as Redis's does) to
+// `command`, run by `handler`.
+void AddSubcommand(CommandSpec& command, CommandSpec sub,
+                   CommandHandler handler);
+
 // The spec that serves the call `argv` of the command `spec`: the
 // subcommand argv[1] names when `spec` has subcommands (nullptr when it
 // names none of them), else `spec` itself.

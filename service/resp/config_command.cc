@@ -258,22 +258,18 @@ void ConfigSet(CommandContext& ctx) {
 }
 
 CommandSpec ConfigCommand() {
-  CommandSpec config{"config", -2};
-  config.handler = [](CommandContext&) {};
-  CommandSpec get{"get", -3, {"admin", "noscript", "loading", "stale"}};
-  get.handler = ConfigGet;
-  CommandSpec set{"set", -4, {"admin", "noscript", "loading", "stale"}};
-  set.handler = ConfigSet;
-  CommandSpec resetstat{"resetstat", 2, {"admin", "noscript"}};
-  resetstat.handler = [](CommandContext& ctx) {
-    ctx.server.commands_processed = 0;
-    ctx.server.connections_received = 0;
-    ctx.server.rejected_connections = 0;
-    ctx.reply.Ok();
-  };
-  config.subcommands["get"] = std::move(get);
-  config.subcommands["set"] = std::move(set);
-  config.subcommands["resetstat"] = std::move(resetstat);
+  CommandSpec config = CommandWithSubcommands("config");
+  const std::vector<std::string> admin = {"admin", "noscript", "loading",
+                                          "stale"};
+  AddSubcommand(config, {"get", -3, admin}, ConfigGet);
+  AddSubcommand(config, {"set", -4, admin}, ConfigSet);
+  AddSubcommand(config, {"resetstat", 2, {"admin", "noscript"}},
+                [](CommandContext& ctx) {
+                  ctx.server.commands_processed = 0;
+                  ctx.server.connections_received = 0;
+                  ctx.server.rejected_connections = 0;
+                  ctx.reply.Ok();
+                });
   return config;
 }
 

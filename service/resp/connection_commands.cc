@@ -351,12 +351,9 @@ void ClientUnblock(CommandContext& ctx) {
 }
 
 CommandSpec ClientCommand() {
-  CommandSpec client{"client", -2, {"sentinel"}};
-  client.handler = [](CommandContext&) {};
+  CommandSpec client = CommandWithSubcommands("client", {"sentinel"});
   auto sub = [&](const char* name, int arity, CommandHandler h) {
-    CommandSpec s{name, arity};
-    s.handler = std::move(h);
-    client.subcommands[name] = std::move(s);
+    AddSubcommand(client, {name, arity}, std::move(h));
   };
   sub("setname", 3, [](CommandContext& ctx) {
     if (!ValidClientName(ctx.argv[2])) {
@@ -376,13 +373,10 @@ CommandSpec ClientCommand() {
     ctx.reply.Verbatim(ClientLine(ctx.client, NowMs()));
   });
   sub("list", -2, ClientList);
-  auto admin = [&](const char* name, CommandHandler h) {
-    CommandSpec s{name, -3, {"admin", "noscript", "loading", "stale"}};
-    s.handler = std::move(h);
-    client.subcommands[name] = std::move(s);
-  };
-  admin("kill", ClientKill);
-  admin("unblock", ClientUnblock);
+  const std::vector<std::string> admin = {"admin", "noscript", "loading",
+                                          "stale"};
+  AddSubcommand(client, {"kill", -3, admin}, ClientKill);
+  AddSubcommand(client, {"unblock", -3, admin}, ClientUnblock);
   sub("help", 2, [](CommandContext& ctx) {
     const char* lines[] = {
         "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -422,11 +416,10 @@ CommandSpec ClientCommand() {
 // ACL: only WHOAMI; users come from the config (server.users), not from
 // ACL SETUSER.
 CommandSpec AclCommand() {
-  CommandSpec acl{"acl", -2, {"sentinel"}};
-  acl.handler = [](CommandContext&) {};
-  CommandSpec whoami{"whoami", 2, {"noscript", "loading", "stale", "sentinel"}};
-  whoami.handler = [](CommandContext& ctx) { ctx.reply.Bulk(ctx.client.user); };
-  acl.subcommands["whoami"] = std::move(whoami);
+  CommandSpec acl = CommandWithSubcommands("acl", {"sentinel"});
+  AddSubcommand(acl,
+                {"whoami", 2, {"noscript", "loading", "stale", "sentinel"}},
+                [](CommandContext& ctx) { ctx.reply.Bulk(ctx.client.user); });
   return acl;
 }
 

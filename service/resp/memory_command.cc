@@ -165,15 +165,10 @@ void MemoryHelp(CommandContext& ctx) {
 
 CommandSpec MemoryCommand() {
   // On the worker pool: SAMPLES 0 reads every member.
-  CommandSpec memory{"memory", -2, {}, 0, 0, 0};
+  CommandSpec memory = CommandWithSubcommands("memory");
   memory.runs_on = RunsOn::kWorker;
-  memory.handler = [](CommandContext&) {};
-  CommandSpec usage{"usage", -3, {"readonly"}, 2, 2, 1};
-  usage.handler = MemoryUsage;
-  memory.subcommands["usage"] = std::move(usage);
-  CommandSpec help{"help", 2, {"loading", "stale"}, 0, 0, 0};
-  help.handler = MemoryHelp;
-  memory.subcommands["help"] = std::move(help);
+  AddSubcommand(memory, {"usage", -3, {"readonly"}, 2, 2, 1}, MemoryUsage);
+  AddSubcommand(memory, {"help", 2, {"loading", "stale"}}, MemoryHelp);
   return memory;
 }
 

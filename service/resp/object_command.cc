@@ -125,20 +125,16 @@ void ObjectHelp(CommandContext& ctx) {
 }
 
 CommandSpec ObjectCommand() {
-  CommandSpec object{"object", -2, {}, 0, 0, 0};
-  object.handler = [](CommandContext&) {};
+  CommandSpec object = CommandWithSubcommands("object");
   auto about = [&](const char* sub, Asked asked) {
-    CommandSpec s{sub, 3, {"readonly"}, 2, 2, 1};
-    s.handler = [asked](CommandContext& ctx) { ObjectAbout(ctx, asked); };
-    object.subcommands[sub] = std::move(s);
+    AddSubcommand(object, {sub, 3, {"readonly"}, 2, 2, 1},
+                  [asked](CommandContext& ctx) { ObjectAbout(ctx, asked); });
   };
   about("encoding", Asked::kEncoding);
   about("refcount", Asked::kRefcount);
   about("idletime", Asked::kIdleTime);
   about("freq", Asked::kFreq);
-  CommandSpec help{"help", 2, {"loading", "stale"}, 0, 0, 0};
-  help.handler = ObjectHelp;
-  object.subcommands["help"] = std::move(help);
+  AddSubcommand(object, {"help", 2, {"loading", "stale"}}, ObjectHelp);
   return object;
 }
 

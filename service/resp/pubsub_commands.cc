@@ -103,12 +103,10 @@ void PubsubHelp(CommandContext& ctx) {
 }
 
 CommandSpec PubsubCommand() {
-  CommandSpec pubsub{"pubsub", -2, {}, 0, 0, 0};
-  pubsub.handler = [](CommandContext&) {};
+  CommandSpec pubsub = CommandWithSubcommands("pubsub");
   auto sub = [&](const char* name, int arity, CommandHandler handler) {
-    CommandSpec s{name, arity, {"pubsub", "loading", "stale"}, 0, 0, 0};
-    s.handler = std::move(handler);
-    pubsub.subcommands[name] = std::move(s);
+    AddSubcommand(pubsub, {name, arity, {"pubsub", "loading", "stale"}},
+                  std::move(handler));
   };
   sub("channels", -2, [](CommandContext& ctx) { PubsubChannels(ctx, false); });
   sub("shardchannels", -2,
@@ -118,9 +116,7 @@ CommandSpec PubsubCommand() {
   sub("numpat", 2, [](CommandContext& ctx) {
     ctx.reply.Integer(ctx.server.pubsub().Patterns());
   });
-  CommandSpec help{"help", 2, {"loading", "stale"}, 0, 0, 0};
-  help.handler = PubsubHelp;
-  pubsub.subcommands["help"] = std::move(help);
+  AddSubcommand(pubsub, {"help", 2, {"loading", "stale"}}, PubsubHelp);
   return pubsub;
 }
 

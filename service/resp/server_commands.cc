@@ -427,25 +427,24 @@ void Flushall(CommandContext& ctx) {
 // these in test setup, so they succeed. A bad argument gets each one's own
 // words in Redis.
 CommandSpec FlushNoOp(const char* container) {
-  CommandSpec c{container, -2};
-  c.handler = [](CommandContext&) {};
-  CommandSpec flush{"flush", -2, {"noscript", "write"}};
+  CommandSpec c = CommandWithSubcommands(container);
   const bool function = absl::string_view(container) == "function";
-  flush.handler = [function](CommandContext& ctx) {
-    const bool mode_ok =
-        ctx.argv.size() == 2 ||
-        (ctx.argv.size() == 3 && (EqualsIgnoreCase(ctx.argv[2], "ASYNC") ||
-                                  EqualsIgnoreCase(ctx.argv[2], "SYNC")));
-    if (mode_ok) return ctx.reply.Ok();
-    if (!function) {
-      return ctx.reply.Error("SCRIPT FLUSH only support SYNC|ASYNC option");
-    }
-    if (ctx.argv.size() == 3) {
-      return ctx.reply.Error("FUNCTION FLUSH only supports SYNC|ASYNC option");
-    }
-    ReplySubcommandSyntaxError(ctx);
-  };
-  c.subcommands["flush"] = std::move(flush);
+  AddSubcommand(
+      c, {"flush", -2, {"noscript", "write"}}, [function](CommandContext& ctx) {
+        const bool mode_ok =
+            ctx.argv.size() == 2 ||
+            (ctx.argv.size() == 3 && (EqualsIgnoreCase(ctx.argv[2], "ASYNC") ||
+                                      EqualsIgnoreCase(ctx.argv[2], "SYNC")));
+        if (mode_ok) return ctx.reply.Ok();
+        if (!function) {
+          return ctx.reply.Error("SCRIPT FLUSH only support SYNC|ASYNC option");
+        }
+        if (ctx.argv.size() == 3) {
+          return ctx.reply.Error(
+              "FUNCTION FLUSH only supports SYNC|ASYNC option");
+        }
+        ReplySubcommandSyntaxError(ctx);
+      });
   return c;
 }
 

@@ -56,24 +56,17 @@ void SlowlogHelp(CommandContext& ctx) {
 }
 
 CommandSpec SlowlogCommand() {
-  CommandSpec slowlog{"slowlog", -2, {}, 0, 0, 0};
-  slowlog.handler = [](CommandContext&) {};
-  auto sub = [&](const char* name, int arity, std::vector<std::string> flags,
-                 CommandHandler handler) {
-    CommandSpec s{name, arity, std::move(flags), 0, 0, 0};
-    s.handler = std::move(handler);
-    slowlog.subcommands[name] = std::move(s);
-  };
+  CommandSpec slowlog = CommandWithSubcommands("slowlog");
   const std::vector<std::string> admin = {"admin", "loading", "stale"};
-  sub("get", -2, admin, SlowlogGet);
-  sub("len", 2, admin, [](CommandContext& ctx) {
+  AddSubcommand(slowlog, {"get", -2, admin}, SlowlogGet);
+  AddSubcommand(slowlog, {"len", 2, admin}, [](CommandContext& ctx) {
     ctx.reply.Integer(static_cast<int64_t>(ctx.server.slow_log().size()));
   });
-  sub("reset", 2, admin, [](CommandContext& ctx) {
+  AddSubcommand(slowlog, {"reset", 2, admin}, [](CommandContext& ctx) {
     ctx.server.slow_log().Reset();
     ctx.reply.Ok();
   });
-  sub("help", 2, {"loading", "stale"}, SlowlogHelp);
+  AddSubcommand(slowlog, {"help", 2, {"loading", "stale"}}, SlowlogHelp);
   return slowlog;
 }
 
