@@ -141,6 +141,7 @@ struct ClientState {
   // many channels and patterns it is subscribed to (pubsub.h).
   std::weak_ptr<PushTarget> push;
   int subscriptions = 0;
+  int pattern_subscriptions = 0;  // of `subscriptions`, the patterns
   // The connection, for other clients' CLIENT KILL and CLIENT UNBLOCK.
   std::weak_ptr<ConnectionControl> control;
   // The store's sequence after this client's last write: what WAIT and

@@ -160,15 +160,23 @@ void Select(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// CLIENT LIST's flags, in Redis's order: P a subscriber, x in MULTI, b
+// waiting in a blocking pop; N none.
+std::string ClientFlags(const ClientState& c) {
+  std::string flags;
+  if (c.subscriptions > 0) flags += 'P';
+  if (c.multi) flags += 'x';
+  if (c.blocked) flags += 'b';
+  return flags.empty() ? "N" : flags;
+}
+
 std::string ClientLine(const ClientState& c, int64_t now_ms) {
   return absl::StrCat(
       "id=", c.id, " addr=", c.addr, " laddr=", c.laddr, " fd=-1 name=", c.name,
       " age=", (now_ms - c.created_ms) / 1000,
-      " idle=", (now_ms - c.last_command_ms) / 1000, " flags=",
-      c.multi     ? "x"
-      : c.blocked ? "b"
-                  : "N",
-      " db=", c.db, " sub=0 psub=0 ssub=0 multi=",
+      " idle=", (now_ms - c.last_command_ms) / 1000, " flags=", ClientFlags(c),
+      " db=", c.db, " sub=", c.subscriptions - c.pattern_subscriptions,
+      " psub=", c.pattern_subscriptions, " ssub=0 multi=",
       c.multi ? static_cast<int64_t>(c.multi->size()) : int64_t{-1},
       " qbuf=0 qbuf-free=0 argv-mem=0 "
       "multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=",

@@ -68,6 +68,13 @@ std::vector<std::string> PubSub::SubscriptionsOf(int64_t client,
   return {names.begin(), names.end()};
 }
 
+int PubSub::PatternCountOf(int64_t client) const {
+  absl::MutexLock lock(&mu_);
+  auto it = clients_.find(client);
+  return it == clients_.end() ? 0
+                              : static_cast<int>(it->second.patterns.size());
+}
+
 void PubSub::RemoveClient(int64_t client) {
   std::vector<std::string> channels, patterns;
   {

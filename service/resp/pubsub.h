@@ -42,6 +42,8 @@ class PubSub {
   int Unsubscribe(int64_t client, const std::string& channel, bool pattern);
   // The client's channels (or patterns), sorted.
   std::vector<std::string> SubscriptionsOf(int64_t client, bool pattern) const;
+  // How many patterns the client is subscribed to (CLIENT LIST's psub).
+  int PatternCountOf(int64_t client) const;
   void RemoveClient(int64_t client);
 
   // Delivers `message` on `channel`; returns how many subscriptions it

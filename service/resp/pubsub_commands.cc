@@ -22,6 +22,8 @@ namespace {
 void Confirm(CommandContext& ctx, const std::string& kind,
              const std::string* channel, int count) {
   ctx.client.subscriptions = count;
+  ctx.client.pattern_subscriptions =
+      ctx.server.pubsub().PatternCountOf(ctx.client.id);
   ctx.reply.Encoded(PushFrame(ctx.client.protocol, {&kind, channel}, count));
 }
 

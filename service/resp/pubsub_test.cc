@@ -4,6 +4,7 @@
 // written, from either door.
 #include <algorithm>
 #include <chrono>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,6 +105,22 @@ TEST(PubSubTest, PubsubCountsSubscribersAsRedis) {
   ExpectSame(d, redis_b, trackdb_b, {"SUBSCRIBE", "news"});
   ExpectSame(d, redis_b, trackdb_b, {"PSUBSCRIBE", "n*", "s?ort"}, 2);
   ExpectSame(d, redis_a, trackdb_a, {"PSUBSCRIBE", "n*"});
+  // CLIENT LIST's flags and counts of a subscriber, as Redis's.
+  auto fields = [](const std::string& list) {
+    std::vector<std::string> out;
+    static const std::regex kFields(
+        R"(flags=(\S+) db=\d+ sub=(\d+) psub=(\d+))");
+    for (std::sregex_iterator it(list.begin(), list.end(), kFields), end;
+         it != end; ++it) {
+      out.push_back((*it)[0]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(fields(d.trackdb().Call({"CLIENT", "LIST"})),
+            fields(d.redis().Call({"CLIENT", "LIST"})));
+  EXPECT_THAT(fields(d.trackdb().Call({"CLIENT", "LIST"})),
+              ::testing::Contains("flags=P db=0 sub=2 psub=1"));
   const auto all = d.Call({"PUBSUB", "CHANNELS"});
   EXPECT_EQ(SortedLines(all.trackdb), SortedLines(all.redis));
   EXPECT_THAT(all.trackdb, HasSubstr("$4\r\nnews\r\n"));
