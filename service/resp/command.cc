@@ -262,10 +262,11 @@ const CommandSpec* CommandTable::GroupStartedBy(
 }
 
 void CommandTable::AddGroup(const char* name, JoinsGroup joins,
-                            GroupHandler group) {
+                            GroupHandler group, GroupsHandler groups) {
   CommandSpec& spec = commands_.at(name);
   spec.joins = std::move(joins);
   spec.group = std::move(group);
+  spec.groups = groups;
 }
 
 namespace {
@@ -632,6 +633,60 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
   }
   for (const std::vector<std::string>& each : calls) {
     Dispatch(server, client, each, reply);
+  }
+}
+
+namespace {
+
+// Whether `g` may be served with other clients' runs by `handler`: where
+// DispatchGroup would serve it whole (no MULTI, no refusal), outside
+// cluster mode (whose slot checks and migration gate go run by run).
+bool ServedTogetherBy(ServerState& server, const PendingGroup& g,
+                      GroupsHandler handler) {
+  return handler != nullptr && g.spec->groups == handler && !g.client->multi &&
+         server.cluster() == nullptr && WriteRefusal(server, *g.spec).empty();
+}
+
+// DispatchGroup's whole-run path for several clients' runs at once, timed
+// as one: the slow log takes a slow batch as its first call.
+void ServeTogether(ServerState& server, absl::Span<const PendingGroup> groups) {
+  const CommandSpec& first = *groups.front().spec;
+  ExecGate::Shared shared(server.exec_gate(), TakesExecGate(first));
+  size_t calls = 0;
+  for (const PendingGroup& g : groups) {
+    g.client->last_command = g.spec->name;
+    calls += g.calls.size();
+  }
+  server.commands_processed.fetch_add(calls, std::memory_order_relaxed);
+  const auto start = std::chrono::steady_clock::now();
+  serving_group = true;
+  first.groups(server, groups);
+  serving_group = false;
+  LogIfSlow(server, *groups.front().client, first, first.name,
+            groups.front().calls.front(), start);
+  for (const PendingGroup& g : groups) NoteWrite(server, *g.client, *g.spec);
+}
+
+}  // namespace
+
+void DispatchGroups(ServerState& server,
+                    absl::Span<const PendingGroup> groups) {
+  size_t i = 0;
+  while (i < groups.size()) {
+    const GroupsHandler handler = groups[i].spec->groups;
+    size_t end = i;
+    while (end < groups.size() &&
+           ServedTogetherBy(server, groups[end], handler)) {
+      ++end;
+    }
+    if (end - i >= 2) {
+      ServeTogether(server, groups.subspan(i, end - i));
+      i = end;
+      continue;
+    }
+    const PendingGroup& g = groups[i];
+    DispatchGroup(*g.spec, server, *g.client, g.calls, *g.reply);
+    ++i;
   }
 }
 

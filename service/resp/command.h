@@ -330,6 +330,21 @@ using GroupHandler = std::function<void(
     ServerState& server, ClientState& client,
     absl::Span<const std::vector<std::string>> calls, Reply& reply)>;
 
+// One client's pipelined run (or single call) of a grouping command,
+// waiting with other clients' on one key (key_lanes.h).
+struct PendingGroup {
+  const CommandSpec* spec = nullptr;  // the run's first call's
+  ClientState* client = nullptr;
+  absl::Span<const std::vector<std::string>> calls;
+  Reply* reply = nullptr;
+};
+// Serves several clients' runs as the group handler serves one client's:
+// one storage write for all, each call replied to in its own client's
+// reply exactly as if the runs had been served one after the other, in
+// order. Runs served by one handler may be served together.
+using GroupsHandler = void (*)(ServerState& server,
+                               absl::Span<const PendingGroup> groups);
+
 // Where the server runs a command. Point commands run on their connection's
 // event loop, as in Redis; commands whose work grows with the data (scans,
 // GEO searches, range reads, copies, flushes) or that wait (DEBUG SLEEP) run
@@ -354,6 +369,9 @@ struct CommandSpec {
   // Optional: how pipelined calls run as one group (JoinsGroup above).
   JoinsGroup joins;
   GroupHandler group;
+  // Optional, with `group`: how runs of several clients are served as one
+  // (GroupsHandler above).
+  GroupsHandler groups = nullptr;
   // Subcommands (CONFIG GET, CLIENT LIST, ...), by lower-case name.
   std::map<std::string, CommandSpec> subcommands;
 };
@@ -409,7 +427,8 @@ class CommandTable {
   // `argv` may start one; else nullptr.
   const CommandSpec* GroupStartedBy(const std::vector<std::string>& argv) const;
   // Makes the registered command `name` serve runs as a group.
-  void AddGroup(const char* name, JoinsGroup joins, GroupHandler group);
+  void AddGroup(const char* name, JoinsGroup joins, GroupHandler group,
+                GroupsHandler groups = nullptr);
   const std::map<std::string, CommandSpec, std::less<>>& all() const {
     return commands_;
   }
@@ -472,6 +491,10 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    ClientState& client,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply);
+// Serves several clients' runs, queued in this order on one key lane, as
+// DispatchGroup serves each, one after the other; consecutive runs whose
+// commands share a GroupsHandler are served by it as one.
+void DispatchGroups(ServerState& server, absl::Span<const PendingGroup> groups);
 
 // In cluster mode, makes this node follow the master the topology names
 // for it, or stop following when it names it a master (Kvrocks's way: the

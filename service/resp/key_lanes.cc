@@ -36,8 +36,27 @@ void KeyLanes::Leave(size_t lane) {
 }
 
 void KeyLanes::RunQueued(size_t lane, std::vector<Task> tasks) {
-  for (Task& task : tasks) task.run();
+  size_t i = 0;
+  while (i < tasks.size()) {
+    size_t end = i;
+    while (serve_groups_ && end < tasks.size() && tasks[end].group) ++end;
+    if (end > i) {
+      ServeTogether(tasks, i, end);
+      i = end;
+    } else {
+      tasks[i++].run();
+    }
+  }
   Leave(lane);
+}
+
+void KeyLanes::ServeTogether(std::vector<Task>& tasks, size_t begin,
+                             size_t end) {
+  std::vector<PendingGroup> groups;
+  groups.reserve(end - begin);
+  for (size_t i = begin; i < end; ++i) groups.push_back(*tasks[i].group);
+  serve_groups_(groups);
+  for (size_t i = begin; i < end; ++i) tasks[i].resume();
 }
 
 size_t KeyLanes::QueuedForTest(size_t lane) {

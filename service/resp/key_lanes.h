@@ -24,16 +24,26 @@
 // queued, and serves nothing until it ran (as for a command on a worker),
 // so its replies stay in order.
 //
+// The groups handed on together are served together where they can be
+// (DispatchGroups: one transaction and one RocksDB write for all of them,
+// where each would take its own), and only then resumed, so that no reply
+// goes out before the write it reports. Under redis-benchmark's -c 50
+// -P 16 on one key, a hand-over carries ~20 groups.
+//
 // Thread-safe. Not a storage lock: the stripe is still taken by every
 // write, lanes only keep the loops from meeting at it.
 
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
+#include "service/resp/command.h"
 
 namespace trackdb::resp {
 
@@ -43,11 +53,21 @@ class KeyLanes {
 
   // A group queued on a lane. `post` runs a function on the loop its
   // connection lives on; `run` serves the group (on whichever loop holds
-  // the lane) and must then resume its connection through `post`.
+  // the lane) and must then resume its connection through `post`. A task
+  // may instead give its `group`, to be served with the tasks queued next
+  // to it by the lanes' ServeGroups, and `resume`, run once it has been.
   struct Task {
     std::function<void(std::function<void()>)> post;
     std::function<void()> run;
+    std::optional<PendingGroup> group;
+    std::function<void()> resume;
   };
+  // Serves consecutive queued groups, in order (DispatchGroups).
+  using ServeGroups = std::function<void(absl::Span<const PendingGroup>)>;
+
+  // Without `serve_groups` every task is served by its `run`.
+  explicit KeyLanes(ServeGroups serve_groups = nullptr)
+      : serve_groups_(std::move(serve_groups)) {}
 
   static size_t LaneOf(size_t key_hash) { return key_hash % kLanes; }
 
@@ -72,7 +92,10 @@ class KeyLanes {
 
   // Runs `tasks` (taken from `lane`, which this thread holds), then Leave.
   void RunQueued(size_t lane, std::vector<Task> tasks);
+  // Serves tasks[begin, end), which all have a group, then resumes them.
+  void ServeTogether(std::vector<Task>& tasks, size_t begin, size_t end);
 
+  const ServeGroups serve_groups_;
   std::array<Lane, kLanes> lanes_;
 };
 

@@ -4,6 +4,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -98,6 +99,72 @@ TEST(KeyLanesTest, BusyLaneQueuesAndHandsOverInOrder) {
 
   KeyLanes::Task again = Recorded(&order, 5, &posted);
   EXPECT_TRUE(lanes.EnterOrQueue(7, again));
+}
+
+// A task with a group (its calls: one, {"id", <id>}), recording the ids
+// of each run of groups it is served in, and its resumption.
+KeyLanes::Task Grouped(const std::vector<std::vector<std::string>>* calls,
+                       std::vector<std::string>* events,
+                       std::vector<std::function<void()>>* posted) {
+  KeyLanes::Task task;
+  task.post = [posted](std::function<void()> f) {
+    posted->push_back(std::move(f));
+  };
+  task.run = [events] { events->push_back("run alone"); };
+  PendingGroup group;
+  group.calls = *calls;
+  task.group = group;
+  const std::string id = (*calls)[0][1];
+  task.resume = [events, id] { events->push_back("resume " + id); };
+  return task;
+}
+
+TEST(KeyLanesTest, QueuedGroupsAreServedTogetherThenResumed) {
+  std::vector<std::string> events;
+  KeyLanes lanes([&events](absl::Span<const PendingGroup> groups) {
+    std::string served = "serve";
+    for (const PendingGroup& g : groups) served += " " + g.calls[0][1];
+    events.push_back(served);
+  });
+  std::vector<std::function<void()>> posted;
+  const std::vector<std::vector<std::string>> a = {{"id", "a"}},
+                                              b = {{"id", "b"}},
+                                              d = {{"id", "d"}},
+                                              e = {{"id", "e"}};
+  KeyLanes::Task holder = Grouped(&a, &events, &posted);
+  ASSERT_TRUE(lanes.EnterOrQueue(3, holder));
+  std::vector<int> order;
+  KeyLanes::Task task_b = Grouped(&b, &events, &posted);
+  KeyLanes::Task task_c = Recorded(&order, 3, &posted);  // no group
+  KeyLanes::Task task_d = Grouped(&d, &events, &posted);
+  KeyLanes::Task task_e = Grouped(&e, &events, &posted);
+  for (KeyLanes::Task* t : {&task_b, &task_c, &task_d, &task_e}) {
+    ASSERT_FALSE(lanes.EnterOrQueue(3, *t));
+  }
+  lanes.Leave(3);
+  ASSERT_EQ(posted.size(), 1u);
+  posted[0]();
+  // b alone (c, which has no group, parts it from d and e), then d and e
+  // in one call; each resumed only once served, never run alone.
+  EXPECT_THAT(events, testing::ElementsAre("serve b", "resume b", "serve d e",
+                                           "resume d", "resume e"));
+  EXPECT_THAT(order, testing::ElementsAre(3));
+}
+
+TEST(KeyLanesTest, WithoutServeGroupsGroupedTasksRunAlone) {
+  KeyLanes lanes;
+  std::vector<std::string> events;
+  std::vector<std::function<void()>> posted;
+  const std::vector<std::vector<std::string>> a = {{"id", "a"}},
+                                              b = {{"id", "b"}};
+  KeyLanes::Task holder = Grouped(&a, &events, &posted);
+  ASSERT_TRUE(lanes.EnterOrQueue(3, holder));
+  KeyLanes::Task task_b = Grouped(&b, &events, &posted);
+  ASSERT_FALSE(lanes.EnterOrQueue(3, task_b));
+  lanes.Leave(3);
+  ASSERT_EQ(posted.size(), 1u);
+  posted[0]();
+  EXPECT_THAT(events, testing::ElementsAre("run alone"));
 }
 
 // Connections on two loops each serve `kGroups` groups on one lane, one

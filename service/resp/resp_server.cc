@@ -187,7 +187,9 @@ class RespServer::Impl {
       guards_;
   size_t next_loop_ = 0;  // only the acceptor's loop (loops_[0]) uses it
   std::unique_ptr<asio::thread_pool> workers_;
-  KeyLanes lanes_;
+  KeyLanes lanes_{[this](absl::Span<const PendingGroup> groups) {
+    DispatchGroups(state_, groups);
+  }};
   asio::ip::address address_;
   std::unique_ptr<tcp::acceptor> acceptor_;  // null: resp_tls_only
   std::unique_ptr<asio::ssl::context> tls_;
@@ -593,6 +595,13 @@ class Connection : public std::enable_shared_from_this<Connection>,
                     reply);
       asio::post(self->executor(), [self] { self->Serve(); });
     };
+    // Served with the groups queued beside it (DispatchGroups); lane_reply_
+    // lives as long as the connection, which the lambdas keep.
+    lane_reply_.emplace(&out_, client_.protocol);
+    task.group = PendingGroup{&spec, &client_, group_, &*lane_reply_};
+    task.resume = [self] {
+      asio::post(self->executor(), [self] { self->Serve(); });
+    };
     if (!lanes.EnterOrQueue(lane, task)) return false;
     DispatchGroup(spec, server_->state(), client_, group_, reply);
     lanes.Leave(lane);
@@ -810,6 +819,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   std::optional<Parsed> held_;                   // parsed ahead by ServeGroup
   std::vector<std::vector<std::string>> group_;  // ServeGroup's calls
   std::string out_;
+  std::optional<Reply> lane_reply_;  // into out_, for a group on a lane
   bool resume_after_flush_ = false;  // requests buffered, not yet served
   int64_t idle_timeout_s_ = 0;       // the live setting, per request batch
   std::unique_ptr<asio::steady_timer> idle_timer_;

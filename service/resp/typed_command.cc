@@ -111,56 +111,87 @@ void RunInGroup(TypedGroup& group, CommandContext& ctx,
   if (!body(*group.txn, ctx.reply).ok()) group.start_over = true;
 }
 
-// Serves `calls` (each joined by TypedJoins) in one transaction, or, if a
-// call cannot run in it or the commit fails, each alone.
-void ServeTypedGroup(ServerState& server, ClientState& client,
-                     absl::Span<const std::vector<std::string>> calls,
-                     Reply& reply) {
-  TypedGroup group;
-  for (const std::vector<std::string>& call : calls) {
-    group.names.push_back(KeyName(client.db, call.size() > 1 ? call[1] : ""));
+// The storage names of `groups`' calls (argv[1] each), sorted, distinct.
+std::vector<std::string> NamesOf(absl::Span<const PendingGroup> groups) {
+  std::vector<std::string> names;
+  for (const PendingGroup& g : groups) {
+    for (const std::vector<std::string>& call : g.calls) {
+      names.push_back(KeyName(g.client->db, call.size() > 1 ? call[1] : ""));
+    }
   }
-  std::sort(group.names.begin(), group.names.end());
-  group.names.erase(std::unique(group.names.begin(), group.names.end()),
-                    group.names.end());
-  std::string out;
-  Reply scratch(&out, reply.protocol());
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// Serves the calls of `groups` (one client's run each, each call joined by
+// TypedJoins) in one transaction, each group's replies in its own reply,
+// or, if a call cannot run in it or the commit fails, each call alone.
+void ServeTypedGroups(ServerState& server,
+                      absl::Span<const PendingGroup> groups) {
+  TypedGroup group;
+  group.names = NamesOf(groups);
+  std::vector<const CommandSpec*> specs;
+  for (const PendingGroup& g : groups) {
+    for (const CommandSpec* spec : SpecsOf(server, g.calls)) {
+      specs.push_back(spec);
+    }
+  }
+  std::vector<std::string> outs(groups.size());
   int64_t dispatched = 0;
   const storage::TypedUpdate run = [&](storage::TypedTxn& txn) {
     group.txn = &txn;
     current_group = &group;
-    for (const std::vector<std::string>& call : calls) {
-      Dispatch(server, client, call, scratch);
-      ++dispatched;
-      if (group.start_over) break;
+    for (size_t i = 0; i < groups.size() && !group.start_over; ++i) {
+      Reply scratch(&outs[i], groups[i].reply->protocol());
+      for (const std::vector<std::string>& call : groups[i].calls) {
+        Dispatch(server, *groups[i].client, call, scratch);
+        ++dispatched;
+        if (group.start_over) break;
+      }
     }
     current_group = nullptr;
     return group.start_over ? absl::AbortedError("each call alone")
                             : absl::OkStatus();
   };
   const absl::Status s = ReadFirstElseUpdate(
-      server, group.names,
-      RunFirstAsRead(server, SpecsOf(server, calls), group.names), run, {},
+      server, group.names, RunFirstAsRead(server, specs, group.names), run, {},
       [&] {
-        out.clear();
+        for (std::string& out : outs) out.clear();
         group.start_over = false;
         group.pushed.clear();
       });
   current_group = nullptr;
   if (s.ok()) {
-    reply.Encoded(out);
+    for (size_t i = 0; i < groups.size(); ++i) {
+      groups[i].reply->Encoded(outs[i]);
+    }
     for (const std::string& name : group.pushed) {
       server.pop_waiters().NotifyPush(name);
     }
   } else {
     // Nothing was written: each call runs alone, as if never grouped.
-    for (const std::vector<std::string>& call : calls) {
-      Dispatch(server, client, call, reply);
-      ++dispatched;
+    for (const PendingGroup& g : groups) {
+      for (const std::vector<std::string>& call : g.calls) {
+        Dispatch(server, *g.client, call, *g.reply);
+        ++dispatched;
+      }
     }
   }
-  // DispatchGroup counted the calls; Dispatch counted them again.
+  // DispatchGroup (or DispatchGroups) counted the calls; Dispatch counted
+  // them again.
   server.commands_processed.fetch_sub(dispatched, std::memory_order_relaxed);
+}
+
+// One client's run: ServeTypedGroups of it alone.
+void ServeTypedGroup(ServerState& server, ClientState& client,
+                     absl::Span<const std::vector<std::string>> calls,
+                     Reply& reply) {
+  PendingGroup g;
+  g.client = &client;
+  g.calls = calls;
+  g.reply = &reply;
+  ServeTypedGroups(server, absl::MakeConstSpan(&g, 1));
 }
 
 // Whether `spec` serves its runs with ServeTypedGroup (AddTypedGroup made
@@ -192,7 +223,9 @@ void AddTypedGroup(CommandTable* table,
     return spec != nullptr && ServedByTypedGroup(*spec) &&
            !CommandTable::RunsOnWorker(*spec, next);
   };
-  for (const char* c : commands) table->AddGroup(c, joins, ServeTypedGroup);
+  for (const char* c : commands) {
+    table->AddGroup(c, joins, ServeTypedGroup, ServeTypedGroups);
+  }
 }
 
 std::optional<std::string> ExclusiveNameOfRun(
