@@ -675,8 +675,11 @@ void DispatchGroups(ServerState& server,
   while (i < groups.size()) {
     const GroupsHandler handler = groups[i].spec->groups;
     size_t end = i;
+    size_t calls = 0;
     while (end < groups.size() &&
+           calls + groups[end].calls.size() <= kMaxCallsServedTogether &&
            ServedTogetherBy(server, groups[end], handler)) {
+      calls += groups[end].calls.size();
       ++end;
     }
     if (end - i >= 2) {

@@ -493,7 +493,10 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    Reply& reply);
 // Serves several clients' runs, queued in this order on one key lane, as
 // DispatchGroup serves each, one after the other; consecutive runs whose
-// commands share a GroupsHandler are served by it as one.
+// commands share a GroupsHandler are served by it as one, up to
+// kMaxCallsServedTogether calls (what one transaction stages and one
+// batch holds stays bounded however many clients wait).
+inline constexpr size_t kMaxCallsServedTogether = 4096;
 void DispatchGroups(ServerState& server, absl::Span<const PendingGroup> groups);
 
 // In cluster mode, makes this node follow the master the topology names

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/command.h"
@@ -111,6 +113,34 @@ TEST_F(DispatchGroupsTest, AClientInMultiPartsTheRunsAndQueuesItsCalls) {
   // a alone; b and c together (b writes nothing: its member is there).
   EXPECT_EQ(BatchesSince(before), 2u);
   EXPECT_EQ(Run({"SCARD", "s"}), ":4\r\n");
+}
+
+TEST_F(DispatchGroupsTest, RunsTogetherHoldAtMostTheMostCallsServedTogether) {
+  ASSERT_EQ(Run({"RPUSH", "big", "first"}), ":1\r\n");
+  // Three runs of 40% of the bound each: the first two together, the
+  // third alone.
+  const size_t per_run = kMaxCallsServedTogether * 2 / 5;
+  std::vector<std::unique_ptr<Client>> clients;
+  std::vector<PendingGroup> groups;
+  for (int c = 0; c < 3; ++c) {
+    Calls calls;
+    for (size_t i = 0; i < per_run; ++i) {
+      calls.push_back({"RPUSH", "big", absl::StrCat(c, ":", i)});
+    }
+    clients.push_back(NewClient(std::move(calls)));
+  }
+  for (auto& c : clients) groups.push_back(Pending(*c));
+  const uint64_t before = storage::LatestSequence(*store_);
+  DispatchGroups(state_, groups);
+
+  EXPECT_EQ(BatchesSince(before), 2u);
+  EXPECT_EQ(Run({"LLEN", "big"}), absl::StrCat(":", 1 + 3 * per_run, "\r\n"));
+  // The last reply of each run counts the elements pushed before it.
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_TRUE(absl::EndsWith(
+        clients[c]->out, absl::StrCat(":", 1 + (c + 1) * per_run, "\r\n")))
+        << "client " << c;
+  }
 }
 
 TEST_F(DispatchGroupsTest, ARunThatCannotJoinMakesEachCallRunAlone) {
