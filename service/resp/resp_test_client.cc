@@ -156,6 +156,40 @@ bool RawClient::Closed(int timeout_ms) {
   return recv(fd_, &c, 1, MSG_PEEK) == 0;
 }
 
+namespace {
+
+// Whether something accepts connections on loopback `port` now.
+bool Accepts(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  const bool ok =
+      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  close(fd);
+  return ok;
+}
+
+// Starts `args` (argv[0] the binary) as a child process; its pid.
+int Spawn(std::vector<std::string> args) {
+  const int pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+}  // namespace
+
+// The port FreePort found may be taken (as a client's local port) before
+// redis-server binds it, and then redis-server exits: it is started again
+// on another. A loaded machine (CI, a benchmark beside it) may take
+// seconds to start it.
 RedisServerProcess::RedisServerProcess(
     const std::vector<std::string>& extra_args) {
   const char* binary = "/usr/bin/redis-server";
@@ -164,25 +198,33 @@ RedisServerProcess::RedisServerProcess(
                      "tools/setup/install_deps.sh (package redis-server)";
     std::abort();
   }
-  port_ = FreePort();
-  std::vector<std::string> args = {
-      binary,        "--port", absl::StrCat(port_),
-      "--save",      "",       "--appendonly",
-      "no",          "--bind", "127.0.0.1",
-      "--daemonize", "no",     "--loglevel",
-      "warning",     "--dir",  ::testing::TempDir()};
-  args.insert(args.end(), extra_args.begin(), extra_args.end());
-  pid_ = fork();
-  if (pid_ == 0) {
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(binary, argv.data());
-    _exit(127);
+  constexpr int kStarts = 5;
+  constexpr auto kStartWait = std::chrono::seconds(30);
+  for (int start = 0; start < kStarts; ++start) {
+    port_ = FreePort();
+    std::vector<std::string> args = {
+        binary,        "--port", absl::StrCat(port_),
+        "--save",      "",       "--appendonly",
+        "no",          "--bind", "127.0.0.1",
+        "--daemonize", "no",     "--loglevel",
+        "warning",     "--dir",  ::testing::TempDir()};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    pid_ = Spawn(std::move(args));
+    const auto deadline = std::chrono::steady_clock::now() + kStartWait;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (Accepts(port_)) return;
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) break;  // it exited
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    if (waitpid(pid_, nullptr, WNOHANG) == 0) {
+      ADD_FAILURE() << "redis-server on port " << port_
+                    << " accepts no connection after 30 s";
+      std::abort();
+    }
+    pid_ = -1;
   }
-  // Wait until it accepts connections.
-  RawClient probe(port_);
-  (void)probe;
+  ADD_FAILURE() << "redis-server exited at start " << kStarts << " times";
+  std::abort();
 }
 
 RedisServerProcess::~RedisServerProcess() {
