@@ -18,7 +18,13 @@ def _pkg_config(ctx, args):
              (" ".join(args), result.stderr))
     return _split_flags(result.stdout)
 
-def _library(name, linkopts, defines, deps):
+def _library(name, linkopts, defines, deps, opt_linkopts = None):
+    links = repr(linkopts)
+    if opt_linkopts != None:
+        links = "select({\"@//third_party:optimized\": %s, \"//conditions:default\": %s})" % (
+            repr(opt_linkopts),
+            links,
+        )
     return """
 cc_library(
     name = "{name}",
@@ -29,7 +35,7 @@ cc_library(
 """.format(
         name = name,
         defines = repr(defines),
-        linkopts = repr(linkopts),
+        linkopts = links,
         deps = repr([":" + d for d in deps]),
     )
 
@@ -40,7 +46,14 @@ def _system_libs_impl(ctx):
         linkopts = _pkg_config(ctx, ["--libs"] + mods)
         cflags = _pkg_config(ctx, ["--cflags"] + mods)
         defines = [f[2:] for f in cflags if f.startswith("-D")]
-        build.append(_library(name, linkopts, defines, []))
+        opt = ctx.attr.opt_linkopts.get(name)
+        build.append(_library(
+            name,
+            linkopts,
+            defines,
+            [],
+            _split_flags(opt) if opt != None else None,
+        ))
     for name, flags in ctx.attr.raw_linkopts.items():
         build.append(_library(
             name,
@@ -65,6 +78,10 @@ system_libs = repository_rule(
         ),
         "raw_linkopts": attr.string_dict(
             doc = "target name -> link flags, for libraries without a .pc file",
+        ),
+        "opt_linkopts": attr.string_dict(
+            doc = "target name -> link flags instead of pkg-config's in " +
+                  "-c opt builds (@//third_party:optimized)",
         ),
         "raw_deps": attr.string_list_dict(
             doc = "target name -> other targets of this repository it needs",
