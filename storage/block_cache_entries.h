@@ -12,8 +12,6 @@
 // each other's entries, and no key is 16 bytes long, the length of
 // RocksDB's own block keys.
 
-#include <array>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -23,6 +21,7 @@
 
 #include "absl/strings/string_view.h"
 #include "rocksdb/cache.h"
+#include "storage/spread_counter.h"
 
 namespace trackdb::storage {
 
@@ -101,31 +100,6 @@ class BlockCacheEntries {
   uint64_t misses() const { return misses_.Total(); }
 
  private:
-  // A count added to by every thread that looks up: one slot per thread
-  // (modulo kSlots), each on its own cache line, so that two event loops
-  // reading the same keys do not pass one line back and forth per lookup.
-  class Counter {
-   public:
-    void Add() {
-      static std::atomic<size_t> next_thread{0};
-      thread_local const size_t slot =
-          next_thread.fetch_add(1, std::memory_order_relaxed) % kSlots;
-      slots_[slot].n.fetch_add(1, std::memory_order_relaxed);
-    }
-    uint64_t Total() const {
-      uint64_t total = 0;
-      for (const Slot& s : slots_) total += s.n.load(std::memory_order_relaxed);
-      return total;
-    }
-
-   private:
-    static constexpr size_t kSlots = 16;
-    struct alignas(64) Slot {
-      std::atomic<uint64_t> n{0};
-    };
-    std::array<Slot, kSlots> slots_;
-  };
-
   // What an entry costs beyond its key and value bytes: the Value, the
   // cache's handle and hash-table slot.
   static constexpr size_t kEntryOverhead = 128;
@@ -142,8 +116,8 @@ class BlockCacheEntries {
 
   std::shared_ptr<rocksdb::Cache> cache_;
   std::string head_;  // every entry's key starts so: id | marker
-  Counter hits_;
-  Counter misses_;
+  SpreadCounter hits_;
+  SpreadCounter misses_;
 };
 
 }  // namespace trackdb::storage

@@ -7,7 +7,10 @@ namespace trackdb::storage {
 TypedCache::TypedCache(std::shared_ptr<rocksdb::Cache> cache,
                        size_t max_value_bytes)
     : max_value_bytes_(max_value_bytes),
-      entries_(max_value_bytes > 0 ? std::move(cache) : nullptr, "trackdb:t") {}
+      entries_(max_value_bytes > 0 && cache != nullptr
+                   ? cache->GetCapacity() / kShareOfBlockCache
+                   : 0,
+               cache, "typed_cache") {}
 
 bool TypedCache::LookupForRead(absl::string_view key,
                                std::optional<std::string>* value) {

@@ -3,8 +3,11 @@
 
 // Keys of the `types` column family (storage/typed_codec.h: a hash's,
 // set's, sorted set's or list's meta and members) and their stored values
-// or their absence, kept in the store's one block cache beside blocks and
-// charged to it, as the string cache keeps strings (storage/string_cache.h).
+// or their absence, kept in hash maps of their own (storage/
+// generational_cache.h) of at most a quarter of the block cache's capacity
+// and charged to the block cache, so that the memory budget holds them.
+// (The string cache keeps its entries in the block cache itself,
+// storage/string_cache.h; a member lookup there cost twice as much.)
 //
 // Why: every typed command reads its key's meta, and most read a member
 // (HSET and SADD to count new fields, ZADD the old score, LPOP the head):
@@ -16,7 +19,7 @@
 // This class only stores; the write funnel keeps it true
 // (storage/write_funnel.h, I8): every Put and Erase also outdates the
 // threads' copies of the key (storage/read_front.h). Entries are keyed by the
-// `types` key (storage/block_cache_entries.h).
+// `types` key.
 
 #include <cstdint>
 #include <functional>
@@ -26,13 +29,16 @@
 
 #include "absl/strings/string_view.h"
 #include "rocksdb/cache.h"
-#include "storage/block_cache_entries.h"
+#include "storage/generational_cache.h"
 #include "storage/read_front.h"
 
 namespace trackdb::storage {
 
 class TypedCache {
  public:
+  // The share of the block cache's capacity the entries may take.
+  static constexpr size_t kShareOfBlockCache = 4;  // a quarter
+
   // Values longer than `max_value_bytes` are not cached; a null `cache` or
   // a zero limit turns caching off (every Lookup misses, Put does nothing).
   TypedCache(std::shared_ptr<rocksdb::Cache> cache, size_t max_value_bytes);
@@ -66,12 +72,15 @@ class TypedCache {
   // Lookups of the shared cache (a thread's copy answers without one).
   uint64_t hits() const { return entries_.hits(); }
   uint64_t misses() const { return entries_.misses(); }
+  // What the entries take, and what the block cache is charged for them.
+  size_t bytes() const { return entries_.bytes(); }
+  int64_t charged() const { return entries_.charged(); }
   // For tests.
   const ReadFront& front() const { return front_; }
 
  private:
   size_t max_value_bytes_;
-  BlockCacheEntries<std::optional<std::string>> entries_;
+  GenerationalCache<std::optional<std::string>> entries_;
   ReadFront front_;
 };
 
