@@ -193,9 +193,17 @@ class GenerationalCache {
     shard.young_bytes = 0;
   }
 
-  // Charges the block cache what the shards hold now (cheap when that
-  // needs no other number of CacheReservation steps).
-  void Charge() { charge_.Set(static_cast<int64_t>(bytes())); }
+  // Charges the block cache what the shards hold now: more at once, less
+  // only once two whole CacheReservation steps are free, so that a size
+  // going back and forth across a step (a queue's pushes and pops) does
+  // not insert and erase a placeholder in the block cache every time.
+  void Charge() {
+    const int64_t held = static_cast<int64_t>(bytes());
+    const int64_t charged = charge_.charged();
+    if (held > charged || held + 2 * CacheReservation::kStep < charged) {
+      charge_.Set(held);
+    }
+  }
 
   const size_t shard_max_bytes_;
   std::array<Shard, kShards> shards_;
