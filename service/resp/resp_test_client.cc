@@ -96,18 +96,28 @@ std::string EncodeCommand(const std::vector<std::string>& argv) {
   return out;
 }
 
+namespace {
+
+// A connected socket to loopback `port`, or -1 when nothing accepts there.
+int ConnectLoopback(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
+    return fd;
+  }
+  close(fd);
+  return -1;
+}
+
+}  // namespace
+
 RawClient::RawClient(int port) {
   for (int attempt = 0; attempt < 200; ++attempt) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
-      return;
-    }
-    close(fd_);
-    fd_ = -1;
+    fd_ = ConnectLoopback(port);
+    if (fd_ >= 0) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   ADD_FAILURE() << "cannot connect to port " << port;
@@ -160,15 +170,10 @@ namespace {
 
 // Whether something accepts connections on loopback `port` now.
 bool Accepts(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  const bool ok =
-      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return false;
   close(fd);
-  return ok;
+  return true;
 }
 
 // Starts `args` (argv[0] the binary) as a child process; its pid.
