@@ -97,10 +97,18 @@ class GenerationalCache {
     Map dropped;
     {
       absl::MutexLock lock(&shard.mu);
-      EraseLocked(shard, key);
-      shard.young.insert_or_assign(std::string(key),
-                                   Entry{std::move(value), bytes});
-      shard.young_bytes += bytes;
+      if (auto it = shard.young.find(key); it != shard.young.end()) {
+        // A write of what was just read (HSET, ZADD of a known member)
+        // replaces the young entry where it is: one probe, no new key.
+        Entry& entry = it->second;
+        shard.young_bytes = shard.young_bytes - entry.bytes + bytes;
+        total_bytes_.fetch_sub(entry.bytes, std::memory_order_relaxed);
+        entry = Entry{std::move(value), bytes};
+      } else {
+        EraseFrom(shard.old, &shard.old_bytes, key);
+        shard.young.emplace(std::string(key), Entry{std::move(value), bytes});
+        shard.young_bytes += bytes;
+      }
       total_bytes_.fetch_add(bytes, std::memory_order_relaxed);
       AgeIfFull(shard, &dropped);
     }
@@ -149,6 +157,7 @@ class GenerationalCache {
     size_t bytes = 0;
   };
   using Map = absl::flat_hash_map<std::string, Entry>;
+  // A key is in at most one of a shard's two maps.
   struct alignas(64) Shard {
     absl::Mutex mu;
     Map young ABSL_GUARDED_BY(mu);
@@ -165,19 +174,20 @@ class GenerationalCache {
 
   bool EraseLocked(Shard& shard, absl::string_view key)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(shard.mu) {
-    size_t freed = 0;
-    if (auto it = shard.young.find(key); it != shard.young.end()) {
-      freed += it->second.bytes;
-      shard.young_bytes -= it->second.bytes;
-      shard.young.erase(it);
-    }
-    if (auto it = shard.old.find(key); it != shard.old.end()) {
-      freed += it->second.bytes;
-      shard.old_bytes -= it->second.bytes;
-      shard.old.erase(it);
-    }
-    total_bytes_.fetch_sub(freed, std::memory_order_relaxed);
-    return freed > 0;
+    const bool young = EraseFrom(shard.young, &shard.young_bytes, key);
+    const bool old = EraseFrom(shard.old, &shard.old_bytes, key);
+    return young || old;
+  }
+
+  // Erases `key` from `map`, one of a shard's two (whose lock the caller
+  // holds), taking its bytes off `*map_bytes` and the total.
+  bool EraseFrom(Map& map, size_t* map_bytes, absl::string_view key) {
+    auto it = map.find(key);
+    if (it == map.end()) return false;
+    *map_bytes -= it->second.bytes;
+    total_bytes_.fetch_sub(it->second.bytes, std::memory_order_relaxed);
+    map.erase(it);
+    return true;
   }
 
   // When the young map passed half the shard's share: the old one goes

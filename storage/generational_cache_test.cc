@@ -137,6 +137,37 @@ TEST(GenerationalCacheTest, ForEachSeesEveryEntryOfBothGenerations) {
   EXPECT_EQ(seen, 100u);
 }
 
+TEST(GenerationalCacheTest, AReplacedEntryIsChargedItsNewSizeOnce) {
+  Cache cache(1 << 20, nullptr, "t");
+  cache.Insert("k", std::string(100, 'a'), 100);
+  cache.Insert("k", "b", 1);  // smaller, in the young map
+  EXPECT_EQ(cache.bytes(), EntryBytes("k", 1));
+  cache.Insert("k", std::string(300, 'c'), 300);  // larger
+  EXPECT_EQ(cache.bytes(), EntryBytes("k", 300));
+  std::optional<std::string> value;
+  ASSERT_TRUE(cache.Lookup("k", &value));
+  EXPECT_THAT(value, Optional(Eq(std::string(300, 'c'))));
+}
+
+TEST(GenerationalCacheTest, ReplacementsAcrossGenerationsAgreeOnTheBytes) {
+  // Small shards, so that keys age into the old map and are dropped while
+  // they are replaced with values of other sizes.
+  Cache cache(Cache::kShards * 4096, nullptr, "t");
+  for (int i = 0; i < 30000; ++i) {
+    const std::string key = absl::StrCat("k", (i * 7919) % 997);
+    const size_t size = (i * 31) % 200;
+    cache.Insert(key, std::string(size, 'v'), size);
+  }
+  size_t summed = 0;
+  cache.ForEach(
+      [&](absl::string_view key, const std::optional<std::string>& v) {
+        ASSERT_TRUE(v.has_value());
+        summed += EntryBytes(key, v->size());
+      });
+  EXPECT_GT(summed, 0u);
+  EXPECT_EQ(cache.bytes(), summed);
+}
+
 TEST(GenerationalCacheTest, ThreadsInsertingAndReadingAgreeOnTheBytes) {
   Cache cache(Cache::kShards * 16384, nullptr, "t");
   std::vector<std::thread> threads;
