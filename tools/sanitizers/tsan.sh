@@ -29,6 +29,9 @@ tests=(
   //storage:typed_ops_test
   //storage:read_front_test
   //storage:typed_cache_test
+  # the typed cache's shards: inserts, replacements and lookups from
+  # several threads.
+  //storage:generational_cache_test
   //storage:latest_index_test
   //storage:name_ops_test
   # retention's passes beside writers.
