@@ -38,7 +38,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/string_view.h"
 #include "fuzz/fuzz_check.h"
-#include "service/resp/rdb_payload.h"
+#include "types/codec/rdb_payload.h"
 
 namespace trackdb::fuzz {
 namespace {

@@ -28,9 +28,9 @@
 #include "fuzz/fuzz_check.h"
 #include "fuzz/resp_reply_check.h"
 #include "fuzz/scratch_store.h"
-#include "service/resp/command.h"
-#include "service/resp/reply.h"
-#include "service/resp/request_parser.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/protocol/reply.h"
+#include "service/resp/protocol/request_parser.h"
 
 namespace trackdb::fuzz {
 namespace {

@@ -18,7 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_input.h"
-#include "service/resp/request_parser.h"
+#include "service/resp/protocol/request_parser.h"
 
 namespace trackdb::fuzz {
 namespace {

@@ -6,7 +6,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "service/grpc_status.h"
-#include "service/resp/info_section.h"
+#include "storage/stats/info_section.h"
 #include "tools/doctor/doctor.h"
 
 namespace trackdb::service {
@@ -76,7 +76,7 @@ void StatsToProto(const storage::StoreStats& s, v1::GetStatsResponse* out) {
     cf->set_level0_stop_writes_trigger(c.level0_stop_writes_trigger);
     cf->set_disable_auto_compactions(c.disable_auto_compactions);
   }
-  out->set_info_text(resp::FormatInfoSection(s));
+  out->set_info_text(storage::FormatInfoSection(s));
 }
 
 void WebhookStatsToProto(const std::vector<WebhookStats>& stats,

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "model/validate.h"
-#include "service/resp/fence_json.h"
+#include "service/resp/commands/fence_json.h"
 #include "storage/replication.h"
 
 namespace trackdb::service {

@@ -20,7 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/http_post.h"
-#include "service/resp/resp_test_client.h"
+#include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"
 
 namespace trackdb::service {

@@ -13,8 +13,8 @@
 #include "gtest/gtest.h"
 #include "service/auth/users.h"
 #include "service/grpc_server.h"
-#include "service/resp/resp_server.h"
-#include "service/resp/resp_test_client.h"
+#include "service/resp/server/resp_server.h"
+#include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"
 #include "trackdb/v1/track_service.grpc.pb.h"
 

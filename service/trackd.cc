@@ -32,7 +32,7 @@
 #include "service/memory_return.h"
 #include "service/replication/replica_registry.h"
 #include "service/replication/sync_acks.h"
-#include "service/resp/resp_server.h"
+#include "service/resp/server/resp_server.h"
 #include "service/retention_trimmer.h"
 #include "storage/options.h"
 #include "storage/replication.h"

@@ -25,7 +25,7 @@
 #include "conf/config.h"
 #include "grpcpp/grpcpp.h"
 #include "service/client_channel.h"
-#include "service/resp/info_section.h"
+#include "storage/stats/info_section.h"
 #include "storage/stats/store_stats.h"
 #include "tools/doctor/doctor.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
@@ -107,7 +107,7 @@ int FromDataDir() {
     return 2;
   }
   if (absl::GetFlag(FLAGS_stats)) {
-    std::fputs(resp::FormatInfoSection(read->stats).c_str(), stdout);
+    std::fputs(storage::FormatInfoSection(read->stats).c_str(), stdout);
   }
   const auto findings = storage::Diagnose(read->stats, read->options);
   bool problems = false;

@@ -42,31 +42,31 @@ tests=(
   //service:fence_service_test
   # pub/sub: messages pushed from other threads (PUBLISH, the fence
   # publisher) into connections on their loops.
-  //service/resp:pubsub_test
+  //service/resp/commands:pubsub_test
   # Webhooks and the log trimmer: threads beside the store's writers,
   # stopped from another thread.
   //service:stoppable_thread_test
   //service:fence_webhook_test
   //service:retention_trimmer_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
-  //service/resp:string_commands_test
-  //service/resp:key_commands_test
-  //service/resp:connection_commands_test
-  //service/resp:geo_search_command_test
+  //service/resp/commands:string_commands_test
+  //service/resp/commands:key_commands_test
+  //service/resp/commands:connection_commands_test
+  //service/resp/commands:geo_search_command_test
   # Lists and sorted sets: blocking pops woken from other connections,
   # and pops of an empty key run under shared stripes racing pushes.
-  //service/resp:list_commands_test
-  //service/resp:typed_zset_commands_test
+  //service/resp/commands:list_commands_test
+  //service/resp/commands:typed_zset_commands_test
   # Writes to one key from many loops, handed between them on its lane
   # (connection state moves to the loop that serves the group).
-  //service/resp:key_lanes_test
-  //service/resp:hot_key_lanes_test
+  //service/resp/server:key_lanes_test
+  //service/resp/server:hot_key_lanes_test
   # EXEC's exclusive gate against commands and groups on other loops.
-  //service/resp:exec_gate_test
-  //service/resp:transaction_commands_test
+  //service/resp/dispatch:exec_gate_test
+  //service/resp/commands:transaction_commands_test
   # Both doors on one store.
-  //service/resp:cross_door_limits_test
-  //service/resp:geo_cross_protocol_test
+  //service/resp/server:cross_door_limits_test
+  //service/resp/server:geo_cross_protocol_test
   //service:grpc_server_test
 )
 

@@ -1,0 +1,44 @@
+#ifndef TRACKDB_SERVICE_RESP_COMMANDS_GEO_ARGS_H_
+#define TRACKDB_SERVICE_RESP_COMMANDS_GEO_ARGS_H_
+
+// The GEO commands' argument parsers: positions, distances and boxes, each
+// named for the Redis function (src/geo.c) it mirrors. Each replies Redis's
+// error and returns false when the arguments are not valid.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "index/latlng.h"
+#include "service/resp/dispatch/command.h"
+
+namespace trackdb::resp {
+
+// extractLongLatOrReply: a lon/lat pair, each a float (ParseRedisDouble),
+// then within Redis's GEO ranges.
+bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
+                        const std::string& lat, index::LatLng* out);
+
+// The domain's verdict (model/validate.h) on a GEO key as the client wrote
+// it, and on a member: replies "-ERR GEO key is ... bytes; at most ..." (or
+// "GEO member ...") and returns false when it refuses.
+bool ValidGeoKeyOrReply(CommandContext& ctx, absl::string_view key);
+bool ValidGeoMemberOrReply(CommandContext& ctx, absl::string_view member);
+// And on a polygon's number of vertices (model::ValidatePolygonSize).
+bool ValidPolygonSizeOrReply(CommandContext& ctx, int64_t vertices);
+
+// extractDistanceOrReply: <radius> <unit>; `to_meters` is the unit's size.
+// Then the domain's radius limit (model::ValidateRadius), as every door
+// applies it.
+bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
+                          const std::string& unit, double* radius,
+                          double* to_meters);
+
+// extractBoxOrReply: <width> <height> <unit>.
+bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
+                     const std::string& height_arg, const std::string& unit,
+                     double* width, double* height, double* to_meters);
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_COMMANDS_GEO_ARGS_H_

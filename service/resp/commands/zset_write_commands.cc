@@ -1,0 +1,516 @@
+// Sorted-set commands that write: ZADD, ZINCRBY, ZPOPMIN, ZPOPMAX, ZMPOP,
+// the blocking BZPOPMIN, BZPOPMAX and BZMPOP (which wait as
+// blocking_pop.h says), ZREMRANGEBYSCORE, ZREMRANGEBYRANK and
+// ZREMRANGEBYLEX. Each follows Redis
+// 7.0's t_zset.c: the same checks in the same order, so that replies,
+// errors included, are byte for byte Redis's (ZREM, and the reads, are in
+// zset_commands.cc).
+//
+// On a typed zset (typed_zset.h) each command is one transaction
+// (RunTyped): it reads, then stages its writes, and they commit in one
+// batch. ZADD and ZINCRBY are point writes; ZPOPMIN/ZPOPMAX walk from the
+// end they pop (O(count)); ZREMRANGEBYSCORE seeks to its min
+// (O(log N + removed)), ZREMRANGEBYRANK walks from the nearer end (O(rank
+// distance + removed)) and ZREMRANGEBYLEX as ZRANGE BYLEX does
+// (zset_range.h).
+//
+// On a GEO key (geo_key.h) a member's score is the geohash of its position,
+// so ZADD and ZINCRBY refuse it with an error that says so: an arbitrary
+// score is not a position, and GEOADD is what changes one. ZPOPMIN,
+// ZPOPMAX and ZREMRANGEBY* read and sort the collection (O(N log N)) and
+// delete each member's entity as ZREM does, history included, one entity at
+// a time (not atomically).
+//
+// Scores are stored as Redis keeps them in a set of up to 128 members,
+// where -0 is 0: ZSCORE of a member added with score -0 is "0", as Redis's
+// listpack answers (its skiplist, for bigger sets, would keep "-0").
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "service/clock.h"
+#include "service/resp/commands/blocking_pop.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/commands/key_type.h"
+#include "service/resp/commands/mpop_args.h"
+#include "service/resp/dispatch/option_words.h"
+#include "types/codec/redis_number.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "service/resp/commands/typed_command.h"
+#include "service/resp/commands/typed_zset.h"
+#include "service/resp/commands/zset_range.h"
+
+namespace trackdb::resp {
+namespace {
+
+using storage::TypedMeta;
+using storage::TypedTxn;
+using storage::ValueType;
+
+// ZADD's and ZINCRBY's refusal of a GEO key (see the file comment).
+void ReplyGeoScoresArePositions(CommandContext& ctx, Reply& reply) {
+  reply.Error(absl::StrCat(
+      absl::AsciiStrToUpper(ctx.argv[0]),
+      " cannot set a score in a GEO key: its scores are its members' "
+      "positions, which GEOADD sets"));
+}
+
+// ---- ZADD, ZINCRBY ----
+
+struct ZAddRequest {
+  bool nx = false, xx = false, gt = false, lt = false, ch = false;
+  bool incr = false;
+  size_t scoreidx = 2;  // argv index of the first score
+  std::vector<double> scores;
+};
+
+// zaddGenericCommand's option and score checks, in its order; false once it
+// has replied an error.
+bool ParseZAddOrReply(CommandContext& ctx, ZAddRequest* req) {
+  const auto& argv = ctx.argv;
+  size_t& i = req->scoreidx;
+  for (; i < argv.size(); ++i) {
+    if (IsWord(argv[i], "nx")) {
+      req->nx = true;
+    } else if (IsWord(argv[i], "xx")) {
+      req->xx = true;
+    } else if (IsWord(argv[i], "ch")) {
+      req->ch = true;
+    } else if (IsWord(argv[i], "incr")) {
+      req->incr = true;
+    } else if (IsWord(argv[i], "gt")) {
+      req->gt = true;
+    } else if (IsWord(argv[i], "lt")) {
+      req->lt = true;
+    } else {
+      break;
+    }
+  }
+  const size_t elements = argv.size() - i;
+  if (elements % 2 != 0 || elements == 0) {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  if (req->nx && req->xx) {
+    ctx.reply.Error("XX and NX options at the same time are not compatible");
+    return false;
+  }
+  if ((req->gt && req->nx) || (req->lt && req->nx) || (req->gt && req->lt)) {
+    ctx.reply.Error(
+        "GT, LT, and/or NX options at the same time are not compatible");
+    return false;
+  }
+  if (req->incr && elements > 2) {
+    ctx.reply.Error("INCR option supports a single increment-element pair");
+    return false;
+  }
+  for (size_t j = i; j < argv.size(); j += 2) {
+    double score = 0;
+    if (!ParseRedisDouble(argv[j], &score)) {
+      ctx.reply.Error(kNotFloatError);
+      return false;
+    }
+    req->scores.push_back(score);
+  }
+  return true;
+}
+
+enum class ZAddOutcome { kAdded, kUpdated, kSame, kNop, kNan };
+
+// zsetAdd for one member: what happened, and its score after.
+absl::StatusOr<ZAddOutcome> ZAddOne(ZsetWriter& zset, const ZAddRequest& req,
+                                    const std::string& member, double score,
+                                    double* newscore) {
+  absl::StatusOr<std::optional<double>> cur = zset.Score(member);
+  if (!cur.ok()) return cur.status();
+  if (!*cur) {
+    if (req.xx) return ZAddOutcome::kNop;
+    zset.Set(member, std::nullopt, score);
+    *newscore = score;
+    return ZAddOutcome::kAdded;
+  }
+  const double curscore = **cur;
+  if (req.nx) return ZAddOutcome::kNop;
+  if (req.incr) {
+    score += curscore;
+    if (std::isnan(score)) return ZAddOutcome::kNan;
+  }
+  if ((req.lt && score >= curscore) || (req.gt && score <= curscore)) {
+    return ZAddOutcome::kNop;
+  }
+  *newscore = score;
+  if (score == curscore) return ZAddOutcome::kSame;
+  zset.Set(member, curscore, score);
+  return ZAddOutcome::kUpdated;
+}
+
+// ZADD's loop over its pairs, then its reply. Only INCR can meet NaN, and
+// INCR takes one pair: a NaN is replied before anything is staged.
+absl::Status ZAddPairs(CommandContext& ctx, TypedTxn& txn,
+                       const std::string& name, const TypedMeta& meta,
+                       const ZAddRequest& req, Reply& reply) {
+  ZsetWriter zset(txn, name, meta);
+  int64_t added = 0, updated = 0, processed = 0;
+  double score = 0;
+  for (size_t j = 0; j < req.scores.size(); ++j) {
+    const std::string& member = ctx.argv[req.scoreidx + 2 * j + 1];
+    absl::StatusOr<ZAddOutcome> outcome =
+        ZAddOne(zset, req, member, req.scores[j], &score);
+    if (!outcome.ok()) return outcome.status();
+    if (*outcome == ZAddOutcome::kNan) {
+      reply.Error("resulting score is not a number (NaN)");
+      return absl::OkStatus();
+    }
+    if (*outcome == ZAddOutcome::kAdded) ++added;
+    if (*outcome == ZAddOutcome::kUpdated) ++updated;
+    if (*outcome != ZAddOutcome::kNop) ++processed;
+  }
+  zset.Finish();
+  if (!req.incr) {
+    reply.Integer(req.ch ? added + updated : added);
+  } else if (processed > 0) {
+    reply.Double(score);
+  } else {
+    reply.Null();
+  }
+  return absl::OkStatus();
+}
+
+// zaddGenericCommand; ZINCRBY is ZADD with INCR.
+void ZAddGeneric(CommandContext& ctx, bool incr) {
+  ZAddRequest req;
+  req.incr = incr;
+  if (!ParseZAddOrReply(ctx, &req)) return;
+  const std::string name = ctx.Name(ctx.argv[1]);
+  bool added = false;
+  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+    if (!key.ok()) return key.status();
+    if (key->wrong_type) {
+      // A string, another typed value, or a GEO key (whose scores are
+      // positions).
+      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      if (!geo.ok()) return geo.status();
+      *geo ? ReplyGeoScoresArePositions(ctx, reply)
+           : reply.Error(kWrongTypeError);
+      return absl::OkStatus();
+    }
+    if (!key->meta) {
+      if (req.xx) {  // nothing to update, and XX adds nothing
+        req.incr ? reply.Null() : reply.Integer(0);
+        return absl::OkStatus();
+      }
+      key->meta = txn.Create(ValueType::kZset);
+    }
+    added = true;
+    return ZAddPairs(ctx, txn, name, *key->meta, req, reply);
+  });
+  // Wakes BZPOPMIN and the others (a ZADD that changed nothing wakes them
+  // for nothing: they try again and wait on).
+  if (added) WakePoppers(ctx, name);
+}
+
+// ---- ZPOPMIN, ZPOPMAX ----
+
+// genericZpopCommand's reply: member-score pairs, flat, or each its own
+// array when `nested` (RESP3 with a count).
+void ReplyPopped(Reply& reply, const std::vector<ZEntry>& popped, bool nested) {
+  reply.Array(nested ? popped.size() : 2 * popped.size());
+  for (const ZEntry& e : popped) {
+    if (nested) reply.Array(2);
+    reply.Bulk(e.member);
+    reply.Double(e.score);
+  }
+}
+
+// The members of a GEO key that `req` picks, deleted with their entities
+// (and history); those another client deleted first are left out.
+absl::StatusOr<std::vector<ZEntry>> RemoveFromGeoKey(CommandContext& ctx,
+                                                     const std::string& name,
+                                                     const RangeRequest& req) {
+  absl::StatusOr<std::vector<ScoredMember>> members =
+      LoadSortedMembers(ctx.store(), name);
+  if (!members.ok()) return members.status();
+  const std::vector<ZEntry> all = GeoEntries(*members);
+  absl::StatusOr<std::vector<ZEntry>> picked =
+      PickRange(VectorZsetReader(all), req);
+  if (!picked.ok()) return picked.status();
+  std::vector<ZEntry> removed;
+  for (const ZEntry& e : *picked) {
+    absl::StatusOr<bool> had = ctx.store().DeleteEntity(name, e.member);
+    if (!had.ok()) return had.status();
+    if (*had) removed.push_back(e);
+  }
+  return removed;
+}
+
+// The members of a typed zset that `req` picks, read, then removed.
+absl::StatusOr<std::vector<ZEntry>> RemoveFromTypedZset(
+    TypedTxn& txn, const std::string& name, const TypedMeta& meta,
+    const RangeRequest& req) {
+  absl::StatusOr<std::vector<ZEntry>> picked =
+      PickRange(TypedZsetReader(txn, name, meta), req);
+  if (!picked.ok()) return picked.status();
+  ZsetWriter zset(txn, name, meta);
+  for (const ZEntry& e : *picked) zset.Remove(e.member, e.score);
+  // ZPOPMIN and ZREMRANGEBYRANK 0 n remove the lowest members.
+  if (!picked->empty() && req.type == RangeType::kRank && !req.reverse &&
+      req.start == 0) {
+    zset.RemovedLowest(picked->back().score, picked->back().member);
+  }
+  zset.Finish();
+  return picked;
+}
+
+// Removes what `req` picks from argv[1] (missing: `absent` replies), and
+// replies with `done`.
+void RemoveRange(
+    CommandContext& ctx, const RangeRequest& req,
+    const std::function<void(Reply&)>& absent,
+    const std::function<void(Reply&, std::vector<ZEntry>&)>& done) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  // A sorted set or no key, in one transaction (a pipelined run of pops
+  // is one); anything else falls back to the checks below.
+  const bool served = RunTypedOrFallBack(
+      ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
+        absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+        if (!key.ok()) return key.status();
+        if (key->wrong_type) return FallBack();
+        if (!key->meta) {
+          absent(reply);
+          return absl::OkStatus();
+        }
+        absl::StatusOr<std::vector<ZEntry>> removed =
+            RemoveFromTypedZset(txn, name, *key->meta, req);
+        if (!removed.ok()) return removed.status();
+        done(reply, *removed);
+        return absl::OkStatus();
+      });
+  if (served) return;
+  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return;
+  if (*kind == ZsetKind::kNone) return absent(ctx.reply);
+  if (*kind == ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<ZEntry>> removed =
+        RemoveFromGeoKey(ctx, name, req);
+    if (!ctx.Check(removed.status())) return;
+    return done(ctx.reply, *removed);
+  }
+  RunOnTypedZset(ctx, name, absent,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   absl::StatusOr<std::vector<ZEntry>> removed =
+                       RemoveFromTypedZset(txn, name, meta, req);
+                   if (!removed.ok()) return removed.status();
+                   done(reply, *removed);
+                   return absl::OkStatus();
+                 });
+}
+
+// zpopMinMaxCommand: ZPOPMIN|ZPOPMAX key [count].
+void ZPopGeneric(CommandContext& ctx, bool max) {
+  const auto& argv = ctx.argv;
+  if (argv.size() > 3) return ctx.reply.Error(kSyntaxError);
+  int64_t count = 1;
+  if (argv.size() == 3 && (!ParseInt64(argv[2], &count) || count < 0)) {
+    return ctx.reply.Error("value is out of range, must be positive");
+  }
+  const bool nested = ctx.reply.protocol() > 2 && argv.size() == 3;
+  auto empty = [](Reply& reply) { reply.Array(0); };
+  if (count == 0) {
+    // Redis checks the key's type first.
+    const std::optional<ZsetKind> kind =
+        ZsetKindOrReply(ctx, ctx.Name(argv[1]));
+    if (kind) empty(ctx.reply);
+    return;
+  }
+  RemoveRange(ctx, RankRange(0, count - 1, max), empty,
+              [&](Reply& reply, std::vector<ZEntry>& popped) {
+                ReplyPopped(reply, popped, nested);
+              });
+}
+
+// ---- ZMPOP, BZMPOP, BZPOPMIN, BZPOPMAX ----
+
+// How a multi-key pop replies what it popped from the key argv names
+// `key`.
+using PoppedReply = std::function<void(Reply& reply, const std::string& key,
+                                       std::vector<ZEntry>& popped)>;
+
+// A pop of up to `count` members (the lowest, or with `max` the highest)
+// from the first of `names` (storage names of the keys argv holds from
+// `first_key`) that holds a sorted set, where `ticket` (if any) is first
+// in line, replied with `done`. A typed zset pops in one transaction with
+// the reads of the keys before it; a GEO key pops as ZPOPMIN does on one.
+// A key of another type before it replies WRONGTYPE on a `first` try, and
+// is skipped on later ones. False when nothing was popped or replied.
+bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
+                  size_t first_key, bool max, int64_t count, bool first,
+                  const PopWaiters::Ticket* ticket, const PoppedReply& done) {
+  const RangeRequest req = RankRange(0, count - 1, max);
+  std::optional<size_t> geo_at;
+  std::string out;
+  Reply scratch(&out, ctx.reply.protocol());
+  auto pop = [&](TypedTxn& txn) -> absl::Status {
+    for (size_t j = 0; j < names.size(); ++j) {
+      absl::StatusOr<TypedKey> key =
+          LookupTyped(txn, names[j], ValueType::kZset);
+      if (!key.ok()) return key.status();
+      const bool mine = ticket == nullptr || ticket->First(names[j]);
+      if (key->wrong_type) {
+        absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[j]);
+        if (!geo.ok()) return geo.status();
+        if (*geo && mine) {
+          geo_at = j;
+          return absl::OkStatus();
+        }
+        if (*geo || !first) continue;
+        scratch.Error(kWrongTypeError);
+        return absl::OkStatus();
+      }
+      if (!key->meta || !mine) continue;
+      absl::StatusOr<std::vector<ZEntry>> popped =
+          RemoveFromTypedZset(txn, names[j], *key->meta, req);
+      if (!popped.ok()) return popped.status();
+      done(scratch, ctx.argv[first_key + j], *popped);
+      return absl::OkStatus();
+    }
+    return absl::OkStatus();
+  };
+  if (!ctx.Check(ctx.store().UpdateTyped(names, NowMs(), pop))) return true;
+  if (geo_at) {
+    absl::StatusOr<std::vector<ZEntry>> popped =
+        RemoveFromGeoKey(ctx, names[*geo_at], req);
+    if (!ctx.Check(popped.status())) return true;
+    if (!popped->empty()) done(scratch, ctx.argv[first_key + *geo_at], *popped);
+  }
+  ctx.reply.Encoded(out);
+  return !out.empty();
+}
+
+// ZMPOP's and BZMPOP's reply: [key, [[member, score], ...]].
+void ReplyKeyAndPairs(Reply& reply, const std::string& key,
+                      std::vector<ZEntry>& popped) {
+  reply.Array(2);
+  reply.Bulk(key);
+  ReplyPopped(reply, popped, /*nested=*/true);
+}
+
+// ZMPOP numkeys key [key ...] MIN|MAX [COUNT count], and with `blocking`
+// BZMPOP timeout numkeys ... (its timeout read after the rest, as Redis
+// reads it).
+void ZMPopGeneric(CommandContext& ctx, bool blocking) {
+  MpopArgs args;
+  bool max = false;
+  auto is_end = [&](const std::string& arg) {
+    max = IsWord(arg, "max");
+    return max || IsWord(arg, "min");
+  };
+  if (!ParseMpopArgsOrReply(ctx, blocking ? 2 : 1, is_end, &args)) return;
+  std::optional<absl::Time> deadline = absl::InfinitePast();
+  if (blocking) deadline = ParseDeadlineOrReply(ctx, ctx.argv[1]);
+  if (!deadline) return;
+  std::vector<std::string> names;
+  for (size_t j = 0; j < args.keys; ++j) {
+    names.push_back(ctx.Name(ctx.argv[args.first_key + j]));
+  }
+  if (!blocking) {
+    if (!PopFirstZset(ctx, names, args.first_key, max, args.count, true,
+                      nullptr, ReplyKeyAndPairs)) {
+      ctx.reply.NullArray();
+    }
+    return;
+  }
+  BlockUntilServed(ctx, PopWaiters::Kind::kZset, names, *deadline,
+                   [&](Reply&, bool first, const PopWaiters::Ticket& ticket) {
+                     return PopFirstZset(ctx, names, args.first_key, max,
+                                         args.count, first, &ticket,
+                                         ReplyKeyAndPairs);
+                   });
+}
+
+// BZPOPMIN and BZPOPMAX: key [key ...] timeout; the reply is [key, member,
+// score].
+void BZPopGeneric(CommandContext& ctx, bool max) {
+  const std::optional<absl::Time> deadline =
+      ParseDeadlineOrReply(ctx, ctx.argv.back());
+  if (!deadline) return;
+  std::vector<std::string> names;
+  for (size_t j = 1; j + 1 < ctx.argv.size(); ++j) {
+    names.push_back(ctx.Name(ctx.argv[j]));
+  }
+  auto reply_one = [](Reply& reply, const std::string& key,
+                      std::vector<ZEntry>& popped) {
+    reply.Array(3);
+    reply.Bulk(key);
+    reply.Bulk(popped[0].member);
+    reply.Double(popped[0].score);
+  };
+  BlockUntilServed(ctx, PopWaiters::Kind::kZset, names, *deadline,
+                   [&](Reply&, bool first, const PopWaiters::Ticket& ticket) {
+                     return PopFirstZset(ctx, names, 1, max, 1, first, &ticket,
+                                         reply_one);
+                   });
+}
+
+// zremrangeGenericCommand: ZREMRANGEBY{SCORE,RANK,LEX} key min max.
+void ZRemRangeGeneric(CommandContext& ctx, RangeType type) {
+  RangeRequest req;
+  req.type = type;
+  req.direction = Direction::kForward;
+  if (!ParseRangeBoundsOrReply(ctx, 2, &req)) return;
+  auto zero = [](Reply& reply) { reply.Integer(0); };
+  RemoveRange(ctx, req, zero, [](Reply& reply, std::vector<ZEntry>& removed) {
+    reply.Integer(static_cast<int64_t>(removed.size()));
+  });
+}
+
+}  // namespace
+
+TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
+  table->Add("zadd", -4, [](CommandContext& ctx) { ZAddGeneric(ctx, false); },
+             {"write", "denyoom", "fast"});
+  table->Add("zincrby", 4, [](CommandContext& ctx) { ZAddGeneric(ctx, true); },
+             {"write", "denyoom", "fast"});
+  table->Add(
+      "zpopmin", -2, [](CommandContext& ctx) { ZPopGeneric(ctx, false); },
+      {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zpopmax", -2, [](CommandContext& ctx) { ZPopGeneric(ctx, true); },
+      {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zremrangebyscore", 4,
+      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kScore); },
+      {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zremrangebyrank", 4,
+      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kRank); },
+      {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zremrangebylex", 4,
+      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kLex); },
+      {"write"}, 1, 1, 1, RunsOn::kWorker);
+  table->Add(
+      "zmpop", -4, [](CommandContext& ctx) { ZMPopGeneric(ctx, false); },
+      {"write", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);
+  table->Add(
+      "bzmpop", -5, [](CommandContext& ctx) { ZMPopGeneric(ctx, true); },
+      {"write", "blocking", "movablekeys"}, 0, 0, 0, RunsOn::kWorker);
+  // A try of BZPOPMIN or BZPOPMAX pops one member, as ZPOPMIN does on the
+  // loop; a wait holds no thread (blocking_pop.h).
+  table->Add(
+      "bzpopmin", -3, [](CommandContext& ctx) { BZPopGeneric(ctx, false); },
+      {"write", "noscript", "blocking", "fast"}, 1, -2, 1);
+  table->Add(
+      "bzpopmax", -3, [](CommandContext& ctx) { BZPopGeneric(ctx, true); },
+      {"write", "noscript", "blocking", "fast"}, 1, -2, 1);
+  table->RunOnLoopWhen("zpopmin", SmallPopCount);
+  table->RunOnLoopWhen("zpopmax", SmallPopCount);
+  AddTypedGroup(table, {"zadd", "zincrby", "zpopmin", "zpopmax"});
+}
+
+}  // namespace trackdb::resp

@@ -1,0 +1,67 @@
+#ifndef TRACKDB_SERVICE_RESP_PROTOCOL_REPLY_H_
+#define TRACKDB_SERVICE_RESP_PROTOCOL_REPLY_H_
+
+// Builds replies in RESP2 or RESP3 (chosen per connection by HELLO), the
+// way Redis 7 encodes each kind: in RESP2 a null is "$-1" (or "*-1" for a
+// null array), a map is a flat array and a double is a bulk string; RESP3
+// has "_", "%" and ",". Replies are appended to one buffer so that a
+// pipeline's replies go out in one write.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace trackdb::resp {
+
+class Reply {
+ public:
+  explicit Reply(std::string* out, int protocol = 2)
+      : out_(out), protocol_(protocol) {}
+
+  int protocol() const { return protocol_; }
+  void set_protocol(int p) { protocol_ = p; }
+
+  void Status(absl::string_view s);  // +OK
+  void Ok() { Status("OK"); }
+  // As Redis's addReplyError: "ERR " is prefixed unless `text` starts with
+  // '-' and its own code ("-WRONGTYPE ...", "-NOAUTH ...").
+  void Error(absl::string_view text);
+  void Integer(int64_t v);
+  void Bulk(absl::string_view s);
+  void Null();       // RESP2 "$-1"
+  void NullArray();  // RESP2 "*-1"
+  void Array(size_t n);
+  // An array of status lines: what Redis's HELP subcommands reply.
+  void StatusLines(absl::Span<const char* const> lines);
+  void Map(size_t pairs);
+  void Set(size_t n);
+  // A double as Redis's addReplyDouble: "%.17g" (inf as "inf").
+  void Double(double v);
+  // A double already formatted as `text`: a bulk string in RESP2, a RESP3
+  // double ("," text) in RESP3, as Redis's addReplyHumanLongDouble (GEOPOS,
+  // WITHCOORD).
+  void DoubleText(absl::string_view text);
+  // A bulk string in RESP2, a verbatim "txt" string in RESP3 (INFO).
+  void Verbatim(absl::string_view s);
+  void Bool(bool b);  // RESP2 integer 1/0
+  // Replies already encoded (by another Reply of the same protocol).
+  void Encoded(absl::string_view replies) {
+    out_->append(replies.data(), replies.size());
+  }
+
+  // Bytes already in the buffer: lets a command reserve a slot for an array
+  // length it learns only later (DeferredArray).
+  size_t DeferredArray();
+  void SetDeferredArray(size_t slot, size_t n);
+
+ private:
+  void Header(char type, int64_t n);
+  std::string* out_;
+  int protocol_;
+};
+
+}  // namespace trackdb::resp
+
+#endif  // TRACKDB_SERVICE_RESP_PROTOCOL_REPLY_H_
