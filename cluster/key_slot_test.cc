@@ -16,7 +16,7 @@ TEST(KeySlotTest, Crc16IsXmodem) {
 
 // Slots redis-server 7.0 gives (CLUSTER KEYSLOT); the full comparison over
 // random keys runs against a live redis-server in
-// service/resp/cluster_commands_test.cc.
+// service/resp/commands/cluster_commands_test.cc.
 TEST(KeySlotTest, KnownSlots) {
   EXPECT_EQ(KeySlot("somekey"), 11058);
   EXPECT_EQ(KeySlot("foo{hash_tag}"), 2515);

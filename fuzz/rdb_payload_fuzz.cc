@@ -1,4 +1,4 @@
-// RESTORE's decoder (service/resp/rdb_payload.h) on arbitrary payloads.
+// RESTORE's decoder (types/codec/rdb_payload.h) on arbitrary payloads.
 // A real CRC-64 is out of a fuzzer's reach, so by default the input is the
 // RDB object alone (type byte and body) and the target appends a valid
 // footer; two marker bytes, neither of them an object type, reach the
@@ -43,8 +43,8 @@
 namespace trackdb::fuzz {
 namespace {
 
-using resp::RdbValue;
-using Kind = RdbValue::Kind;
+using types::RdbValue;
+using Kind = types::RdbValue::Kind;
 
 constexpr uint8_t kVerbatim = 0xff;
 constexpr uint8_t kOwnVersion = 0xfe;
@@ -95,7 +95,7 @@ bool FooterIsValid(absl::string_view payload) {
 std::string WithFooter(absl::string_view object, uint16_t version) {
   std::string payload(object);
   AppendLittleEndian(version, 2, &payload);
-  AppendLittleEndian(resp::RedisCrc64(0, payload), 8, &payload);
+  AppendLittleEndian(types::RedisCrc64(0, payload), 8, &payload);
   return payload;
 }
 
@@ -108,7 +108,7 @@ std::string PayloadOf(absl::string_view input) {
     // Zeros stand in for version bytes the input lacks.
     std::string payload(input.substr(1));
     if (payload.size() < 2) payload.resize(2, '\0');
-    AppendLittleEndian(resp::RedisCrc64(0, payload), 8, &payload);
+    AppendLittleEndian(types::RedisCrc64(0, payload), 8, &payload);
     return payload;
   }
   return WithFooter(input, kFooterVersion);
@@ -151,7 +151,7 @@ bool AllDistinct(const Items& items, KeyOf key_of) {
 }
 
 // What Redis could hold, and nothing beside it.
-void CheckValue(const RdbValue& v, absl::string_view payload) {
+void CheckValue(const types::RdbValue& v, absl::string_view payload) {
   const bool list_like = v.kind == Kind::kList || v.kind == Kind::kSet;
   FUZZ_CHECK(v.kind == Kind::kString || v.string.empty())
       << KindName(v.kind) << " with a string: " << Hex(payload);
@@ -199,7 +199,7 @@ void CheckValue(const RdbValue& v, absl::string_view payload) {
 // Field by field, scores by their bits: the codec keeps a double's bits
 // (ZSET_2 stores them raw, and strtod reads "-0" as -0.0), so even -0 and
 // 0 must come back as they went in.
-bool SameValue(const RdbValue& a, const RdbValue& b) {
+bool SameValue(const types::RdbValue& a, const types::RdbValue& b) {
   if (a.kind != b.kind || a.string != b.string || a.elements != b.elements ||
       a.hash != b.hash || a.zset.size() != b.zset.size()) {
     return false;
@@ -213,18 +213,19 @@ bool SameValue(const RdbValue& a, const RdbValue& b) {
   return true;
 }
 
-void CheckRoundTrip(const RdbValue& v, absl::string_view payload) {
-  const std::string encoded = resp::EncodeDumpPayload(v);
+void CheckRoundTrip(const types::RdbValue& v, absl::string_view payload) {
+  const std::string encoded = types::EncodeDumpPayload(v);
   FUZZ_CHECK(FooterIsValid(encoded))
       << "encoded with a bad footer: " << Hex(encoded);
-  const absl::StatusOr<RdbValue> back = resp::DecodeDumpPayload(encoded);
+  const absl::StatusOr<types::RdbValue> back =
+      types::DecodeDumpPayload(encoded);
   FUZZ_CHECK(back.ok()) << "its encoding is refused: " << back.status()
                         << "\ninput " << Hex(payload) << "\nencoded "
                         << Hex(encoded);
   FUZZ_CHECK(SameValue(v, *back))
       << "its encoding decodes to another value\ninput " << Hex(payload)
       << "\nencoded " << Hex(encoded);
-  FUZZ_CHECK(resp::EncodeDumpPayload(*back) == encoded)
+  FUZZ_CHECK(types::EncodeDumpPayload(*back) == encoded)
       << "re-encoding differs: " << Hex(payload);
 }
 
@@ -241,21 +242,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       payload.size() >= 8
           ? absl::string_view(payload).substr(0, payload.size() - 8)
           : absl::string_view(payload);
-  const uint64_t crc = resp::RedisCrc64(0, covered);
+  const uint64_t crc = types::RedisCrc64(0, covered);
   FUZZ_CHECK(crc == ReferenceCrc64(covered))
       << "CRC-64 differs from the bitwise reference on " << Hex(payload);
   // The header promises RedisCrc64 continues from a previous CRC.
   const size_t half = covered.size() / 2;
-  FUZZ_CHECK(resp::RedisCrc64(resp::RedisCrc64(0, covered.substr(0, half)),
-                              covered.substr(half)) == crc)
+  FUZZ_CHECK(types::RedisCrc64(types::RedisCrc64(0, covered.substr(0, half)),
+                               covered.substr(half)) == crc)
       << "CRC-64 does not continue across a split: " << Hex(payload);
 
   const bool footer_valid = FooterIsValid(payload);
-  const absl::StatusOr<resp::RdbValue> value = resp::DecodeDumpPayload(payload);
+  const absl::StatusOr<types::RdbValue> value =
+      types::DecodeDumpPayload(payload);
   if (!value.ok()) {
     const absl::Status expected =
-        footer_valid ? absl::InvalidArgumentError(resp::kBadDataFormat)
-                     : absl::DataLossError(resp::kDumpPayloadVersionOrChecksum);
+        footer_valid
+            ? absl::InvalidArgumentError(types::kBadDataFormat)
+            : absl::DataLossError(types::kDumpPayloadVersionOrChecksum);
     FUZZ_CHECK(value.status() == expected)
         << "refused with " << value.status() << ", expected " << expected
         << ": " << Hex(payload);

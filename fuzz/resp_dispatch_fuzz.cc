@@ -1,4 +1,4 @@
-// RESP commands run as a connection runs them (service/resp/resp_server.cc
+// RESP commands run as a connection runs them (service/resp/server/resp_server.cc
 // Serve): the input is one read from a client, parsed by RequestParser;
 // each command goes through Dispatch, and a pipelined run that a command
 // serves as a group (GEOADD) through DispatchGroup, against a scratch

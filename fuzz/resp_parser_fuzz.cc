@@ -1,4 +1,4 @@
-// The RESP request parser (service/resp/request_parser.h) on arbitrary
+// The RESP request parser (service/resp/protocol/request_parser.h) on arbitrary
 // bytes. Besides not crashing, it checks that the parse does not depend on
 // how the bytes arrive: fed whole and fed in chunks, the same commands come
 // out, in order, and the same protocol error ends them. The one allowed

@@ -22,18 +22,10 @@ namespace trackdb::service {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::MakePoint;
 
 constexpr int64_t kT0 = 1700000000000;  // inside the time window
 const std::string kLongName(model::kMaxCollectionBytes + 1, 'n');
-
-v1::Point MakePoint(const std::string& id, int64_t t, double lat, double lon) {
-  v1::Point p;
-  p.set_entity_id(id);
-  p.set_loc_time_ms(t);
-  p.set_latitude(lat);
-  p.set_longitude(lon);
-  return p;
-}
 
 void SetLatLng(v1::LatLng* ll, double lat, double lon) {
   ll->set_latitude(lat);

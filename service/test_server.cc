@@ -24,4 +24,13 @@ TestServer::~TestServer() {
   store_.reset();
 }
 
+v1::Point MakePoint(const std::string& id, int64_t t, double lat, double lon) {
+  v1::Point p;
+  p.set_entity_id(id);
+  p.set_loc_time_ms(t);
+  p.set_latitude(lat);
+  p.set_longitude(lon);
+  return p;
+}
+
 }  // namespace trackdb::service::testing

@@ -2,9 +2,12 @@
 #define TRACKDB_SERVICE_TEST_SERVER_H_
 
 // An in-process trackd for tests: a fresh store and a real gRPC server on a
-// free loopback port, with a stub over a real channel.
+// free loopback port, with a stub over a real channel; and the points that
+// tests send it.
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "service/grpc_server.h"
 #include "storage/track_store.h"
@@ -28,6 +31,10 @@ class TestServer {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::TrackService::Stub> stub_;
 };
+
+// A point of entity `id` at `t` (ms since the epoch) and `lat`, `lon`
+// (degrees), with no other field set.
+v1::Point MakePoint(const std::string& id, int64_t t, double lat, double lon);
 
 }  // namespace trackdb::service::testing
 

@@ -20,17 +20,9 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using testing::MakePoint;
 
 constexpr int64_t kT0 = 1700000000000;  // 2023-11-14, inside the time window
-
-v1::Point MakePoint(const std::string& id, int64_t t, double lat, double lon) {
-  v1::Point p;
-  p.set_entity_id(id);
-  p.set_loc_time_ms(t);
-  p.set_latitude(lat);
-  p.set_longitude(lon);
-  return p;
-}
 
 class TrackServiceTest : public ::testing::Test {
  protected:

@@ -3,7 +3,7 @@
 // the store cleanly and exits 0.
 //
 // Front doors: gRPC (service/grpc_server.h) and the Redis protocol
-// (service/resp/resp_server.h), over one store.
+// (service/resp/server/resp_server.h), over one store.
 
 #include <malloc.h>
 #include <signal.h>

@@ -28,7 +28,7 @@
 //           which is derived from this CF, so no spatial key is stored.
 //   kv      name -> EncodeStringValue (storage/kv_codec.h)
 //           The Redis key path's strings, with their expiry. `name` is the
-//           key as the front door names it (service/resp/keyspace.h maps a
+//           key as the front door names it (types/keyspace.h maps a
 //           Redis database and key to it; the same name is the collection
 //           of a GEO key).
 //   fences  CollectionPrefix | 'd' | fence name -> trackdb.v1.Fence bytes

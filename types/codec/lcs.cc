@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 // Table of LCS lengths: cell (i, j) is the LCS length of a[0, i), b[0, j).
@@ -76,4 +76,4 @@ LcsResult LongestCommonSubsequence(absl::string_view a, absl::string_view b,
   return out;
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

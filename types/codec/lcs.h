@@ -17,7 +17,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // A run of consecutive matched bytes: a[a_start..a_end] ==
 // b[b_start..b_end], both inclusive.
@@ -44,6 +44,6 @@ uint64_t LcsTableBytes(uint64_t a_len, uint64_t b_len);
 LcsResult LongestCommonSubsequence(absl::string_view a, absl::string_view b,
                                    bool walk, int64_t min_match_len);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
 #endif  // TRACKDB_TYPES_CODEC_LCS_H_

@@ -6,7 +6,7 @@
 
 #include "types/codec/redis_number.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 bool IsIntEncodable(absl::string_view value, int64_t* n) {
@@ -95,4 +95,4 @@ const char* Encoding(const RdbValue& value) {
   return "raw";
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -17,7 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "types/codec/rdb_payload.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 inline constexpr size_t kHashMaxListpackEntries = 512;
 inline constexpr size_t kHashMaxListpackValue = 64;
@@ -54,6 +54,6 @@ const char* EncodingBySize(RdbValue::Kind kind, uint64_t size);
 // The encoding of `value`, any kind.
 const char* Encoding(const RdbValue& value);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
 #endif  // TRACKDB_TYPES_CODEC_OBJECT_ENCODING_H_

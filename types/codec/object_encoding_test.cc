@@ -5,7 +5,7 @@
 #include "gtest/gtest.h"
 #include "types/codec/rdb_payload.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 TEST(StringEncodingTest, IntegersUpToTwentyCharactersAreInt) {
@@ -93,4 +93,4 @@ TEST(EncodingTest, ListsAreQuicklistsAtAnySize) {
 }
 
 }  // namespace
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

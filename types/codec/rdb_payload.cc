@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 // Object type bytes, as Redis numbers them in an RDB file.
@@ -709,4 +709,4 @@ absl::StatusOr<RdbValue> DecodeDumpPayload(absl::string_view payload) {
   return value;
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -17,7 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // A Redis value as DUMP writes it and RESTORE reads it.
 struct RdbValue {
@@ -57,6 +57,6 @@ absl::StatusOr<RdbValue> DecodeDumpPayload(absl::string_view payload);
 // 0xe9c6d914c4b8d9ca.
 uint64_t RedisCrc64(uint64_t crc, absl::string_view data);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
 #endif  // TRACKDB_TYPES_CODEC_RDB_PAYLOAD_H_

@@ -24,7 +24,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 using ::testing::ElementsAre;
@@ -733,4 +733,4 @@ TEST(DecodeErrorsTest, MalformedLzf) {
 }
 
 }  // namespace
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -13,7 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 // Redis's MAX_LONG_DOUBLE_CHARS: string2ld's buffer.
@@ -138,4 +138,4 @@ bool ParseScanCursor(const std::string& arg, uint64_t* cursor) {
   return true;
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -12,7 +12,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // Redis's string2ll: strict decimal, no spaces or '+', fits int64.
 bool ParseInt64(absl::string_view s, int64_t* out);
@@ -47,6 +47,6 @@ bool ParseZsetScoreBound(absl::string_view s, double* out);
 // zeros (and a trailing '.') removed.
 std::string FormatLongDouble(long double v);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
 #endif  // TRACKDB_TYPES_CODEC_REDIS_NUMBER_H_

@@ -7,7 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -154,4 +154,4 @@ TEST(FormatLongDoubleTest, DropsTrailingZeros) {
 }
 
 }  // namespace
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

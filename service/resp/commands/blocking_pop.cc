@@ -13,7 +13,7 @@ namespace trackdb::resp {
 std::optional<absl::Time> ParseDeadlineOrReply(CommandContext& ctx,
                                                const std::string& arg) {
   long double seconds = 0;
-  if (!ParseRedisLongDouble(arg, &seconds)) {
+  if (!types::ParseRedisLongDouble(arg, &seconds)) {
     ctx.reply.Error("timeout is not a float or out of range");
     return std::nullopt;
   }

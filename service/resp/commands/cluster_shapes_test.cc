@@ -20,11 +20,13 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "service/resp/testing/reply_helpers.h"
 #include "service/resp/testing/resp_test_client.h"
 
 namespace trackdb::resp {
 namespace {
 
+using testing::BulkText;
 using testing::RawClient;
 using testing::RedisServerProcess;
 using testing::TrackdbResp;
@@ -36,12 +38,6 @@ int Count(absl::string_view text, absl::string_view what) {
     ++n;
   }
   return n;
-}
-
-// A bulk or verbatim reply's text.
-std::string BulkText(const std::string& reply) {
-  return reply.substr(reply.find("\r\n") + 2,
-                      reply.size() - reply.find("\r\n") - 4);
 }
 
 class RedisCluster {

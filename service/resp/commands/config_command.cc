@@ -15,8 +15,8 @@
 #include "conf/security_config.h"
 #include "model/glob.h"
 #include "service/resp/dispatch/command.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -34,7 +34,8 @@ struct ConfigParam {
 // Redis's checks of an integer config: the number, then its range.
 std::string CheckInt(const std::string& v, int64_t min, int64_t max) {
   int64_t n = 0;
-  if (!ParseInt64(v, &n)) return "argument couldn't be parsed into an integer";
+  if (!types::ParseInt64(v, &n))
+    return "argument couldn't be parsed into an integer";
   if (n < min || n > max) {
     return absl::StrCat("argument must be between ", min, " and ", max,
                         " inclusive");
@@ -45,7 +46,7 @@ std::string CheckInt(const std::string& v, int64_t min, int64_t max) {
 // The same for a memory config ("64mb").
 std::string CheckMemory(const std::string& v, int64_t min) {
   std::optional<int64_t> n;
-  if (!ParseRedisMemory(v, &n)) return "argument must be a memory value";
+  if (!types::ParseRedisMemory(v, &n)) return "argument must be a memory value";
   if (!n.has_value() || *n < min) {
     return absl::StrCat("argument must be between ", min, " and ",
                         std::numeric_limits<int64_t>::max(), " inclusive");
@@ -95,7 +96,7 @@ std::vector<ConfigParam> LiveParams() {
        },
        [](ServerState& s, const std::string& v) {
          int64_t n = 0;
-         ParseInt64(v, &n);
+         types::ParseInt64(v, &n);
          s.UpdateSettings([&](LiveSettings* l) { l->maxclients = n; });
        }},
       {"proto-max-bulk-len",
@@ -107,7 +108,7 @@ std::vector<ConfigParam> LiveParams() {
        },
        [](ServerState& s, const std::string& v) {
          std::optional<int64_t> n;
-         ParseRedisMemory(v, &n);
+         types::ParseRedisMemory(v, &n);
          s.UpdateSettings(
              [&](LiveSettings* l) { l->proto_max_bulk_len = n.value(); });
        }},
@@ -120,7 +121,7 @@ std::vector<ConfigParam> LiveParams() {
        },
        [](ServerState& s, const std::string& v) {
          int64_t n = 0;
-         ParseInt64(v, &n);
+         types::ParseInt64(v, &n);
          s.UpdateSettings([&](LiveSettings* l) { l->timeout_s = n; });
        }},
   };
@@ -138,7 +139,7 @@ std::vector<ConfigParam> SlowlogParams() {
        },
        [](ServerState& s, const std::string& v) {
          int64_t n = 0;
-         ParseInt64(v, &n);
+         types::ParseInt64(v, &n);
          s.slow_log().set_max_len(n);
        }},
       {"slowlog-log-slower-than",
@@ -150,7 +151,7 @@ std::vector<ConfigParam> SlowlogParams() {
        },
        [](ServerState& s, const std::string& v) {
          int64_t n = 0;
-         ParseInt64(v, &n);
+         types::ParseInt64(v, &n);
          s.slow_log().set_slower_than_us(n);
        }},
   };

@@ -9,10 +9,10 @@
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
 #include "service/resp/dispatch/command.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -81,7 +81,7 @@ void Hello(CommandContext& ctx) {
   int64_t version = ctx.client.protocol;
   size_t next = 1;
   if (argv.size() >= 2) {
-    if (!ParseInt64(argv[1], &version)) {
+    if (!types::ParseInt64(argv[1], &version)) {
       return ctx.reply.Error(
           "Protocol version is not an integer or out of range");
     }
@@ -149,11 +149,12 @@ void Quit(CommandContext& ctx) {
 
 void Select(CommandContext& ctx) {
   int64_t db = 0;
-  if (!ParseInt64(ctx.argv[1], &db)) return ctx.reply.Error(kNotIntegerError);
+  if (!types::ParseInt64(ctx.argv[1], &db))
+    return ctx.reply.Error(kNotIntegerError);
   if (ctx.server.cluster() != nullptr && db != 0) {
     return ctx.reply.Error("SELECT is not allowed in cluster mode");
   }
-  if (db < 0 || db >= kDatabases) {
+  if (db < 0 || db >= types::kDatabases) {
     return ctx.reply.Error("DB index is out of range");
   }
   ctx.client.db = static_cast<int>(db);
@@ -221,7 +222,7 @@ bool ListedClients(CommandContext& ctx, std::vector<ClientState>* out) {
   } else if (argv.size() > 3 && EqualsIgnoreCase(argv[2], "ID")) {
     for (size_t i = 3; i < argv.size(); ++i) {
       int64_t id = 0;
-      if (!ParseInt64(argv[i], &id)) {
+      if (!types::ParseInt64(argv[i], &id)) {
         ctx.reply.Error("Invalid client ID");
         return false;
       }
@@ -272,7 +273,7 @@ bool ParseKillFilter(CommandContext& ctx, KillFilter* f) {
     const std::string& option = argv[i];
     const std::string& value = argv[i + 1];
     if (EqualsIgnoreCase(option, "id")) {
-      if (!ParseInt64(value, &f->id) || f->id < 1) {
+      if (!types::ParseInt64(value, &f->id) || f->id < 1) {
         return fail("client-id should be greater than 0");
       }
     } else if (EqualsIgnoreCase(option, "type")) {
@@ -347,7 +348,8 @@ void ClientUnblock(CommandContext& ctx) {
     }
   }
   int64_t id = 0;
-  if (!ParseInt64(ctx.argv[2], &id)) return ctx.reply.Error(kNotIntegerError);
+  if (!types::ParseInt64(ctx.argv[2], &id))
+    return ctx.reply.Error(kNotIntegerError);
   for (const ClientState& c : ctx.server.Clients()) {
     if (c.id != id || !c.blocked) continue;
     if (std::shared_ptr<ConnectionControl> control = c.control.lock()) {

@@ -22,18 +22,18 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_dump.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/dispatch/option_words.h"
-#include "service/resp/dispatch/pop_waiters.h"
-#include "types/codec/rdb_payload.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/pop_waiters.h"
+#include "service/resp/dispatch/reply_errors.h"
 #include "storage/typed_codec.h"
 #include "storage/typed_values.h"
+#include "types/codec/rdb_payload.h"
+#include "types/codec/redis_number.h"
+#include "types/key_dump.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -48,8 +48,8 @@ constexpr char kBusyKeyError[] = "-BUSYKEY Target key name already exists.";
 
 // Redis's dumpCommand: DUMP key. Nil for a missing key.
 void Dump(CommandContext& ctx) {
-  absl::StatusOr<std::optional<DumpedKey>> dumped =
-      DumpKey(ctx.store(), ctx.Name(ctx.argv[1]), NowMs());
+  absl::StatusOr<std::optional<types::DumpedKey>> dumped =
+      types::DumpKey(ctx.store(), ctx.Name(ctx.argv[1]), NowMs());
   if (!ctx.Check(dumped.status())) return;
   *dumped ? ctx.reply.Bulk((*dumped)->payload) : ctx.reply.Null();
 }
@@ -74,7 +74,7 @@ bool ParseRestoreOptions(CommandContext& ctx, RestoreArgs* args) {
     } else if (IsWord(argv[j], "absttl")) {
       args->absttl = true;
     } else if (IsWord(argv[j], "idletime") && has_value && freq == -1) {
-      if (!ParseInt64(argv[++j], &idle)) {
+      if (!types::ParseInt64(argv[++j], &idle)) {
         ctx.reply.Error(kNotIntegerError);
         return false;
       }
@@ -83,7 +83,7 @@ bool ParseRestoreOptions(CommandContext& ctx, RestoreArgs* args) {
         return false;
       }
     } else if (IsWord(argv[j], "freq") && has_value && idle == -1) {
-      if (!ParseInt64(argv[++j], &freq)) {
+      if (!types::ParseInt64(argv[++j], &freq)) {
         ctx.reply.Error(kNotIntegerError);
         return false;
       }
@@ -104,7 +104,7 @@ bool ParseRestoreOptions(CommandContext& ctx, RestoreArgs* args) {
 // expiry they give.
 struct RestorePlan {
   std::optional<std::string> error;  // replied instead of writing
-  absl::StatusOr<RdbValue> value = absl::UnknownError("unset");
+  absl::StatusOr<types::RdbValue> value = absl::UnknownError("unset");
   int64_t expire_at_ms = 0;  // 0: none
   bool expired = false;      // a ttl already past: nothing is created
 };
@@ -113,7 +113,7 @@ RestorePlan PlanRestore(const std::vector<std::string>& argv,
                         const RestoreArgs& args, int64_t now_ms) {
   RestorePlan plan;
   int64_t ttl = 0;
-  if (!ParseInt64(argv[2], &ttl)) {
+  if (!types::ParseInt64(argv[2], &ttl)) {
     plan.error = kNotIntegerError;
     return plan;
   }
@@ -121,7 +121,7 @@ RestorePlan PlanRestore(const std::vector<std::string>& argv,
     plan.error = "Invalid TTL value, must be >= 0";
     return plan;
   }
-  plan.value = DecodeDumpPayload(argv[3]);
+  plan.value = types::DecodeDumpPayload(argv[3]);
   if (!plan.value.ok()) {
     plan.error = std::string(plan.value.status().message());
     return plan;
@@ -138,13 +138,13 @@ RestorePlan PlanRestore(const std::vector<std::string>& argv,
   return plan;
 }
 
-ValueType TypeOfKind(RdbValue::Kind kind) {
+ValueType TypeOfKind(types::RdbValue::Kind kind) {
   switch (kind) {
-    case RdbValue::Kind::kHash:
+    case types::RdbValue::Kind::kHash:
       return ValueType::kHash;
-    case RdbValue::Kind::kSet:
+    case types::RdbValue::Kind::kSet:
       return ValueType::kSet;
-    case RdbValue::Kind::kList:
+    case types::RdbValue::Kind::kList:
       return ValueType::kList;
     default:
       return ValueType::kZset;
@@ -154,23 +154,24 @@ ValueType TypeOfKind(RdbValue::Kind kind) {
 // Stages `value` (not a string) as `name`'s new value: a new version, so
 // whatever typed value it held becomes garbage.
 void StageTypedValue(TypedTxn& txn, const std::string& name,
-                     const RdbValue& value, int64_t expire_at_ms) {
-  if (value.kind == RdbValue::Kind::kZset) {
-    std::vector<ZEntry> entries;
+                     const types::RdbValue& value, int64_t expire_at_ms) {
+  if (value.kind == types::RdbValue::Kind::kZset) {
+    std::vector<types::ZEntry> entries;
     entries.reserve(value.zset.size());
     for (const auto& [member, score] : value.zset) {
-      entries.push_back(ZEntry{member, score});
+      entries.push_back(types::ZEntry{member, score});
     }
-    return StageNewZset(txn, name, /*had_typed=*/false, entries, expire_at_ms);
+    return types::StageNewZset(txn, name, /*had_typed=*/false, entries,
+                               expire_at_ms);
   }
   TypedMeta meta = txn.Create(TypeOfKind(value.kind));
-  if (value.kind == RdbValue::Kind::kHash) {
+  if (value.kind == types::RdbValue::Kind::kHash) {
     for (const auto& [field, field_value] : value.hash) {
       txn.Put(name, meta, field, field_value);
     }
     meta.size = value.hash.size();
   } else {
-    const bool list = value.kind == RdbValue::Kind::kList;
+    const bool list = value.kind == types::RdbValue::Kind::kList;
     for (size_t i = 0; i < value.elements.size(); ++i) {
       if (list) {
         txn.Put(name, meta, storage::ListSubkey(meta.head + i),
@@ -190,12 +191,14 @@ void RestoreString(CommandContext& ctx, const std::string& name,
                    const RestoreArgs& args, const RestorePlan& plan,
                    int64_t now_ms) {
   if (!args.replace) {
-    absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, now_ms);
+    absl::StatusOr<types::KeyType> type =
+        types::TypeOf(ctx.store(), name, now_ms);
     if (!ctx.Check(type.status())) return;
-    if (*type != KeyType::kNone) return ctx.reply.Error(kBusyKeyError);
+    if (*type != types::KeyType::kNone) return ctx.reply.Error(kBusyKeyError);
   }
   if (plan.expired) {
-    if (args.replace && !ctx.Check(DeleteAnyKey(ctx.store(), name).status())) {
+    if (args.replace &&
+        !ctx.Check(types::DeleteAnyKey(ctx.store(), name, NowMs()).status())) {
       return;
     }
     return ctx.reply.Ok();
@@ -251,7 +254,7 @@ void Restore(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
   const int64_t now = NowMs();
   const RestorePlan plan = PlanRestore(ctx.argv, args, now);
-  if (!plan.error && plan.value->kind == RdbValue::Kind::kString) {
+  if (!plan.error && plan.value->kind == types::RdbValue::Kind::kString) {
     return RestoreString(ctx, name, args, plan, now);
   }
   RestoreTyped(ctx, name, args, plan);

@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "types/codec/rdb_payload.h"
 #include "service/resp/testing/resp_test_client.h"
+#include "types/codec/rdb_payload.h"
 
 namespace trackdb::resp {
 namespace {
@@ -130,14 +130,14 @@ TEST(DumpRestoreTest, EveryTypeRoundTripsBothWays) {
 // The payload of `value` as trackdb's DUMP writes it, and one with a
 // correct checksum around an object that does not parse.
 std::string Payload(const std::string& value) {
-  RdbValue v;
+  types::RdbValue v;
   v.string = value;
-  return EncodeDumpPayload(v);
+  return types::EncodeDumpPayload(v);
 }
 std::string BadObjectPayload() {
   std::string p = "\x63garbage";
   p.append("\x0a\x00", 2);  // RDB version 10
-  const uint64_t crc = RedisCrc64(0, p);
+  const uint64_t crc = types::RedisCrc64(0, p);
   for (int i = 0; i < 8; ++i) p.push_back(static_cast<char>(crc >> (8 * i)));
   return p;
 }

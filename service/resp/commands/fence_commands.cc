@@ -49,12 +49,12 @@
 #include "index/latlng.h"
 #include "model/limits.h"
 #include "model/validate.h"
-#include "service/resp/dispatch/command.h"
 #include "service/resp/commands/fence_json.h"
 #include "service/resp/commands/geo_args.h"
+#include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -108,7 +108,7 @@ class FenceSetParser {
   }
   bool Integer(int64_t min, int64_t max, int64_t* out) {
     if (!Have(1)) return false;
-    if (!ParseInt64(Arg(next_), out) || *out < min || *out > max) {
+    if (!types::ParseInt64(Arg(next_), out) || *out < min || *out > max) {
       ctx_.reply.Error(kNotIntegerError);
       return false;
     }
@@ -218,7 +218,7 @@ class FenceSetParser {
     }
     if (IsWord(word, "maxaccuracy")) {
       double meters = 0;
-      if (!ParseRedisDouble(value, &meters)) {
+      if (!types::ParseRedisDouble(value, &meters)) {
         ctx_.reply.Error(kNotFloatError);
         return false;
       }
@@ -240,7 +240,7 @@ class FenceSetParser {
     where->set_field(Arg(next_));
     double bound[2];
     for (int i = 0; i < 2; ++i) {
-      if (!ParseRedisDouble(Arg(next_ + 1 + i), &bound[i])) {
+      if (!types::ParseRedisDouble(Arg(next_ + 1 + i), &bound[i])) {
         ctx_.reply.Error(kNotFloatError);
         return false;
       }
@@ -362,14 +362,14 @@ void FenceState(CommandContext& ctx) {
 void FenceEvents(CommandContext& ctx) {
   if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
   int64_t from = 0, count = kDefaultEventCount;
-  if (!ParseInt64(ctx.argv[2], &from) || from < 0) {
+  if (!types::ParseInt64(ctx.argv[2], &from) || from < 0) {
     return ctx.reply.Error(kNotIntegerError);
   }
   if (ctx.argv.size() != 3) {
     if (ctx.argv.size() != 5 || !IsWord(ctx.argv[3], "count")) {
       return ctx.reply.Error(kSyntaxError);
     }
-    if (!ParseInt64(ctx.argv[4], &count) || count < 1 ||
+    if (!types::ParseInt64(ctx.argv[4], &count) || count < 1 ||
         count > model::kMaxPageSize) {
       return ctx.reply.Error(
           absl::StrCat("COUNT must be 1 to ", model::kMaxPageSize));

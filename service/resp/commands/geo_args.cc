@@ -7,15 +7,19 @@
 #include "index/redis_geo_format.h"
 #include "model/limits.h"
 #include "model/validate.h"
-#include "types/codec/redis_number.h"
+#include "service/clock.h"
+#include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/geo_source.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 
 bool ParseLonLatOrReply(CommandContext& ctx, const std::string& lon,
                         const std::string& lat, index::LatLng* out) {
   double x = 0, y = 0;
-  if (!ParseRedisDouble(lon, &x) || !ParseRedisDouble(lat, &y)) {
+  if (!types::ParseRedisDouble(lon, &x) || !types::ParseRedisDouble(lat, &y)) {
     ctx.reply.Error(kNotFloatError);
     return false;
   }
@@ -60,7 +64,7 @@ bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
                           const std::string& unit, double* radius,
                           double* to_meters) {
   double d = 0;
-  if (!ParseRedisDouble(number, &d)) {
+  if (!types::ParseRedisDouble(number, &d)) {
     ctx.reply.Error("need numeric radius");
     return false;
   }
@@ -87,11 +91,11 @@ bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
                      const std::string& height_arg, const std::string& unit,
                      double* width, double* height, double* to_meters) {
   double w = 0, h = 0;
-  if (!ParseRedisDouble(width_arg, &w)) {
+  if (!types::ParseRedisDouble(width_arg, &w)) {
     ctx.reply.Error("need numeric width");
     return false;
   }
-  if (!ParseRedisDouble(height_arg, &h)) {
+  if (!types::ParseRedisDouble(height_arg, &h)) {
     ctx.reply.Error("need numeric height");
     return false;
   }
@@ -108,6 +112,29 @@ bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
   *height = h;
   *to_meters = *u;
   return true;
+}
+
+std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
+  absl::StatusOr<types::KeyType> type =
+      types::TypeOf(ctx.store(), name, NowMs());
+  if (!ctx.Check(type.status())) return std::nullopt;
+  if (*type != types::KeyType::kGeo && *type != types::KeyType::kNone) {
+    ctx.reply.Error(kWrongTypeError);
+    return std::nullopt;
+  }
+  return *type == types::KeyType::kGeo;
+}
+
+std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
+    CommandContext& ctx) {
+  const std::string name = ctx.Name(ctx.argv[1]);
+  std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  if (!kind) return std::nullopt;
+  const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
+  auto scores =
+      types::GeoSourceScores(ctx.store(), name, *kind, members, NowMs());
+  if (!ctx.Check(scores.status())) return std::nullopt;
+  return *std::move(scores);
 }
 
 }  // namespace trackdb::resp

@@ -6,7 +6,9 @@
 // error and returns false when the arguments are not valid.
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "index/latlng.h"
@@ -38,6 +40,18 @@ bool ParseDistanceOrReply(CommandContext& ctx, const std::string& number,
 bool ParseBoxOrReply(CommandContext& ctx, const std::string& width_arg,
                      const std::string& height_arg, const std::string& unit,
                      double* width, double* height, double* to_meters);
+
+// Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
+// + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
+// when the command must stop; otherwise returns whether the key exists.
+// (A sorted set that is not a GEO key is WRONGTYPE here.)
+std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
+
+// GEOPOS's and GEOHASH's lookup: the scores of argv[2..] in argv[1] (all
+// nullopt when the key does not exist). nullopt when it has already
+// replied with an error (WRONGTYPE, storage).
+std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
+    CommandContext& ctx);
 
 }  // namespace trackdb::resp
 

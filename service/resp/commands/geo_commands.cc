@@ -12,13 +12,14 @@
 #include "index/redis_geo_format.h"
 #include "index/redis_geo_search.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/command.h"
 #include "service/resp/commands/geo_args.h"
-#include "service/resp/commands/geo_key.h"
-#include "service/resp/commands/geo_source.h"
-#include "service/resp/commands/key_type.h"
+#include "service/resp/commands/typed_zset.h"
+#include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/geo_key.h"
+#include "types/geo_source.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -188,9 +189,9 @@ void GeoAdd(CommandContext& ctx) {
   GeoAddRequest req;
   if (!ParseGeoAddOrReply(ctx, &req)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kTyped) return AddToPlainZset(ctx, req);
+  if (*kind == types::ZsetKind::kTyped) return AddToPlainZset(ctx, req);
   if (!CheckGeoAddSizesOrReply(ctx, req)) return;
 
   const GeoAddRequest* calls[] = {&req};
@@ -231,13 +232,13 @@ void GeoAddGroup(ServerState& server, ClientState& client,
   const std::string name =
       CommandContext{server, client, argvs[0], reply}.Name(argvs[0][1]);
   std::string type_error;  // the key's, said to every well-formed call
-  std::optional<ZsetKind> kind;
+  std::optional<types::ZsetKind> kind;
   {
     Reply error(&type_error, reply.protocol());
     CommandContext ctx{server, client, argvs[0], error};
     kind = ZsetKindOrReply(ctx, name);
   }
-  if (kind == ZsetKind::kTyped) {  // ZADDs, one after the other
+  if (kind == types::ZsetKind::kTyped) {  // ZADDs, one after the other
     for (const std::vector<std::string>& argv : argvs) {
       CommandContext ctx{server, client, argv, reply};
       GeoAdd(ctx);
@@ -304,11 +305,11 @@ void GeoDist(CommandContext& ctx) {
     return ctx.reply.Error(kSyntaxError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Null();
-  auto scores =
-      GeoSourceScores(ctx.store(), name, *kind, {ctx.argv[2], ctx.argv[3]});
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Null();
+  auto scores = types::GeoSourceScores(ctx.store(), name, *kind,
+                                       {ctx.argv[2], ctx.argv[3]}, NowMs());
   if (!ctx.Check(scores.status())) return;
   if (!(*scores)[0] || !(*scores)[1]) return ctx.reply.Null();
   ctx.reply.Bulk(index::RedisFormatDistance(

@@ -8,9 +8,9 @@
 #include "gtest/gtest.h"
 #include "model/limits.h"
 #include "service/resp/testing/geo_test_util.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -79,7 +79,7 @@ TEST(GeoAddTest, PipelinedRunsReplyAsIfRunAlone) {
   // One history point per member and write: a's three moves are three
   // points, c's two occurrences in one call one.
   EXPECT_THAT(storage::testing::InvariantViolations(d.trackdb_server().store(),
-                                                    KeyName(0, "k")),
+                                                    types::KeyName(0, "k")),
               ::testing::IsEmpty());
 }
 
@@ -217,9 +217,9 @@ TEST(GeoCommandsTest, DatabasesAreSeparate) {
   // Database 0's key is the gRPC collection of the same name; db 3's is not.
   storage::TrackStore& store = d.trackdb_server().store();
   EXPECT_EQ(*store.CollectionSize("k"), 1);
-  EXPECT_EQ(*store.CollectionSize(KeyName(3, "k")), 1);
+  EXPECT_EQ(*store.CollectionSize(types::KeyName(3, "k")), 1);
   EXPECT_TRUE((*store.GetLatest("k", "zero")).has_value());
-  EXPECT_TRUE((*store.GetLatest(KeyName(3, "k"), "three")).has_value());
+  EXPECT_TRUE((*store.GetLatest(types::KeyName(3, "k"), "three")).has_value());
 }
 
 TEST(GeoCommandsTest, GeoaddWritesHistoryAndLatestThroughTheStore) {

@@ -12,10 +12,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/redis_geo_search.h"
-#include "service/resp/commands/geo_source.h"
-#include "service/resp/dispatch/keyspace.h"
+#include "service/clock.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"
+#include "types/geo_source.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -56,10 +57,10 @@ TEST(GeoOnPlainZsetTest, ASearchReadsOnlyTheRangesRedisScans) {
   AddPlainZset(d, "z", 300);
   EXPECT_SAME_REPLY(d, {"GEOADD", "z", "2.35", "48.85", "paris"});
   storage::TrackStore& store = d.trackdb_server().store();
-  const std::string name = KeyName(0, "z");
+  const std::string name = types::KeyName(0, "z");
   index::RedisGeoAreas everything;
   everything.scans.push_back({index::GeohashBits{}, 0, 1ULL << 52});
-  auto all = PlainZsetGeoCandidates(store, name, everything);
+  auto all = types::PlainZsetGeoCandidates(store, name, everything, NowMs());
   ASSERT_TRUE(all.ok()) << all.status();
   ASSERT_EQ(all->size(), 301u);
 
@@ -68,20 +69,20 @@ TEST(GeoOnPlainZsetTest, ASearchReadsOnlyTheRangesRedisScans) {
   // What Redis scans: the members whose geohashes lie in the ranges, by
   // range, then in sorted-set order.
   std::vector<std::pair<int, std::string>> want;
-  for (const ZEntry& e : *all) {
+  for (const types::ZEntry& e : *all) {
     const int range =
-        index::RedisGeoScanIndex(areas, *GeohashOfZsetScore(e.score));
+        index::RedisGeoScanIndex(areas, *types::GeohashOfZsetScore(e.score));
     if (range >= 0) want.emplace_back(range, e.member);
   }
   std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
     return a.first < b.first;
   });
-  auto got = PlainZsetGeoCandidates(store, name, areas);
+  auto got = types::PlainZsetGeoCandidates(store, name, areas, NowMs());
   ASSERT_TRUE(got.ok()) << got.status();
   std::vector<std::pair<int, std::string>> got_members;
-  for (const ZEntry& e : *got) {
+  for (const types::ZEntry& e : *got) {
     got_members.emplace_back(
-        index::RedisGeoScanIndex(areas, *GeohashOfZsetScore(e.score)),
+        index::RedisGeoScanIndex(areas, *types::GeohashOfZsetScore(e.score)),
         e.member);
   }
   EXPECT_EQ(got_members, want);
@@ -160,7 +161,8 @@ TEST(GeoOnPlainZsetTest, GeoAddOnAPlainSortedSetIsZadd) {
   EXPECT_SAME_REPLY(d, {"ZRANGE", "z", "0", "-1", "WITHSCORES"});
   EXPECT_SAME_REPLY(d, {"GEOPOS", "z", "Palermo", "Catania", "notaplace"});
   // A plain sorted set is not a trackdb collection.
-  EXPECT_EQ(*d.trackdb_server().store().CollectionSize(KeyName(0, "z")), 0);
+  EXPECT_EQ(*d.trackdb_server().store().CollectionSize(types::KeyName(0, "z")),
+            0);
 }
 
 // A score outside [0, 2^52) decodes, in Redis, to a position clamped to the

@@ -45,15 +45,16 @@
 #include "index/redis_geo_search.h"
 #include "index/region.h"
 #include "model/validate.h"
-#include "service/resp/dispatch/command.h"
+#include "service/clock.h"
 #include "service/resp/commands/geo_args.h"
-#include "service/resp/commands/geo_key.h"
-#include "service/resp/commands/geo_source.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_zset.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/geo_key.h"
+#include "types/geo_source.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -74,9 +75,10 @@ enum Flags {
 // longLatFromMember: the member's decoded position (its cell centre), which
 // is where Redis measures from.
 bool MemberCentreOrReply(CommandContext& ctx, const std::string& name,
-                         ZsetKind kind, const std::string& member,
+                         types::ZsetKind kind, const std::string& member,
                          index::LatLng* centre) {
-  auto scores = GeoSourceScores(ctx.store(), name, kind, {member});
+  auto scores =
+      types::GeoSourceScores(ctx.store(), name, kind, {member}, NowMs());
   if (!ctx.Check(scores.status())) return false;
   if (!(*scores)[0]) {
     ctx.reply.Error("could not decode requested zset member");
@@ -203,17 +205,19 @@ absl::Status SearchPlainZset(storage::TrackStore& store,
                              const index::RedisGeoReplyOptions& options,
                              std::vector<index::RedisGeoResult>* results,
                              absl::flat_hash_map<std::string, double>* scores) {
-  absl::StatusOr<std::vector<ZEntry>> members =
-      PlainZsetGeoCandidates(store, name, index::ComputeRedisGeoAreas(shape));
+  absl::StatusOr<std::vector<types::ZEntry>> members =
+      types::PlainZsetGeoCandidates(
+          store, name, index::ComputeRedisGeoAreas(shape), NowMs());
   if (!members.ok()) return members.status();
   std::vector<index::RedisGeoCandidate> candidates;
   candidates.reserve(members->size());
-  for (const ZEntry& m : *members) {
-    candidates.push_back({m.member, *GeohashOfZsetScore(m.score)});
+  for (const types::ZEntry& m : *members) {
+    candidates.push_back({m.member, *types::GeohashOfZsetScore(m.score)});
   }
   *results = index::RedisGeoSearch(shape, candidates, options);
   if (scores != nullptr) {
-    for (ZEntry& m : *members) scores->emplace(std::move(m.member), m.score);
+    for (types::ZEntry& m : *members)
+      scores->emplace(std::move(m.member), m.score);
   }
   return absl::OkStatus();
 }
@@ -221,7 +225,7 @@ absl::Status SearchPlainZset(storage::TrackStore& store,
 // A search as its arguments ask for it (georadiusGeneric's locals).
 struct SearchRequest {
   std::string src;  // the source key's storage name
-  ZsetKind kind = ZsetKind::kNone;
+  types::ZsetKind kind = types::ZsetKind::kNone;
   bool exists = false;  // whether the source key exists
   index::RedisGeoShape shape;
   const std::string* store_key = nullptr;  // STORE / GEOSEARCHSTORE's key
@@ -278,7 +282,7 @@ int ParsePolygonOrReply(CommandContext& ctx, size_t i, SearchRequest* req) {
   const std::vector<std::string>& argv = ctx.argv;
   const size_t left = argv.size() - i - 1;
   int64_t n = 0;
-  if (!ParseInt64(argv[i + 1], &n) || n < INT32_MIN || n > INT32_MAX) {
+  if (!types::ParseInt64(argv[i + 1], &n) || n < INT32_MIN || n > INT32_MAX) {
     ctx.reply.Error("invalid number of vertices");
     return kOptionError;
   }
@@ -378,7 +382,7 @@ int ParseReplyOption(CommandContext& ctx, int flags, size_t i,
   } else if (is("desc")) {
     req->sort = index::RedisGeoSort::kDesc;
   } else if (is("count") && left >= 1) {
-    if (!ParseInt64(argv[i + 1], &req->count)) {
+    if (!types::ParseInt64(argv[i + 1], &req->count)) {
       ctx.reply.Error(kNotIntegerError);
       return kOptionError;
     }
@@ -476,12 +480,12 @@ void StoreScores(CommandContext& ctx, const std::string& dest,
                  const std::vector<index::RedisGeoResult>& results) {
   RunZsetStore(
       ctx, {dest}, dest, [&](storage::TypedTxn&, Reply&, ZsetResult* result) {
-        std::vector<ZEntry> entries;
+        std::vector<types::ZEntry> entries;
         entries.reserve(results.size());
         for (const index::RedisGeoResult& r : results) {
           entries.push_back({r.member, candidates.zset_scores.at(r.member)});
         }
-        std::sort(entries.begin(), entries.end(), ZEntryLess);
+        std::sort(entries.begin(), entries.end(), types::ZEntryLess);
         *result = std::move(entries);
         return absl::OkStatus();
       });
@@ -494,13 +498,13 @@ void StoreDistances(CommandContext& ctx, const std::string& dest,
                     const std::vector<index::RedisGeoResult>& results) {
   RunZsetStore(ctx, {dest}, dest,
                [&](storage::TypedTxn&, Reply&, ZsetResult* result) {
-                 std::vector<ZEntry> entries;
+                 std::vector<types::ZEntry> entries;
                  entries.reserve(results.size());
                  for (const index::RedisGeoResult& r : results) {
                    entries.push_back(
                        {r.member, r.distance_m / req.shape.unit_to_meters});
                  }
-                 std::sort(entries.begin(), entries.end(), ZEntryLess);
+                 std::sort(entries.begin(), entries.end(), types::ZEntryLess);
                  *result = std::move(entries);
                  return absl::OkStatus();
                });
@@ -534,10 +538,10 @@ void ReplyResults(CommandContext& ctx, const SearchRequest& req,
 void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   SearchRequest req;
   req.src = ctx.Name(ctx.argv[src_index]);
-  std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, req.src);
+  std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, req.src);
   if (!kind) return;
   req.kind = *kind;
-  req.exists = *kind != ZsetKind::kNone;
+  req.exists = *kind != types::ZsetKind::kNone;
   size_t options_at = 0;
   std::string dest;
   if (!ParseLeadingArgsOrReply(ctx, flags, &req, &options_at) ||
@@ -548,14 +552,15 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   const bool store = req.store_key != nullptr;
   if (!req.exists) {
     if (!store) return ctx.reply.Array(0);
-    if (!ctx.Check(DeleteAnyKey(ctx.store(), dest).status())) return;
+    if (!ctx.Check(types::DeleteAnyKey(ctx.store(), dest, NowMs()).status()))
+      return;
     return ctx.reply.Integer(0);
   }
 
   Candidates candidates;
   std::vector<index::RedisGeoResult> results;
   const index::RedisGeoReplyOptions options{req.sort, req.count, req.any};
-  if (!ctx.Check(req.kind == ZsetKind::kTyped
+  if (!ctx.Check(req.kind == types::ZsetKind::kTyped
                      ? SearchPlainZset(
                            ctx.store(), req.src, req.shape, options, &results,
                            store ? &candidates.zset_scores : nullptr)
@@ -566,7 +571,7 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   if (store && req.storedist) {
     return StoreDistances(ctx, dest, req, results);
   }
-  if (store && req.kind == ZsetKind::kTyped) {
+  if (store && req.kind == types::ZsetKind::kTyped) {
     return StoreScores(ctx, dest, candidates, results);
   }
   if (store) return StoreResults(ctx, dest, candidates, results);
@@ -585,7 +590,7 @@ bool SmallSearch(const std::vector<std::string>& argv) {
   auto meters = [&](size_t i, size_t unit) -> std::optional<double> {
     double n = 0;
     std::optional<double> to_meters = index::RedisUnitToMeters(argv[unit]);
-    if (!to_meters || !ParseRedisDouble(argv[i], &n) || !(n >= 0)) {
+    if (!to_meters || !types::ParseRedisDouble(argv[i], &n) || !(n >= 0)) {
       return std::nullopt;
     }
     return n * *to_meters;

@@ -6,8 +6,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/testing/geo_test_util.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/testing/resp_test_client.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -273,7 +273,8 @@ TEST(GeoSearchStoreTest, ReplacesTheDestination) {
                         "BYRADIUS", "150", "km", "ASC"});
   EXPECT_SAME_REPLY(d, {"ZRANGE", "d5", "0", "-1", "WITHSCORES"});
   // The destination is db 5's key, not the gRPC collection "d5".
-  EXPECT_GT(*d.trackdb_server().store().CollectionSize(KeyName(5, "d5")), 0);
+  EXPECT_GT(*d.trackdb_server().store().CollectionSize(types::KeyName(5, "d5")),
+            0);
   EXPECT_EQ(*d.trackdb_server().store().CollectionSize("d5"), 0);
 }
 

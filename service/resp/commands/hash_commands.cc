@@ -46,11 +46,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
+#include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "service/resp/commands/typed_command.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -178,7 +178,7 @@ void PutField(TypedTxn& txn, const std::string& name, TypedMeta& meta,
 void HIncrBy(CommandContext& ctx) {
   const std::string& field = ctx.argv[2];
   int64_t incr = 0;
-  if (!ParseInt64(ctx.argv[3], &incr)) {
+  if (!types::ParseInt64(ctx.argv[3], &incr)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   RunOnHash(ctx, /*create=*/true,
@@ -187,7 +187,7 @@ void HIncrBy(CommandContext& ctx) {
               auto old = txn.Get(name, *meta, field);
               if (!old.ok()) return old.status();
               int64_t value = 0;
-              if (*old && !ParseInt64(**old, &value)) {
+              if (*old && !types::ParseInt64(**old, &value)) {
                 reply.Error("hash value is not an integer");
                 return absl::OkStatus();
               }
@@ -205,7 +205,7 @@ void HIncrBy(CommandContext& ctx) {
 void HIncrByFloat(CommandContext& ctx) {
   const std::string& field = ctx.argv[2];
   long double incr = 0;
-  if (!ParseRedisLongDouble(ctx.argv[3], &incr)) {
+  if (!types::ParseRedisLongDouble(ctx.argv[3], &incr)) {
     return ctx.reply.Error(kNotFloatError);
   }
   if (std::isnan(incr) || std::isinf(incr)) {
@@ -217,7 +217,7 @@ void HIncrByFloat(CommandContext& ctx) {
               auto old = txn.Get(name, *meta, field);
               if (!old.ok()) return old.status();
               long double value = 0;
-              if (*old && !ParseRedisLongDouble(**old, &value)) {
+              if (*old && !types::ParseRedisLongDouble(**old, &value)) {
                 reply.Error("hash value is not a float");
                 return absl::OkStatus();
               }
@@ -226,7 +226,7 @@ void HIncrByFloat(CommandContext& ctx) {
                 reply.Error("increment would produce NaN or Infinity");
                 return absl::OkStatus();
               }
-              const std::string text = FormatLongDouble(value);
+              const std::string text = types::FormatLongDouble(value);
               PutField(txn, name, *meta, field, text, !*old);
               reply.Bulk(text);
               return absl::OkStatus();
@@ -465,7 +465,7 @@ void ReplyScan(Reply& reply, int64_t cursor,
 
 void HScan(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(ctx.argv[2], &cursor)) {
+  if (!types::ParseScanCursor(ctx.argv[2], &cursor)) {
     return ctx.reply.Error("invalid cursor");
   }
   RunOnHash(

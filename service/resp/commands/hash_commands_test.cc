@@ -4,108 +4,30 @@
 // workload. Replies whose order Redis leaves open (HGETALL, HKEYS, HVALS,
 // HSCAN, HRANDFIELD) are compared with their elements sorted; random picks
 // are checked for what they must hold and for their spread.
-#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/testing/geo_test_util.h"
+#include "service/resp/testing/reply_helpers.h"
 #include "service/resp/testing/resp_test_client.h"
 
 namespace trackdb::resp {
 namespace {
 
+using testing::Aggregate;
+using testing::BulkText;
+using testing::BulkTexts;
 using testing::Differential;
 using testing::RawClient;
-
-// An aggregate reply's first line and its elements' bytes.
-struct Aggregate {
-  std::string header;
-  std::vector<std::string> elements;
-};
-
-Aggregate Split(const std::string& reply) {
-  Aggregate a;
-  const size_t eol = reply.find("\r\n");
-  if (eol == std::string::npos) return a;
-  a.header = reply.substr(0, eol + 2);
-  for (size_t pos = eol + 2; pos < reply.size();) {
-    const size_t n = testing::CompleteReplyLength(reply.substr(pos));
-    if (n == 0) break;
-    a.elements.push_back(reply.substr(pos, n));
-    pos += n;
-  }
-  return a;
-}
-
-bool IsAggregate(const std::string& reply) {
-  return !reply.empty() &&
-         (reply[0] == '*' || reply[0] == '%' || reply[0] == '~');
-}
-
-// `reply` with its elements sorted in groups of `group` (a field and its
-// value stay together).
-std::string Sorted(const std::string& reply, size_t group) {
-  if (!IsAggregate(reply)) return reply;
-  const Aggregate a = Split(reply);
-  std::vector<std::string> groups;
-  for (size_t i = 0; i < a.elements.size(); i += group) {
-    std::string g;
-    for (size_t j = i; j < i + group && j < a.elements.size(); ++j) {
-      g += a.elements[j];
-    }
-    groups.push_back(g);
-  }
-  std::sort(groups.begin(), groups.end());
-  std::string out = a.header;
-  for (const std::string& g : groups) out += g;
-  return out;
-}
-
-// An HSCAN reply with its fields (and their values) sorted.
-std::string SortedScan(const std::string& reply) {
-  if (reply.empty() || reply[0] != '*') return reply;
-  const Aggregate a = Split(reply);
-  if (a.elements.size() != 2) return reply;
-  return a.header + a.elements[0] + Sorted(a.elements[1], 2);
-}
-
-#define EXPECT_SAME_UNORDERED(diff, group, ...)                             \
-  do {                                                                      \
-    auto _r = (diff).Call(__VA_ARGS__);                                     \
-    EXPECT_EQ(Sorted(_r.trackdb, group), Sorted(_r.redis, group))           \
-        << "command: "                                                      \
-        << ::testing::PrintToString(std::vector<std::string>(__VA_ARGS__)); \
-  } while (0)
-
-#define EXPECT_SAME_SCAN(diff, ...)                                         \
-  do {                                                                      \
-    auto _r = (diff).Call(__VA_ARGS__);                                     \
-    EXPECT_EQ(SortedScan(_r.trackdb), SortedScan(_r.redis))                 \
-        << "command: "                                                      \
-        << ::testing::PrintToString(std::vector<std::string>(__VA_ARGS__)); \
-  } while (0)
-
-// A bulk string's payload ("$3\r\nabc\r\n" -> "abc").
-std::string BulkText(const std::string& bulk) {
-  const size_t eol = bulk.find("\r\n");
-  return bulk.substr(eol + 2, bulk.size() - eol - 4);
-}
-
-// The payloads of an array of bulk strings.
-std::vector<std::string> BulkTexts(const std::string& reply) {
-  std::vector<std::string> out;
-  for (const std::string& e : Split(reply).elements) {
-    out.push_back(BulkText(e));
-  }
-  return out;
-}
+using testing::ScanWalk;
+using testing::Split;
+using testing::WalkScan;
 
 // Makes `key` a GEO key on both servers.
 void AddGeo(Differential& d, const std::string& key) {
@@ -532,37 +454,6 @@ TEST(HashCommandsTest, ScanSmallHash) {
   for (const auto& argv : errors) EXPECT_SAME_REPLY(d, argv);
 }
 
-// Every field and value an HSCAN walk replies, and its pages' sizes.
-struct ScanWalk {
-  std::set<std::pair<std::string, std::string>> pairs;
-  std::vector<size_t> page_fields;
-  size_t duplicates = 0;
-};
-
-ScanWalk WalkScan(RawClient& c, const std::string& key,
-                  const std::vector<std::string>& options) {
-  ScanWalk walk;
-  std::string cursor = "0";
-  do {
-    std::vector<std::string> argv = {"HSCAN", key, cursor};
-    argv.insert(argv.end(), options.begin(), options.end());
-    const Aggregate page = Split(c.Call(argv));
-    if (page.elements.size() != 2) {
-      ADD_FAILURE() << "not a scan reply";
-      break;
-    }
-    cursor = BulkText(page.elements[0]);
-    const std::vector<std::string> items = BulkTexts(page.elements[1]);
-    walk.page_fields.push_back(items.size() / 2);
-    for (size_t i = 0; i + 1 < items.size(); i += 2) {
-      if (!walk.pairs.insert({items[i], items[i + 1]}).second) {
-        ++walk.duplicates;
-      }
-    }
-  } while (cursor != "0" && walk.page_fields.size() < 10000);
-  return walk;
-}
-
 // A hash Redis keeps in a listpack (up to 512 fields, each field and value
 // up to 64 bytes) comes whole from HSCAN 0 on both servers, whatever
 // COUNT; one past either limit is paged by COUNT on both.
@@ -580,16 +471,20 @@ TEST(HashCommandsTest, ScanListpackHashWhole) {
     }
   }
   for (const std::string key : {"listpack", "at_limit"}) {
-    EXPECT_EQ(WalkScan(d.redis(), key, {"COUNT", "1"}).page_fields.size(), 1u);
-    EXPECT_EQ(WalkScan(d.trackdb(), key, {"COUNT", "1"}).page_fields.size(),
-              1u);
+    EXPECT_EQ(
+        WalkScan(d.redis(), "HSCAN", key, {"COUNT", "1"}).page_sizes.size(),
+        1u);
+    EXPECT_EQ(
+        WalkScan(d.trackdb(), "HSCAN", key, {"COUNT", "1"}).page_sizes.size(),
+        1u);
     EXPECT_SAME_SCAN(d, {"HSCAN", key, "0", "COUNT", "1"});
   }
   for (const std::string key : {"big", "long_value", "long_field"}) {
-    const ScanWalk redis = WalkScan(d.redis(), key, {"COUNT", "1"});
-    const ScanWalk trackdb = WalkScan(d.trackdb(), key, {"COUNT", "1"});
-    EXPECT_GT(redis.page_fields.size(), 1u) << key;
-    EXPECT_GT(trackdb.page_fields.size(), 1u) << key;
+    const ScanWalk redis = WalkScan(d.redis(), "HSCAN", key, {"COUNT", "1"});
+    const ScanWalk trackdb =
+        WalkScan(d.trackdb(), "HSCAN", key, {"COUNT", "1"});
+    EXPECT_GT(redis.page_sizes.size(), 1u) << key;
+    EXPECT_GT(trackdb.page_sizes.size(), 1u) << key;
     EXPECT_EQ(trackdb.pairs, redis.pairs) << key;
   }
 }
@@ -603,21 +498,21 @@ TEST(HashCommandsTest, ScanBigHashPages) {
                                              {"COUNT", "1000"},
                                              {"MATCH", "f1*"},
                                              {"MATCH", "f1*", "COUNT", "50"}}) {
-    const ScanWalk redis = WalkScan(d.redis(), "big", options);
-    const ScanWalk trackdb = WalkScan(d.trackdb(), "big", options);
+    const ScanWalk redis = WalkScan(d.redis(), "HSCAN", "big", options);
+    const ScanWalk trackdb = WalkScan(d.trackdb(), "HSCAN", "big", options);
     EXPECT_EQ(trackdb.pairs, redis.pairs) << ::testing::PrintToString(options);
     EXPECT_EQ(trackdb.duplicates, 0u);
   }
   // trackdb's pages hold COUNT fields each (before MATCH), in field order.
-  const ScanWalk pages = WalkScan(d.trackdb(), "big", {"COUNT", "7"});
-  ASSERT_EQ(pages.page_fields.size(), 86u);
-  for (size_t i = 0; i + 1 < pages.page_fields.size(); ++i) {
-    EXPECT_EQ(pages.page_fields[i], 7u);
+  const ScanWalk pages = WalkScan(d.trackdb(), "HSCAN", "big", {"COUNT", "7"});
+  ASSERT_EQ(pages.page_sizes.size(), 86u);
+  for (size_t i = 0; i + 1 < pages.page_sizes.size(); ++i) {
+    EXPECT_EQ(pages.page_sizes[i], 7u);
   }
-  EXPECT_EQ(pages.page_fields.back(), 600u - 85 * 7);
-  EXPECT_EQ(WalkScan(d.trackdb(), "big", {"COUNT", "600"}).page_fields,
+  EXPECT_EQ(pages.page_sizes.back(), 600u - 85 * 7);
+  EXPECT_EQ(WalkScan(d.trackdb(), "HSCAN", "big", {"COUNT", "600"}).page_sizes,
             std::vector<size_t>{600});
-  EXPECT_EQ(WalkScan(d.trackdb(), "big", {}).page_fields.size(), 60u);
+  EXPECT_EQ(WalkScan(d.trackdb(), "HSCAN", "big", {}).page_sizes.size(), 60u);
 }
 
 TEST(HashCommandsTest, ScanCursorsBelongToTheirHash) {

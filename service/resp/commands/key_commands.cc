@@ -24,15 +24,15 @@
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_scan.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/dispatch/keyspace.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/string_update.h"
 #include "service/resp/commands/typed_command.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/key_scan.h"
+#include "types/key_type.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -76,7 +76,7 @@ void Exists(CommandContext& ctx) {
     auto it = other_of.find(names[i]);
     if (it == other_of.end()) {
       absl::StatusOr<bool> other =
-          HoldsNonString(ctx.store(), names[i], NowMs());
+          types::HoldsNonString(ctx.store(), names[i], NowMs());
       if (!ctx.Check(other.status())) return;
       it = other_of.emplace(names[i], *other).first;
     }
@@ -86,10 +86,10 @@ void Exists(CommandContext& ctx) {
 }
 
 void Type(CommandContext& ctx) {
-  absl::StatusOr<KeyType> t =
-      TypeOf(ctx.store(), ctx.Name(ctx.argv[1]), NowMs());
+  absl::StatusOr<types::KeyType> t =
+      types::TypeOf(ctx.store(), ctx.Name(ctx.argv[1]), NowMs());
   if (!ctx.Check(t.status())) return;
-  ctx.reply.Status(TypeName(*t));
+  ctx.reply.Status(types::TypeName(*t));
 }
 
 // ---- KEYS, SCAN ----
@@ -99,9 +99,9 @@ void Keys(CommandContext& ctx) {
   const bool all = pattern == "*";
   std::vector<std::string> keys;
   bool done = false;
-  absl::Status s = ScanKeys(
+  absl::Status s = types::ScanKeys(
       ctx.store(), ctx.client.db, NowMs(), {},
-      [&](const std::string& key, KeyType) {
+      [&](const std::string& key, types::KeyType) {
         if (all || model::GlobMatch(pattern, key)) keys.push_back(key);
         return true;
       },
@@ -112,35 +112,37 @@ void Keys(CommandContext& ctx) {
 }
 
 // A SCAN position kept under a cursor number: 's', 't' or 'g' (which part
-// of the walk, service/resp/key_scan.h) and the storage name to resume at.
-std::string EncodePosition(const KeyScanPosition& p) {
+// of the walk, types/key_scan.h) and the storage name to resume at.
+std::string EncodePosition(const types::KeyScanPosition& p) {
   return absl::StrCat(std::string(1, static_cast<char>(p.part)), p.resume_name);
 }
 
 // The position saved under `cursor` if it belongs to database `db`; a
 // cursor this server does not know (never issued, evicted, or from before a
 // restart) starts a new walk, which SCAN's guarantees allow.
-KeyScanPosition DecodePosition(const std::string& saved, int db) {
+types::KeyScanPosition DecodePosition(const std::string& saved, int db) {
   if (saved.empty()) return {};
   const char part = saved[0];
   if (part != 's' && part != 't' && part != 'g') return {};
-  KeyScanPosition p{static_cast<KeyScanPosition::Part>(part), saved.substr(1)};
-  std::optional<DbKey> k = ParseKeyName(p.resume_name);
+  types::KeyScanPosition p{static_cast<types::KeyScanPosition::Part>(part),
+                           saved.substr(1)};
+  std::optional<types::DbKey> k = types::ParseKeyName(p.resume_name);
   if (!k || k->db != db) return {};
   return p;
 }
 
-KeyScanPosition LoadPosition(ServerState& server, uint64_t cursor, int db) {
+types::KeyScanPosition LoadPosition(ServerState& server, uint64_t cursor,
+                                    int db) {
   if (cursor == 0 || cursor > static_cast<uint64_t>(INT64_MAX)) return {};
   std::optional<std::string> saved =
       server.LoadCursor(static_cast<int64_t>(cursor));
-  return saved ? DecodePosition(*saved, db) : KeyScanPosition{};
+  return saved ? DecodePosition(*saved, db) : types::KeyScanPosition{};
 }
 
 void Scan(CommandContext& ctx) {
   const auto& argv = ctx.argv;
   uint64_t cursor = 0;
-  if (!ParseScanCursor(argv[1], &cursor)) {
+  if (!types::ParseScanCursor(argv[1], &cursor)) {
     return ctx.reply.Error("invalid cursor");
   }
   int64_t count = 10;
@@ -149,7 +151,7 @@ void Scan(CommandContext& ctx) {
   for (size_t i = 2; i < argv.size();) {
     const size_t left = argv.size() - i;
     if (IsWord(argv[i], "count") && left >= 2) {
-      if (!ParseInt64(argv[i + 1], &count)) {
+      if (!types::ParseInt64(argv[i + 1], &count)) {
         return ctx.reply.Error(kNotIntegerError);
       }
       if (count < 1) return ctx.reply.Error(kSyntaxError);
@@ -164,17 +166,18 @@ void Scan(CommandContext& ctx) {
   }
   const bool use_pattern = pattern != nullptr && *pattern != "*";
 
-  const KeyScanPosition from = LoadPosition(ctx.server, cursor, ctx.client.db);
+  const types::KeyScanPosition from =
+      LoadPosition(ctx.server, cursor, ctx.client.db);
   std::vector<std::string> keys;
   int64_t examined = 0;
-  KeyScanPosition next;
+  types::KeyScanPosition next;
   bool done = false;
-  absl::Status s = ScanKeys(
+  absl::Status s = types::ScanKeys(
       ctx.store(), ctx.client.db, NowMs(), from,
-      [&](const std::string& key, KeyType t) {
+      [&](const std::string& key, types::KeyType t) {
         ++examined;
         if ((!use_pattern || model::GlobMatch(*pattern, key)) &&
-            (type == nullptr || IsWord(*type, TypeName(t)))) {
+            (type == nullptr || IsWord(*type, types::TypeName(t)))) {
           keys.push_back(key);
         }
         return examined < count;
@@ -201,13 +204,14 @@ constexpr int kRandomKeyWindow = 64;
 
 // Up to kRandomKeyWindow keys of `db` from `from`; `*next` is where the
 // following window starts, the start once the walk is done.
-absl::Status RandomKeyWindow(CommandContext& ctx, const KeyScanPosition& from,
+absl::Status RandomKeyWindow(CommandContext& ctx,
+                             const types::KeyScanPosition& from,
                              std::vector<std::string>* keys,
-                             KeyScanPosition* next) {
+                             types::KeyScanPosition* next) {
   bool done = false;
-  absl::Status s = ScanKeys(
+  absl::Status s = types::ScanKeys(
       ctx.store(), ctx.client.db, NowMs(), from,
-      [&](const std::string& key, KeyType) {
+      [&](const std::string& key, types::KeyType) {
         keys->push_back(key);
         return keys->size() < kRandomKeyWindow;
       },
@@ -218,18 +222,18 @@ absl::Status RandomKeyWindow(CommandContext& ctx, const KeyScanPosition& from,
 
 void RandomKey(CommandContext& ctx) {
   const int db = ctx.client.db;
-  const KeyScanPosition from =
+  const types::KeyScanPosition from =
       DecodePosition(ctx.server.RandomKeyPosition(db), db);
   std::vector<std::string> keys;
-  KeyScanPosition next;
+  types::KeyScanPosition next;
   if (!ctx.Check(RandomKeyWindow(ctx, from, &keys, &next))) return;
-  const bool from_start =
-      from.part == KeyScanPosition::Part::kStrings && from.resume_name.empty();
+  const bool from_start = from.part == types::KeyScanPosition::Part::kStrings &&
+                          from.resume_name.empty();
   if (keys.empty() && !from_start) {
     if (!ctx.Check(RandomKeyWindow(ctx, {}, &keys, &next))) return;
   }
-  const bool at_start =
-      next.part == KeyScanPosition::Part::kStrings && next.resume_name.empty();
+  const bool at_start = next.part == types::KeyScanPosition::Part::kStrings &&
+                        next.resume_name.empty();
   ctx.server.SetRandomKeyPosition(db, at_start ? "" : EncodePosition(next));
   if (keys.empty()) return ctx.reply.Null();
   std::uniform_int_distribution<size_t> pick(0, keys.size() - 1);
@@ -246,9 +250,10 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
   const std::string src = ctx.Name(ctx.argv[1]);
   const std::string dst = ctx.Name(ctx.argv[2]);
   if (src == dst) {
-    absl::StatusOr<KeyType> type = TypeOf(ctx.store(), src, NowMs());
+    absl::StatusOr<types::KeyType> type =
+        types::TypeOf(ctx.store(), src, NowMs());
     if (!ctx.Check(type.status())) return;
-    if (*type == KeyType::kNone) return ctx.reply.Error("no such key");
+    if (*type == types::KeyType::kNone) return ctx.reply.Error("no such key");
     return nx ? ctx.reply.Integer(0) : ctx.reply.Ok();
   }
   storage::TrackStore::CopyNameOptions options;
@@ -274,7 +279,7 @@ void Renamenx(CommandContext& ctx) { RenameGeneric(ctx, true); }
 // selectDb check it; nullopt after replying an error.
 std::optional<int> ParseDbOrReply(CommandContext& ctx, const std::string& arg) {
   int64_t db = 0;
-  if (!ParseInt64(arg, &db)) {
+  if (!types::ParseInt64(arg, &db)) {
     ctx.reply.Error(kNotIntegerError);
     return std::nullopt;
   }
@@ -284,7 +289,7 @@ std::optional<int> ParseDbOrReply(CommandContext& ctx, const std::string& arg) {
         "2147483647");
     return std::nullopt;
   }
-  if (db < 0 || db >= kDatabases) {
+  if (db < 0 || db >= types::kDatabases) {
     ctx.reply.Error("DB index is out of range");
     return std::nullopt;
   }
@@ -299,8 +304,8 @@ void CopyOrMove(CommandContext& ctx, const std::string& key, int dst_db,
   options.remove_source = move;
   options.replace = replace;
   absl::StatusOr<storage::TrackStore::CopyNameResult> result =
-      ctx.store().CopyName(ctx.Name(key), KeyName(dst_db, dst_key), NowMs(),
-                           options);
+      ctx.store().CopyName(ctx.Name(key), types::KeyName(dst_db, dst_key),
+                           NowMs(), options);
   if (!ctx.Check(result.status())) return;
   ctx.reply.Integer(
       *result == storage::TrackStore::CopyNameResult::kCopied ? 1 : 0);
@@ -396,7 +401,7 @@ void ExpireGeneric(CommandContext& ctx, bool relative, bool seconds,
   int flags = 0;
   if (!ParseExpireFlags(ctx, &flags)) return;
   int64_t when = 0;
-  if (!ParseInt64(ctx.argv[2], &when)) {
+  if (!types::ParseInt64(ctx.argv[2], &when)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const int64_t now = NowMs();
@@ -505,7 +510,7 @@ void TtlGeneric(CommandContext& ctx, bool ms, bool absolute) {
     auto typed = ctx.store().GetTypedMeta(name, now);
     if (!ctx.Check(typed.status())) return;
     if (!*typed) {
-      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), name);
       if (!ctx.Check(geo.status())) return;
       if (!*geo) return ctx.reply.Integer(-2);
       at = ctx.store().CollectionExpiry(name);

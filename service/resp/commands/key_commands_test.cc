@@ -18,10 +18,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/track_point.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -50,7 +50,7 @@ void AddGeo(Differential& d, const std::string& key, int db = 0) {
             ":1\r\n");
   ASSERT_TRUE(d.trackdb_server()
                   .store()
-                  .AddPoints(KeyName(db, key), {GeoPoint("m", 1)})
+                  .AddPoints(types::KeyName(db, key), {GeoPoint("m", 1)})
                   .ok());
 }
 

@@ -37,13 +37,13 @@
 #include "absl/types/span.h"
 #include "service/clock.h"
 #include "service/resp/commands/blocking_pop.h"
-#include "service/resp/dispatch/command.h"
 #include "service/resp/commands/mpop_args.h"
+#include "service/resp/commands/typed_command.h"
+#include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/pop_waiters.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "service/resp/commands/typed_command.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -367,7 +367,7 @@ void PopGeneric(CommandContext& ctx, End end) {
   }
   const bool has_count = ctx.argv.size() == 3;
   int64_t count = 0;
-  if (has_count && (!ParseInt64(ctx.argv[2], &count) || count < 0)) {
+  if (has_count && (!types::ParseInt64(ctx.argv[2], &count) || count < 0)) {
     return ctx.reply.Error(kCountNotPositiveError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
@@ -414,7 +414,7 @@ void LIndex(CommandContext& ctx) {
         int64_t index = 0;
         if (!meta) {
           reply.Null();
-        } else if (!ParseInt64(ctx.argv[2], &index)) {
+        } else if (!types::ParseInt64(ctx.argv[2], &index)) {
           reply.Error(kNotIntegerError);
         } else if (std::optional<uint64_t> pos = Position(index, meta->size);
                    !pos) {
@@ -437,7 +437,7 @@ void LSet(CommandContext& ctx) {
         int64_t index = 0;
         if (!meta) {
           reply.Error(kNoSuchKeyError);
-        } else if (!ParseInt64(ctx.argv[2], &index)) {
+        } else if (!types::ParseInt64(ctx.argv[2], &index)) {
           reply.Error(kNotIntegerError);
         } else if (std::optional<uint64_t> pos = Position(index, meta->size);
                    !pos) {
@@ -452,7 +452,8 @@ void LSet(CommandContext& ctx) {
 
 void LRange(CommandContext& ctx) {
   int64_t start = 0, end = 0;
-  if (!ParseInt64(ctx.argv[2], &start) || !ParseInt64(ctx.argv[3], &end)) {
+  if (!types::ParseInt64(ctx.argv[2], &start) ||
+      !types::ParseInt64(ctx.argv[3], &end)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
@@ -481,7 +482,7 @@ struct LposOptions {
 // A COUNT or MAXLEN value: Redis's getPositiveLongFromObjectOrReply, whose
 // one message covers both a bad number and a negative one.
 bool ParseNonNegative(const std::string& arg, int64_t* out) {
-  return ParseInt64(arg, out) && *out >= 0;
+  return types::ParseInt64(arg, out) && *out >= 0;
 }
 
 // The options after key and element; false once it has replied an error.
@@ -490,7 +491,7 @@ bool ParseLposOptionsOrReply(CommandContext& ctx, LposOptions* opts) {
   for (size_t j = 3; j < argv.size(); ++j) {
     const bool more = j + 1 < argv.size();
     if (IsWord(argv[j], "rank") && more) {
-      if (!ParseInt64(argv[++j], &opts->rank)) {
+      if (!types::ParseInt64(argv[++j], &opts->rank)) {
         ctx.reply.Error(kNotIntegerError);
         return false;
       }
@@ -585,7 +586,7 @@ void LPos(CommandContext& ctx) {
 // the head, < 0 from the tail, 0 all of them.
 void LRem(CommandContext& ctx) {
   int64_t count = 0;
-  if (!ParseInt64(ctx.argv[2], &count)) {
+  if (!types::ParseInt64(ctx.argv[2], &count)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
@@ -626,7 +627,8 @@ void LRem(CommandContext& ctx) {
 
 void LTrim(CommandContext& ctx) {
   int64_t start = 0, end = 0;
-  if (!ParseInt64(ctx.argv[2], &start) || !ParseInt64(ctx.argv[3], &end)) {
+  if (!types::ParseInt64(ctx.argv[2], &start) ||
+      !types::ParseInt64(ctx.argv[3], &end)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
@@ -885,8 +887,8 @@ void BLMPop(CommandContext& ctx) { MpopGeneric(ctx, true); }
 // one side of the list, close together.
 bool SmallRange(const std::vector<std::string>& argv) {
   int64_t start = 0, end = 0;
-  if (argv.size() != 4 || !ParseInt64(argv[2], &start) ||
-      !ParseInt64(argv[3], &end)) {
+  if (argv.size() != 4 || !types::ParseInt64(argv[2], &start) ||
+      !types::ParseInt64(argv[3], &end)) {
     return false;
   }
   return (start < 0) == (end < 0) && end - start < kLoopMembers;

@@ -19,9 +19,9 @@
 #include "gtest/gtest.h"
 #include "service/clock.h"
 #include "service/resp/testing/geo_test_util.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/typed_values.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -750,7 +750,7 @@ TEST(ListCommandsTest, WaiterFindsAListThatArrivedWithoutAPush) {
   RawClient waiter(server.port());
   waiter.Send(EncodeCommand({"BLPOP", "q", "10"}));
   EXPECT_EQ(waiter.ReadReply(200), std::nullopt);
-  const std::string names[] = {KeyName(0, "q")};
+  const std::string names[] = {types::KeyName(0, "q")};
   ASSERT_TRUE(server.store()
                   .UpdateTyped(names, NowMs(),
                                [&](storage::TypedTxn& txn) {

@@ -23,15 +23,15 @@
 #include "absl/status/statusor.h"
 #include "model/track_point.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_command.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
 #include "storage/kv_codec.h"
 #include "storage/typed_codec.h"
 #include "storage/typed_values.h"
+#include "types/codec/redis_number.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -106,7 +106,7 @@ bool ParseSamples(CommandContext& ctx, int64_t* samples) {
       ctx.reply.Error(kSyntaxError);
       return false;
     }
-    if (!ParseInt64(argv[++j], samples)) {
+    if (!types::ParseInt64(argv[++j], samples)) {
       ctx.reply.Error(kNotIntegerError);
       return false;
     }
@@ -137,7 +137,7 @@ void MemoryUsage(CommandContext& ctx) {
     if (*meta) {
       bytes = TypedUsage(txn, name, **meta, samples);
     } else {
-      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), name);
       if (!geo.ok()) return geo.status();
       if (!*geo) {
         reply.Null();

@@ -26,13 +26,13 @@
 #include "service/clock.h"
 #include "service/replication/resp_client.h"
 #include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_dump.h"
-#include "service/resp/commands/key_type.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/rdb_payload.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "storage/track_store.h"
+#include "types/codec/rdb_payload.h"
+#include "types/codec/redis_number.h"
+#include "types/key_dump.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -87,8 +87,8 @@ bool ParseMigrateOptions(CommandContext& ctx, MigrateArgs* args) {
 // The whole of MIGRATE's arguments, checked in Redis's order.
 bool ParseMigrateArgs(CommandContext& ctx, MigrateArgs* args) {
   if (!ParseMigrateOptions(ctx, args)) return false;
-  if (!ParseInt64(ctx.argv[5], &args->timeout_ms) ||
-      !ParseInt64(ctx.argv[4], &args->db)) {
+  if (!types::ParseInt64(ctx.argv[5], &args->timeout_ms) ||
+      !types::ParseInt64(ctx.argv[4], &args->db)) {
     ctx.reply.Error(kNotIntegerError);
     return false;
   }
@@ -110,8 +110,8 @@ struct OutgoingKey {
 absl::StatusOr<std::optional<OutgoingKey>> ReadOutgoingKey(
     CommandContext& ctx, const std::string& key, int64_t now_ms) {
   OutgoingKey out{key, ctx.Name(key)};
-  absl::StatusOr<std::optional<DumpedKey>> dumped =
-      DumpKey(ctx.store(), out.name, now_ms);
+  absl::StatusOr<std::optional<types::DumpedKey>> dumped =
+      types::DumpKey(ctx.store(), out.name, now_ms);
   if (!dumped.ok()) return dumped.status();
   if (!*dumped) return std::nullopt;
   out.payload = std::move((*dumped)->payload);
@@ -142,10 +142,10 @@ absl::StatusOr<bool> RemoveIfUnchanged(CommandContext& ctx,
     s = store.UpdateTyped(
         names, NowMs(),
         [&](storage::TypedTxn& txn) -> absl::Status {
-          absl::StatusOr<std::optional<RdbValue>> now =
-              LoadTypedValue(store, txn, sent.name);
+          absl::StatusOr<std::optional<types::RdbValue>> now =
+              types::LoadTypedValue(store, txn, sent.name);
           if (!now.ok()) return now.status();
-          removed = *now && EncodeDumpPayload(**now) == sent.payload;
+          removed = *now && types::EncodeDumpPayload(**now) == sent.payload;
           if (!removed) return absl::OkStatus();
           absl::StatusOr<std::optional<storage::TypedMeta>> meta =
               txn.Meta(sent.name);

@@ -3,15 +3,15 @@
 #include <vector>
 
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
 
 // getRangeLongFromObjectOrReply(1, LONG_MAX) with its own message.
 bool ParsePositive(const std::string& arg, int64_t* out) {
-  return ParseInt64(arg, out) && *out >= 1;
+  return types::ParseInt64(arg, out) && *out >= 1;
 }
 
 }  // namespace

@@ -15,14 +15,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_dump.h"
-#include "service/resp/commands/key_type.h"
-#include "types/codec/object_encoding.h"
-#include "types/codec/rdb_payload.h"
 #include "service/resp/commands/typed_command.h"
+#include "service/resp/dispatch/command.h"
 #include "storage/typed_codec.h"
 #include "storage/typed_values.h"
+#include "types/codec/object_encoding.h"
+#include "types/codec/rdb_payload.h"
+#include "types/key_dump.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -48,17 +48,18 @@ absl::StatusOr<const char*> KeyEncoding(storage::TrackStore& store,
   absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
   if (!meta.ok()) return meta.status();
   if (*meta) return TypedEncoding(txn, name, **meta);
-  absl::StatusOr<bool> geo = IsGeoKey(store, name);
+  absl::StatusOr<bool> geo = types::IsGeoKey(store, name);
   if (!geo.ok()) return geo.status();
   if (!*geo) return nullptr;
   absl::StatusOr<int64_t> size = store.CollectionSize(name);
   if (!size.ok()) return size.status();
-  const char* by_size = EncodingBySize(RdbValue::Kind::kZset, *size);
+  const char* by_size =
+      types::EncodingBySize(types::RdbValue::Kind::kZset, *size);
   if (by_size != nullptr) return by_size;
-  absl::StatusOr<std::optional<RdbValue>> value =
-      LoadTypedValue(store, txn, name);
+  absl::StatusOr<std::optional<types::RdbValue>> value =
+      types::LoadTypedValue(store, txn, name);
   if (!value.ok()) return value.status();
-  return *value ? Encoding(**value) : nullptr;
+  return *value ? types::Encoding(**value) : nullptr;
 }
 
 // The answer about an existing key whose encoding is `encoding`.
@@ -84,8 +85,8 @@ void ObjectAbout(CommandContext& ctx, Asked asked) {
   if (!ctx.Check(string.status())) return;
   if (*string) {
     const std::string& value = (*string)->value;
-    return ReplyAbout(ctx.reply, asked, StringEncoding(value),
-                      StringRefcount(value));
+    return ReplyAbout(ctx.reply, asked, types::StringEncoding(value),
+                      types::StringRefcount(value));
   }
   RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
     absl::StatusOr<const char*> encoding = KeyEncoding(ctx.store(), txn, name);

@@ -19,14 +19,14 @@
 #include "service/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/command_keys.h"
-#include "storage/stats/info_section.h"
-#include "service/resp/commands/key_scan.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "storage/stats/info_section.h"
 #include "storage/stats/store_stats.h"
+#include "types/codec/redis_number.h"
+#include "types/key_scan.h"
+#include "types/key_type.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -211,12 +211,13 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
                                    int64_t now) {
   DbCounts counts;
   bool done = false;
-  absl::Status s = ScanKeys(
+  absl::Status s = types::ScanKeys(
       store, db, now, {},
-      [&](const std::string& key, KeyType type) {
+      [&](const std::string& key, types::KeyType type) {
         ++counts.keys;
-        if (type == KeyType::kGeo) {
-          counts.AddExpiry(store.CollectionExpiry(KeyName(db, key)), now);
+        if (type == types::KeyType::kGeo) {
+          counts.AddExpiry(store.CollectionExpiry(types::KeyName(db, key)),
+                           now);
         }
         return true;
       },
@@ -224,9 +225,9 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
   if (!s.ok()) return s;
   // Expiring strings: a second walk would double the cost; count them here.
   s = store.ScanStrings(
-      KeyName(db, ""), now,
+      types::KeyName(db, ""), now,
       [&](absl::string_view name, const storage::StringValue& v) {
-        std::optional<DbKey> k = ParseKeyName(name);
+        std::optional<types::DbKey> k = types::ParseKeyName(name);
         if (!k || k->db != db) return false;
         counts.AddExpiry(v.expire_at_ms, now);
         return true;
@@ -234,7 +235,8 @@ absl::StatusOr<DbCounts> CountKeys(storage::TrackStore& store, int db,
   if (!s.ok()) return s;
   s = store.ScanTyped(std::nullopt, now,
                       [&](absl::string_view name, const storage::TypedMeta& m) {
-                        std::optional<DbKey> k = ParseKeyName(name);
+                        std::optional<types::DbKey> k =
+                            types::ParseKeyName(name);
                         if (k && k->db == db)
                           counts.AddExpiry(m.expire_at_ms, now);
                         return true;
@@ -320,7 +322,8 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
     // compaction, stalls, memory vs budget, block cache hit rate, write
     // amplification, per column family.
     absl::StrAppend(
-        &text, storage::FormatInfoSection(storage::ReadStoreStats(ctx.store())), "\r\n");
+        &text, storage::FormatInfoSection(storage::ReadStoreStats(ctx.store())),
+        "\r\n");
   }
   if (want("webhooks")) absl::StrAppend(&text, WebhooksSection(ctx));
   if (want("retention")) absl::StrAppend(&text, RetentionSection(ctx));
@@ -330,7 +333,7 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
   }
   if (want("keyspace")) {
     absl::StrAppend(&text, "# Keyspace\r\n");
-    for (int db = 0; db < kDatabases; ++db) {
+    for (int db = 0; db < types::kDatabases; ++db) {
       absl::StatusOr<DbCounts> c = CountKeys(ctx.store(), db, now);
       if (!c.ok() || c->keys == 0) continue;
       absl::StrAppend(&text, "db", db, ":keys=", c->keys,
@@ -361,13 +364,14 @@ absl::Status FlushDb(storage::TrackStore& store, int db) {
   const int64_t now = NowMs();
   std::vector<std::string> strings, typed, collections;
   bool done = false;
-  absl::Status s = ScanKeys(
+  absl::Status s = types::ScanKeys(
       store, db, now, {},
-      [&](const std::string& key, KeyType type) {
-        std::vector<std::string>& names = type == KeyType::kString ? strings
-                                          : type == KeyType::kGeo  ? collections
-                                                                   : typed;
-        names.push_back(KeyName(db, key));
+      [&](const std::string& key, types::KeyType type) {
+        std::vector<std::string>& names =
+            type == types::KeyType::kString ? strings
+            : type == types::KeyType::kGeo  ? collections
+                                            : typed;
+        names.push_back(types::KeyName(db, key));
         return true;
       },
       nullptr, &done);
@@ -417,7 +421,7 @@ void Flushdb(CommandContext& ctx) {
 
 void Flushall(CommandContext& ctx) {
   if (!FlushArgsOk(ctx)) return;
-  for (int db = 0; db < kDatabases; ++db) {
+  for (int db = 0; db < types::kDatabases; ++db) {
     if (!ctx.Check(FlushDb(ctx.store(), db))) return;
   }
   ctx.reply.Ok();
@@ -464,7 +468,7 @@ void Time(CommandContext& ctx) {
 void Debug(CommandContext& ctx) {
   double seconds = 0;
   if (EqualsIgnoreCase(ctx.argv[1], "SLEEP") && ctx.argv.size() == 3 &&
-      ParseRedisDouble(ctx.argv[2], &seconds) && seconds >= 0) {
+      types::ParseRedisDouble(ctx.argv[2], &seconds) && seconds >= 0) {
     std::this_thread::sleep_for(std::chrono::microseconds(
         static_cast<int64_t>(std::min(seconds, 60.0) * 1e6)));
     return ctx.reply.Ok();

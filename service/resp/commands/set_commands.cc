@@ -44,11 +44,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
+#include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "service/resp/commands/typed_command.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -298,7 +298,7 @@ void SPopOne(CommandContext& ctx, const std::string& name) {
 // SPOP key count: the count is checked before the key (Redis's order).
 void SPopCount(CommandContext& ctx, const std::string& name) {
   int64_t count = 0;
-  if (!ParseInt64(ctx.argv[2], &count) || count < 0) {
+  if (!types::ParseInt64(ctx.argv[2], &count) || count < 0) {
     return ctx.reply.Error(kNotPositiveError);
   }
   RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
@@ -385,7 +385,7 @@ void SRandMember(CommandContext& ctx) {
   const bool with_count = ctx.argv.size() == 3;
   int64_t count = 0;
   if (with_count) {
-    if (!ParseInt64(ctx.argv[2], &count)) {
+    if (!types::ParseInt64(ctx.argv[2], &count)) {
       return ctx.reply.Error(kNotIntegerError);
     }
     if (count == INT64_MIN) {
@@ -674,7 +674,7 @@ void SetOpStoreCommand(CommandContext& ctx, SetOp op) {
 void SInterCard(CommandContext& ctx) {
   const std::vector<std::string>& argv = ctx.argv;
   int64_t numkeys = 0;
-  if (!ParseInt64(argv[1], &numkeys) || numkeys < 1) {
+  if (!types::ParseInt64(argv[1], &numkeys) || numkeys < 1) {
     return ctx.reply.Error("numkeys should be greater than 0");
   }
   if (numkeys > static_cast<int64_t>(argv.size()) - 2) {
@@ -685,7 +685,7 @@ void SInterCard(CommandContext& ctx) {
   int64_t limit = 0;  // 0: no limit
   for (size_t j = keys_end; j < argv.size(); ++j) {
     if (IsWord(argv[j], "limit") && j + 1 < argv.size()) {
-      if (!ParseInt64(argv[j + 1], &limit) || limit < 0) {
+      if (!types::ParseInt64(argv[j + 1], &limit) || limit < 0) {
         return ctx.reply.Error("LIMIT can't be negative");
       }
       ++j;
@@ -751,7 +751,7 @@ absl::Status ScanPage(CommandContext& ctx, TypedTxn& txn,
 // first, then the key, then the options (Redis's order).
 void SScan(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(ctx.argv[2], &cursor)) {
+  if (!types::ParseScanCursor(ctx.argv[2], &cursor)) {
     return ctx.reply.Error("invalid cursor");
   }
   const std::string name = ctx.Name(ctx.argv[1]);

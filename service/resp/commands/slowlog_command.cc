@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "service/resp/dispatch/command.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -18,7 +18,7 @@ void SlowlogGet(CommandContext& ctx) {
   if (ctx.argv.size() > 3) return ReplySubcommandSyntaxError(ctx);
   int64_t count = 10;
   if (ctx.argv.size() == 3 &&
-      (!ParseInt64(ctx.argv[2], &count) || count < -1)) {
+      (!types::ParseInt64(ctx.argv[2], &count) || count < -1)) {
     return ctx.reply.Error("count should be greater than or equal to -1");
   }
   const std::vector<SlowLog::Entry> entries =

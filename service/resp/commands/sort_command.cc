@@ -28,15 +28,15 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "service/clock.h"
+#include "service/resp/commands/typed_command.h"
+#include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/pop_waiters.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "service/resp/commands/typed_command.h"
-#include "service/resp/commands/typed_zset.h"
 #include "storage/track_store.h"
 #include "storage/typed_codec.h"
+#include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
 namespace {
@@ -72,8 +72,8 @@ bool ParseSortArgs(CommandContext& ctx, bool read_only, SortArgs* args) {
     } else if (IsWord(word, "alpha")) {
       args->alpha = true;
     } else if (IsWord(word, "limit") && left >= 2) {
-      if (!ParseInt64(argv[j + 1], &args->limit_start) ||
-          !ParseInt64(argv[j + 2], &args->limit_count)) {
+      if (!types::ParseInt64(argv[j + 1], &args->limit_start) ||
+          !types::ParseInt64(argv[j + 2], &args->limit_count)) {
         ctx.reply.Error(kNotIntegerError);
         return false;
       }
@@ -129,16 +129,17 @@ absl::StatusOr<std::optional<SortSource>> LoadSortSource(
     if (!s.ok()) return s;
     return source;
   }
-  absl::StatusOr<std::optional<ZsetSource>> zset =
-      LookupZsetSource(store, txn, name, /*sets_allowed=*/false);
+  absl::StatusOr<std::optional<types::ZsetSource>> zset =
+      types::LookupZsetSource(store, txn, name, /*sets_allowed=*/false);
   if (!zset.ok()) return zset.status();
   if (!*zset) return std::nullopt;
-  if ((*zset)->kind == ZsetSource::kNone) return source;
-  absl::StatusOr<std::vector<ZEntry>> entries =
-      LoadZsetSource(store, txn, name, **zset);
+  if ((*zset)->kind == types::ZsetSource::kNone) return source;
+  absl::StatusOr<std::vector<types::ZEntry>> entries =
+      types::LoadZsetSource(store, txn, name, **zset);
   if (!entries.ok()) return entries.status();
   source.type = ValueType::kZset;
-  for (ZEntry& e : *entries) source.elements.push_back(std::move(e.member));
+  for (types::ZEntry& e : *entries)
+    source.elements.push_back(std::move(e.member));
   return source;
 }
 

@@ -5,7 +5,7 @@
 // Each follows Redis 7.0's t_string.c: the same checks in the same order,
 // so that replies, errors included, are byte for byte Redis's. Every
 // command that writes reads and writes inside one UpdateStringsFor call
-// (service/resp/string_update.h), so it is atomic. A GEO key is a zset to
+// (service/resp/commands/string_update.h), so it is atomic. A GEO key is a zset to
 // these commands: SET, MSET and friends replace it (deleting the
 // collection after the string is written; until then the string wins, as
 // TypeOf says), every other command answers WRONGTYPE.
@@ -19,13 +19,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_type.h"
-#include "types/codec/lcs.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/string_update.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/lcs.h"
+#include "types/codec/redis_number.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -101,7 +101,7 @@ struct ExpireTime {
 ExpireTime ParseExpireTime(const std::string& arg, int flags,
                            absl::string_view command, int64_t now_ms) {
   int64_t ms = 0;
-  if (!ParseInt64(arg, &ms)) return {std::nullopt, kNotIntegerError};
+  if (!types::ParseInt64(arg, &ms)) return {std::nullopt, kNotIntegerError};
   const std::string invalid =
       absl::StrCat("invalid expire time in '", command, "' command");
   const bool seconds = Has(flags, kEx | kExat);
@@ -127,7 +127,7 @@ std::optional<StringValue> ValueExpiringAt(std::string value, int64_t at_ms,
 // `absent()`.
 template <typename F>
 void ReplyAbsent(CommandContext& ctx, const std::string& name, F absent) {
-  absl::StatusOr<bool> geo = HoldsNonString(ctx.store(), name, NowMs());
+  absl::StatusOr<bool> geo = types::HoldsNonString(ctx.store(), name, NowMs());
   if (!ctx.Check(geo.status())) return;
   if (*geo) return ctx.reply.Error(kWrongTypeError);
   absent();
@@ -155,7 +155,8 @@ void Strlen(CommandContext& ctx) {
 
 void Getrange(CommandContext& ctx) {
   int64_t start = 0, end = 0;
-  if (!ParseInt64(ctx.argv[2], &start) || !ParseInt64(ctx.argv[3], &end)) {
+  if (!types::ParseInt64(ctx.argv[2], &start) ||
+      !types::ParseInt64(ctx.argv[3], &end)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   const std::string name = ctx.Name(ctx.argv[1]);
@@ -223,7 +224,8 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
         std::optional<StringValue>& cur = values[0];
         bool geo = false;
         if (!cur) {
-          absl::StatusOr<bool> g = HoldsNonString(ctx.store(), name, NowMs());
+          absl::StatusOr<bool> g =
+              types::HoldsNonString(ctx.store(), name, NowMs());
           if (!g.ok()) return g.status();
           geo = *g;
         }
@@ -245,7 +247,8 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
           return false;
         }
         if (expire == nullptr && Has(flags, kKeepTtl) && geo) {
-          absl::StatusOr<int64_t> at = NonStringExpiry(ctx.store(), name, now);
+          absl::StatusOr<int64_t> at =
+              types::NonStringExpiry(ctx.store(), name, now);
           if (!at.ok()) return at.status();
           expire_at = *at;
         } else if (expire == nullptr) {
@@ -334,7 +337,7 @@ void MsetGeneric(CommandContext& ctx, bool nx) {
           }
           if (!checked.insert(names[i]).second) continue;
           absl::StatusOr<bool> geo =
-              HoldsNonString(ctx.store(), names[i], NowMs());
+              types::HoldsNonString(ctx.store(), names[i], NowMs());
           if (!geo.ok()) return geo.status();
           if (*geo) {
             busy = true;
@@ -438,7 +441,7 @@ void IncrDecr(CommandContext& ctx, int64_t by) {
               AnswerWrongTypeIfGeo(ctx.store(), name, answer);
           if (!geo.ok()) return geo.status();
           if (*geo) return false;
-        } else if (!ParseInt64(cur->value, &value)) {
+        } else if (!types::ParseInt64(cur->value, &value)) {
           answer.Error(kNotIntegerError);
           return false;
         }
@@ -460,13 +463,15 @@ void Decr(CommandContext& ctx) { IncrDecr(ctx, -1); }
 
 void Incrby(CommandContext& ctx) {
   int64_t by = 0;
-  if (!ParseInt64(ctx.argv[2], &by)) return ctx.reply.Error(kNotIntegerError);
+  if (!types::ParseInt64(ctx.argv[2], &by))
+    return ctx.reply.Error(kNotIntegerError);
   IncrDecr(ctx, by);
 }
 
 void Decrby(CommandContext& ctx) {
   int64_t by = 0;
-  if (!ParseInt64(ctx.argv[2], &by)) return ctx.reply.Error(kNotIntegerError);
+  if (!types::ParseInt64(ctx.argv[2], &by))
+    return ctx.reply.Error(kNotIntegerError);
   if (by == LLONG_MIN) return ctx.reply.Error("decrement would overflow");
   IncrDecr(ctx, -by);
 }
@@ -484,8 +489,8 @@ void Incrbyfloat(CommandContext& ctx) {
           if (!geo.ok()) return geo.status();
           if (*geo) return false;
         }
-        if ((cur && !ParseRedisLongDouble(cur->value, &value)) ||
-            !ParseRedisLongDouble(ctx.argv[2], &incr)) {
+        if ((cur && !types::ParseRedisLongDouble(cur->value, &value)) ||
+            !types::ParseRedisLongDouble(ctx.argv[2], &incr)) {
           answer.Error(kNotFloatError);
           return false;
         }
@@ -495,7 +500,7 @@ void Incrbyfloat(CommandContext& ctx) {
           return false;
         }
         if (!cur) cur = StringValue();
-        cur->value = FormatLongDouble(value);
+        cur->value = types::FormatLongDouble(value);
         answer.Bulk(cur->value);
         return true;
       });
@@ -541,7 +546,7 @@ void Append(CommandContext& ctx) {
 
 void Setrange(CommandContext& ctx) {
   int64_t offset = 0;
-  if (!ParseInt64(ctx.argv[2], &offset)) {
+  if (!types::ParseInt64(ctx.argv[2], &offset)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   if (offset < 0) return ctx.reply.Error("offset is out of range");
@@ -600,7 +605,7 @@ bool ParseLcsOptions(CommandContext& ctx, LcsOptions* o) {
     } else if (IsWord(argv[j], "withmatchlen")) {
       o->with_match_len = true;
     } else if (IsWord(argv[j], "minmatchlen") && j + 1 < argv.size()) {
-      if (!ParseInt64(argv[++j], &o->min_match_len)) {
+      if (!types::ParseInt64(argv[++j], &o->min_match_len)) {
         ctx.reply.Error(kNotIntegerError);
         return false;
       }
@@ -618,11 +623,12 @@ bool ParseLcsOptions(CommandContext& ctx, LcsOptions* o) {
   return true;
 }
 
-void ReplyLcsRanges(Reply& reply, const LcsResult& r, bool with_match_len) {
+void ReplyLcsRanges(Reply& reply, const types::LcsResult& r,
+                    bool with_match_len) {
   reply.Map(2);
   reply.Bulk("matches");
   reply.Array(r.ranges.size());
-  for (const LcsRange& range : r.ranges) {
+  for (const types::LcsRange& range : r.ranges) {
     reply.Array(with_match_len ? 3 : 2);
     reply.Array(2);
     reply.Integer(range.a_start);
@@ -649,7 +655,7 @@ void Lcs(CommandContext& ctx) {
       values[k] = std::move((*v)->value);
       continue;
     }
-    absl::StatusOr<bool> other = HoldsNonString(ctx.store(), name, now);
+    absl::StatusOr<bool> other = types::HoldsNonString(ctx.store(), name, now);
     if (!ctx.Check(other.status())) return;
     if (*other) {
       return ctx.reply.Error("The specified keys must contain string values");
@@ -657,13 +663,13 @@ void Lcs(CommandContext& ctx) {
   }
   LcsOptions o;
   if (!ParseLcsOptions(ctx, &o)) return;
-  if (LcsTableBytes(values[0].size(), values[1].size()) >
+  if (types::LcsTableBytes(values[0].size(), values[1].size()) >
       static_cast<uint64_t>(ctx.server.settings().proto_max_bulk_len)) {
     return ctx.reply.Error(
         "Insufficient memory, transient memory for LCS exceeds "
         "proto-max-bulk-len");
   }
-  const LcsResult r = LongestCommonSubsequence(
+  const types::LcsResult r = types::LongestCommonSubsequence(
       values[0], values[1], /*walk=*/o.idx || !o.len, o.min_match_len);
   if (o.idx) return ReplyLcsRanges(ctx.reply, r, o.with_match_len);
   if (o.len) return ctx.reply.Integer(r.length);

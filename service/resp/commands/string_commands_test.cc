@@ -14,8 +14,8 @@
 #include "gtest/gtest.h"
 #include "model/track_point.h"
 #include "service/resp/testing/geo_test_util.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/testing/resp_test_client.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -33,7 +33,8 @@ void AddGeo(Differential& d, const std::string& key, int db = 0) {
   p.loc_time_ms = 1;
   p.lat = 38.115556;
   p.lon = 13.361389;
-  ASSERT_TRUE(d.trackdb_server().store().AddPoints(KeyName(db, key), {p}).ok());
+  ASSERT_TRUE(
+      d.trackdb_server().store().AddPoints(types::KeyName(db, key), {p}).ok());
 }
 
 TEST(StringCommandsTest, GetSetBasics) {

@@ -1,8 +1,8 @@
 #include "service/resp/commands/string_update.h"
 
 #include "service/clock.h"
-#include "service/resp/commands/key_type.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 
@@ -43,7 +43,7 @@ void DeferredReply::Send(Reply& reply) const {
 absl::StatusOr<bool> AnswerWrongTypeIfGeo(storage::TrackStore& store,
                                           absl::string_view name,
                                           DeferredReply& answer) {
-  absl::StatusOr<bool> other = HoldsNonString(store, name, NowMs());
+  absl::StatusOr<bool> other = types::HoldsNonString(store, name, NowMs());
   if (other.ok() && *other) answer.Error(kWrongTypeError);
   return other;
 }

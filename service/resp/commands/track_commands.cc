@@ -31,14 +31,14 @@
 #include "analysis/track_analysis.h"
 #include "model/limits.h"
 #include "model/validate.h"
-#include "service/resp/dispatch/command.h"
 #include "service/resp/commands/geo_args.h"
-#include "service/resp/commands/key_type.h"
+#include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "storage/position_at.h"
 #include "storage/track_range.h"
+#include "types/codec/redis_number.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -54,7 +54,7 @@ std::optional<bool> TrackKeyOrReply(CommandContext& ctx) {
 }
 
 bool NonNegativeIntOrReply(CommandContext& ctx, size_t i, int64_t* out) {
-  if (!ParseInt64(ctx.argv[i], out)) {
+  if (!types::ParseInt64(ctx.argv[i], out)) {
     ctx.reply.Error(kNotIntegerError);
     return false;
   }
@@ -66,7 +66,7 @@ bool NonNegativeIntOrReply(CommandContext& ctx, size_t i, int64_t* out) {
 }
 
 bool NonNegativeDoubleOrReply(CommandContext& ctx, size_t i, double* out) {
-  if (!ParseRedisDouble(ctx.argv[i], out) || !std::isfinite(*out)) {
+  if (!types::ParseRedisDouble(ctx.argv[i], out) || !std::isfinite(*out)) {
     ctx.reply.Error(kNotFloatError);
     return false;
   }
@@ -210,7 +210,7 @@ void TrackPosAt(CommandContext& ctx) {
   storage::PositionAtQuery q;
   q.collection = ctx.Name(ctx.argv[1]);
   q.entity = ctx.argv[2];
-  if (!ParseInt64(ctx.argv[3], &q.time_ms)) {
+  if (!types::ParseInt64(ctx.argv[3], &q.time_ms)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   for (size_t i = 4; i < ctx.argv.size(); ++i) {
@@ -239,7 +239,7 @@ void TrackPosAt(CommandContext& ctx) {
 void TrackSetRetention(CommandContext& ctx) {
   if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
   storage::RetentionPolicy policy;
-  if (!ParseInt64(ctx.argv[2], &policy.max_age_ms)) {
+  if (!types::ParseInt64(ctx.argv[2], &policy.max_age_ms)) {
     return ctx.reply.Error(kNotIntegerError);
   }
   for (size_t i = 3; i < ctx.argv.size(); ++i) {
@@ -247,7 +247,7 @@ void TrackSetRetention(CommandContext& ctx) {
       policy.expire_latest = true;
     } else if (EqualsIgnoreCase(ctx.argv[i], "maxpoints") &&
                i + 1 < ctx.argv.size()) {
-      if (!ParseInt64(ctx.argv[++i], &policy.max_points)) {
+      if (!types::ParseInt64(ctx.argv[++i], &policy.max_points)) {
         return ctx.reply.Error(kNotIntegerError);
       }
     } else {

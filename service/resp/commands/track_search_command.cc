@@ -25,12 +25,12 @@
 #include "absl/strings/str_cat.h"
 #include "index/region.h"
 #include "model/limits.h"
-#include "service/resp/dispatch/command.h"
 #include "service/resp/commands/geo_args.h"
-#include "service/resp/commands/key_type.h"
+#include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -83,7 +83,7 @@ bool ParseBoundsOrReply(CommandContext& ctx, size_t i, SearchArgs* args) {
 size_t ParsePolygonOrReply(CommandContext& ctx, size_t i, SearchArgs* args) {
   const std::vector<std::string>& argv = ctx.argv;
   int64_t n = 0;
-  if (!ParseInt64(argv[i + 1], &n) || n < 3 ||
+  if (!types::ParseInt64(argv[i + 1], &n) || n < 3 ||
       static_cast<int64_t>((argv.size() - i - 2) / 2) < n) {
     ctx.reply.Error("BYPOLYGON needs a count of at least 3 vertices and them");
     return 0;
@@ -139,7 +139,7 @@ bool ParseValueOptionOrReply(CommandContext& ctx, size_t i, SearchArgs* args) {
     q.page_token = value == "0" ? "" : value;
     return true;
   }
-  if (!ParseInt64(value, &n)) {
+  if (!types::ParseInt64(value, &n)) {
     ctx.reply.Error(kNotIntegerError);
     return false;
   }

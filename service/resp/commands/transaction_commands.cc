@@ -37,7 +37,7 @@
 #include "service/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/exec_gate.h"
-#include "service/resp/commands/key_dump.h"
+#include "types/key_dump.h"
 
 namespace trackdb::resp {
 namespace {
@@ -46,8 +46,8 @@ namespace {
 // serializes it and its expiry; the hash of "" for nothing.
 absl::StatusOr<size_t> KeyState(storage::TrackStore& store,
                                 const std::string& name) {
-  absl::StatusOr<std::optional<DumpedKey>> dumped =
-      DumpKey(store, name, NowMs());
+  absl::StatusOr<std::optional<types::DumpedKey>> dumped =
+      types::DumpKey(store, name, NowMs());
   if (!dumped.ok()) return dumped.status();
   if (!*dumped) return absl::HashOf(std::string());
   return absl::HashOf((*dumped)->payload, (*dumped)->expire_at_ms);

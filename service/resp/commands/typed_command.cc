@@ -7,13 +7,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/keyspace.h"
-#include "types/codec/object_encoding.h"
 #include "service/resp/dispatch/option_words.h"
-#include "types/codec/rdb_payload.h"
-#include "types/codec/redis_number.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "storage/typed_codec.h"
+#include "types/codec/object_encoding.h"
+#include "types/codec/rdb_payload.h"
+#include "types/codec/redis_number.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 
@@ -116,7 +116,8 @@ std::vector<std::string> NamesOf(absl::Span<const PendingGroup> groups) {
   std::vector<std::string> names;
   for (const PendingGroup& g : groups) {
     for (const std::vector<std::string>& call : g.calls) {
-      names.push_back(KeyName(g.client->db, call.size() > 1 ? call[1] : ""));
+      names.push_back(
+          types::KeyName(g.client->db, call.size() > 1 ? call[1] : ""));
     }
   }
   std::sort(names.begin(), names.end());
@@ -237,7 +238,7 @@ std::optional<std::string> ExclusiveNameOfRun(
   for (const std::vector<std::string>& call : calls) {
     if (call.size() < 2 || call[1] != first[1]) return std::nullopt;
   }
-  std::string name = KeyName(client.db, first[1]);
+  std::string name = types::KeyName(client.db, first[1]);
   if (RunFirstAsRead(server, SpecsOf(server, calls),
                      absl::MakeConstSpan(&name, 1))) {
     return std::nullopt;
@@ -280,8 +281,9 @@ bool RunTypedOnce(CommandContext& ctx, absl::Span<const std::string> names,
 
 bool SmallPopCount(const std::vector<std::string>& argv) {
   int64_t count = 0;
-  return argv.size() <= 2 || (argv.size() == 3 && ParseInt64(argv[2], &count) &&
-                              count <= kLoopMembers);
+  return argv.size() <= 2 ||
+         (argv.size() == 3 && types::ParseInt64(argv[2], &count) &&
+          count <= kLoopMembers);
 }
 
 void RunTyped(CommandContext& ctx, absl::Span<const std::string> names,
@@ -332,7 +334,7 @@ bool ParseRandomPickArgs(CommandContext& ctx, absl::string_view word,
   const auto& argv = ctx.argv;
   if (argv.size() < 3) return true;
   args->with_count = true;
-  if (!ParseInt64(argv[2], &args->count)) {
+  if (!types::ParseInt64(argv[2], &args->count)) {
     ctx.reply.Error(kNotIntegerError);
     return false;
   }
@@ -361,7 +363,7 @@ bool ParseKeyScanOptions(const std::vector<std::string>& argv, Reply& reply,
   for (size_t i = 3; i < argv.size(); i += 2) {
     const bool has_value = i + 1 < argv.size();
     if (IsWord(argv[i], "count") && has_value) {
-      if (!ParseInt64(argv[i + 1], &options->count)) {
+      if (!types::ParseInt64(argv[i + 1], &options->count)) {
         reply.Error(kNotIntegerError);
         return false;
       }
@@ -411,12 +413,13 @@ absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
                                           const std::string& name,
                                           const storage::TypedMeta& meta) {
   using storage::ValueType;
-  const RdbValue::Kind kind =
-      meta.type == ValueType::kHash   ? RdbValue::Kind::kHash
-      : meta.type == ValueType::kSet  ? RdbValue::Kind::kSet
-      : meta.type == ValueType::kZset ? RdbValue::Kind::kZset
-                                      : RdbValue::Kind::kList;
-  if (const char* by_size = EncodingBySize(kind, meta.size)) return by_size;
+  const types::RdbValue::Kind kind =
+      meta.type == ValueType::kHash   ? types::RdbValue::Kind::kHash
+      : meta.type == ValueType::kSet  ? types::RdbValue::Kind::kSet
+      : meta.type == ValueType::kZset ? types::RdbValue::Kind::kZset
+                                      : types::RdbValue::Kind::kList;
+  if (const char* by_size = types::EncodingBySize(kind, meta.size))
+    return by_size;
   const bool zset = meta.type == ValueType::kZset;
   const std::string walked =
       zset ? std::string(1, storage::kZsetMemberTag) : std::string();
@@ -426,13 +429,13 @@ absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
                [&](absl::string_view subkey, absl::string_view value) {
                  switch (meta.type) {
                    case ValueType::kHash:
-                     small = FitsHashListpack(subkey, value);
+                     small = types::FitsHashListpack(subkey, value);
                      break;
                    case ValueType::kSet:
-                     small = FitsIntset(subkey);
+                     small = types::FitsIntset(subkey);
                      break;
                    default:  // a zset member's subkey is its tag and the member
-                     small = subkey.size() - 1 <= kZsetMaxListpackValue;
+                     small = subkey.size() - 1 <= types::kZsetMaxListpackValue;
                  }
                  return small;
                });

@@ -2,13 +2,12 @@
 
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "service/clock.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_command.h"
-#include "storage/keys.h"
-#include "storage/typed_codec.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/key_type.h"
 
 namespace trackdb::resp {
 namespace {
@@ -17,129 +16,24 @@ using storage::TypedMeta;
 using storage::TypedTxn;
 using storage::ValueType;
 
-// 's' | 8 score bytes | member.
-constexpr size_t kScoreSubkeyHead = 1 + 8;
-
-absl::Status CorruptZset(absl::string_view what) {
-  return absl::DataLossError(absl::StrCat("corrupt sorted set ", what));
-}
-
 }  // namespace
 
-void StageNewZset(TypedTxn& txn, const std::string& name, bool had_typed,
-                  const std::vector<ZEntry>& entries, int64_t expire_at_ms) {
-  if (entries.empty()) {
-    if (had_typed) txn.DeleteMeta(name);
-    return;
-  }
-  // A new version: the old value's members become garbage.
-  TypedMeta meta = txn.Create(ValueType::kZset);
-  for (const ZEntry& e : entries) {
-    txn.Put(name, meta, storage::ZsetMemberSubkey(e.member),
-            storage::EncodeScore(e.score));
-    txn.Put(name, meta, storage::ZsetScoreSubkey(e.score, e.member), "");
-  }
-  meta.size = entries.size();
-  meta.expire_at_ms = expire_at_ms;
-  txn.SetMeta(name, meta);
-}
-
-std::optional<ZsetKind> ZsetKindOrReply(CommandContext& ctx,
-                                        const std::string& name) {
-  absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, NowMs());
+std::optional<types::ZsetKind> ZsetKindOrReply(CommandContext& ctx,
+                                               const std::string& name) {
+  absl::StatusOr<types::KeyType> type =
+      types::TypeOf(ctx.store(), name, NowMs());
   if (!ctx.Check(type.status())) return std::nullopt;
   switch (*type) {
-    case KeyType::kNone:
-      return ZsetKind::kNone;
-    case KeyType::kGeo:
-      return ZsetKind::kGeo;
-    case KeyType::kZset:
-      return ZsetKind::kTyped;
+    case types::KeyType::kNone:
+      return types::ZsetKind::kNone;
+    case types::KeyType::kGeo:
+      return types::ZsetKind::kGeo;
+    case types::KeyType::kZset:
+      return types::ZsetKind::kTyped;
     default:
       ctx.reply.Error(kWrongTypeError);
       return std::nullopt;
   }
-}
-
-absl::Status TypedZsetReader::Walk(
-    bool reverse, const std::optional<ZSeek>& from,
-    const std::function<bool(const ZEntry&)>& visit) const {
-  const std::string prefix(1, storage::kZsetScoreTag);
-  std::string start;
-  if (from) {
-    start = prefix + storage::EncodeScore(from->score);
-    if (from->member) {
-      start += *from->member;
-    } else if (reverse) {
-      start = storage::PrefixEnd(start);  // after every member of the score
-    }
-  }
-  // Nothing live lies below the meta's low bound: seek past what pops
-  // left there.
-  if (!reverse && start < meta_.low) start = meta_.low;
-  absl::Status corrupt;
-  ZEntry e;
-  absl::Status s =
-      txn_.Scan(name_, meta_, prefix, start, reverse,
-                [&](absl::string_view subkey, absl::string_view) {
-                  if (subkey.size() < kScoreSubkeyHead) {
-                    corrupt = CorruptZset("score key");
-                    return false;
-                  }
-                  e.score = storage::DecodeScore(subkey.substr(1));
-                  e.member.assign(subkey.data() + kScoreSubkeyHead,
-                                  subkey.size() - kScoreSubkeyHead);
-                  return visit(e);
-                });
-  if (!s.ok()) return s;
-  return corrupt;
-}
-
-absl::StatusOr<std::optional<double>> TypedZsetReader::Score(
-    absl::string_view member) const {
-  absl::StatusOr<std::optional<std::string>> value =
-      txn_.Get(name_, meta_, storage::ZsetMemberSubkey(member));
-  if (!value.ok()) return value.status();
-  if (!*value) return std::nullopt;
-  if ((*value)->size() != 8) return CorruptZset("score");
-  return storage::DecodeScore(**value);
-}
-
-absl::StatusOr<std::optional<double>> ZsetWriter::Score(
-    absl::string_view member) {
-  return TypedZsetReader(txn_, name_, meta_).Score(member);
-}
-
-void ZsetWriter::Set(absl::string_view member, std::optional<double> old,
-                     double score) {
-  if (old) {
-    txn_.Delete(name_, meta_, storage::ZsetScoreSubkey(*old, member));
-  } else {
-    ++meta_.size;
-  }
-  txn_.Put(name_, meta_, storage::ZsetMemberSubkey(member),
-           storage::EncodeScore(score));
-  std::string score_key = storage::ZsetScoreSubkey(score, member);
-  if (score_key < meta_.low) meta_.low = score_key;
-  txn_.Put(name_, meta_, score_key, "");
-  changed_ = true;
-}
-
-void ZsetWriter::RemovedLowest(double score, absl::string_view member) {
-  std::string score_key = storage::ZsetScoreSubkey(score, member);
-  if (score_key > meta_.low) meta_.low = std::move(score_key);
-  changed_ = true;
-}
-
-void ZsetWriter::Remove(absl::string_view member, double score) {
-  txn_.Delete(name_, meta_, storage::ZsetMemberSubkey(member));
-  txn_.Delete(name_, meta_, storage::ZsetScoreSubkey(score, member));
-  --meta_.size;
-  changed_ = true;
-}
-
-void ZsetWriter::Finish() {
-  if (changed_) txn_.SetMeta(name_, meta_);
 }
 
 void RunOnTypedZset(CommandContext& ctx, const std::string& name,
@@ -149,76 +43,6 @@ void RunOnTypedZset(CommandContext& ctx, const std::string& name,
                    [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) {
                      return body(txn, name, meta, reply);
                    });
-}
-
-std::vector<ZEntry> GeoEntries(const std::vector<ScoredMember>& members) {
-  std::vector<ZEntry> entries;
-  entries.reserve(members.size());
-  for (const ScoredMember& m : members) {
-    entries.push_back({m.member, static_cast<double>(m.score)});
-  }
-  return entries;
-}
-
-absl::StatusOr<std::optional<ZsetSource>> LookupZsetSource(
-    storage::TrackStore& store, TypedTxn& txn, const std::string& name,
-    bool sets_allowed) {
-  using Found = std::optional<ZsetSource>;
-  absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
-  if (!meta.ok()) return meta.status();
-  if (*meta) {
-    if ((*meta)->type == ValueType::kZset) {
-      return Found(ZsetSource{ZsetSource::kZset, *meta});
-    }
-    if ((*meta)->type == ValueType::kSet && sets_allowed) {
-      return Found(ZsetSource{ZsetSource::kSet, *meta});
-    }
-    return Found();
-  }
-  absl::StatusOr<bool> other = txn.HoldsStringOrCollection(name);
-  if (!other.ok()) return other.status();
-  if (!*other) return Found(ZsetSource{});
-  // A string or a GEO key (reading strings here would take their locks).
-  absl::StatusOr<bool> geo = IsGeoKey(store, name);
-  if (!geo.ok()) return geo.status();
-  if (*geo) return Found(ZsetSource{ZsetSource::kGeo, std::nullopt});
-  return Found();
-}
-
-absl::StatusOr<std::vector<ZEntry>> LoadZsetSource(storage::TrackStore& store,
-                                                   TypedTxn& txn,
-                                                   const std::string& name,
-                                                   const ZsetSource& source) {
-  std::vector<ZEntry> entries;
-  absl::Status s;
-  switch (source.kind) {
-    case ZsetSource::kNone:
-      break;
-    case ZsetSource::kZset:
-      s = TypedZsetReader(txn, name, *source.meta)
-              .Walk(false, std::nullopt, [&](const ZEntry& e) {
-                entries.push_back(e);
-                return true;
-              });
-      break;
-    case ZsetSource::kSet:
-      // Every score is 1: byte order of the members is sorted-set order.
-      s = txn.Scan(name, *source.meta, "", "", false,
-                   [&](absl::string_view member, absl::string_view) {
-                     entries.push_back({std::string(member), 1.0});
-                     return true;
-                   });
-      break;
-    case ZsetSource::kGeo: {
-      absl::StatusOr<std::vector<ScoredMember>> members =
-          LoadSortedMembers(store, name);
-      if (!members.ok()) return members.status();
-      entries = GeoEntries(*members);
-      break;
-    }
-  }
-  if (!s.ok()) return s;
-  return entries;
 }
 
 void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
@@ -235,7 +59,7 @@ void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
         if (!meta.ok()) return meta.status();
         // A string or a GEO key goes in the same batch.
         if (absl::Status s = txn.RemoveOtherTypes(dst); !s.ok()) return s;
-        StageNewZset(txn, dst, meta->has_value(), *result);
+        types::StageNewZset(txn, dst, meta->has_value(), *result);
         reply.Integer(static_cast<int64_t>(result->size()));
         stored = !result->empty();
         return absl::OkStatus();
@@ -243,6 +67,95 @@ void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
       replaceable);
   // A sorted set stored wakes BZPOPMIN and the others waiting for one.
   if (stored) WakePoppers(ctx, dst);
+}
+
+bool ParseRangeOptionsOrReply(CommandContext& ctx, size_t first_option,
+                              bool store, types::RangeRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  for (size_t j = first_option; j < argv.size(); ++j) {
+    const size_t leftargs = argv.size() - j - 1;
+    if (!store && IsWord(argv[j], "withscores")) {
+      req->withscores = true;
+    } else if (IsWord(argv[j], "limit") && leftargs >= 2) {
+      if (!types::ParseInt64(argv[j + 1], &req->offset) ||
+          !types::ParseInt64(argv[j + 2], &req->limit)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      j += 2;
+    } else if (req->direction == types::Direction::kAuto &&
+               IsWord(argv[j], "rev")) {
+      req->direction = types::Direction::kReverse;
+    } else if (req->type == types::RangeType::kAuto &&
+               IsWord(argv[j], "bylex")) {
+      req->type = types::RangeType::kLex;
+    } else if (req->type == types::RangeType::kAuto &&
+               IsWord(argv[j], "byscore")) {
+      req->type = types::RangeType::kScore;
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  if (req->direction == types::Direction::kAuto)
+    req->direction = types::Direction::kForward;
+  if (req->type == types::RangeType::kAuto) req->type = types::RangeType::kRank;
+  req->reverse = req->direction == types::Direction::kReverse;
+  if (req->limit != -1 && req->type == types::RangeType::kRank) {
+    ctx.reply.Error(
+        "syntax error, LIMIT is only supported in combination with either "
+        "BYSCORE or BYLEX");
+    return false;
+  }
+  if (req->withscores && req->type == types::RangeType::kLex) {
+    ctx.reply.Error(
+        "syntax error, WITHSCORES not supported in combination with BYLEX");
+    return false;
+  }
+  return true;
+}
+
+bool ParseRangeBoundsOrReply(CommandContext& ctx, size_t min_index,
+                             types::RangeRequest* req) {
+  size_t minidx = min_index, maxidx = min_index + 1;
+  if (req->reverse && req->type != types::RangeType::kRank)
+    std::swap(minidx, maxidx);
+  const std::string& min = ctx.argv[minidx];
+  const std::string& max = ctx.argv[maxidx];
+  switch (req->type) {
+    case types::RangeType::kRank:
+      if (!types::ParseInt64(min, &req->start) ||
+          !types::ParseInt64(max, &req->end)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      return true;
+    case types::RangeType::kScore:
+      if (!types::ParseScoreRange(min, max, &req->scores)) {
+        ctx.reply.Error("min or max is not a float");
+        return false;
+      }
+      return true;
+    default:
+      if (!types::ParseLexRange(min, max, &req->lex)) {
+        ctx.reply.Error("min or max not valid string range item");
+        return false;
+      }
+      return true;
+  }
+}
+
+void EmitEntry(Reply& reply, const types::ZEntry& entry, bool withscores) {
+  if (withscores && reply.protocol() > 2) reply.Array(2);
+  reply.Bulk(entry.member);
+  if (withscores) reply.Double(entry.score);
+}
+
+void EmitEntries(Reply& reply, const std::vector<types::ZEntry>& entries,
+                 bool withscores) {
+  const size_t per = (withscores && reply.protocol() == 2) ? 2 : 1;
+  reply.Array(entries.size() * per);
+  for (const types::ZEntry& e : entries) EmitEntry(reply, e, withscores);
 }
 
 }  // namespace trackdb::resp

@@ -7,7 +7,6 @@
 // after every command. Replies whose order Redis leaves open (ZRANDMEMBER,
 // a paged ZSCAN) are compared as sorted elements; random picks are checked
 // for what they must hold.
-#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -21,77 +20,22 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/testing/geo_test_util.h"
-#include "service/resp/dispatch/keyspace.h"
+#include "service/resp/testing/reply_helpers.h"
 #include "service/resp/testing/resp_test_client.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
 
+using testing::Aggregate;
+using testing::BulkText;
+using testing::BulkTexts;
 using testing::Differential;
 using testing::RawClient;
+using testing::ScanWalk;
+using testing::Split;
+using testing::WalkScan;
 using Argv = std::vector<std::string>;
-
-// An aggregate reply's first line and its elements' bytes.
-struct Aggregate {
-  std::string header;
-  std::vector<std::string> elements;
-};
-
-Aggregate Split(const std::string& reply) {
-  Aggregate a;
-  const size_t eol = reply.find("\r\n");
-  if (eol == std::string::npos) return a;
-  a.header = reply.substr(0, eol + 2);
-  for (size_t pos = eol + 2; pos < reply.size();) {
-    const size_t n = testing::CompleteReplyLength(reply.substr(pos));
-    if (n == 0) break;
-    a.elements.push_back(reply.substr(pos, n));
-    pos += n;
-  }
-  return a;
-}
-
-// `reply` with its elements sorted in groups of `group` (a member and its
-// score stay together); anything but an array as it is.
-std::string Sorted(const std::string& reply, size_t group) {
-  if (reply.empty() || reply[0] != '*') return reply;
-  const Aggregate a = Split(reply);
-  std::vector<std::string> groups;
-  for (size_t i = 0; i < a.elements.size(); i += group) {
-    std::string g;
-    for (size_t j = i; j < i + group && j < a.elements.size(); ++j) {
-      g += a.elements[j];
-    }
-    groups.push_back(g);
-  }
-  std::sort(groups.begin(), groups.end());
-  std::string out = a.header;
-  for (const std::string& g : groups) out += g;
-  return out;
-}
-
-#define EXPECT_SAME_UNORDERED(diff, group, ...)                             \
-  do {                                                                      \
-    auto _r = (diff).Call(__VA_ARGS__);                                     \
-    EXPECT_EQ(Sorted(_r.trackdb, group), Sorted(_r.redis, group))           \
-        << "command: "                                                      \
-        << ::testing::PrintToString(std::vector<std::string>(__VA_ARGS__)); \
-  } while (0)
-
-// A bulk string's payload ("$3\r\nabc\r\n" -> "abc").
-std::string BulkText(const std::string& bulk) {
-  const size_t eol = bulk.find("\r\n");
-  return bulk.substr(eol + 2, bulk.size() - eol - 4);
-}
-
-// The payloads of an array of bulk strings.
-std::vector<std::string> BulkTexts(const std::string& reply) {
-  std::vector<std::string> out;
-  for (const std::string& e : Split(reply).elements) {
-    out.push_back(BulkText(e));
-  }
-  return out;
-}
 
 // The same commands in RESP2, then in RESP3.
 void ExpectSameInBothProtocols(Differential& d,
@@ -700,36 +644,6 @@ TEST(TypedZsetCommandsTest, ScanSmallSet) {
                             });
 }
 
-// Every member and score a ZSCAN walk replies, and its pages' sizes.
-struct ScanWalk {
-  std::set<std::pair<std::string, std::string>> pairs;
-  std::vector<size_t> page_members;
-  size_t duplicates = 0;
-};
-
-ScanWalk WalkScan(RawClient& c, const std::string& key, const Argv& options) {
-  ScanWalk walk;
-  std::string cursor = "0";
-  do {
-    Argv argv = {"ZSCAN", key, cursor};
-    argv.insert(argv.end(), options.begin(), options.end());
-    const Aggregate page = Split(c.Call(argv));
-    if (page.elements.size() != 2) {
-      ADD_FAILURE() << "not a scan reply";
-      break;
-    }
-    cursor = BulkText(page.elements[0]);
-    const std::vector<std::string> items = BulkTexts(page.elements[1]);
-    walk.page_members.push_back(items.size() / 2);
-    for (size_t i = 0; i + 1 < items.size(); i += 2) {
-      if (!walk.pairs.insert({items[i], items[i + 1]}).second) {
-        ++walk.duplicates;
-      }
-    }
-  } while (cursor != "0" && walk.page_members.size() < 10000);
-  return walk;
-}
-
 TEST(TypedZsetCommandsTest, ScanBigSetPages) {
   Differential d;
   Argv add = {"ZADD", "big"};
@@ -747,17 +661,17 @@ TEST(TypedZsetCommandsTest, ScanBigSetPages) {
                          {"MATCH", "m1*"},
                          {"MATCH", "*e*", "COUNT", "50"}}) {
     for (const char* key : {"big", "long"}) {
-      const ScanWalk redis = WalkScan(d.redis(), key, options);
-      const ScanWalk trackdb = WalkScan(d.trackdb(), key, options);
+      const ScanWalk redis = WalkScan(d.redis(), "ZSCAN", key, options);
+      const ScanWalk trackdb = WalkScan(d.trackdb(), "ZSCAN", key, options);
       EXPECT_EQ(trackdb.pairs, redis.pairs)
           << key << ::testing::PrintToString(options);
       EXPECT_EQ(trackdb.duplicates, 0u);
     }
   }
   // trackdb's pages hold COUNT members each (before MATCH).
-  const ScanWalk pages = WalkScan(d.trackdb(), "big", {"COUNT", "7"});
-  ASSERT_EQ(pages.page_members.size(), 44u);
-  EXPECT_EQ(pages.page_members.back(), 302u - 43 * 7);
+  const ScanWalk pages = WalkScan(d.trackdb(), "ZSCAN", "big", {"COUNT", "7"});
+  ASSERT_EQ(pages.page_sizes.size(), 44u);
+  EXPECT_EQ(pages.page_sizes.back(), 302u - 43 * 7);
   // A cursor of another key, or one never issued, starts again.
   RawClient& c = d.trackdb();
   const Aggregate first = Split(c.Call({"ZSCAN", "big", "0", "COUNT", "5"}));
@@ -909,8 +823,9 @@ TEST(TypedZsetCommandsTest, StoreReplacesAnyDestination) {
   };
   ExpectSameInBothProtocols(d, commands);
   // A GEO key replaced by a typed zset leaves no collection behind.
-  EXPECT_EQ(*d.trackdb_server().store().CollectionSize(KeyName(0, "geodst")),
-            0);
+  EXPECT_EQ(
+      *d.trackdb_server().store().CollectionSize(types::KeyName(0, "geodst")),
+      0);
   EXPECT_SAME_REPLY(d, {"GEOPOS", "geodst", "Palermo"});
 }
 

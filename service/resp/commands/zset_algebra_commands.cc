@@ -28,13 +28,13 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
-#include "service/resp/commands/zset_range.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/zset_range.h"
 
 namespace trackdb::resp {
 namespace {
@@ -44,23 +44,22 @@ using storage::TypedTxn;
 // ---- ZRANGESTORE ----
 
 // The members `req` picks from the source `name` (nothing when missing).
-absl::StatusOr<std::vector<ZEntry>> PickFromSource(CommandContext& ctx,
-                                                   TypedTxn& txn,
-                                                   const std::string& name,
-                                                   const ZsetSource& source,
-                                                   const RangeRequest& req) {
-  if (source.kind == ZsetSource::kZset) {
-    return PickRange(TypedZsetReader(txn, name, *source.meta), req);
+absl::StatusOr<std::vector<types::ZEntry>> PickFromSource(
+    CommandContext& ctx, TypedTxn& txn, const std::string& name,
+    const types::ZsetSource& source, const types::RangeRequest& req) {
+  if (source.kind == types::ZsetSource::kZset) {
+    return types::PickRange(types::TypedZsetReader(txn, name, *source.meta),
+                            req);
   }
-  absl::StatusOr<std::vector<ZEntry>> all =
-      LoadZsetSource(ctx.store(), txn, name, source);
+  absl::StatusOr<std::vector<types::ZEntry>> all =
+      types::LoadZsetSource(ctx.store(), txn, name, source);
   if (!all.ok()) return all.status();
-  return PickRange(VectorZsetReader(*all), req);
+  return types::PickRange(types::VectorZsetReader(*all), req);
 }
 
 // ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count].
 void ZRangeStore(CommandContext& ctx) {
-  RangeRequest req;
+  types::RangeRequest req;
   if (!ParseRangeOptionsOrReply(ctx, 5, /*store=*/true, &req) ||
       !ParseRangeBoundsOrReply(ctx, 3, &req)) {
     return;
@@ -70,15 +69,15 @@ void ZRangeStore(CommandContext& ctx) {
   RunZsetStore(
       ctx, {src, dst}, dst,
       [&](TypedTxn& txn, Reply& reply, ZsetResult* result) -> absl::Status {
-        absl::StatusOr<std::optional<ZsetSource>> source =
-            LookupZsetSource(ctx.store(), txn, src,
-                             /*sets_allowed=*/false);
+        absl::StatusOr<std::optional<types::ZsetSource>> source =
+            types::LookupZsetSource(ctx.store(), txn, src,
+                                    /*sets_allowed=*/false);
         if (!source.ok()) return source.status();
         if (!*source) {
           reply.Error(kWrongTypeError);
           return absl::OkStatus();
         }
-        absl::StatusOr<std::vector<ZEntry>> picked =
+        absl::StatusOr<std::vector<types::ZEntry>> picked =
             PickFromSource(ctx, txn, src, **source, req);
         if (!picked.ok()) return picked.status();
         *result = *std::move(picked);
@@ -112,7 +111,7 @@ bool ParseSourcesOrReply(CommandContext& ctx, size_t numkeys_index,
                          AlgebraArgs* args) {
   const auto& argv = ctx.argv;
   int64_t setnum = 0;
-  if (!ParseInt64(argv[numkeys_index], &setnum)) {
+  if (!types::ParseInt64(argv[numkeys_index], &setnum)) {
     ctx.reply.Error(kNotIntegerError);
     return false;
   }
@@ -143,14 +142,14 @@ void ParseAlgebraOptions(const std::vector<std::string>& argv, size_t j,
   while (j < argv.size() && !args->option_error) {
     const size_t remaining = argv.size() - j;
     if (card && remaining >= 2 && IsWord(argv[j], "limit")) {
-      if (!ParseInt64(argv[j + 1], &args->limit) || args->limit < 0) {
+      if (!types::ParseInt64(argv[j + 1], &args->limit) || args->limit < 0) {
         args->option_error = "LIMIT can't be negative";
       }
       j += 2;
     } else if (weighted && remaining >= setnum + 1 &&
                IsWord(argv[j], "weights")) {
       for (size_t i = 0; i < setnum; ++i) {
-        if (!ParseRedisDouble(argv[j + 1 + i], &args->weights[i])) {
+        if (!types::ParseRedisDouble(argv[j + 1 + i], &args->weights[i])) {
           args->option_error = "weight value is not a float";
         }
         if (args->option_error) break;
@@ -195,37 +194,38 @@ void AggregateInto(double* target, double value, Aggregate how) {
 }
 
 struct LoadedSource {
-  std::vector<ZEntry> entries;  // sorted-set order
+  std::vector<types::ZEntry> entries;  // sorted-set order
   double weight = 1;
   absl::flat_hash_map<std::string, double> scores;  // filled when needed
 };
 
 void IndexScores(LoadedSource& src) {
   src.scores.reserve(src.entries.size());
-  for (const ZEntry& e : src.entries) src.scores[e.member] = e.score;
+  for (const types::ZEntry& e : src.entries) src.scores[e.member] = e.score;
 }
 
-std::vector<ZEntry> Union(const std::vector<LoadedSource>& srcs,
-                          Aggregate how) {
+std::vector<types::ZEntry> Union(const std::vector<LoadedSource>& srcs,
+                                 Aggregate how) {
   absl::flat_hash_map<std::string, double> acc;
   for (const LoadedSource& src : srcs) {
-    for (const ZEntry& e : src.entries) {
+    for (const types::ZEntry& e : src.entries) {
       double score = src.weight * e.score;
       if (std::isnan(score)) score = 0;
       auto [it, added] = acc.try_emplace(e.member, score);
       if (!added) AggregateInto(&it->second, score, how);
     }
   }
-  std::vector<ZEntry> out;
+  std::vector<types::ZEntry> out;
   out.reserve(acc.size());
   for (auto& [member, score] : acc) out.push_back({member, score});
   return out;
 }
 
-std::vector<ZEntry> Inter(std::vector<LoadedSource>& srcs, Aggregate how) {
+std::vector<types::ZEntry> Inter(std::vector<LoadedSource>& srcs,
+                                 Aggregate how) {
   for (size_t j = 1; j < srcs.size(); ++j) IndexScores(srcs[j]);
-  std::vector<ZEntry> out;
-  for (const ZEntry& e : srcs[0].entries) {
+  std::vector<types::ZEntry> out;
+  for (const types::ZEntry& e : srcs[0].entries) {
     double score = srcs[0].weight * e.score;
     if (std::isnan(score)) score = 0;
     size_t j = 1;
@@ -239,10 +239,10 @@ std::vector<ZEntry> Inter(std::vector<LoadedSource>& srcs, Aggregate how) {
   return out;
 }
 
-std::vector<ZEntry> Diff(std::vector<LoadedSource>& srcs) {
+std::vector<types::ZEntry> Diff(std::vector<LoadedSource>& srcs) {
   for (size_t j = 1; j < srcs.size(); ++j) IndexScores(srcs[j]);
-  std::vector<ZEntry> out;
-  for (const ZEntry& e : srcs[0].entries) {
+  std::vector<types::ZEntry> out;
+  for (const types::ZEntry& e : srcs[0].entries) {
     if (std::none_of(srcs.begin() + 1, srcs.end(), [&](const LoadedSource& s) {
           return s.scores.contains(e.member);
         })) {
@@ -256,9 +256,9 @@ std::vector<ZEntry> Diff(std::vector<LoadedSource>& srcs) {
 // intersection take the sources from the smallest up, as Redis's qsort
 // (glibc's, a stable merge sort) orders them: the order the scores of one
 // member are combined in.
-std::vector<ZEntry> Combine(std::vector<LoadedSource>& srcs,
-                            const AlgebraArgs& args) {
-  std::vector<ZEntry> out;
+std::vector<types::ZEntry> Combine(std::vector<LoadedSource>& srcs,
+                                   const AlgebraArgs& args) {
+  std::vector<types::ZEntry> out;
   if (args.op == SetOp::kDiff) {
     out = Diff(srcs);
   } else {
@@ -269,7 +269,7 @@ std::vector<ZEntry> Combine(std::vector<LoadedSource>& srcs,
     out = args.op == SetOp::kUnion ? Union(srcs, args.aggregate)
                                    : Inter(srcs, args.aggregate);
   }
-  std::sort(out.begin(), out.end(), ZEntryLess);
+  std::sort(out.begin(), out.end(), types::ZEntryLess);
   return out;
 }
 
@@ -278,10 +278,10 @@ std::vector<ZEntry> Combine(std::vector<LoadedSource>& srcs,
 absl::StatusOr<ZsetResult> ComputeAlgebra(CommandContext& ctx, TypedTxn& txn,
                                           const AlgebraArgs& args,
                                           Reply& reply) {
-  std::vector<ZsetSource> sources;
+  std::vector<types::ZsetSource> sources;
   for (const std::string& name : args.names) {
-    absl::StatusOr<std::optional<ZsetSource>> source =
-        LookupZsetSource(ctx.store(), txn, name, /*sets_allowed=*/true);
+    absl::StatusOr<std::optional<types::ZsetSource>> source =
+        types::LookupZsetSource(ctx.store(), txn, name, /*sets_allowed=*/true);
     if (!source.ok()) return source.status();
     if (!*source) {
       reply.Error(kWrongTypeError);
@@ -295,8 +295,8 @@ absl::StatusOr<ZsetResult> ComputeAlgebra(CommandContext& ctx, TypedTxn& txn,
   }
   std::vector<LoadedSource> loaded(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) {
-    absl::StatusOr<std::vector<ZEntry>> entries =
-        LoadZsetSource(ctx.store(), txn, args.names[i], sources[i]);
+    absl::StatusOr<std::vector<types::ZEntry>> entries =
+        types::LoadZsetSource(ctx.store(), txn, args.names[i], sources[i]);
     if (!entries.ok()) return entries.status();
     loaded[i].entries = *std::move(entries);
     loaded[i].weight = args.weights[i];

@@ -64,16 +64,16 @@
 #include "absl/strings/str_cat.h"
 #include "index/redis_geo_search.h"
 #include "model/glob.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/geo_key.h"
-#include "types/codec/object_encoding.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
-#include "service/resp/commands/zset_range.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
 #include "storage/typed_codec.h"
+#include "types/codec/object_encoding.h"
+#include "types/codec/redis_number.h"
+#include "types/geo_key.h"
+#include "types/zset_range.h"
 
 namespace trackdb::resp {
 namespace {
@@ -87,10 +87,10 @@ void ReplyEmptyArray(Reply& reply) { reply.Array(0); }
 
 void ZCard(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
-  if (*kind == ZsetKind::kGeo) {
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Integer(0);
+  if (*kind == types::ZsetKind::kGeo) {
     absl::StatusOr<int64_t> n = ctx.store().CollectionSize(name);
     if (!ctx.Check(n.status())) return;
     return ctx.reply.Integer(*n);
@@ -109,7 +109,7 @@ absl::Status ReplyTypedScores(TypedTxn& txn, const std::string& name,
                               const TypedMeta& meta,
                               absl::Span<const std::string> members,
                               bool as_array, Reply& reply) {
-  const TypedZsetReader zset(txn, name, meta);
+  const types::TypedZsetReader zset(txn, name, meta);
   if (as_array) reply.Array(members.size());
   for (const std::string& member : members) {
     absl::StatusOr<std::optional<double>> score = zset.Score(member);
@@ -123,9 +123,9 @@ absl::Status ReplyTypedScores(TypedTxn& txn, const std::string& name,
 void ZScoreGeneric(CommandContext& ctx, bool as_array) {
   const std::string name = ctx.Name(ctx.argv[1]);
   const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kTyped) {
+  if (*kind == types::ZsetKind::kTyped) {
     return RunOnTypedZset(
         ctx, name,
         [&](Reply& reply) {
@@ -138,8 +138,8 @@ void ZScoreGeneric(CommandContext& ctx, bool as_array) {
         });
   }
   std::vector<std::optional<uint64_t>> scores(members.size());
-  if (*kind == ZsetKind::kGeo) {
-    auto found = MemberScores(ctx.store(), name, members);
+  if (*kind == types::ZsetKind::kGeo) {
+    auto found = types::MemberScores(ctx.store(), name, members);
     if (!ctx.Check(found.status())) return;
     scores = *std::move(found);
   }
@@ -150,19 +150,19 @@ void ZScoreGeneric(CommandContext& ctx, bool as_array) {
 }
 
 void ZRankOfGeoKey(CommandContext& ctx, const std::string& name, bool reverse) {
-  auto scores = MemberScores(ctx.store(), name, {ctx.argv[2]});
+  auto scores = types::MemberScores(ctx.store(), name, {ctx.argv[2]});
   if (!ctx.Check(scores.status())) return;
   if (!(*scores)[0]) return ctx.reply.Null();
-  const ScoredMember target{ctx.argv[2], *(*scores)[0]};
+  const types::ScoredMember target{ctx.argv[2], *(*scores)[0]};
   // Count the members before it and after it in one pass.
   int64_t before = 0, after = 0;
   absl::Status s = ctx.store().ScanLatest(name, [&](const model::TrackPoint&
                                                         p) {
     std::optional<uint64_t> score = index::RedisGeoMemberScore({p.lat, p.lon});
     if (!score) return true;
-    const ScoredMember m{p.entity, *score};
-    if (ZsetLess(m, target)) ++before;
-    if (ZsetLess(target, m)) ++after;
+    const types::ScoredMember m{p.entity, *score};
+    if (types::ZsetLess(m, target)) ++before;
+    if (types::ZsetLess(target, m)) ++after;
     return true;
   });
   if (!ctx.Check(s)) return;
@@ -171,42 +171,44 @@ void ZRankOfGeoKey(CommandContext& ctx, const std::string& name, bool reverse) {
 
 void ZRankGeneric(CommandContext& ctx, bool reverse) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Null();
-  if (*kind == ZsetKind::kGeo) return ZRankOfGeoKey(ctx, name, reverse);
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Null();
+  if (*kind == types::ZsetKind::kGeo) return ZRankOfGeoKey(ctx, name, reverse);
   const std::string& member = ctx.argv[2];
-  RunOnTypedZset(
-      ctx, name, ReplyNull,
-      [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
-          Reply& reply) -> absl::Status {
-        const TypedZsetReader zset(txn, name, meta);
-        absl::StatusOr<std::optional<double>> score = zset.Score(member);
-        if (!score.ok()) return score.status();
-        if (!*score) {
-          reply.Null();
-          return absl::OkStatus();
-        }
-        // No index by rank: count the members walked past (O(rank)).
-        int64_t rank = 0;
-        absl::Status s = zset.Walk(reverse, std::nullopt, [&](const ZEntry& e) {
-          if (e.member == member) return false;
-          ++rank;
-          return true;
-        });
-        if (!s.ok()) return s;
-        reply.Integer(rank);
-        return absl::OkStatus();
-      });
+  RunOnTypedZset(ctx, name, ReplyNull,
+                 [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
+                     Reply& reply) -> absl::Status {
+                   const types::TypedZsetReader zset(txn, name, meta);
+                   absl::StatusOr<std::optional<double>> score =
+                       zset.Score(member);
+                   if (!score.ok()) return score.status();
+                   if (!*score) {
+                     reply.Null();
+                     return absl::OkStatus();
+                   }
+                   // No index by rank: count the members walked past (O(rank)).
+                   int64_t rank = 0;
+                   absl::Status s = zset.Walk(reverse, std::nullopt,
+                                              [&](const types::ZEntry& e) {
+                                                if (e.member == member)
+                                                  return false;
+                                                ++rank;
+                                                return true;
+                                              });
+                   if (!s.ok()) return s;
+                   reply.Integer(rank);
+                   return absl::OkStatus();
+                 });
 }
 
 void ZRem(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Integer(0);
   const std::vector<std::string> members(ctx.argv.begin() + 2, ctx.argv.end());
-  if (*kind == ZsetKind::kGeo) {
+  if (*kind == types::ZsetKind::kGeo) {
     int64_t removed = 0;
     for (const std::string& member : members) {
       // Also deletes the member's history (see the file comment).
@@ -219,7 +221,7 @@ void ZRem(CommandContext& ctx) {
   RunOnTypedZset(ctx, name, ReplyZero,
                  [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
                      Reply& reply) -> absl::Status {
-                   ZsetWriter zset(txn, name, meta);
+                   types::ZsetWriter zset(txn, name, meta);
                    int64_t removed = 0;
                    for (const std::string& member : members) {
                      auto score = zset.Score(member);
@@ -237,19 +239,20 @@ void ZRem(CommandContext& ctx) {
 // ---- Ranges ----
 
 // A GEO key's members with a Redis score, as a sorted set in memory.
-absl::StatusOr<std::vector<ZEntry>> LoadGeoEntries(CommandContext& ctx,
-                                                   const std::string& name) {
-  absl::StatusOr<std::vector<ScoredMember>> members =
-      LoadSortedMembers(ctx.store(), name);
+absl::StatusOr<std::vector<types::ZEntry>> LoadGeoEntries(
+    CommandContext& ctx, const std::string& name) {
+  absl::StatusOr<std::vector<types::ScoredMember>> members =
+      types::LoadSortedMembers(ctx.store(), name);
   if (!members.ok()) return members.status();
-  return GeoEntries(*members);
+  return types::GeoEntries(*members);
 }
 
 // zrangeGenericCommand: ZRANGE key min max [BYSCORE|BYLEX] [REV]
 // [LIMIT offset count] [WITHSCORES], and the older forms with a fixed range
 // type and direction.
-void ZRangeGeneric(CommandContext& ctx, RangeType type, Direction direction) {
-  RangeRequest req;
+void ZRangeGeneric(CommandContext& ctx, types::RangeType type,
+                   types::Direction direction) {
+  types::RangeRequest req;
   req.type = type;
   req.direction = direction;
   if (!ParseRangeOptionsOrReply(ctx, 4, /*store=*/false, &req) ||
@@ -257,22 +260,23 @@ void ZRangeGeneric(CommandContext& ctx, RangeType type, Direction direction) {
     return;
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Array(0);
-  if (*kind == ZsetKind::kGeo) {
-    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Array(0);
+  if (*kind == types::ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<types::ZEntry>> all = LoadGeoEntries(ctx, name);
     if (!ctx.Check(all.status())) return;
-    absl::StatusOr<std::vector<ZEntry>> picked =
-        PickRange(VectorZsetReader(*all), req);
+    absl::StatusOr<std::vector<types::ZEntry>> picked =
+        types::PickRange(types::VectorZsetReader(*all), req);
     if (!ctx.Check(picked.status())) return;
     return EmitEntries(ctx.reply, *picked, req.withscores);
   }
   RunOnTypedZset(ctx, name, ReplyEmptyArray,
                  [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
                      Reply& reply) -> absl::Status {
-                   absl::StatusOr<std::vector<ZEntry>> picked =
-                       PickRange(TypedZsetReader(txn, name, meta), req);
+                   absl::StatusOr<std::vector<types::ZEntry>> picked =
+                       types::PickRange(types::TypedZsetReader(txn, name, meta),
+                                        req);
                    if (!picked.ok()) return picked.status();
                    EmitEntries(reply, *picked, req.withscores);
                    return absl::OkStatus();
@@ -280,17 +284,17 @@ void ZRangeGeneric(CommandContext& ctx, RangeType type, Direction direction) {
 }
 
 void ZCount(CommandContext& ctx) {
-  RangeRequest req;
-  req.type = RangeType::kScore;
-  if (!ParseScoreRange(ctx.argv[2], ctx.argv[3], &req.scores)) {
+  types::RangeRequest req;
+  req.type = types::RangeType::kScore;
+  if (!types::ParseScoreRange(ctx.argv[2], ctx.argv[3], &req.scores)) {
     return ctx.reply.Error("min or max is not a float");
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
-  const ScoreRange& range = req.scores;
-  if (*kind == ZsetKind::kGeo) {
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Integer(0);
+  const types::ScoreRange& range = req.scores;
+  if (*kind == types::ZsetKind::kGeo) {
     int64_t n = 0;
     absl::Status s =
         ctx.store().ScanLatest(name, [&](const model::TrackPoint& p) {
@@ -309,9 +313,9 @@ void ZCount(CommandContext& ctx) {
                  [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
                      Reply& reply) -> absl::Status {
                    int64_t n = 0;
-                   absl::Status s =
-                       VisitRange(TypedZsetReader(txn, name, meta), req,
-                                  [&](const ZEntry&) { ++n; });
+                   absl::Status s = types::VisitRange(
+                       types::TypedZsetReader(txn, name, meta), req,
+                       [&](const types::ZEntry&) { ++n; });
                    if (!s.ok()) return s;
                    reply.Integer(n);
                    return absl::OkStatus();
@@ -320,21 +324,21 @@ void ZCount(CommandContext& ctx) {
 
 // zlexcountCommand: ZLEXCOUNT key min max, the range read before the key.
 void ZLexCount(CommandContext& ctx) {
-  RangeRequest req;
-  req.type = RangeType::kLex;
-  if (!ParseLexRange(ctx.argv[2], ctx.argv[3], &req.lex)) {
+  types::RangeRequest req;
+  req.type = types::RangeType::kLex;
+  if (!types::ParseLexRange(ctx.argv[2], ctx.argv[3], &req.lex)) {
     return ctx.reply.Error("min or max not valid string range item");
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ctx.reply.Integer(0);
-  if (*kind == ZsetKind::kGeo) {
-    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+  if (*kind == types::ZsetKind::kNone) return ctx.reply.Integer(0);
+  if (*kind == types::ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<types::ZEntry>> all = LoadGeoEntries(ctx, name);
     if (!ctx.Check(all.status())) return;
     int64_t n = 0;
-    absl::Status s =
-        VisitRange(VectorZsetReader(*all), req, [&](const ZEntry&) { ++n; });
+    absl::Status s = types::VisitRange(types::VectorZsetReader(*all), req,
+                                       [&](const types::ZEntry&) { ++n; });
     if (!ctx.Check(s)) return;
     return ctx.reply.Integer(n);
   }
@@ -342,9 +346,9 @@ void ZLexCount(CommandContext& ctx) {
                  [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
                      Reply& reply) -> absl::Status {
                    int64_t n = 0;
-                   absl::Status s =
-                       VisitRange(TypedZsetReader(txn, name, meta), req,
-                                  [&](const ZEntry&) { ++n; });
+                   absl::Status s = types::VisitRange(
+                       types::TypedZsetReader(txn, name, meta), req,
+                       [&](const types::ZEntry&) { ++n; });
                    if (!s.ok()) return s;
                    reply.Integer(n);
                    return absl::OkStatus();
@@ -380,27 +384,27 @@ std::vector<uint64_t> PickRanks(uint64_t size, uint64_t count, bool repeat) {
 
 // The members at `ranks` (in sorted-set order), in the ranks' order: one
 // walk up to the highest rank.
-absl::StatusOr<std::vector<ZEntry>> EntriesAtRanks(
-    const ZsetReader& z, const std::vector<uint64_t>& ranks) {
-  std::map<uint64_t, ZEntry> wanted;
+absl::StatusOr<std::vector<types::ZEntry>> EntriesAtRanks(
+    const types::ZsetReader& z, const std::vector<uint64_t>& ranks) {
+  std::map<uint64_t, types::ZEntry> wanted;
   for (uint64_t r : ranks) wanted[r];
   auto next = wanted.begin();
   uint64_t rank = 0;
-  absl::Status s = z.Walk(false, std::nullopt, [&](const ZEntry& e) {
+  absl::Status s = z.Walk(false, std::nullopt, [&](const types::ZEntry& e) {
     if (next == wanted.end()) return false;
     if (rank++ == next->first) (next++)->second = e;
     return true;
   });
   if (!s.ok()) return s;
-  std::vector<ZEntry> out;
+  std::vector<types::ZEntry> out;
   out.reserve(ranks.size());
   for (uint64_t r : ranks) out.push_back(wanted[r]);
   return out;
 }
 
 // zrandmemberCommand's reply from a non-empty set.
-absl::Status ReplyRandomMembers(const ZsetReader& z, const RandomPickArgs& args,
-                                Reply& reply) {
+absl::Status ReplyRandomMembers(const types::ZsetReader& z,
+                                const RandomPickArgs& args, Reply& reply) {
   const uint64_t size = static_cast<uint64_t>(z.size());
   const bool repeat = !args.with_count || args.count < 0;
   const uint64_t count = !args.with_count ? 1
@@ -410,7 +414,7 @@ absl::Status ReplyRandomMembers(const ZsetReader& z, const RandomPickArgs& args,
     reply.Error("value is out of range");
     return absl::OkStatus();
   }
-  absl::StatusOr<std::vector<ZEntry>> picked =
+  absl::StatusOr<std::vector<types::ZEntry>> picked =
       EntriesAtRanks(z, PickRanks(size, count, repeat));
   if (!picked.ok()) return picked.status();
   if (!args.with_count) {
@@ -428,26 +432,27 @@ void ZRandMember(CommandContext& ctx) {
   auto absent = [&](Reply& reply) {
     args.with_count ? reply.Array(0) : reply.Null();
   };
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone || (args.with_count && args.count == 0)) {
+  if (*kind == types::ZsetKind::kNone || (args.with_count && args.count == 0)) {
     return absent(ctx.reply);
   }
-  if (*kind == ZsetKind::kGeo) {
-    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+  if (*kind == types::ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<types::ZEntry>> all = LoadGeoEntries(ctx, name);
     if (!ctx.Check(all.status())) return;
     if (all->empty()) return absent(ctx.reply);
     std::string out;
     Reply scratch(&out, ctx.reply.protocol());
-    absl::Status s = ReplyRandomMembers(VectorZsetReader(*all), args, scratch);
+    absl::Status s =
+        ReplyRandomMembers(types::VectorZsetReader(*all), args, scratch);
     if (!ctx.Check(s)) return;
     return ctx.reply.Encoded(out);
   }
   RunOnTypedZset(ctx, name, absent,
                  [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
                      Reply& reply) {
-                   return ReplyRandomMembers(TypedZsetReader(txn, name, meta),
-                                             args, reply);
+                   return ReplyRandomMembers(
+                       types::TypedZsetReader(txn, name, meta), args, reply);
                  });
 }
 
@@ -489,10 +494,10 @@ void ReplyScan(Reply& reply, int64_t cursor,
 }
 
 // The whole set, as Redis scans a listpack.
-void ReplyWholeScan(Reply& reply, const std::vector<ZEntry>& entries,
+void ReplyWholeScan(Reply& reply, const std::vector<types::ZEntry>& entries,
                     const KeyScanOptions& options) {
   std::vector<ScannedMember> members;
-  for (const ZEntry& e : entries) {
+  for (const types::ZEntry& e : entries) {
     if (options.pattern && !model::GlobMatch(*options.pattern, e.member)) {
       continue;
     }
@@ -538,12 +543,12 @@ absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
                             const std::string& name, const TypedMeta& meta,
                             uint64_t cursor, const KeyScanOptions& options,
                             Reply& reply) {
-  if (meta.size <= kZsetMaxListpackEntries) {
-    absl::StatusOr<std::vector<ZEntry>> all =
-        LoadZsetSource(ctx.store(), txn, name, {ZsetSource::kZset, meta});
+  if (meta.size <= types::kZsetMaxListpackEntries) {
+    absl::StatusOr<std::vector<types::ZEntry>> all = types::LoadZsetSource(
+        ctx.store(), txn, name, {types::ZsetSource::kZset, meta});
     if (!all.ok()) return all.status();
-    if (std::all_of(all->begin(), all->end(), [](const ZEntry& e) {
-          return e.member.size() <= kZsetMaxListpackValue;
+    if (std::all_of(all->begin(), all->end(), [](const types::ZEntry& e) {
+          return e.member.size() <= types::kZsetMaxListpackValue;
         })) {
       ReplyWholeScan(reply, *all, options);
       return absl::OkStatus();
@@ -554,17 +559,17 @@ absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
 
 void ZScan(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(ctx.argv[2], &cursor)) {
+  if (!types::ParseScanCursor(ctx.argv[2], &cursor)) {
     return ctx.reply.Error("invalid cursor");
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return ReplyScan(ctx.reply, 0, {});
+  if (*kind == types::ZsetKind::kNone) return ReplyScan(ctx.reply, 0, {});
   KeyScanOptions options;
   if (!ParseKeyScanOptions(ctx.argv, ctx.reply, &options)) return;
-  if (*kind == ZsetKind::kGeo) {
-    absl::StatusOr<std::vector<ZEntry>> all = LoadGeoEntries(ctx, name);
+  if (*kind == types::ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<types::ZEntry>> all = LoadGeoEntries(ctx, name);
     if (!ctx.Check(all.status())) return;
     return ReplyWholeScan(ctx.reply, *all, options);
   }
@@ -600,37 +605,39 @@ TRACKDB_RESP_COMMAND_FAMILY(zset, table) {
   table->Add(
       "zrange", -4,
       [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kAuto, Direction::kAuto);
+        ZRangeGeneric(ctx, types::RangeType::kAuto, types::Direction::kAuto);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zrevrange", -4,
       [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kRank, Direction::kReverse);
+        ZRangeGeneric(ctx, types::RangeType::kRank, types::Direction::kReverse);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zrangebyscore", -4,
       [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kScore, Direction::kForward);
+        ZRangeGeneric(ctx, types::RangeType::kScore,
+                      types::Direction::kForward);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zrevrangebyscore", -4,
       [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kScore, Direction::kReverse);
+        ZRangeGeneric(ctx, types::RangeType::kScore,
+                      types::Direction::kReverse);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zrangebylex", -4,
       [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kLex, Direction::kForward);
+        ZRangeGeneric(ctx, types::RangeType::kLex, types::Direction::kForward);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zrevrangebylex", -4,
       [](CommandContext& ctx) {
-        ZRangeGeneric(ctx, RangeType::kLex, Direction::kReverse);
+        ZRangeGeneric(ctx, types::RangeType::kLex, types::Direction::kReverse);
       },
       {"readonly"}, 1, 1, 1, RunsOn::kWorker);
   table->Add("zrandmember", -2, ZRandMember, {"readonly"}, 1, 1, 1,

@@ -34,15 +34,15 @@
 #include "absl/strings/str_cat.h"
 #include "service/clock.h"
 #include "service/resp/commands/blocking_pop.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/key_type.h"
 #include "service/resp/commands/mpop_args.h"
-#include "service/resp/dispatch/option_words.h"
-#include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
-#include "service/resp/commands/zset_range.h"
+#include "service/resp/dispatch/command.h"
+#include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/redis_number.h"
+#include "types/key_type.h"
+#include "types/zset_range.h"
 
 namespace trackdb::resp {
 namespace {
@@ -110,7 +110,7 @@ bool ParseZAddOrReply(CommandContext& ctx, ZAddRequest* req) {
   }
   for (size_t j = i; j < argv.size(); j += 2) {
     double score = 0;
-    if (!ParseRedisDouble(argv[j], &score)) {
+    if (!types::ParseRedisDouble(argv[j], &score)) {
       ctx.reply.Error(kNotFloatError);
       return false;
     }
@@ -122,7 +122,8 @@ bool ParseZAddOrReply(CommandContext& ctx, ZAddRequest* req) {
 enum class ZAddOutcome { kAdded, kUpdated, kSame, kNop, kNan };
 
 // zsetAdd for one member: what happened, and its score after.
-absl::StatusOr<ZAddOutcome> ZAddOne(ZsetWriter& zset, const ZAddRequest& req,
+absl::StatusOr<ZAddOutcome> ZAddOne(types::ZsetWriter& zset,
+                                    const ZAddRequest& req,
                                     const std::string& member, double score,
                                     double* newscore) {
   absl::StatusOr<std::optional<double>> cur = zset.Score(member);
@@ -153,7 +154,7 @@ absl::StatusOr<ZAddOutcome> ZAddOne(ZsetWriter& zset, const ZAddRequest& req,
 absl::Status ZAddPairs(CommandContext& ctx, TypedTxn& txn,
                        const std::string& name, const TypedMeta& meta,
                        const ZAddRequest& req, Reply& reply) {
-  ZsetWriter zset(txn, name, meta);
+  types::ZsetWriter zset(txn, name, meta);
   int64_t added = 0, updated = 0, processed = 0;
   double score = 0;
   for (size_t j = 0; j < req.scores.size(); ++j) {
@@ -193,7 +194,7 @@ void ZAddGeneric(CommandContext& ctx, bool incr) {
     if (key->wrong_type) {
       // A string, another typed value, or a GEO key (whose scores are
       // positions).
-      absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), name);
+      absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), name);
       if (!geo.ok()) return geo.status();
       *geo ? ReplyGeoScoresArePositions(ctx, reply)
            : reply.Error(kWrongTypeError);
@@ -218,9 +219,10 @@ void ZAddGeneric(CommandContext& ctx, bool incr) {
 
 // genericZpopCommand's reply: member-score pairs, flat, or each its own
 // array when `nested` (RESP3 with a count).
-void ReplyPopped(Reply& reply, const std::vector<ZEntry>& popped, bool nested) {
+void ReplyPopped(Reply& reply, const std::vector<types::ZEntry>& popped,
+                 bool nested) {
   reply.Array(nested ? popped.size() : 2 * popped.size());
-  for (const ZEntry& e : popped) {
+  for (const types::ZEntry& e : popped) {
     if (nested) reply.Array(2);
     reply.Bulk(e.member);
     reply.Double(e.score);
@@ -229,18 +231,18 @@ void ReplyPopped(Reply& reply, const std::vector<ZEntry>& popped, bool nested) {
 
 // The members of a GEO key that `req` picks, deleted with their entities
 // (and history); those another client deleted first are left out.
-absl::StatusOr<std::vector<ZEntry>> RemoveFromGeoKey(CommandContext& ctx,
-                                                     const std::string& name,
-                                                     const RangeRequest& req) {
-  absl::StatusOr<std::vector<ScoredMember>> members =
-      LoadSortedMembers(ctx.store(), name);
+absl::StatusOr<std::vector<types::ZEntry>> RemoveFromGeoKey(
+    CommandContext& ctx, const std::string& name,
+    const types::RangeRequest& req) {
+  absl::StatusOr<std::vector<types::ScoredMember>> members =
+      types::LoadSortedMembers(ctx.store(), name);
   if (!members.ok()) return members.status();
-  const std::vector<ZEntry> all = GeoEntries(*members);
-  absl::StatusOr<std::vector<ZEntry>> picked =
-      PickRange(VectorZsetReader(all), req);
+  const std::vector<types::ZEntry> all = types::GeoEntries(*members);
+  absl::StatusOr<std::vector<types::ZEntry>> picked =
+      types::PickRange(types::VectorZsetReader(all), req);
   if (!picked.ok()) return picked.status();
-  std::vector<ZEntry> removed;
-  for (const ZEntry& e : *picked) {
+  std::vector<types::ZEntry> removed;
+  for (const types::ZEntry& e : *picked) {
     absl::StatusOr<bool> had = ctx.store().DeleteEntity(name, e.member);
     if (!had.ok()) return had.status();
     if (*had) removed.push_back(e);
@@ -249,16 +251,16 @@ absl::StatusOr<std::vector<ZEntry>> RemoveFromGeoKey(CommandContext& ctx,
 }
 
 // The members of a typed zset that `req` picks, read, then removed.
-absl::StatusOr<std::vector<ZEntry>> RemoveFromTypedZset(
+absl::StatusOr<std::vector<types::ZEntry>> RemoveFromTypedZset(
     TypedTxn& txn, const std::string& name, const TypedMeta& meta,
-    const RangeRequest& req) {
-  absl::StatusOr<std::vector<ZEntry>> picked =
-      PickRange(TypedZsetReader(txn, name, meta), req);
+    const types::RangeRequest& req) {
+  absl::StatusOr<std::vector<types::ZEntry>> picked =
+      types::PickRange(types::TypedZsetReader(txn, name, meta), req);
   if (!picked.ok()) return picked.status();
-  ZsetWriter zset(txn, name, meta);
-  for (const ZEntry& e : *picked) zset.Remove(e.member, e.score);
+  types::ZsetWriter zset(txn, name, meta);
+  for (const types::ZEntry& e : *picked) zset.Remove(e.member, e.score);
   // ZPOPMIN and ZREMRANGEBYRANK 0 n remove the lowest members.
-  if (!picked->empty() && req.type == RangeType::kRank && !req.reverse &&
+  if (!picked->empty() && req.type == types::RangeType::kRank && !req.reverse &&
       req.start == 0) {
     zset.RemovedLowest(picked->back().score, picked->back().member);
   }
@@ -269,9 +271,9 @@ absl::StatusOr<std::vector<ZEntry>> RemoveFromTypedZset(
 // Removes what `req` picks from argv[1] (missing: `absent` replies), and
 // replies with `done`.
 void RemoveRange(
-    CommandContext& ctx, const RangeRequest& req,
+    CommandContext& ctx, const types::RangeRequest& req,
     const std::function<void(Reply&)>& absent,
-    const std::function<void(Reply&, std::vector<ZEntry>&)>& done) {
+    const std::function<void(Reply&, std::vector<types::ZEntry>&)>& done) {
   const std::string name = ctx.Name(ctx.argv[1]);
   // A sorted set or no key, in one transaction (a pipelined run of pops
   // is one); anything else falls back to the checks below.
@@ -284,18 +286,18 @@ void RemoveRange(
           absent(reply);
           return absl::OkStatus();
         }
-        absl::StatusOr<std::vector<ZEntry>> removed =
+        absl::StatusOr<std::vector<types::ZEntry>> removed =
             RemoveFromTypedZset(txn, name, *key->meta, req);
         if (!removed.ok()) return removed.status();
         done(reply, *removed);
         return absl::OkStatus();
       });
   if (served) return;
-  const std::optional<ZsetKind> kind = ZsetKindOrReply(ctx, name);
+  const std::optional<types::ZsetKind> kind = ZsetKindOrReply(ctx, name);
   if (!kind) return;
-  if (*kind == ZsetKind::kNone) return absent(ctx.reply);
-  if (*kind == ZsetKind::kGeo) {
-    absl::StatusOr<std::vector<ZEntry>> removed =
+  if (*kind == types::ZsetKind::kNone) return absent(ctx.reply);
+  if (*kind == types::ZsetKind::kGeo) {
+    absl::StatusOr<std::vector<types::ZEntry>> removed =
         RemoveFromGeoKey(ctx, name, req);
     if (!ctx.Check(removed.status())) return;
     return done(ctx.reply, *removed);
@@ -303,7 +305,7 @@ void RemoveRange(
   RunOnTypedZset(ctx, name, absent,
                  [&](TypedTxn& txn, const std::string&, const TypedMeta& meta,
                      Reply& reply) -> absl::Status {
-                   absl::StatusOr<std::vector<ZEntry>> removed =
+                   absl::StatusOr<std::vector<types::ZEntry>> removed =
                        RemoveFromTypedZset(txn, name, meta, req);
                    if (!removed.ok()) return removed.status();
                    done(reply, *removed);
@@ -316,20 +318,20 @@ void ZPopGeneric(CommandContext& ctx, bool max) {
   const auto& argv = ctx.argv;
   if (argv.size() > 3) return ctx.reply.Error(kSyntaxError);
   int64_t count = 1;
-  if (argv.size() == 3 && (!ParseInt64(argv[2], &count) || count < 0)) {
+  if (argv.size() == 3 && (!types::ParseInt64(argv[2], &count) || count < 0)) {
     return ctx.reply.Error("value is out of range, must be positive");
   }
   const bool nested = ctx.reply.protocol() > 2 && argv.size() == 3;
   auto empty = [](Reply& reply) { reply.Array(0); };
   if (count == 0) {
     // Redis checks the key's type first.
-    const std::optional<ZsetKind> kind =
+    const std::optional<types::ZsetKind> kind =
         ZsetKindOrReply(ctx, ctx.Name(argv[1]));
     if (kind) empty(ctx.reply);
     return;
   }
-  RemoveRange(ctx, RankRange(0, count - 1, max), empty,
-              [&](Reply& reply, std::vector<ZEntry>& popped) {
+  RemoveRange(ctx, types::RankRange(0, count - 1, max), empty,
+              [&](Reply& reply, std::vector<types::ZEntry>& popped) {
                 ReplyPopped(reply, popped, nested);
               });
 }
@@ -339,7 +341,7 @@ void ZPopGeneric(CommandContext& ctx, bool max) {
 // How a multi-key pop replies what it popped from the key argv names
 // `key`.
 using PoppedReply = std::function<void(Reply& reply, const std::string& key,
-                                       std::vector<ZEntry>& popped)>;
+                                       std::vector<types::ZEntry>& popped)>;
 
 // A pop of up to `count` members (the lowest, or with `max` the highest)
 // from the first of `names` (storage names of the keys argv holds from
@@ -351,7 +353,7 @@ using PoppedReply = std::function<void(Reply& reply, const std::string& key,
 bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
                   size_t first_key, bool max, int64_t count, bool first,
                   const PopWaiters::Ticket* ticket, const PoppedReply& done) {
-  const RangeRequest req = RankRange(0, count - 1, max);
+  const types::RangeRequest req = types::RankRange(0, count - 1, max);
   std::optional<size_t> geo_at;
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
@@ -362,7 +364,7 @@ bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
       if (!key.ok()) return key.status();
       const bool mine = ticket == nullptr || ticket->First(names[j]);
       if (key->wrong_type) {
-        absl::StatusOr<bool> geo = IsGeoKey(ctx.store(), names[j]);
+        absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), names[j]);
         if (!geo.ok()) return geo.status();
         if (*geo && mine) {
           geo_at = j;
@@ -373,7 +375,7 @@ bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
         return absl::OkStatus();
       }
       if (!key->meta || !mine) continue;
-      absl::StatusOr<std::vector<ZEntry>> popped =
+      absl::StatusOr<std::vector<types::ZEntry>> popped =
           RemoveFromTypedZset(txn, names[j], *key->meta, req);
       if (!popped.ok()) return popped.status();
       done(scratch, ctx.argv[first_key + j], *popped);
@@ -383,7 +385,7 @@ bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
   };
   if (!ctx.Check(ctx.store().UpdateTyped(names, NowMs(), pop))) return true;
   if (geo_at) {
-    absl::StatusOr<std::vector<ZEntry>> popped =
+    absl::StatusOr<std::vector<types::ZEntry>> popped =
         RemoveFromGeoKey(ctx, names[*geo_at], req);
     if (!ctx.Check(popped.status())) return true;
     if (!popped->empty()) done(scratch, ctx.argv[first_key + *geo_at], *popped);
@@ -394,7 +396,7 @@ bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
 
 // ZMPOP's and BZMPOP's reply: [key, [[member, score], ...]].
 void ReplyKeyAndPairs(Reply& reply, const std::string& key,
-                      std::vector<ZEntry>& popped) {
+                      std::vector<types::ZEntry>& popped) {
   reply.Array(2);
   reply.Bulk(key);
   ReplyPopped(reply, popped, /*nested=*/true);
@@ -444,7 +446,7 @@ void BZPopGeneric(CommandContext& ctx, bool max) {
     names.push_back(ctx.Name(ctx.argv[j]));
   }
   auto reply_one = [](Reply& reply, const std::string& key,
-                      std::vector<ZEntry>& popped) {
+                      std::vector<types::ZEntry>& popped) {
     reply.Array(3);
     reply.Bulk(key);
     reply.Bulk(popped[0].member);
@@ -458,15 +460,16 @@ void BZPopGeneric(CommandContext& ctx, bool max) {
 }
 
 // zremrangeGenericCommand: ZREMRANGEBY{SCORE,RANK,LEX} key min max.
-void ZRemRangeGeneric(CommandContext& ctx, RangeType type) {
-  RangeRequest req;
+void ZRemRangeGeneric(CommandContext& ctx, types::RangeType type) {
+  types::RangeRequest req;
   req.type = type;
-  req.direction = Direction::kForward;
+  req.direction = types::Direction::kForward;
   if (!ParseRangeBoundsOrReply(ctx, 2, &req)) return;
   auto zero = [](Reply& reply) { reply.Integer(0); };
-  RemoveRange(ctx, req, zero, [](Reply& reply, std::vector<ZEntry>& removed) {
-    reply.Integer(static_cast<int64_t>(removed.size()));
-  });
+  RemoveRange(ctx, req, zero,
+              [](Reply& reply, std::vector<types::ZEntry>& removed) {
+                reply.Integer(static_cast<int64_t>(removed.size()));
+              });
 }
 
 }  // namespace
@@ -484,15 +487,21 @@ TRACKDB_RESP_COMMAND_FAMILY(zset_write, table) {
       {"write", "fast"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zremrangebyscore", 4,
-      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kScore); },
+      [](CommandContext& ctx) {
+        ZRemRangeGeneric(ctx, types::RangeType::kScore);
+      },
       {"write"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zremrangebyrank", 4,
-      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kRank); },
+      [](CommandContext& ctx) {
+        ZRemRangeGeneric(ctx, types::RangeType::kRank);
+      },
       {"write"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zremrangebylex", 4,
-      [](CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeType::kLex); },
+      [](CommandContext& ctx) {
+        ZRemRangeGeneric(ctx, types::RangeType::kLex);
+      },
       {"write"}, 1, 1, 1, RunsOn::kWorker);
   table->Add(
       "zmpop", -4, [](CommandContext& ctx) { ZMPopGeneric(ctx, false); },

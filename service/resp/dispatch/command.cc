@@ -16,9 +16,9 @@
 #include "cluster/key_slot.h"
 #include "service/clock.h"
 #include "service/resp/dispatch/command_keys.h"
-#include "service/resp/dispatch/keyspace.h"
 #include "service/resp/dispatch/option_words.h"
 #include "storage/disk_error.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -129,7 +129,7 @@ void ServerState::SetRandomKeyPosition(int db, std::string position) {
 }
 
 std::string CommandContext::Name(absl::string_view key) const {
-  return KeyName(client.db, key);
+  return types::KeyName(client.db, key);
 }
 
 bool CommandContext::Check(const absl::Status& s) {

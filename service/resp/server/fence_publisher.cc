@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "service/resp/commands/fence_json.h"
-#include "service/resp/dispatch/keyspace.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp {
 namespace {
@@ -53,7 +53,7 @@ void FencePublisher::Run() {
 void FencePublisher::Publish(const std::string& name, uint64_t end) {
   uint64_t& next = next_[name];
   // Events of a Redis key show the key; of a gRPC collection, its name.
-  const std::optional<DbKey> key = ParseKeyName(name);
+  const std::optional<types::DbKey> key = types::ParseKeyName(name);
   const std::string shown = key ? key->key : name;
   while (next < end && !stop_.load()) {
     auto page = store_->ReadFenceEvents(name, next, kPage);

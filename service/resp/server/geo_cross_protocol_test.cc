@@ -24,16 +24,8 @@
 namespace trackdb::resp {
 namespace {
 
+using service::testing::MakePoint;
 using ::testing::ElementsAre;
-
-v1::Point MakePoint(const std::string& id, int64_t t, double lat, double lon) {
-  v1::Point p;
-  p.set_entity_id(id);
-  p.set_loc_time_ms(t);
-  p.set_latitude(lat);
-  p.set_longitude(lon);
-  return p;
-}
 
 // All of a double's digits (absl::StrCat keeps only six).
 std::string Exact(double v) {

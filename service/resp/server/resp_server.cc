@@ -19,14 +19,14 @@
 #include "conf/config.h"
 #include "service/clock.h"
 #include "service/resp/commands/blocking_pop.h"
+#include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"
-#include "service/resp/server/fence_publisher.h"
-#include "service/resp/server/key_lanes.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/protocol/read_buffer.h"
 #include "service/resp/protocol/request_parser.h"
 #include "service/resp/protocol/tls_context.h"
-#include "service/resp/commands/typed_command.h"
+#include "service/resp/server/fence_publisher.h"
+#include "service/resp/server/key_lanes.h"
 
 namespace trackdb::resp {
 namespace {

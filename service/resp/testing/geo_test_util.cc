@@ -4,7 +4,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/clock.h"
-#include "service/resp/dispatch/keyspace.h"
+#include "types/keyspace.h"
 
 namespace trackdb::resp::testing {
 
@@ -13,7 +13,7 @@ void SetStringBoth(Differential& d, int db, const std::string& key,
   RawClient redis(d.redis_port());
   ASSERT_EQ(redis.Call({"SELECT", absl::StrCat(db)}), "+OK\r\n");
   ASSERT_EQ(redis.Call({"SET", key, value}), "+OK\r\n");
-  const std::string names[] = {KeyName(db, key)};
+  const std::string names[] = {types::KeyName(db, key)};
   ASSERT_TRUE(
       d.trackdb_server()
           .store()
@@ -38,7 +38,7 @@ void AddTrackdbOnlyPoint(Differential& d, int db, const std::string& key,
   p.loc_time_ms = NowMs();
   p.lat = lat;
   p.lon = lon;
-  ASSERT_TRUE(d.trackdb_server().store().AddPoints(KeyName(db, key), {p}).ok());
+  ASSERT_TRUE(d.trackdb_server().store().AddPoints(types::KeyName(db, key), {p}).ok());
 }
 
 }  // namespace trackdb::resp::testing

@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_COMMANDS_GEO_SOURCE_H_
-#define TRACKDB_SERVICE_RESP_COMMANDS_GEO_SOURCE_H_
+#ifndef TRACKDB_TYPES_GEO_SOURCE_H_
+#define TRACKDB_TYPES_GEO_SOURCE_H_
 
 // What the GEO commands read: a GEO key (a trackdb collection, geo_key.h)
 // or, as Redis reads any sorted set, a plain sorted set (typed_zset.h) whose
@@ -25,11 +25,10 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "index/redis_geo_search.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/commands/geo_key.h"
-#include "service/resp/commands/typed_zset.h"
+#include "types/geo_key.h"
+#include "types/zset.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // The geohash a sorted-set score stands for; nullopt outside [0, 2^52).
 std::optional<uint64_t> GeohashOfZsetScore(double score);
@@ -38,7 +37,7 @@ std::optional<uint64_t> GeohashOfZsetScore(double score);
 // nullopt), as geo_key.h's MemberScores.
 absl::StatusOr<std::vector<std::optional<uint64_t>>> GeoSourceScores(
     storage::TrackStore& store, const std::string& name, ZsetKind kind,
-    absl::Span<const std::string> members);
+    absl::Span<const std::string> members, int64_t now_ms);
 
 // The members of plain sorted set `name` whose scores lie in one of
 // `areas`' scan ranges, at their scores as stored (what Redis's STORE
@@ -46,14 +45,8 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> GeoSourceScores(
 // are disjoint, so no member comes twice.
 absl::StatusOr<std::vector<ZEntry>> PlainZsetGeoCandidates(
     storage::TrackStore& store, const std::string& name,
-    const index::RedisGeoAreas& areas);
+    const index::RedisGeoAreas& areas, int64_t now_ms);
 
-// GEOPOS's and GEOHASH's lookup: the scores of argv[2..] in argv[1] (all
-// nullopt when the key does not exist). nullopt when it has already
-// replied with an error (WRONGTYPE, storage).
-std::optional<std::vector<std::optional<uint64_t>>> ScoresOfArgMembers(
-    CommandContext& ctx);
+}  // namespace trackdb::types
 
-}  // namespace trackdb::resp
-
-#endif  // TRACKDB_SERVICE_RESP_COMMANDS_GEO_SOURCE_H_
+#endif  // TRACKDB_TYPES_GEO_SOURCE_H_

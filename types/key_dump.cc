@@ -1,15 +1,15 @@
-#include "service/resp/commands/key_dump.h"
+#include "types/key_dump.h"
 
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "service/resp/commands/key_type.h"
-#include "service/resp/commands/typed_zset.h"
-#include "service/resp/commands/zset_range.h"
 #include "storage/typed_codec.h"
+#include "types/key_type.h"
+#include "types/zset.h"
+#include "types/zset_range.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 using storage::TypedMeta;
@@ -102,4 +102,4 @@ absl::StatusOr<std::optional<DumpedKey>> DumpKey(storage::TrackStore& store,
   return out;
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -1,10 +1,10 @@
-#include "service/resp/commands/geo_key.h"
+#include "types/geo_key.h"
 
 #include <algorithm>
 
 #include "index/redis_geo_search.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 absl::StatusOr<std::vector<ScoredMember>> LoadSortedMembers(
     storage::TrackStore& store, absl::string_view name) {
@@ -36,4 +36,4 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
   return scores;
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_COMMANDS_KEY_SCAN_H_
-#define TRACKDB_SERVICE_RESP_COMMANDS_KEY_SCAN_H_
+#ifndef TRACKDB_TYPES_KEY_SCAN_H_
+#define TRACKDB_TYPES_KEY_SCAN_H_
 
 // Walks the keys of one Redis database: its strings (the kv column family),
 // its hashes, lists, sets and sorted sets (typed values), then its GEO keys
@@ -10,9 +10,9 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "service/resp/commands/key_type.h"
+#include "types/key_type.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // A position in the walk: which part, and the storage name to resume at.
 struct KeyScanPosition {
@@ -32,6 +32,6 @@ absl::Status ScanKeys(
     const std::function<bool(const std::string& key, KeyType type)>& visit,
     KeyScanPosition* next, bool* done);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
-#endif  // TRACKDB_SERVICE_RESP_COMMANDS_KEY_SCAN_H_
+#endif  // TRACKDB_TYPES_KEY_SCAN_H_

@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_DISPATCH_KEYSPACE_H_
-#define TRACKDB_SERVICE_RESP_DISPATCH_KEYSPACE_H_
+#ifndef TRACKDB_TYPES_KEYSPACE_H_
+#define TRACKDB_TYPES_KEYSPACE_H_
 
 // A Redis key in database 0..15 <-> the name storage keeps it under.
 //
@@ -19,7 +19,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 inline constexpr int kDatabases = 16;
 
@@ -32,6 +32,6 @@ struct DbKey {
 // nullopt for a name no Redis key maps to.
 std::optional<DbKey> ParseKeyName(absl::string_view name);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
-#endif  // TRACKDB_SERVICE_RESP_DISPATCH_KEYSPACE_H_
+#endif  // TRACKDB_TYPES_KEYSPACE_H_

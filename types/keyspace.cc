@@ -1,6 +1,6 @@
-#include "service/resp/dispatch/keyspace.h"
+#include "types/keyspace.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 constexpr char kEscape = '\xff';
 }  // namespace
@@ -28,4 +28,4 @@ std::optional<DbKey> ParseKeyName(absl::string_view name) {
   return DbKey{db, std::move(key)};
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_COMMANDS_ZSET_RANGE_H_
-#define TRACKDB_SERVICE_RESP_COMMANDS_ZSET_RANGE_H_
+#ifndef TRACKDB_TYPES_ZSET_RANGE_H_
+#define TRACKDB_TYPES_ZSET_RANGE_H_
 
 // Ranges of a Redis sorted set, as ZRANGE, ZRANGESTORE, ZCOUNT, ZPOPMIN and
 // ZREMRANGEBY* read them (by rank, by score, by lex), and the members a
@@ -22,10 +22,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "service/resp/dispatch/command.h"
-#include "service/resp/protocol/reply.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // A sorted-set member and its score.
 struct ZEntry {
@@ -118,19 +116,6 @@ struct RangeRequest {
   LexRange lex;                    // by lex
 };
 
-// ZRANGE's and ZRANGESTORE's options from argv[first_option] on
-// (WITHSCORES unless `store`, LIMIT, and REV, BYSCORE, BYLEX where the
-// request's type and direction are still kAuto), then Redis's checks on
-// their combination. False once it has replied an error.
-bool ParseRangeOptionsOrReply(CommandContext& ctx, size_t first_option,
-                              bool store, RangeRequest* req);
-
-// The range's bounds, argv[min_index] and the one after it, as ranks,
-// scores or lex bounds (a reverse score or lex range names its max first).
-// False once it has replied an error.
-bool ParseRangeBoundsOrReply(CommandContext& ctx, size_t min_index,
-                             RangeRequest* req);
-
 // Visits the members `req` picks from `z`, in the range's direction, as
 // Redis's genericZrangeby{rank,score,lex}Command pick them (LIMIT
 // included). A rank range is walked from whichever end of `z` is nearer;
@@ -146,12 +131,6 @@ absl::StatusOr<std::vector<ZEntry>> PickRange(const ZsetReader& z,
 // or forward order.
 RangeRequest RankRange(int64_t start, int64_t end, bool reverse);
 
-// Redis's zrange reply of `entries`: with scores, flat member-score pairs
-// in RESP2 and [member, score] arrays in RESP3.
-void EmitEntry(Reply& reply, const ZEntry& entry, bool withscores);
-void EmitEntries(Reply& reply, const std::vector<ZEntry>& entries,
-                 bool withscores);
+}  // namespace trackdb::types
 
-}  // namespace trackdb::resp
-
-#endif  // TRACKDB_SERVICE_RESP_COMMANDS_ZSET_RANGE_H_
+#endif  // TRACKDB_TYPES_ZSET_RANGE_H_

@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_COMMANDS_GEO_KEY_H_
-#define TRACKDB_SERVICE_RESP_COMMANDS_GEO_KEY_H_
+#ifndef TRACKDB_TYPES_GEO_KEY_H_
+#define TRACKDB_TYPES_GEO_KEY_H_
 
 // A Redis GEO key's members and their sorted-set scores, for the GEO
 // commands (geo_commands.cc, geo_search_command.cc) and the sorted-set
@@ -31,10 +31,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "service/resp/dispatch/command.h"
 #include "storage/track_store.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // A member and its Redis score.
 struct ScoredMember {
@@ -61,6 +60,6 @@ absl::StatusOr<std::vector<std::optional<uint64_t>>> MemberScores(
     storage::TrackStore& store, absl::string_view name,
     absl::Span<const std::string> members);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
-#endif  // TRACKDB_SERVICE_RESP_COMMANDS_GEO_KEY_H_
+#endif  // TRACKDB_TYPES_GEO_KEY_H_

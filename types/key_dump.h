@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_COMMANDS_KEY_DUMP_H_
-#define TRACKDB_SERVICE_RESP_COMMANDS_KEY_DUMP_H_
+#ifndef TRACKDB_TYPES_KEY_DUMP_H_
+#define TRACKDB_TYPES_KEY_DUMP_H_
 
 // A key's whole value as DUMP and MIGRATE serialize it (rdb_payload.h).
 
@@ -8,11 +8,11 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "types/codec/rdb_payload.h"
 #include "storage/track_store.h"
 #include "storage/typed_values.h"
+#include "types/codec/rdb_payload.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 // `name`'s hash, set, list or sorted set, read in `txn`: a GEO key as the
 // sorted set Redis would hold (its members' geohash scores), a sorted set
@@ -37,6 +37,6 @@ absl::StatusOr<std::optional<DumpedKey>> DumpKey(storage::TrackStore& store,
                                                  const std::string& name,
                                                  int64_t now_ms);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
-#endif  // TRACKDB_SERVICE_RESP_COMMANDS_KEY_DUMP_H_
+#endif  // TRACKDB_TYPES_KEY_DUMP_H_

@@ -1,5 +1,5 @@
-#ifndef TRACKDB_SERVICE_RESP_COMMANDS_KEY_TYPE_H_
-#define TRACKDB_SERVICE_RESP_COMMANDS_KEY_TYPE_H_
+#ifndef TRACKDB_TYPES_KEY_TYPE_H_
+#define TRACKDB_TYPES_KEY_TYPE_H_
 
 // What a Redis key holds in trackdb, and the type checks and removal that
 // commands apply to any key. A key is a string (the kv column family, with
@@ -13,10 +13,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "service/resp/dispatch/command.h"
 #include "storage/track_store.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 enum class KeyType { kNone, kString, kGeo, kHash, kList, kSet, kZset };
 KeyType KeyTypeOf(storage::ValueType t);
@@ -32,12 +31,6 @@ const char* TypeName(KeyType t);
 absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
                               absl::string_view name);
 
-// Looks up a key that must be a GEO key or absent, as Redis's lookupKeyRead
-// + checkType: replies WRONGTYPE (or an internal error) and returns nullopt
-// when the command must stop; otherwise returns whether the key exists.
-// (A sorted set that is not a GEO key is WRONGTYPE here.)
-std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name);
-
 // Whether the storage name `name` holds something other than a string: a
 // typed value or a GEO key (string commands answer WRONGTYPE then).
 absl::StatusOr<bool> HoldsNonString(storage::TrackStore& store,
@@ -52,8 +45,8 @@ absl::StatusOr<int64_t> NonStringExpiry(storage::TrackStore& store,
 // Removes whatever key `name` holds (a string, typed value or GEO
 // collection), as Redis's dbDelete. Returns whether something was removed.
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
-                                  absl::string_view name);
+                                  absl::string_view name, int64_t now_ms);
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
 
-#endif  // TRACKDB_SERVICE_RESP_COMMANDS_KEY_TYPE_H_
+#endif  // TRACKDB_TYPES_KEY_TYPE_H_

@@ -1,11 +1,8 @@
-#include "service/resp/commands/key_type.h"
+#include "types/key_type.h"
 
 #include <vector>
 
-#include "service/clock.h"
-#include "service/resp/dispatch/reply_errors.h"
-
-namespace trackdb::resp {
+namespace trackdb::types {
 
 KeyType KeyTypeOf(storage::ValueType t) {
   switch (t) {
@@ -63,16 +60,6 @@ absl::StatusOr<bool> IsGeoKey(storage::TrackStore& store,
   return *size > 0;
 }
 
-std::optional<bool> GeoKeyExists(CommandContext& ctx, const std::string& name) {
-  absl::StatusOr<KeyType> type = TypeOf(ctx.store(), name, NowMs());
-  if (!ctx.Check(type.status())) return std::nullopt;
-  if (*type != KeyType::kGeo && *type != KeyType::kNone) {
-    ctx.reply.Error(kWrongTypeError);
-    return std::nullopt;
-  }
-  return *type == KeyType::kGeo;
-}
-
 absl::StatusOr<bool> HoldsNonString(storage::TrackStore& store,
                                     absl::string_view name, int64_t now_ms) {
   auto typed = store.GetTypedMeta(name, now_ms);
@@ -91,12 +78,12 @@ absl::StatusOr<int64_t> NonStringExpiry(storage::TrackStore& store,
 }
 
 absl::StatusOr<bool> DeleteAnyKey(storage::TrackStore& store,
-                                  absl::string_view name) {
+                                  absl::string_view name, int64_t now_ms) {
   const std::string names[] = {std::string(name)};
   absl::StatusOr<std::vector<storage::TrackStore::NameContents>> removed =
-      store.DeleteNames(names, NowMs());
+      store.DeleteNames(names, now_ms);
   if (!removed.ok()) return removed.status();
   return (*removed)[0].exists();
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

@@ -1,9 +1,9 @@
-#include "service/resp/commands/key_scan.h"
+#include "types/key_scan.h"
 
-#include "service/resp/dispatch/keyspace.h"
 #include "storage/keys.h"
+#include "types/keyspace.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 
 absl::Status ScanKeys(
     storage::TrackStore& store, int db, int64_t now_ms,
@@ -86,4 +86,4 @@ absl::Status ScanKeys(
   return absl::OkStatus();
 }
 
-}  // namespace trackdb::resp
+}  // namespace trackdb::types

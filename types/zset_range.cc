@@ -1,13 +1,11 @@
-#include "service/resp/commands/zset_range.h"
+#include "types/zset_range.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "service/resp/dispatch/option_words.h"
 #include "types/codec/redis_number.h"
-#include "service/resp/dispatch/reply_errors.h"
 
-namespace trackdb::resp {
+namespace trackdb::types {
 namespace {
 
 bool ParseScoreBound(absl::string_view arg, double* value, bool* ex) {
@@ -236,76 +234,6 @@ bool ParseLexRange(const std::string& min, const std::string& max,
   return ParseLexBound(min, &out->min) && ParseLexBound(max, &out->max);
 }
 
-bool ParseRangeOptionsOrReply(CommandContext& ctx, size_t first_option,
-                              bool store, RangeRequest* req) {
-  const std::vector<std::string>& argv = ctx.argv;
-  for (size_t j = first_option; j < argv.size(); ++j) {
-    const size_t leftargs = argv.size() - j - 1;
-    if (!store && IsWord(argv[j], "withscores")) {
-      req->withscores = true;
-    } else if (IsWord(argv[j], "limit") && leftargs >= 2) {
-      if (!ParseInt64(argv[j + 1], &req->offset) ||
-          !ParseInt64(argv[j + 2], &req->limit)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
-      j += 2;
-    } else if (req->direction == Direction::kAuto && IsWord(argv[j], "rev")) {
-      req->direction = Direction::kReverse;
-    } else if (req->type == RangeType::kAuto && IsWord(argv[j], "bylex")) {
-      req->type = RangeType::kLex;
-    } else if (req->type == RangeType::kAuto && IsWord(argv[j], "byscore")) {
-      req->type = RangeType::kScore;
-    } else {
-      ctx.reply.Error(kSyntaxError);
-      return false;
-    }
-  }
-  if (req->direction == Direction::kAuto) req->direction = Direction::kForward;
-  if (req->type == RangeType::kAuto) req->type = RangeType::kRank;
-  req->reverse = req->direction == Direction::kReverse;
-  if (req->limit != -1 && req->type == RangeType::kRank) {
-    ctx.reply.Error(
-        "syntax error, LIMIT is only supported in combination with either "
-        "BYSCORE or BYLEX");
-    return false;
-  }
-  if (req->withscores && req->type == RangeType::kLex) {
-    ctx.reply.Error(
-        "syntax error, WITHSCORES not supported in combination with BYLEX");
-    return false;
-  }
-  return true;
-}
-
-bool ParseRangeBoundsOrReply(CommandContext& ctx, size_t min_index,
-                             RangeRequest* req) {
-  size_t minidx = min_index, maxidx = min_index + 1;
-  if (req->reverse && req->type != RangeType::kRank) std::swap(minidx, maxidx);
-  const std::string& min = ctx.argv[minidx];
-  const std::string& max = ctx.argv[maxidx];
-  switch (req->type) {
-    case RangeType::kRank:
-      if (!ParseInt64(min, &req->start) || !ParseInt64(max, &req->end)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
-      return true;
-    case RangeType::kScore:
-      if (!ParseScoreRange(min, max, &req->scores)) {
-        ctx.reply.Error("min or max is not a float");
-        return false;
-      }
-      return true;
-    default:
-      if (!ParseLexRange(min, max, &req->lex)) {
-        ctx.reply.Error("min or max not valid string range item");
-        return false;
-      }
-      return true;
-  }
-}
-
 absl::Status VisitRange(const ZsetReader& z, const RangeRequest& req,
                         const std::function<void(const ZEntry&)>& visit) {
   switch (req.type) {
@@ -337,17 +265,4 @@ RangeRequest RankRange(int64_t start, int64_t end, bool reverse) {
   return req;
 }
 
-void EmitEntry(Reply& reply, const ZEntry& entry, bool withscores) {
-  if (withscores && reply.protocol() > 2) reply.Array(2);
-  reply.Bulk(entry.member);
-  if (withscores) reply.Double(entry.score);
-}
-
-void EmitEntries(Reply& reply, const std::vector<ZEntry>& entries,
-                 bool withscores) {
-  const size_t per = (withscores && reply.protocol() == 2) ? 2 : 1;
-  reply.Array(entries.size() * per);
-  for (const ZEntry& e : entries) EmitEntry(reply, e, withscores);
-}
-
-}  // namespace trackdb::resp
+}  // namespace trackdb::types
