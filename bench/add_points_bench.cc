@@ -1,10 +1,11 @@
 // Write-path throughput: points/s through TrackStore::AddPoints with 1 and
 // with 100 points per call, over 100k entities that already have a latest
 // point, so every point moves one: a history Put and a latest Put in one
-// WriteBatch (seed 004's schema also moved a geo entry: two more), plus,
-// when the point lands in another ~1 km cell or 10 minutes, its history
-// cell key: nearly always here, since each point lands anywhere in the
-// city; BM_AddPointsDriving moves each entity a street on instead.
+// WriteBatch (a schema with a geohash column family also moves a geo entry:
+// two more), plus, when the point lands in another ~1 km cell or 10
+// minutes, its history cell key: nearly always here, since each point lands
+// anywhere in the city; BM_AddPointsDriving moves each entity a street on
+// instead.
 //
 //   bazel run --config=bench //bench:add_points_bench
 //

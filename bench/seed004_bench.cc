@@ -1,6 +1,7 @@
-// Seed 004's table, reproduced on seed 004's workload: every point is for an
-// entity that already has a latest position, so each costs 2 Puts (points
-// and latest; seed 004's schema also moved a geo entry), written through
+// A fleet tracker's field report of RocksDB tuning, its table reproduced on
+// its workload: every point is for an entity that already has a latest
+// position, so each costs 2 Puts (points and latest; the report's schema
+// also moved a geo entry), written through
 // TrackStore::AddPoints (--per_call points per WriteBatch). Writer threads
 // run for --seconds under each configuration; a sampler records throughput
 // and L0 files every --sample_ms for the plot.
@@ -94,14 +95,14 @@ Config MakeConfig(const std::string& name) {
   c.name = name;
   v1::StorageConfig& s = c.storage;
   if (name == "rocksdb_2016") {
-    // The defaults seed 004 ran on (RocksDB 4.x, 2016): 4 MiB memtables, two
+    // The defaults the report ran on (RocksDB 4.x, 2016): 4 MiB memtables, two
     // of them, one flush and one compaction thread, L0 4/20/24.
     c.label =
-        "RocksDB defaults of seed 004's time (4 MiB x 2 memtables, 1 "
+        "RocksDB 4.x defaults, 2016 (4 MiB x 2 memtables, 1 "
         "flush + 1 compaction thread, L0 4/20/24)";
     SetSeed004Defaults(s);
   } else if (name == "rocksdb_defaults") {
-    // RocksDB's own defaults for the knobs seed 004 tuned.
+    // RocksDB's own defaults for the knobs the report tuned.
     c.label =
         "RocksDB defaults (64 MiB x 2 memtables, 2 background jobs, "
         "L0 4/20/36)";
@@ -134,10 +135,10 @@ Config MakeConfig(const std::string& name) {
     c.label = "PrepareForBulkLoad (trackdb's bulk-load mode, left on)";
     c.bulk_load_live = true;
   } else if (name == "hand_tuned") {
-    // Seed 004's best rows: IncreaseParallelism(10), 4 flush threads, L0
+    // The report's best rows: IncreaseParallelism(10), 4 flush threads, L0
     // 10/100/200, on the defaults of its time.
     c.label =
-        "Seed 004's hand tuning: 10 background threads (4 flush), L0 "
+        "The field report's hand tuning: 10 background threads (4 flush), L0 "
         "10/100/200, else its time's defaults";
     SetSeed004Defaults(s);
     s.set_max_background_jobs(10);
@@ -322,7 +323,7 @@ Row RunConfig(const Config& config, const std::string& base,
                absl::StrReplaceAll(findings, {{"\n", "\n          "}}).c_str());
 
   // Reopen as the configuration leaves the store (bulk-load mode still on
-  // for its row, as seed 004 found it).
+  // for its row, as the report found it).
   if (!store->Close().ok()) std::exit(1);
   store.reset();
   const auto reopen = Clock::now();
@@ -410,7 +411,7 @@ int Table(const std::string& dir) {
       "by the import work |\n");
   if (best_tuned > 0 && trackdb > 0) {
     std::printf(
-        "\ntrackdb's defaults / best hand-tuned row = %.2f; / seed 004's "
+        "\ntrackdb's defaults / best hand-tuned row = %.2f; / the hand "
         "tuning (compaction on) = %.2f\n",
         trackdb / best_tuned, best_steady > 0 ? trackdb / best_steady : 0);
   }

@@ -1,7 +1,7 @@
 #ifndef TRACKDB_STORAGE_IO_COUNTERS_H_
 #define TRACKDB_STORAGE_IO_COUNTERS_H_
 
-// What iostat showed the authors of seed 000: write requests and bytes sent
+// What iostat shows of RocksDB's small flushes: write requests and bytes sent
 // to disk. CountingFileSystem wraps RocksDB's file system and counts every
 // write RocksDB hands the OS (each Append / PositionedAppend of a writable
 // file after RocksDB's own buffering, i.e. a write(2)), by file kind, so

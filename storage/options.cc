@@ -401,7 +401,7 @@ std::vector<std::string> StorageConfigWarnings(
           " MiB) holds fewer than one full memtable (write_buffer_size_mb = ",
           memtable, " MiB) for each of the ", kPointColumnFamilies,
           " column families every point writes: memtables will be flushed "
-          "before they fill, as small files (seed 000's trap)"));
+          "before they fill, as small files"));
     }
     if (total + s.block_cache_size_mb() > conf::RocksDbShareMb(budget)) {
       warnings.push_back(absl::StrCat(

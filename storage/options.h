@@ -6,12 +6,12 @@
 // order of precedence (later wins).
 //
 // Memory: one LRU block cache shared by every column family, with index and
-// filter blocks charged to it, so the cache size bounds them too (seed 003's
-// Pravega saw memory far above its caches because they were not). Memtables
-// are bounded by db_write_buffer_size through a WriteBufferManager that
-// charges them to the same cache, whose capacity is therefore
-// db_write_buffer_size + block_cache_size = storage.memory_budget_mb by
-// default: memtables and blocks share one bound. The manager stalls writes
+// filter blocks charged to it, so the cache size bounds them too (a field
+// report from Pravega saw memory far above its caches because they were
+// not). Memtables are bounded by db_write_buffer_size through a
+// WriteBufferManager that charges them to the same cache, whose capacity is
+// therefore db_write_buffer_size + block_cache_size = storage.memory_budget_mb
+// by default: memtables and blocks share one bound. The manager stalls writes
 // rather than let memtables pass their total, when the total holds at least
 // one memtable per written column family (otherwise a stall could never
 // end; such configs are warned about). The cache is not a strict
@@ -68,7 +68,7 @@ struct StoreOptions {
 // PrepareForBulkLoad()'s column family settings that can change on an open
 // DB (RocksDB's SetOptions), and the same keys with `cf`'s values, to go
 // back. PrepareForBulkLoad's num_levels = 2 is left out on purpose: a DB
-// that already has deeper levels would then fail to open (seed 004).
+// that already has deeper levels would then fail to open.
 std::unordered_map<std::string, std::string> BulkLoadCfOptions();
 std::unordered_map<std::string, std::string> SteadyCfOptions(
     const rocksdb::ColumnFamilyOptions& cf);

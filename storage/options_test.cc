@@ -209,13 +209,13 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
                                  "(192 MiB) of storage.memory_budget_mb (256 "
                                  "MiB; the rest, 64 MiB, is the server's)")));
 
-  // Seed 000's shape: a total that holds barely more than one memtable.
+  // The small-flush trap: a total that holds barely more than one memtable.
   v1::StorageConfig pika;
   pika.set_write_buffer_size_mb(64);
   pika.set_db_write_buffer_size_mb(100);
   EXPECT_THAT(StorageConfigWarnings(pika),
               Contains(AllOf(HasSubstr("(100 MiB)"), HasSubstr("64 MiB"),
-                             HasSubstr("seed 000"))));
+                             HasSubstr("before they fill, as small files"))));
 
   v1::StorageConfig unbounded;
   unbounded.set_db_write_buffer_size_mb(0);

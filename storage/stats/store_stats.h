@@ -1,8 +1,8 @@
 #ifndef TRACKDB_STORAGE_STATS_STORE_STATS_H_
 #define TRACKDB_STORAGE_STATS_STORE_STATS_H_
 
-// StoreStats: what seed 000's authors dug out with iostat and seed 004's
-// with LOG files, read from a store in one call: writes to disk (count,
+// StoreStats: what operators of a hand-tuned RocksDB dig out with iostat
+// and LOG files, read from a store in one call: writes to disk (count,
 // bytes, average size), flushes (count, average size), L0 files, pending
 // compaction bytes, write stalls (slowdown vs stop, time and cause), memtable
 // usage vs budget, block cache usage and hit rate, write amplification, per

@@ -57,7 +57,7 @@ void CheckMemtableKnobs(const StoreStats& s, std::vector<Finding>& out) {
                        ") is smaller than one memtable (write_buffer_size, ",
                        Mib(largest_memtable),
                        "): every memtable is flushed long before it fills, "
-                       "as many small files (seed 000's trap)"));
+                       "as many small files"));
     } else if (s.memtable_budget_bytes <
                largest_memtable * kPointColumnFamilies) {
       Add(out, Finding::kWarning, "memtable_budget_below_memtables",
@@ -79,7 +79,7 @@ void CheckMemtableKnobs(const StoreStats& s, std::vector<Finding>& out) {
   }
 }
 
-// Seed 000: memtables flushed before they fill.
+// Memtables flushed before they fill.
 void CheckFlushSizes(const StoreStats& s, const CfStats& c,
                      const std::string& cf, std::vector<Finding>& out) {
   const double all_flush_raw_bytes = static_cast<double>(s.flush_raw_bytes());
@@ -95,7 +95,7 @@ void CheckFlushSizes(const StoreStats& s, const CfStats& c,
                                           c.write_buffer_size),
             " of its ", Mib(c.write_buffer_size),
             " write buffer: memtables are flushed before they fill, so the "
-            "disk sees many small writes (seed 000). Total memtable budget: ",
+            "disk sees many small writes. Total memtable budget: ",
             s.memtable_budget_bytes ? Mib(s.memtable_budget_bytes)
                                     : std::string("none")));
   } else if (c.flushes == 0 && c.l0_files >= 4 && c.write_buffer_size > 0 &&
@@ -111,7 +111,7 @@ void CheckFlushSizes(const StoreStats& s, const CfStats& c,
   }
 }
 
-// Writes slowed or stopped, by L0 (seed 004) or by full memtables.
+// Writes slowed or stopped, by L0 or by full memtables.
 void CheckWriteStalls(const StoreStats& s, const CfStats& c,
                       const std::string& cf, std::vector<Finding>& out) {
   const bool l0_stopped = c.l0_stops > 0;
@@ -130,7 +130,7 @@ void CheckWriteStalls(const StoreStats& s, const CfStats& c,
                      " and stopped for ",
                      absl::StrFormat("%.1f s", c.stop_seconds),
                      " in all; L0 has ", c.l0_files,
-                     " files now. Flushes outrun L0->L1 compaction (seed 004): "
+                     " files now. Flushes outrun L0->L1 compaction: "
                      "raise max_background_jobs (",
                      s.max_background_jobs, ") or the L0 triggers"));
   }
@@ -188,7 +188,7 @@ void CheckDisk(const StoreStats& s, std::vector<Finding>& out) {
                        : " until RocksDB recovers"));
 }
 
-// Seed 004: bulk-load mode left on.
+// Bulk-load mode left on.
 void CheckBulkLoad(const StoreStats& s, std::vector<Finding>& out) {
   int no_compaction_l0 = 0;
   bool any_disabled = false;
@@ -204,12 +204,12 @@ void CheckBulkLoad(const StoreStats& s, std::vector<Finding>& out) {
                                  : "automatic compaction is disabled",
                      ": L0 holds ", no_compaction_l0,
                      " files and keeps growing; every read checks each one "
-                     "and reopening gets slow (seed 004). Unless an import is "
+                     "and reopening gets slow. Unless an import is "
                      "running, turn it off (SetBulkLoad off), which compacts"));
   }
 }
 
-// Seed 003: memory above the budget.
+// Memory above the budget.
 void CheckMemory(const StoreStats& s, const StoreOptions& o,
                  std::vector<Finding>& out) {
   const uint64_t budget = s.memory_budget_bytes;

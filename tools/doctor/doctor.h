@@ -2,12 +2,12 @@
 #define TRACKDB_TOOLS_DOCTOR_DOCTOR_H_
 
 // The doctor: reads StoreStats (which carry the effective options) and
-// names, in words with the numbers behind them, the problems of the seed
-// stories: memtables flushed before they fill (seed 000's small flushes),
-// writes slowed down or stopped by L0 or by memtables (seed 004), compaction
-// falling behind, memory above the budget (seed 003), bulk-load mode left on
-// (seed 004's "open db very slow"), and memtable knobs that contradict each
-// other or the budget. A pure function: no I/O.
+// names, in words with the numbers behind them, the problems field reports
+// of RocksDB tuning tell of: memtables flushed before they fill (many small
+// flushes), writes slowed down or stopped by L0 or by memtables, compaction
+// falling behind, memory above the budget, bulk-load mode left on (a DB that
+// gets very slow to open), and memtable knobs that contradict each other or
+// the budget. A pure function: no I/O.
 
 #include <string>
 #include <vector>

@@ -110,7 +110,7 @@ TEST(DoctorTest, SmallFlushesWithNumbers) {
 
 // `default` holds only the registry counters: RocksDB flushes it whenever
 // the WAL reaches max_total_wal_size, a few KiB at a time. Tiny, but not
-// seed 000's problem: the other column families flush full memtables.
+// the small-flush problem: the other column families flush full memtables.
 TEST(DoctorTest, RarelyWrittenColumnFamilyFlushingSmallIsNotAProblem) {
   StoreStats s = Healthy();
   Cf(s, "default").flushes = 12;
@@ -188,7 +188,7 @@ TEST(DoctorTest, BulkLoadLeftOn) {
   EXPECT_THAT(Codes(findings), Not(Contains("l0_slowdown")));
 }
 
-// --- Real stores configured with the seeds' bad settings ---
+// --- Real stores configured with the field reports' bad settings ---
 
 void Write(TrackStore& store, int points, int entities) {
   std::mt19937 rng(1);
@@ -231,7 +231,7 @@ TEST(DoctorRealStoreTest, Seed000TotalMemtableBudgetBelowOneMemtable) {
 }
 
 TEST(DoctorRealStoreTest, Seed004L0TriggersHit) {
-  // Seed 004's shape, shrunk: L0 triggers that flushes reach before
+  // A write stall's shape, shrunk: L0 triggers that flushes reach before
   // compaction empties L0. Here compaction never runs (compaction style
   // "none"), while automatic compaction stays formally on, which RocksDB
   // needs to apply L0 triggers at all.
