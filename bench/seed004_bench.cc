@@ -37,7 +37,7 @@
 #include "absl/strings/strip.h"
 #include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
-#include "tools/doctor/doctor.h"
+#include "storage/stats/doctor.h"
 
 ABSL_FLAG(std::string, mode, "table", "table | import_reopen");
 ABSL_FLAG(std::string, configs,

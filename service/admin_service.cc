@@ -7,7 +7,7 @@
 #include "absl/time/time.h"
 #include "service/grpc_status.h"
 #include "storage/stats/info_section.h"
-#include "tools/doctor/doctor.h"
+#include "storage/stats/doctor.h"
 
 namespace trackdb::service {
 namespace {

@@ -3,7 +3,7 @@
 
 // trackdb.v1.AdminService over a TrackStore: storage statistics
 // (storage/stats/store_stats.h) and the webhooks' counters, the doctor
-// (tools/doctor/doctor.h) and bulk-load mode (TrackStore::SetBulkLoad).
+// (storage/stats/doctor.h) and bulk-load mode (TrackStore::SetBulkLoad).
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 // trackdb_doctor: names a store's problems in words with the numbers behind
-// them (tools/doctor/doctor.h): small flushes, L0 slowdowns and stops,
+// them (storage/stats/doctor.h): small flushes, L0 slowdowns and stops,
 // compaction falling behind, memory above the budget, bulk-load mode left
 // on, memtable knobs that contradict each other.
 //
@@ -27,7 +27,7 @@
 #include "service/client_channel.h"
 #include "storage/stats/info_section.h"
 #include "storage/stats/store_stats.h"
-#include "tools/doctor/doctor.h"
+#include "storage/stats/doctor.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "trackd's gRPC address");

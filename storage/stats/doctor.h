@@ -1,5 +1,5 @@
-#ifndef TRACKDB_TOOLS_DOCTOR_DOCTOR_H_
-#define TRACKDB_TOOLS_DOCTOR_DOCTOR_H_
+#ifndef TRACKDB_STORAGE_STATS_DOCTOR_H_
+#define TRACKDB_STORAGE_STATS_DOCTOR_H_
 
 // The doctor: reads StoreStats (which carry the effective options) and
 // names, in words with the numbers behind them, the problems field reports
@@ -39,4 +39,4 @@ const char* SeverityName(Finding::Severity severity);
 
 }  // namespace trackdb::storage
 
-#endif  // TRACKDB_TOOLS_DOCTOR_DOCTOR_H_
+#endif  // TRACKDB_STORAGE_STATS_DOCTOR_H_

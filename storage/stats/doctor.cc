@@ -1,4 +1,4 @@
-#include "tools/doctor/doctor.h"
+#include "storage/stats/doctor.h"
 
 #include <algorithm>
 
