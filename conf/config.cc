@@ -279,14 +279,11 @@ uint64_t RocksDbShareMb(uint64_t budget_mb) {
   return budget_mb - ServerReserveMb(budget_mb);
 }
 
-v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
-  v1::StorageConfig out = storage;
-  v1::StorageConfig* s = &out;
-  if (s->durability() == v1::DURABILITY_UNSPECIFIED) {
-    s->set_durability(v1::DURABILITY_WAL);
-  }
-  // The memory budget and what derives from it (config.proto states the
-  // rules; conf/trackdb.textproto shows the values for the default budget).
+namespace {
+
+// The memory budget and what derives from it (config.proto states the
+// rules; conf/trackdb.textproto shows the values for the default budget).
+void SetMemoryDefaults(v1::StorageConfig* s) {
   if (!s->has_memory_budget_mb()) s->set_memory_budget_mb(1024);
   const uint64_t rocks = RocksDbShareMb(s->memory_budget_mb());
   if (!s->has_db_write_buffer_size_mb()) {
@@ -302,6 +299,10 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
                                    ? rocks - memtables
                                    : std::max<uint64_t>(8, rocks / 8));
   }
+}
+
+// The caches' and logs' sizes and ages.
+void SetCacheAndRetentionDefaults(v1::StorageConfig* s) {
   if (!s->has_string_cache_max_value_bytes()) {
     s->set_string_cache_max_value_bytes(16384);
   }
@@ -316,6 +317,10 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   }
   if (!s->has_wal_retention_s()) s->set_wal_retention_s(3600);
   if (!s->has_wal_retention_mb()) s->set_wal_retention_mb(1024);
+}
+
+// RocksDB's flush, compaction and compression knobs.
+void SetRocksDbTuningDefaults(v1::StorageConfig* s) {
   if (!s->has_max_write_buffer_number()) s->set_max_write_buffer_number(4);
   if (!s->has_max_background_jobs()) s->set_max_background_jobs(4);
   if (!s->has_level0_file_num_compaction_trigger()) {
@@ -330,6 +335,18 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
   if (s->compression() == v1::COMPRESSION_UNSPECIFIED) {
     s->set_compression(v1::COMPRESSION_LZ4);
   }
+}
+
+}  // namespace
+
+v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
+  v1::StorageConfig out = storage;
+  if (out.durability() == v1::DURABILITY_UNSPECIFIED) {
+    out.set_durability(v1::DURABILITY_WAL);
+  }
+  SetMemoryDefaults(&out);
+  SetCacheAndRetentionDefaults(&out);
+  SetRocksDbTuningDefaults(&out);
   return out;
 }
 

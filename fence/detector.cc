@@ -37,6 +37,39 @@ bool Confirm(const Fence& fence, bool observed_inside, int64_t t,
   return true;
 }
 
+// A fix older than the last one: reported as where it is, if the fence
+// asks for late points, and never moving the state.
+void EmitLate(const Fence& fence, bool observed_inside,
+              std::vector<FenceHit>* hits) {
+  if (fence.late_points == v1::LATE_POINTS_REPORT) {
+    Emit(fence,
+         observed_inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
+         hits, /*dwell_ms=*/0, /*late=*/true);
+  }
+}
+
+// Whether the path from the prior fix to `here` passed through the fence
+// while the entity stayed outside it (a CROSS the fence asks for).
+bool CrossedWhileOutside(const Fence& fence,
+                         const std::optional<PriorFix>& prior,
+                         const index::LatLng& here, bool was_inside,
+                         bool changed, bool observed_inside,
+                         const EntityFenceState& s) {
+  return prior && !was_inside && !changed && !observed_inside &&
+         !s.last_inside && fence.Detects(v1::FENCE_EVENT_CROSS) &&
+         fence.shape && fence.shape->PathMeets({prior->lat, prior->lon}, here);
+}
+
+// Reports a DWELL once a stay has lasted fence.dwell_ms, once per stay.
+void EmitDwellOnce(const Fence& fence, int64_t t, EntityFenceState* s,
+                   std::vector<FenceHit>* hits) {
+  if (s->inside && !s->dwell_reported && fence.dwell_ms > 0 &&
+      t - s->stay_start_ms >= fence.dwell_ms) {
+    s->dwell_reported = true;
+    Emit(fence, v1::FENCE_EVENT_DWELL, hits, t - s->stay_start_ms);
+  }
+}
+
 }  // namespace
 
 bool EntityFenceState::operator==(const EntityFenceState& o) const {
@@ -73,29 +106,20 @@ std::vector<FenceHit> Evaluate(const Fence& fence,
   const FixOrder order = OrderOf(point, prior);
   if (order == FixOrder::kRepeat) return hits;
   if (order == FixOrder::kLate) {
-    if (fence.late_points == v1::LATE_POINTS_REPORT) {
-      Emit(fence,
-           observed_inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
-           &hits, /*dwell_ms=*/0, /*late=*/true);
-    }
+    EmitLate(fence, observed_inside, &hits);
     return hits;
   }
   const bool was_inside = state->inside;
   const bool changed = Confirm(fence, observed_inside, t, state);
-  if (prior && !was_inside && !changed && !observed_inside &&
-      !state->last_inside && fence.Detects(v1::FENCE_EVENT_CROSS) &&
-      fence.shape && fence.shape->PathMeets({prior->lat, prior->lon}, here)) {
+  if (CrossedWhileOutside(fence, prior, here, was_inside, changed,
+                          observed_inside, *state)) {
     Emit(fence, v1::FENCE_EVENT_CROSS, &hits);
   }
   if (changed) {
     Emit(fence, state->inside ? v1::FENCE_EVENT_ENTER : v1::FENCE_EVENT_EXIT,
          &hits);
   }
-  if (state->inside && !state->dwell_reported && fence.dwell_ms > 0 &&
-      t - state->stay_start_ms >= fence.dwell_ms) {
-    state->dwell_reported = true;
-    Emit(fence, v1::FENCE_EVENT_DWELL, &hits, t - state->stay_start_ms);
-  }
+  EmitDwellOnce(fence, t, state, &hits);
   Emit(fence, state->inside ? v1::FENCE_EVENT_INSIDE : v1::FENCE_EVENT_OUTSIDE,
        &hits);
   state->last_inside = observed_inside;

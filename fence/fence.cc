@@ -134,24 +134,25 @@ absl::Status CompileTiming(const v1::Fence& proto, Fence* fence) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Where> CompileWhere(const v1::FenceWhere& w,
-                                   const std::string& at) {
-  if (w.field().empty() || w.field().size() > kMaxWhereFieldBytes ||
-      !model::IsUtf8(w.field())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        at, ".field must be 1 to ", kMaxWhereFieldBytes, " bytes of UTF-8"));
-  }
-  Where where;
+// The field a filter looks at: one of a point's numbers by its name, or
+// else the attribute of that name.
+void SetWhereField(const v1::FenceWhere& w, Where* where) {
   static const auto* const kNumeric =
       new std::vector<std::pair<absl::string_view, Where::Field>>{
           {"speed_kmh", Where::Field::kSpeed},
           {"direction_deg", Where::Field::kDirection},
           {"height_m", Where::Field::kHeight},
           {"accuracy_m", Where::Field::kAccuracy}};
-  where.attribute = w.field();
+  where->attribute = w.field();
   for (const auto& [name, field] : *kNumeric) {
-    if (w.field() == name) where.field = field;
+    if (w.field() == name) where->field = field;
   }
+}
+
+// A filter takes either a range (min, max or both) or a list (in), and a
+// list only for an attribute.
+absl::Status CheckWhereBounds(const v1::FenceWhere& w, const std::string& at,
+                              Where::Field field) {
   const bool range = w.has_min() || w.has_max();
   if (range == (w.in_size() > 0)) {
     return absl::InvalidArgumentError(
@@ -162,10 +163,23 @@ absl::StatusOr<Where> CompileWhere(const v1::FenceWhere& w,
     return absl::InvalidArgumentError(
         absl::StrCat(at, ": min and max must be numbers, min <= max"));
   }
-  if (!range && where.field != Where::Field::kAttribute) {
+  if (!range && field != Where::Field::kAttribute) {
     return absl::InvalidArgumentError(
         absl::StrCat(at, ".in: ", w.field(), " is a number: give min and max"));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Where> CompileWhere(const v1::FenceWhere& w,
+                                   const std::string& at) {
+  if (w.field().empty() || w.field().size() > kMaxWhereFieldBytes ||
+      !model::IsUtf8(w.field())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        at, ".field must be 1 to ", kMaxWhereFieldBytes, " bytes of UTF-8"));
+  }
+  Where where;
+  SetWhereField(w, &where);
+  if (absl::Status s = CheckWhereBounds(w, at, where.field); !s.ok()) return s;
   if (w.has_min()) where.min = w.min();
   if (w.has_max()) where.max = w.max();
   where.in.assign(w.in().begin(), w.in().end());

@@ -69,49 +69,19 @@ class PartialQuickSort {
 
   void Sort(size_t lo, size_t n) {
     for (;;) {
-      if (n < 7) {  // Insertion sort.
-        for (size_t m = lo + 1; m < lo + n; ++m) {
-          for (size_t l = m; l > lo && Cmp(l - 1, l) > 0; --l) Swap(l, l - 1);
-        }
+      if (n < 7) {
+        InsertionSort(lo, n);
         return;
       }
-      size_t pm = lo + n / 2;
-      if (n > 7) {
-        size_t pl = lo;
-        size_t pn = lo + n - 1;
-        if (n > 40) {  // Ninther.
-          const size_t d = n / 8;
-          pl = Median3(pl, pl + d, pl + 2 * d);
-          pm = Median3(pm - d, pm, pm + d);
-          pn = Median3(pn - 2 * d, pn - d, pn);
-        }
-        pm = Median3(pl, pm, pn);
-      }
-      Swap(lo, pm);  // The pivot waits at lo.
-      // Three-way partition: equal keys gather at both ends, [lo+1, pa)
-      // and (pd, lo+n), then move to the middle.
-      size_t pa = lo + 1, pb = lo + 1;
-      size_t pc = lo + n - 1, pd = lo + n - 1;
-      for (;;) {
-        int c;
-        while (pb <= pc && (c = Cmp(pb, lo)) <= 0) {
-          if (c == 0) Swap(pa++, pb);
-          ++pb;
-        }
-        while (pb <= pc && (c = Cmp(pc, lo)) >= 0) {
-          if (c == 0) Swap(pc, pd--);
-          --pc;
-        }
-        if (pb > pc) break;
-        Swap(pb++, pc--);
-      }
+      Swap(lo, Pivot(lo, n));  // The pivot waits at lo.
+      const Partition p = PartitionAroundLo(lo, n);
       const size_t end = lo + n;
-      size_t r = std::min(pa - lo, pb - pa);
-      SwapRuns(lo, pb - r, r);
-      r = std::min(pd - pc, end - pd - 1);
-      SwapRuns(pb, end - r, r);
-      if ((r = pb - pa) > 1 && Wanted(lo, r)) Sort(lo, r);
-      if ((r = pd - pc) <= 1) return;
+      size_t r = std::min(p.pa - lo, p.pb - p.pa);
+      SwapRuns(lo, p.pb - r, r);
+      r = std::min(p.pd - p.pc, end - p.pd - 1);
+      SwapRuns(p.pb, end - r, r);
+      if ((r = p.pb - p.pa) > 1 && Wanted(lo, r)) Sort(lo, r);
+      if ((r = p.pd - p.pc) <= 1) return;
       lo = end - r;  // Loop instead of recursing on the right part.
       n = r;
       if (!Wanted(lo, n)) return;
@@ -119,6 +89,58 @@ class PartialQuickSort {
   }
 
  private:
+  // Where a three-way partition of [lo, lo + n) left its runs: keys equal
+  // to the pivot in [lo+1, pa) and (pd, lo+n), smaller ones in [pa, pb),
+  // larger ones in (pc, pd].
+  struct Partition {
+    size_t pa, pb, pc, pd;
+  };
+
+  void InsertionSort(size_t lo, size_t n) {
+    for (size_t m = lo + 1; m < lo + n; ++m) {
+      for (size_t l = m; l > lo && Cmp(l - 1, l) > 0; --l) Swap(l, l - 1);
+    }
+  }
+
+  // The pivot of [lo, lo + n), n >= 7: the middle element, the median of
+  // three past 7 elements, the ninther past 40.
+  size_t Pivot(size_t lo, size_t n) const {
+    size_t pm = lo + n / 2;
+    if (n > 7) {
+      size_t pl = lo;
+      size_t pn = lo + n - 1;
+      if (n > 40) {
+        const size_t d = n / 8;
+        pl = Median3(pl, pl + d, pl + 2 * d);
+        pm = Median3(pm - d, pm, pm + d);
+        pn = Median3(pn - 2 * d, pn - d, pn);
+      }
+      pm = Median3(pl, pm, pn);
+    }
+    return pm;
+  }
+
+  // Partitions [lo + 1, lo + n) around the pivot at lo. Equal keys gather
+  // at both ends, for Sort to move to the middle.
+  Partition PartitionAroundLo(size_t lo, size_t n) {
+    size_t pa = lo + 1, pb = lo + 1;
+    size_t pc = lo + n - 1, pd = lo + n - 1;
+    for (;;) {
+      int c;
+      while (pb <= pc && (c = Cmp(pb, lo)) <= 0) {
+        if (c == 0) Swap(pa++, pb);
+        ++pb;
+      }
+      while (pb <= pc && (c = Cmp(pc, lo)) >= 0) {
+        if (c == 0) Swap(pc, pd--);
+        --pc;
+      }
+      if (pb > pc) break;
+      Swap(pb++, pc--);
+    }
+    return {pa, pb, pc, pd};
+  }
+
   int Cmp(size_t a, size_t b) const {
     return sign_ * CompareDistance(v_[a], v_[b]);
   }
@@ -433,10 +455,13 @@ bool RedisGeoNaturalLess(const RedisGeoResult& a, const RedisGeoResult& b) {
   return a.member < b.member;
 }
 
-std::vector<RedisGeoResult> RedisGeoSearch(
+namespace {
+
+// The candidates the shape accepts, in Redis's scan order (the natural
+// order of an unsorted reply).
+std::vector<RedisGeoResult> AcceptedCandidates(
     const RedisGeoShape& shape,
-    const std::vector<RedisGeoCandidate>& candidates,
-    const RedisGeoReplyOptions& options) {
+    const std::vector<RedisGeoCandidate>& candidates) {
   const RedisGeoAreas areas = ComputeRedisGeoAreas(shape);
   std::vector<RedisGeoResult> out;
   for (const RedisGeoCandidate& c : candidates) {
@@ -447,6 +472,30 @@ std::vector<RedisGeoResult> RedisGeoSearch(
         RedisGeoResult{c.member, c.score, hit->scan_index, hit->distance_m});
   }
   std::sort(out.begin(), out.end(), RedisGeoNaturalLess);
+  return out;
+}
+
+// Sorts `out` by distance (sign 1 ascending, -1 descending) as Redis does
+// for a reply of `count` members (0: all).
+void SortByDistance(int sign, size_t count, std::vector<RedisGeoResult>* out) {
+  if (count == 0 || count >= out->size()) {
+    // glibc's qsort: a merge sort, stable.
+    std::stable_sort(out->begin(), out->end(),
+                     [sign](const RedisGeoResult& a, const RedisGeoResult& b) {
+                       return sign * CompareDistance(a, b) < 0;
+                     });
+  } else {
+    PartialQuickSort(out, sign, 0, count - 1).Sort(0, out->size());
+  }
+}
+
+}  // namespace
+
+std::vector<RedisGeoResult> RedisGeoSearch(
+    const RedisGeoShape& shape,
+    const std::vector<RedisGeoCandidate>& candidates,
+    const RedisGeoReplyOptions& options) {
+  std::vector<RedisGeoResult> out = AcceptedCandidates(shape, candidates);
 
   const size_t count = options.count > 0 ? options.count : 0;
   // ANY stops the scan as soon as `count` members were accepted.
@@ -457,17 +506,7 @@ std::vector<RedisGeoResult> RedisGeoSearch(
     sort = RedisGeoSort::kAsc;
   }
   if (sort != RedisGeoSort::kNone) {
-    const int sign = sort == RedisGeoSort::kAsc ? 1 : -1;
-    if (count == 0 || count >= out.size()) {
-      // glibc's qsort: a merge sort, stable.
-      std::stable_sort(
-          out.begin(), out.end(),
-          [sign](const RedisGeoResult& a, const RedisGeoResult& b) {
-            return sign * CompareDistance(a, b) < 0;
-          });
-    } else {
-      PartialQuickSort(&out, sign, 0, count - 1).Sort(0, out.size());
-    }
+    SortByDistance(sort == RedisGeoSort::kAsc ? 1 : -1, count, &out);
   }
   if (count > 0 && out.size() > count) out.resize(count);
   return out;

@@ -132,48 +132,53 @@ std::unique_ptr<S2Region> CircleRegion::SphericalBound() const {
   return std::make_unique<S2Cap>(centre, S1ChordAngle(S1Angle::Radians(angle)));
 }
 
-absl::StatusOr<PolygonRegion> PolygonRegion::Create(
-    std::vector<LatLng> vertices) {
+namespace {
+
+bool SameVertex(const LatLng& a, const LatLng& b) {
+  return a.lat == b.lat && a.lon == b.lon;
+}
+
+absl::Status ValidateVertices(const std::vector<LatLng>& vertices) {
   for (size_t i = 0; i < vertices.size(); ++i) {
     const std::string field = absl::StrCat("vertices[", i, "]");
     if (auto s = ValidateLatLng(vertices[i], field.c_str()); !s.ok()) return s;
   }
-  if (vertices.size() > 1 && vertices.front().lat == vertices.back().lat &&
-      vertices.front().lon == vertices.back().lon) {
-    vertices.pop_back();  // a closed ring, GeoJSON-style
-  }
+  return absl::OkStatus();
+}
+
+// Whether edges i and j > i of the ring (edge k runs from vertex k to the
+// next) meet where they must not: edge i may share only its end points
+// with edges i-1 and i+1, and nothing with the others.
+bool EdgesMeet(const std::vector<LatLng>& vertices, size_t i, size_t j) {
   const size_t n = vertices.size();
-  if (n < 3) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a polygon needs at least 3 distinct vertices, got ", n));
-  }
+  const LatLng& a = vertices[i];
+  const LatLng& b = vertices[(i + 1) % n];
+  const LatLng& c = vertices[j];
+  const LatLng& d = vertices[(j + 1) % n];
+  const bool adjacent = (j == i + 1) || (i == 0 && j == n - 1);
+  if (!adjacent) return SegmentsIntersect(a, b, c, d);
+  // Adjacent edges overlap only when they fold back on each other.
+  const LatLng& shared = (j == i + 1) ? b : a;
+  const LatLng& far_a = (j == i + 1) ? a : b;
+  const LatLng& far_c = (j == i + 1) ? d : c;
+  return Orientation(far_a, shared, far_c) == 0 &&
+         ((far_c.lon - shared.lon) * (far_a.lon - shared.lon) +
+              (far_c.lat - shared.lat) * (far_a.lat - shared.lat) >
+          0);
+}
+
+// Whether the ring of at least 3 vertices bounds a simple polygon: no
+// vertex repeats the one before it and no two edges meet but at a shared
+// end.
+absl::Status CheckSimpleRing(const std::vector<LatLng>& vertices) {
+  const size_t n = vertices.size();
   for (size_t i = 0; i < n; ++i) {
-    const LatLng& a = vertices[i];
-    const LatLng& b = vertices[(i + 1) % n];
-    if (a.lat == b.lat && a.lon == b.lon) {
+    if (SameVertex(vertices[i], vertices[(i + 1) % n])) {
       return absl::InvalidArgumentError(
           absl::StrCat("vertices[", i, "] repeats the vertex before it"));
     }
-    // Edge i may share only its end points with edges i-1 and i+1, and
-    // nothing with the others.
     for (size_t j = i + 1; j < n; ++j) {
-      const bool adjacent = (j == i + 1) || (i == 0 && j == n - 1);
-      const LatLng& c = vertices[j];
-      const LatLng& d = vertices[(j + 1) % n];
-      bool bad;
-      if (adjacent) {
-        // Adjacent edges overlap only when they fold back on each other.
-        const LatLng& shared = (j == i + 1) ? b : a;
-        const LatLng& far_a = (j == i + 1) ? a : b;
-        const LatLng& far_c = (j == i + 1) ? d : c;
-        bad = Orientation(far_a, shared, far_c) == 0 &&
-              ((far_c.lon - shared.lon) * (far_a.lon - shared.lon) +
-                   (far_c.lat - shared.lat) * (far_a.lat - shared.lat) >
-               0);
-      } else {
-        bad = SegmentsIntersect(a, b, c, d);
-      }
-      if (bad) {
+      if (EdgesMeet(vertices, i, j)) {
         return absl::InvalidArgumentError(
             absl::StrCat("polygon is self-intersecting: edge ", i,
                          " (vertices[", i, "]-[", (i + 1) % n, "]) meets edge ",
@@ -181,6 +186,23 @@ absl::StatusOr<PolygonRegion> PolygonRegion::Create(
       }
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<PolygonRegion> PolygonRegion::Create(
+    std::vector<LatLng> vertices) {
+  if (auto s = ValidateVertices(vertices); !s.ok()) return s;
+  if (vertices.size() > 1 && SameVertex(vertices.front(), vertices.back())) {
+    vertices.pop_back();  // a closed ring, GeoJSON-style
+  }
+  const size_t n = vertices.size();
+  if (n < 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a polygon needs at least 3 distinct vertices, got ", n));
+  }
+  if (auto s = CheckSimpleRing(vertices); !s.ok()) return s;
   return PolygonRegion(std::move(vertices));
 }
 

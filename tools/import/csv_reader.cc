@@ -212,25 +212,16 @@ class CsvReader : public PointReader {
   bool ParseField(size_t i, model::TrackPoint* p, absl::string_view* date,
                   absl::string_view* time_of_day, std::string* reason) {
     const absl::string_view f = fields_[i];
-    const Column role = layout_.columns[i].role;
     std::optional<double>* optional = nullptr;
-    switch (role) {
+    switch (layout_.columns[i].role) {
       case Column::kIgnore:
         return true;
       case Column::kEntity:
         p->entity.assign(f.data(), f.size());
         return true;
       case Column::kTime:
-      case Column::kTimeMs: {
-        auto t = ParseTimestampMs(f, role == Column::kTime ? time_ : time_ms_);
-        if (!t.ok()) {
-          *reason = absl::StrCat("column ", i + 1, " (", RoleName(role),
-                                 "): ", t.status().message());
-          return false;
-        }
-        p->loc_time_ms = *t;
-        return true;
-      }
+      case Column::kTimeMs:
+        return ParseTimeField(i, p, reason);
       case Column::kDate:
         *date = f;
         return true;
@@ -238,17 +229,10 @@ class CsvReader : public PointReader {
         *time_of_day = f;
         return true;
       case Column::kLat:
-      case Column::kLon: {
-        double v;
-        if (!ParseDouble(f, &v)) return Fail(reason, i, f, "is not a number");
-        (role == Column::kLat ? p->lat : p->lon) = v;
-        return true;
-      }
+      case Column::kLon:
+        return ParseCoordinate(i, p, reason);
       case Column::kAttribute:
-        if (!f.empty()) {
-          p->attributes.emplace_back(layout_.columns[i].attribute,
-                                     std::string(f));
-        }
+        AddAttribute(i, p);
         return true;
       case Column::kSpeed:
         optional = &p->speed_kmh;
@@ -265,6 +249,36 @@ class CsvReader : public PointReader {
         break;
     }
     return ParseOptionalNumber(i, optional, reason);
+  }
+
+  // A time or loc_time_ms field, by its column's unit.
+  bool ParseTimeField(size_t i, model::TrackPoint* p, std::string* reason) {
+    const Column role = layout_.columns[i].role;
+    auto t =
+        ParseTimestampMs(fields_[i], role == Column::kTime ? time_ : time_ms_);
+    if (!t.ok()) {
+      *reason = absl::StrCat("column ", i + 1, " (", RoleName(role),
+                             "): ", t.status().message());
+      return false;
+    }
+    p->loc_time_ms = *t;
+    return true;
+  }
+
+  bool ParseCoordinate(size_t i, model::TrackPoint* p, std::string* reason) {
+    const absl::string_view f = fields_[i];
+    double v;
+    if (!ParseDouble(f, &v)) return Fail(reason, i, f, "is not a number");
+    (layout_.columns[i].role == Column::kLat ? p->lat : p->lon) = v;
+    return true;
+  }
+
+  // An empty attribute field is no attribute.
+  void AddAttribute(size_t i, model::TrackPoint* p) {
+    const absl::string_view f = fields_[i];
+    if (!f.empty()) {
+      p->attributes.emplace_back(layout_.columns[i].attribute, std::string(f));
+    }
   }
 
   // An empty field leaves the number absent, as does GeoLife's "unknown"
@@ -395,24 +409,64 @@ CsvLayout GeoLifeLayout(std::string entity) {
   return layout;
 }
 
+namespace {
+
+// The fast path, for a line with no quotes: the fields are views of it.
+void SplitUnquotedLine(absl::string_view line, char delimiter,
+                       std::vector<absl::string_view>* fields) {
+  size_t start = 0;
+  while (true) {
+    const void* d =
+        std::memchr(line.data() + start, delimiter, line.size() - start);
+    if (d == nullptr) {
+      fields->push_back(line.substr(start));
+      return;
+    }
+    const size_t end = static_cast<const char*>(d) - line.data();
+    fields->push_back(line.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+// Appends the text of the quoted field whose opening quote is line[*i] to
+// `scratch`, a doubled quote as one, and leaves *i past the closing quote.
+absl::Status UnquoteField(absl::string_view line, char delimiter, size_t* i,
+                          std::string* scratch) {
+  size_t pos = *i + 1;
+  while (true) {
+    if (pos >= line.size()) {
+      return absl::InvalidArgumentError(
+          "unterminated quoted field (quoted fields cannot span lines)");
+    }
+    if (line[pos] == '"') {
+      if (pos + 1 < line.size() && line[pos + 1] == '"') {
+        scratch->push_back('"');
+        pos += 2;
+        continue;
+      }
+      ++pos;
+      break;
+    }
+    scratch->push_back(line[pos++]);
+  }
+  *i = pos;
+  if (pos < line.size() && line[pos] != delimiter) {
+    return absl::InvalidArgumentError(
+        "text after a closing quote (a quote inside a field must be "
+        "doubled)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status SplitCsvLine(absl::string_view line, char delimiter,
                           std::vector<absl::string_view>* fields,
                           std::string* scratch) {
   fields->clear();
   if (std::memchr(line.data(), '"', line.size()) == nullptr) {
-    // The fast path: no quotes.
-    size_t start = 0;
-    while (true) {
-      const void* d =
-          std::memchr(line.data() + start, delimiter, line.size() - start);
-      if (d == nullptr) {
-        fields->push_back(line.substr(start));
-        return absl::OkStatus();
-      }
-      const size_t end = static_cast<const char*>(d) - line.data();
-      fields->push_back(line.substr(start, end - start));
-      start = end + 1;
-    }
+    SplitUnquotedLine(line, delimiter, fields);
+    return absl::OkStatus();
   }
   // Unquoted text never grows, so one reservation keeps the views valid.
   scratch->clear();
@@ -421,27 +475,9 @@ absl::Status SplitCsvLine(absl::string_view line, char delimiter,
   while (true) {
     const size_t begin = scratch->size();
     if (i < line.size() && line[i] == '"') {
-      ++i;
-      while (true) {
-        if (i >= line.size()) {
-          return absl::InvalidArgumentError(
-              "unterminated quoted field (quoted fields cannot span lines)");
-        }
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            scratch->push_back('"');
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        scratch->push_back(line[i++]);
-      }
-      if (i < line.size() && line[i] != delimiter) {
-        return absl::InvalidArgumentError(
-            "text after a closing quote (a quote inside a field must be "
-            "doubled)");
+      if (absl::Status s = UnquoteField(line, delimiter, &i, scratch);
+          !s.ok()) {
+        return s;
       }
     } else {
       while (i < line.size() && line[i] != delimiter) {

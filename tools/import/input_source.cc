@@ -25,7 +25,43 @@ struct InputSource::Gzip {
   z_stream z{};
   bool member_done = false;
   ~Gzip() { inflateEnd(&z); }
+
+  // Drops the decoded part of in->raw_ and reads until it holds `bytes`;
+  // false if the input ends (or fails) first.
+  static bool NeedRaw(InputSource* in, size_t bytes);
+  // After a member's end: starts the next member, or returns false at the
+  // end of the input (setting in->status_ if bytes that are not one follow).
+  static bool StartNextMember(InputSource* in);
 };
+
+bool InputSource::Gzip::NeedRaw(InputSource* in, size_t bytes) {
+  if (in->raw_pos_ > 0) {
+    in->raw_.erase(0, in->raw_pos_);
+    in->raw_pos_ = 0;
+  }
+  while (in->raw_.size() < bytes && in->ReadRaw(&in->raw_)) {
+  }
+  return in->raw_.size() >= bytes;
+}
+
+bool InputSource::Gzip::StartNextMember(InputSource* in) {
+  if (!NeedRaw(in, 2)) {
+    if (in->status_.ok() && in->raw_.size() - in->raw_pos_ != 0) {
+      in->status_ = absl::DataLossError(
+          absl::StrCat(in->name_, ": trailing bytes after the gzip data"));
+    }
+    return false;
+  }
+  if (!IsGzipMagic(absl::string_view(in->raw_).substr(in->raw_pos_))) {
+    in->status_ = absl::DataLossError(
+        absl::StrCat(in->name_, ": trailing bytes after the gzip data"));
+    return false;
+  }
+  Gzip& g = *in->gzip_;
+  inflateReset(&g.z);
+  g.member_done = false;
+  return true;
+}
 
 InputSource::~InputSource() {
   if (owns_fd_ && fd_ >= 0) close(fd_);
@@ -94,33 +130,9 @@ bool InputSource::ReadRaw(std::string* into) {
 
 bool InputSource::Inflate() {
   Gzip& g = *gzip_;
-  auto need_raw = [this](size_t bytes) {
-    if (raw_pos_ > 0) {
-      raw_.erase(0, raw_pos_);
-      raw_pos_ = 0;
-    }
-    while (raw_.size() < bytes && ReadRaw(&raw_)) {
-    }
-    return raw_.size() >= bytes;
-  };
-  if (g.member_done) {
-    // Another gzip member, or the end.
-    if (!need_raw(2)) {
-      if (status_.ok() && raw_.size() - raw_pos_ != 0) {
-        status_ = absl::DataLossError(
-            absl::StrCat(name_, ": trailing bytes after the gzip data"));
-      }
-      return false;
-    }
-    if (!IsGzipMagic(absl::string_view(raw_).substr(raw_pos_))) {
-      status_ = absl::DataLossError(
-          absl::StrCat(name_, ": trailing bytes after the gzip data"));
-      return false;
-    }
-    inflateReset(&g.z);
-    g.member_done = false;
-  }
-  if (raw_pos_ == raw_.size() && !need_raw(1)) {
+  // Another gzip member, or the end.
+  if (g.member_done && !Gzip::StartNextMember(this)) return false;
+  if (raw_pos_ == raw_.size() && !Gzip::NeedRaw(this, 1)) {
     if (status_.ok()) {
       status_ = absl::DataLossError(
           absl::StrCat(name_, ": truncated gzip data (unexpected end)"));

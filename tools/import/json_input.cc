@@ -136,43 +136,41 @@ std::string ByteName(int c, absl::string_view end) {
   return absl::StrFormat("byte 0x%02x", c);
 }
 
+// What a parse that failed with `code` expected to read instead, for the
+// codes that name one; "valid JSON" for the rest.
+const char* ExpectedText(rapidjson::ParseErrorCode code) {
+  switch (code) {
+    case rapidjson::kParseErrorDocumentEmpty:
+    case rapidjson::kParseErrorValueInvalid:
+      return "a JSON value";
+    case rapidjson::kParseErrorObjectMissName:
+      return "a member name in quotes";
+    case rapidjson::kParseErrorObjectMissColon:
+      return "':'";
+    case rapidjson::kParseErrorObjectMissCommaOrCurlyBracket:
+      return "',' or '}'";
+    case rapidjson::kParseErrorArrayMissCommaOrSquareBracket:
+      return "',' or ']'";
+    case rapidjson::kParseErrorStringUnicodeEscapeInvalidHex:
+      return "a hex digit in \\u escape";
+    case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
+      return "a low surrogate \\u escape";
+    case rapidjson::kParseErrorStringMissQuotationMark:
+      return "a closing '\"'";
+    case rapidjson::kParseErrorNumberMissFraction:
+      return "a digit after '.'";
+    case rapidjson::kParseErrorNumberMissExponent:
+      return "a digit in the exponent";
+    default:
+      return "valid JSON";
+  }
+}
+
 // A parse error in the words of the readers' messages: what was expected
 // and what came instead (`at`, -1 for `end`), or what is wrong.
 std::string Describe(rapidjson::ParseErrorCode code, int at,
                      absl::string_view end) {
-  const char* expected = "valid JSON";
   switch (code) {
-    case rapidjson::kParseErrorDocumentEmpty:
-    case rapidjson::kParseErrorValueInvalid:
-      expected = "a JSON value";
-      break;
-    case rapidjson::kParseErrorObjectMissName:
-      expected = "a member name in quotes";
-      break;
-    case rapidjson::kParseErrorObjectMissColon:
-      expected = "':'";
-      break;
-    case rapidjson::kParseErrorObjectMissCommaOrCurlyBracket:
-      expected = "',' or '}'";
-      break;
-    case rapidjson::kParseErrorArrayMissCommaOrSquareBracket:
-      expected = "',' or ']'";
-      break;
-    case rapidjson::kParseErrorStringUnicodeEscapeInvalidHex:
-      expected = "a hex digit in \\u escape";
-      break;
-    case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
-      expected = "a low surrogate \\u escape";
-      break;
-    case rapidjson::kParseErrorStringMissQuotationMark:
-      expected = "a closing '\"'";
-      break;
-    case rapidjson::kParseErrorNumberMissFraction:
-      expected = "a digit after '.'";
-      break;
-    case rapidjson::kParseErrorNumberMissExponent:
-      expected = "a digit in the exponent";
-      break;
     case rapidjson::kParseErrorStringEscapeInvalid:
       // rapidjson's code for both; `at` is the control character, or the
       // backslash or letter of the escape.
@@ -183,9 +181,9 @@ std::string Describe(rapidjson::ParseErrorCode code, int at,
     case rapidjson::kParseErrorTermination:
       return absl::StrCat("JSON nested deeper than ", JsonDocument::kMaxDepth);
     default:
-      break;
+      return absl::StrCat("expected ", ExpectedText(code), ", got ",
+                          ByteName(at, end));
   }
-  return absl::StrCat("expected ", expected, ", got ", ByteName(at, end));
 }
 
 }  // namespace

@@ -105,6 +105,61 @@ bool ReadOptionalField(absl::string_view key, const Value& v,
   return true;
 }
 
+// Which of an NDJSON object's required fields it has.
+struct RequiredFields {
+  bool entity = false, time = false, lat = false, lon = false;
+};
+
+// Reads one member of an NDJSON object into `p`; `ms` is `time` in
+// milliseconds, for loc_time_ms.
+absl::Status ReadNdjsonMember(absl::string_view key, const Value& v,
+                              const TimeOptions& time, const TimeOptions& ms,
+                              model::TrackPoint* p, RequiredFields* seen) {
+  if (key == "entity_id" || key == "entityId") {
+    if (v.IsBool() || !JsonAsText(v, &p->entity)) {
+      return Bad(key, absl::StrCat("must be a string, not ", JsonTypeName(v)));
+    }
+    seen->entity = true;
+    return absl::OkStatus();
+  }
+  if (key == "loc_time_ms" || key == "locTimeMs") {
+    seen->time = true;
+    return ReadTime(v, key, ms, &p->loc_time_ms);
+  }
+  if (key == "time") {
+    seen->time = true;
+    return ReadTime(v, key, time, &p->loc_time_ms);
+  }
+  if (key == "latitude" || key == "longitude") {
+    double d;
+    if (!AsDouble(v, &d)) {
+      return Bad(key, absl::StrCat("must be a number, not ", JsonTypeName(v)));
+    }
+    (key == "latitude" ? p->lat : p->lon) = d;
+    (key == "latitude" ? seen->lat : seen->lon) = true;
+    return absl::OkStatus();
+  }
+  absl::Status s;
+  if (!ReadOptionalField(key, v, p, &s)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown field '", key,
+        "' (known: entity_id, loc_time_ms, time, latitude, longitude, "
+        "speed_kmh, direction, height_m, accuracy_m, attributes)"));
+  }
+  return s;
+}
+
+absl::Status CheckRequiredFields(const RequiredFields& seen) {
+  if (!seen.entity) return absl::InvalidArgumentError("missing entity_id");
+  if (!seen.time) {
+    return absl::InvalidArgumentError("missing loc_time_ms (or time)");
+  }
+  if (!seen.lat || !seen.lon) {
+    return absl::InvalidArgumentError("missing latitude or longitude");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status PointFromNdjson(const Value& obj, const TimeOptions& time,
                              model::TrackPoint* p) {
   if (!obj.IsObject()) {
@@ -114,46 +169,13 @@ absl::Status PointFromNdjson(const Value& obj, const TimeOptions& time,
   ResetPoint(p);
   TimeOptions ms = time;
   ms.unit = TimeUnit::kMilliseconds;
-  bool has_entity = false, has_time = false, has_lat = false, has_lon = false;
+  RequiredFields seen;
   for (const auto& member : obj.GetObject()) {
-    const absl::string_view key = JsonString(member.name);
-    const Value& v = member.value;
-    absl::Status s;
-    if (key == "entity_id" || key == "entityId") {
-      if (v.IsBool() || !JsonAsText(v, &p->entity)) {
-        return Bad(key,
-                   absl::StrCat("must be a string, not ", JsonTypeName(v)));
-      }
-      has_entity = true;
-    } else if (key == "loc_time_ms" || key == "locTimeMs") {
-      s = ReadTime(v, key, ms, &p->loc_time_ms);
-      has_time = true;
-    } else if (key == "time") {
-      s = ReadTime(v, key, time, &p->loc_time_ms);
-      has_time = true;
-    } else if (key == "latitude" || key == "longitude") {
-      double d;
-      if (!AsDouble(v, &d)) {
-        return Bad(key,
-                   absl::StrCat("must be a number, not ", JsonTypeName(v)));
-      }
-      (key == "latitude" ? p->lat : p->lon) = d;
-      (key == "latitude" ? has_lat : has_lon) = true;
-    } else if (!ReadOptionalField(key, v, p, &s)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown field '", key,
-          "' (known: entity_id, loc_time_ms, time, latitude, longitude, "
-          "speed_kmh, direction, height_m, accuracy_m, attributes)"));
-    }
+    absl::Status s = ReadNdjsonMember(JsonString(member.name), member.value,
+                                      time, ms, p, &seen);
     if (!s.ok()) return s;
   }
-  if (!has_entity) return absl::InvalidArgumentError("missing entity_id");
-  if (!has_time) {
-    return absl::InvalidArgumentError("missing loc_time_ms (or time)");
-  }
-  if (!has_lat || !has_lon) {
-    return absl::InvalidArgumentError("missing latitude or longitude");
-  }
+  if (absl::Status s = CheckRequiredFields(seen); !s.ok()) return s;
   std::sort(p->attributes.begin(), p->attributes.end());
   return absl::OkStatus();
 }
@@ -277,27 +299,13 @@ class GeoJsonReader : public PointReader {
   // Moves to the next feature, or to the end of the document.
   absl::Status Advance() {
     while (true) {
+      absl::Status s;
       switch (state_) {
         case State::kStart:
-          SkipJsonWhitespace(in_);
-          if (in_->Peek() < 0 && in_->status().ok()) {
-            return absl::InvalidArgumentError(
-                "line 1: empty, expected a GeoJSON FeatureCollection");
-          }
-          if (!ConsumeJson(in_, '{')) {
-            return JsonExpected(in_, "a GeoJSON FeatureCollection object");
-          }
-          state_ = State::kMembers;
-          if (ConsumeJson(in_, '}')) return Finish();
-          first_member_ = true;
+          s = OpenCollection();
           break;
         case State::kMembers:
-          if (!first_member_ && !ConsumeJson(in_, ',')) {
-            if (ConsumeJson(in_, '}')) return Finish();
-            return JsonExpected(in_, "',' or '}'");
-          }
-          first_member_ = false;
-          if (absl::Status s = ReadMember(); !s.ok()) return s;
+          s = NextMember();
           break;
         case State::kFeatures:
           if (ConsumeJson(in_, ']')) {
@@ -311,7 +319,35 @@ class GeoJsonReader : public PointReader {
         case State::kDone:
           return absl::OkStatus();
       }
+      if (!s.ok()) return s;
     }
+  }
+
+  // The FeatureCollection's '{', then its members, or its end at once if
+  // it has none.
+  absl::Status OpenCollection() {
+    SkipJsonWhitespace(in_);
+    if (in_->Peek() < 0 && in_->status().ok()) {
+      return absl::InvalidArgumentError(
+          "line 1: empty, expected a GeoJSON FeatureCollection");
+    }
+    if (!ConsumeJson(in_, '{')) {
+      return JsonExpected(in_, "a GeoJSON FeatureCollection object");
+    }
+    state_ = State::kMembers;
+    if (ConsumeJson(in_, '}')) return Finish();
+    first_member_ = true;
+    return absl::OkStatus();
+  }
+
+  // The FeatureCollection's next member, or its end.
+  absl::Status NextMember() {
+    if (!first_member_ && !ConsumeJson(in_, ',')) {
+      if (ConsumeJson(in_, '}')) return Finish();
+      return JsonExpected(in_, "',' or '}'");
+    }
+    first_member_ = false;
+    return ReadMember();
   }
 
   // A member of the FeatureCollection: the start of "features", or any

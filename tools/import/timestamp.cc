@@ -59,10 +59,8 @@ int DigitsAt(absl::string_view s, size_t pos, size_t n) {
   return v;
 }
 
-// Which part of an ISO time absl::ParseTime refused: it says only "Failed
-// to parse input" or "Out-of-range field", and a bad row should name the
-// field.
-std::string IsoProblem(absl::string_view s) {
+// What is wrong with an ISO time's "YYYY-MM-DD", or nullptr if nothing.
+const char* DateProblem(absl::string_view s) {
   const int year = DigitsAt(s, 0, 4), month = DigitsAt(s, 5, 2),
             day = DigitsAt(s, 8, 2);
   if (year < 0 || month < 0 || day < 0 || s[7] != '-') {
@@ -72,7 +70,12 @@ std::string IsoProblem(absl::string_view s) {
   if (day < 1 || absl::CivilDay(year, month, day).day() != day) {
     return "day out of range";
   }
-  if (s.size() == kDateSize) return "unexpected text after the date";
+  return nullptr;
+}
+
+// What is wrong with an ISO time's "hh:mm[:ss[.fff]]" after a valid date,
+// or nullptr if nothing.
+const char* TimeOfDayProblem(absl::string_view s) {
   const int hour = DigitsAt(s, 11, 2), minute = DigitsAt(s, 14, 2);
   if (hour < 0 || minute < 0 || s[13] != ':') {
     return "expected hh:mm after the date";
@@ -86,24 +89,30 @@ std::string IsoProblem(absl::string_view s) {
   if (has_seconds && s.size() > 19 && s[19] == '.' && DigitsAt(s, 20, 1) < 0) {
     return "expected digits after '.'";
   }
+  return nullptr;
+}
+
+// Which part of an ISO time absl::ParseTime refused: it says only "Failed
+// to parse input" or "Out-of-range field", and a bad row should name the
+// field.
+std::string IsoProblem(absl::string_view s) {
+  if (const char* problem = DateProblem(s)) return problem;
+  if (s.size() == kDateSize) return "unexpected text after the date";
+  if (const char* problem = TimeOfDayProblem(s)) return problem;
   return "bad zone (expected Z, +hh:mm, +hhmm or +hh)";
 }
 
-// Milliseconds of "YYYY-MM-DD hh:mm:ss" with 'T' or 't' for ' ', an
-// optional fraction and an optional 'Z': the forms bulk files repeat
-// millions of times (T-Drive, GeoLife, JavaScript's toISOString). *utc
-// says whether it ended in 'Z'. nullopt for any other form, or a field out
-// of range. absl::ParseTime (cctz's general strptime) takes ~0.5 us a
-// call, ten times this: a quarter of a T-Drive import's throughput
-// (bench/README.md, "Bulk import"). absl's civil time still does the
-// calendar.
-std::optional<int64_t> CommonFormMs(absl::string_view s, bool* utc) {
-  *utc = !s.empty() && (s.back() == 'Z' || s.back() == 'z');
-  if (*utc) s.remove_suffix(1);
-  if (s.size() < 19 || s[7] != '-' || s[13] != ':' || s[16] != ':' ||
-      (s[10] != ' ' && s[10] != 'T' && s[10] != 't')) {
-    return std::nullopt;
-  }
+// Whether s has the separators of "YYYY-MM-DD hh:mm:ss" ('T' or 't' for
+// ' ') and at least its length; the digits are read later.
+bool HasCommonFormSeparators(absl::string_view s) {
+  return s.size() >= 19 && s[7] == '-' && s[13] == ':' && s[16] == ':' &&
+         (s[10] == ' ' || s[10] == 'T' || s[10] == 't');
+}
+
+// Milliseconds of the fraction after "YYYY-MM-DD hh:mm:ss" (0 if none), or
+// nullopt if what follows the seconds is not '.' and digits. Digits past
+// milliseconds are dropped: ".25" is 250 ms.
+std::optional<int> CommonFormFractionMs(absl::string_view s) {
   int millis = 0;
   if (s.size() > 19) {
     const absl::string_view fraction = s.substr(20);
@@ -111,12 +120,17 @@ std::optional<int64_t> CommonFormMs(absl::string_view s, bool* utc) {
         !std::all_of(fraction.begin(), fraction.end(), absl::ascii_isdigit)) {
       return std::nullopt;
     }
-    // Digits past milliseconds are dropped: ".25" is 250 ms.
     for (size_t i = 0, scale = 100; i < 3 && i < fraction.size();
          ++i, scale /= 10) {
       millis += (fraction[i] - '0') * scale;
     }
   }
+  return millis;
+}
+
+// Seconds since the epoch of the "YYYY-MM-DD hh:mm:ss" that s starts with,
+// or nullopt for a field that is not digits or is out of range.
+std::optional<int64_t> CommonFormSeconds(absl::string_view s) {
   const int year = DigitsAt(s, 0, 4), month = DigitsAt(s, 5, 2),
             day = DigitsAt(s, 8, 2), hour = DigitsAt(s, 11, 2),
             minute = DigitsAt(s, 14, 2), second = DigitsAt(s, 17, 2);
@@ -131,7 +145,26 @@ std::optional<int64_t> CommonFormMs(absl::string_view s, bool* utc) {
     return std::nullopt;
   }
   static constexpr absl::CivilSecond kEpoch(1970, 1, 1, 0, 0, 0);
-  return (t - kEpoch) * 1000 + millis;
+  return t - kEpoch;
+}
+
+// Milliseconds of "YYYY-MM-DD hh:mm:ss" with 'T' or 't' for ' ', an
+// optional fraction and an optional 'Z': the forms bulk files repeat
+// millions of times (T-Drive, GeoLife, JavaScript's toISOString). *utc
+// says whether it ended in 'Z'. nullopt for any other form, or a field out
+// of range. absl::ParseTime (cctz's general strptime) takes ~0.5 us a
+// call, ten times this: a quarter of a T-Drive import's throughput
+// (bench/README.md, "Bulk import"). absl's civil time still does the
+// calendar.
+std::optional<int64_t> CommonFormMs(absl::string_view s, bool* utc) {
+  *utc = !s.empty() && (s.back() == 'Z' || s.back() == 'z');
+  if (*utc) s.remove_suffix(1);
+  if (!HasCommonFormSeparators(s)) return std::nullopt;
+  const std::optional<int> millis = CommonFormFractionMs(s);
+  if (!millis) return std::nullopt;
+  const std::optional<int64_t> seconds = CommonFormSeconds(s);
+  if (!seconds) return std::nullopt;
+  return *seconds * 1000 + *millis;
 }
 
 absl::StatusOr<int64_t> ParseIso(absl::string_view s,
@@ -151,49 +184,65 @@ absl::StatusOr<int64_t> ParseIso(absl::string_view s,
   return absl::ToUnixMillis(t) - (form->has_zone ? 0 : default_offset_ms);
 }
 
+// The parts of a Unix time's text.
+struct UnixNumber {
+  bool negative = false;
+  int64_t whole = 0;
+  int whole_digits = 0;
+  int frac_ms = 0;  // milliseconds of the fraction (digits past ms dropped)
+  int frac_digits = 0;
+};
+
+// Reads the digits at s[*pos] into n's whole part; false past 18 digits.
+bool ScanWholeDigits(absl::string_view s, size_t* pos, UnixNumber* n) {
+  while (*pos < s.size() && s[*pos] >= '0' && s[*pos] <= '9') {
+    if (++n->whole_digits > 18) return false;
+    n->whole = n->whole * 10 + (s[*pos] - '0');
+    ++*pos;
+  }
+  return true;
+}
+
+// Reads a '.' and the digits after it at s[*pos], if there is one, into n's
+// fraction.
+void ScanFraction(absl::string_view s, size_t* pos, UnixNumber* n) {
+  if (*pos >= s.size() || s[*pos] != '.') return;
+  ++*pos;
+  int scale = 100;
+  while (*pos < s.size() && s[*pos] >= '0' && s[*pos] <= '9') {
+    n->frac_ms += (s[*pos] - '0') * scale;
+    scale /= 10;
+    ++*pos;
+    ++n->frac_digits;
+  }
+}
+
 // absl has no parser for a number that is seconds or milliseconds by its
 // size, with an optional fraction, so this one is by hand.
 absl::StatusOr<int64_t> ParseUnix(absl::string_view s, TimeUnit unit) {
   size_t pos = 0;
-  bool negative = false;
+  UnixNumber n;
   if (pos < s.size() && (s[pos] == '-' || s[pos] == '+')) {
-    negative = s[pos] == '-';
+    n.negative = s[pos] == '-';
     ++pos;
   }
-  int64_t whole = 0;
-  int whole_digits = 0;
-  while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
-    if (++whole_digits > 18) return Bad(s, "number too large");
-    whole = whole * 10 + (s[pos] - '0');
-    ++pos;
-  }
-  // Milliseconds of a fraction of a second (digits past ms dropped).
-  int frac_ms = 0, frac_digits = 0;
-  if (pos < s.size() && s[pos] == '.') {
-    ++pos;
-    int scale = 100;
-    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
-      frac_ms += (s[pos] - '0') * scale;
-      scale /= 10;
-      ++pos;
-      ++frac_digits;
-    }
-  }
-  if (pos != s.size() || (whole_digits == 0 && frac_digits == 0)) {
+  if (!ScanWholeDigits(s, &pos, &n)) return Bad(s, "number too large");
+  ScanFraction(s, &pos, &n);
+  if (pos != s.size() || (n.whole_digits == 0 && n.frac_digits == 0)) {
     return Bad(s, "expected a number or YYYY-MM-DD...");
   }
   if (unit == TimeUnit::kAuto) {
-    unit = whole >= kAutoMsThreshold ? TimeUnit::kMilliseconds
-                                     : TimeUnit::kSeconds;
+    unit = n.whole >= kAutoMsThreshold ? TimeUnit::kMilliseconds
+                                       : TimeUnit::kSeconds;
   }
   int64_t ms = 0;
   if (unit == TimeUnit::kMilliseconds) {
-    ms = whole;  // a fraction of a millisecond is dropped
+    ms = n.whole;  // a fraction of a millisecond is dropped
   } else {
-    if (whole > INT64_MAX / 1000 - 1) return Bad(s, "number too large");
-    ms = whole * 1000 + frac_ms;
+    if (n.whole > INT64_MAX / 1000 - 1) return Bad(s, "number too large");
+    ms = n.whole * 1000 + n.frac_ms;
   }
-  return negative ? -ms : ms;
+  return n.negative ? -ms : ms;
 }
 
 }  // namespace
