@@ -208,6 +208,53 @@ std::optional<index::CircleRegion> InnerCircle(
   return *std::move(inner);
 }
 
+// A search's checks after its region's: the collection, then the filter's
+// page size, page token (into `*start`) and entity ids.
+grpc::Status CheckSearch(const std::string& collection,
+                         const v1::SearchFilter& filter, uint32_t* page_size,
+                         PageStart* start) {
+  if (absl::Status s = ValidateCollectionField(collection); !s.ok()) {
+    return ToGrpc(s);
+  }
+  auto size = PageSize(filter.page_size(), "filter.page_size");
+  if (!size.ok()) return ToGrpc(size.status());
+  *page_size = *size;
+  start->has_token = !filter.page_token().empty();
+  if (start->has_token &&
+      !ParseToken(filter.page_token(), &start->after_distance,
+                  &start->after_entity)) {
+    return InvalidArgument("filter.page_token is not one this search returned");
+  }
+  for (int i = 0; i < filter.entity_ids_size(); ++i) {
+    if (absl::Status s = ValidateEntityIdField(
+            filter.entity_ids(i), absl::StrCat("filter.entity_ids[", i, "]"));
+        !s.ok()) {
+      return ToGrpc(s);
+    }
+  }
+  return grpc::Status::OK;
+}
+
+// Hits within `where`, with their distance from the circle's centre.
+grpc::Status CollectSearchHits(storage::TrackStore& store,
+                               grpc::ServerContext* context,
+                               const std::string& collection,
+                               const index::Region& where,
+                               const index::CircleRegion* circle,
+                               const v1::SearchFilter& filter, Hits* hits) {
+  auto accept = [&](const model::TrackPoint& p) {
+    if (filter.has_active_since_ms() &&
+        p.loc_time_ms < filter.active_since_ms()) {
+      return;
+    }
+    hits->keys.push_back(
+        {circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon}) : 0,
+         static_cast<uint32_t>(hits->points.size())});
+    hits->points.push_back(p);
+  };
+  return CollectHits(store, context, collection, where, filter, accept);
+}
+
 }  // namespace
 
 TrackServiceImpl::TrackServiceImpl(storage::TrackStore* store,
@@ -510,39 +557,15 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
                                       const v1::SearchFilter& filter,
                                       v1::SearchResponse* response) {
   // After the region's own fields, which each search checks first.
-  if (absl::Status s = ValidateCollectionField(collection); !s.ok()) {
-    return ToGrpc(s);
-  }
-  auto page_size = PageSize(filter.page_size(), "filter.page_size");
-  if (!page_size.ok()) return ToGrpc(page_size.status());
+  uint32_t page_size = 0;
   PageStart start;
-  start.has_token = !filter.page_token().empty();
-  if (start.has_token && !ParseToken(filter.page_token(), &start.after_distance,
-                                     &start.after_entity)) {
-    return InvalidArgument("filter.page_token is not one this search returned");
+  if (grpc::Status s = CheckSearch(collection, filter, &page_size, &start);
+      !s.ok()) {
+    return s;
   }
-  for (int i = 0; i < filter.entity_ids_size(); ++i) {
-    if (absl::Status s = ValidateEntityIdField(
-            filter.entity_ids(i), absl::StrCat("filter.entity_ids[", i, "]"));
-        !s.ok()) {
-      return ToGrpc(s);
-    }
-  }
-
-  // Hits within `where`, with their distance from the circle's centre.
   auto collect = [&](const index::Region& where, Hits* hits) {
-    auto accept = [&](const model::TrackPoint& p) {
-      if (filter.has_active_since_ms() &&
-          p.loc_time_ms < filter.active_since_ms()) {
-        return;
-      }
-      hits->keys.push_back(
-          {circle ? index::HaversineMeters(circle->centre(), {p.lat, p.lon})
-                  : 0,
-           static_cast<uint32_t>(hits->points.size())});
-      hits->points.push_back(p);
-    };
-    return CollectHits(*store_, context, collection, where, filter, accept);
+    return CollectSearchHits(*store_, context, collection, where, circle,
+                             filter, hits);
   };
   const bool with_distance = circle != nullptr;
   if (std::optional<index::CircleRegion> inner =
@@ -551,16 +574,16 @@ grpc::Status TrackServiceImpl::Search(grpc::ServerContext* context,
     Hits hits;
     if (grpc::Status s = collect(*inner, &hits); !s.ok()) return s;
     DropEarlierPages(hits, start);
-    if (hits.keys.size() > *page_size) {
-      WritePage(hits, *page_size, with_distance,
-                filter.ids_and_positions_only(), response);
+    if (hits.keys.size() > page_size) {
+      WritePage(hits, page_size, with_distance, filter.ids_and_positions_only(),
+                response);
       return grpc::Status::OK;
     }
   }
   Hits hits;
   if (grpc::Status s = collect(region, &hits); !s.ok()) return s;
   DropEarlierPages(hits, start);
-  WritePage(hits, *page_size, with_distance, filter.ids_and_positions_only(),
+  WritePage(hits, page_size, with_distance, filter.ids_and_positions_only(),
             response);
   return grpc::Status::OK;
 }

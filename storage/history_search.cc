@@ -90,6 +90,12 @@ class HistorySearch {
                           int64_t bucket);
   absl::Status CheckEntity(rocksdb::Iterator& it, const std::string& entity,
                            const std::vector<int64_t>& buckets);
+  // Takes the entity's fixes in [from, to] that the region contains;
+  // `*page_full` is set when Take refused one.
+  absl::Status CheckEntityWindow(rocksdb::Iterator& it,
+                                 const std::string& entity,
+                                 const std::string& entity_prefix, int64_t from,
+                                 int64_t to, bool* page_full);
   // Takes one fix inside; false when the page is full (and one more row
   // exists, so the page gets a token).
   bool Take(model::TrackPoint p);
@@ -183,32 +189,45 @@ absl::Status HistorySearch::CheckEntity(rocksdb::Iterator& it,
     const int64_t to = std::min(q_.end_ms, HistoryBucketLastMs(bucket));
     if (from > to || to <= checked_to) continue;
     checked_to = to;
-    for (it.Seek(PointKey(q_.collection, entity, from)); it.Valid();
-         it.Next()) {
-      const absl::string_view key = SliceView(it.key());
-      if (key.size() != entity_prefix.size() + 8 ||
-          key.compare(0, entity_prefix.size(), entity_prefix) != 0 ||
-          PointKeyTime(key) > to) {
-        break;
-      }
-      ++page_.fixes_read;
-      const std::optional<PointPosition> at =
-          DecodePosition(SliceView(it.value()));
-      if (!at) return absl::DataLossError("corrupt point value");
-      if (!q_.region->Contains({at->lat, at->lon})) continue;
-      model::TrackPoint p;
-      p.entity = entity;
-      if (absl::Status s = DecodePointValue(SliceView(it.value()), &p);
-          !s.ok()) {
-        return s;
-      }
-      if (!Take(std::move(p))) return absl::OkStatus();
-    }
-    if (absl::Status s = FromRocks(it.status(), "reading history"); !s.ok()) {
+    bool page_full = false;
+    if (absl::Status s =
+            CheckEntityWindow(it, entity, entity_prefix, from, to, &page_full);
+        !s.ok()) {
       return s;
     }
+    if (page_full) return absl::OkStatus();
   }
   return absl::OkStatus();
+}
+
+absl::Status HistorySearch::CheckEntityWindow(rocksdb::Iterator& it,
+                                              const std::string& entity,
+                                              const std::string& entity_prefix,
+                                              int64_t from, int64_t to,
+                                              bool* page_full) {
+  for (it.Seek(PointKey(q_.collection, entity, from)); it.Valid(); it.Next()) {
+    const absl::string_view key = SliceView(it.key());
+    if (key.size() != entity_prefix.size() + 8 ||
+        key.compare(0, entity_prefix.size(), entity_prefix) != 0 ||
+        PointKeyTime(key) > to) {
+      break;
+    }
+    ++page_.fixes_read;
+    const std::optional<PointPosition> at =
+        DecodePosition(SliceView(it.value()));
+    if (!at) return absl::DataLossError("corrupt point value");
+    if (!q_.region->Contains({at->lat, at->lon})) continue;
+    model::TrackPoint p;
+    p.entity = entity;
+    if (absl::Status s = DecodePointValue(SliceView(it.value()), &p); !s.ok()) {
+      return s;
+    }
+    if (!Take(std::move(p))) {
+      *page_full = true;
+      return absl::OkStatus();
+    }
+  }
+  return FromRocks(it.status(), "reading history");
 }
 
 bool HistorySearch::Take(model::TrackPoint p) {

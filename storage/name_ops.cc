@@ -77,6 +77,88 @@ absl::StatusOr<std::vector<TrackStore::NameContents>> TrackStore::DeleteNames(
   return out;
 }
 
+struct TrackStore::CopyEnds {
+  // Both names' stored strings, expired ones included.
+  std::vector<std::optional<StringValue>> strings;
+  std::optional<StringValue> src_string;  // unexpired
+  bool dst_string = false;                // unexpired
+  int64_t src_size = 0;
+  int64_t dst_size = 0;
+  int64_t dst_stored = 0;  // expired entities included
+  std::optional<TypedMeta> src_typed;
+  std::optional<TypedMeta> dst_typed;
+  bool src_typed_live = false;
+  bool dst_typed_live = false;
+};
+
+absl::Status TrackStore::LoadCopyEnds(const std::string (&names)[2],
+                                      int64_t now_ms, CopyEnds* ends) {
+  const absl::string_view src = names[0];
+  const absl::string_view dst = names[1];
+  absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
+      LoadStrings(names);
+  if (!strings.ok()) return strings.status();
+  ends->strings = *std::move(strings);
+  ends->src_string = Unexpired(ends->strings[0], now_ms);
+  ends->dst_string = Unexpired(ends->strings[1], now_ms).has_value();
+  absl::StatusOr<int64_t> src_size = CollectionSize(src);
+  if (!src_size.ok()) return src_size.status();
+  ends->src_size = *src_size;
+  absl::StatusOr<int64_t> dst_size = CollectionSize(dst);
+  if (!dst_size.ok()) return dst_size.status();
+  ends->dst_size = *dst_size;
+  ends->dst_stored = StoredCollectionSize(dst);
+  absl::StatusOr<std::optional<TypedMeta>> src_typed = StoredTypedMeta(src);
+  if (!src_typed.ok()) return src_typed.status();
+  ends->src_typed = *src_typed;
+  absl::StatusOr<std::optional<TypedMeta>> dst_typed = StoredTypedMeta(dst);
+  if (!dst_typed.ok()) return dst_typed.status();
+  ends->dst_typed = *dst_typed;
+  ends->src_typed_live = *src_typed && !(*src_typed)->expired_at(now_ms);
+  ends->dst_typed_live = *dst_typed && !(*dst_typed)->expired_at(now_ms);
+  return absl::OkStatus();
+}
+
+absl::Status TrackStore::WriteCopy(const std::string (&names)[2],
+                                   const CopyEnds& ends,
+                                   const CopyNameOptions& options) {
+  const absl::string_view src = names[0];
+  const absl::string_view dst = names[1];
+  WriteBatchBuilder batch(*engine_);
+  if (ends.dst_stored > 0) batch.DeleteCollection(dst);
+  if (absl::Status s = DeleteTyped(dst, ends.dst_typed, batch); !s.ok()) {
+    return s;
+  }
+  // A string wins over a typed value, and that over a collection, of the
+  // same name (the doors' TYPE).
+  const std::optional<StringValue> absent;
+  std::vector<StringChange> changes;
+  const size_t max_bytes = engine_->options.config.max_atomic_copy_mb() << 20;
+  absl::Status copied;
+  if (ends.src_string) {
+    changes.push_back({names[1], &ends.src_string});
+  } else {
+    if (ends.strings[1].has_value()) changes.push_back({names[1], &absent});
+    copied = ends.src_typed_live
+                 ? CopyTypedValue(src, dst, *ends.src_typed, max_bytes, batch)
+                 : batch.CopyCollection(src, dst, ends.src_size, max_bytes);
+    // A GEO key's expiry goes with it, as Redis's RENAME and COPY keep TTLs.
+    if (const int64_t at = CollectionExpiry(src);
+        !ends.src_typed_live && at != 0) {
+      batch.SetCollectionExpiry(dst, at);
+    }
+  }
+  if (!copied.ok()) return copied;
+  if (options.remove_source) {
+    if (ends.strings[0].has_value()) changes.push_back({names[0], &absent});
+    if (StoredCollectionSize(src) > 0) batch.DeleteCollection(src);
+    if (absl::Status s = DeleteTyped(src, ends.src_typed, batch); !s.ok()) {
+      return s;
+    }
+  }
+  return WriteStrings(changes, batch, "copying a name");
+}
+
 absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
     absl::string_view src, absl::string_view dst, int64_t now_ms,
     const CopyNameOptions& options) {
@@ -86,63 +168,16 @@ absl::StatusOr<TrackStore::CopyNameResult> TrackStore::CopyName(
   const std::string names[] = {std::string(src), std::string(dst)};
   ExclusiveLocks collections(CollectionLocks(names));
   EntityLocks::Held held = locks_.Lock(StringStripes(names));
-  absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
-      LoadStrings(names);
-  if (!strings.ok()) return strings.status();
-  const std::optional<StringValue> src_string =
-      Unexpired((*strings)[0], now_ms);
-  const bool dst_string = Unexpired((*strings)[1], now_ms).has_value();
-  absl::StatusOr<int64_t> src_size = CollectionSize(src);
-  if (!src_size.ok()) return src_size.status();
-  absl::StatusOr<int64_t> dst_size = CollectionSize(dst);
-  if (!dst_size.ok()) return dst_size.status();
-  const int64_t dst_stored = StoredCollectionSize(dst);
-  absl::StatusOr<std::optional<TypedMeta>> src_typed = StoredTypedMeta(src);
-  if (!src_typed.ok()) return src_typed.status();
-  absl::StatusOr<std::optional<TypedMeta>> dst_typed = StoredTypedMeta(dst);
-  if (!dst_typed.ok()) return dst_typed.status();
-  const bool src_typed_live = *src_typed && !(*src_typed)->expired_at(now_ms);
-  const bool dst_typed_live = *dst_typed && !(*dst_typed)->expired_at(now_ms);
-  if (!src_string && !src_typed_live && *src_size == 0) {
+  CopyEnds ends;
+  if (absl::Status s = LoadCopyEnds(names, now_ms, &ends); !s.ok()) return s;
+  if (!ends.src_string && !ends.src_typed_live && ends.src_size == 0) {
     return CopyNameResult::kNoSource;
   }
-  if ((dst_string || dst_typed_live || *dst_size > 0) && !options.replace) {
+  if ((ends.dst_string || ends.dst_typed_live || ends.dst_size > 0) &&
+      !options.replace) {
     return CopyNameResult::kDestinationExists;
   }
-
-  WriteBatchBuilder batch(*engine_);
-  if (dst_stored > 0) batch.DeleteCollection(dst);
-  if (absl::Status s = DeleteTyped(dst, *dst_typed, batch); !s.ok()) return s;
-  // A string wins over a typed value, and that over a collection, of the
-  // same name (the doors' TYPE).
-  const std::optional<StringValue> absent;
-  std::vector<StringChange> changes;
-  const size_t max_bytes = engine_->options.config.max_atomic_copy_mb() << 20;
-  absl::Status copied;
-  if (src_string) {
-    changes.push_back({names[1], &src_string});
-  } else {
-    if ((*strings)[1].has_value()) changes.push_back({names[1], &absent});
-    copied = src_typed_live
-                 ? CopyTypedValue(src, dst, **src_typed, max_bytes, batch)
-                 : batch.CopyCollection(src, dst, *src_size, max_bytes);
-    // A GEO key's expiry goes with it, as Redis's RENAME and COPY keep TTLs.
-    if (const int64_t at = CollectionExpiry(src); !src_typed_live && at != 0) {
-      batch.SetCollectionExpiry(dst, at);
-    }
-  }
-  if (!copied.ok()) return copied;
-  if (options.remove_source) {
-    if ((*strings)[0].has_value()) changes.push_back({names[0], &absent});
-    if (StoredCollectionSize(src) > 0) batch.DeleteCollection(src);
-    if (absl::Status s = DeleteTyped(src, *src_typed, batch); !s.ok()) {
-      return s;
-    }
-  }
-  if (absl::Status s = WriteStrings(changes, batch, "copying a name");
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = WriteCopy(names, ends, options); !s.ok()) return s;
   return CopyNameResult::kCopied;
 }
 

@@ -21,6 +21,53 @@ absl::StatusOr<model::TrackPoint> DecodeWithEntity(absl::string_view value,
   return p;
 }
 
+// Checks `q`'s limit and times, and sets `*from_ms` to the loc_time of the
+// first point to return: its page token's, else the query's first end.
+absl::Status CheckTrackQuery(const TrackQuery& q, int64_t* from_ms) {
+  if (q.limit < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("limit must be at least 1, got ", q.limit));
+  }
+  if (q.start_ms > q.end_ms) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "start time ", q.start_ms, " is after end time ", q.end_ms));
+  }
+  // A page token is the loc_time of the next point to return.
+  *from_ms = q.descending ? q.end_ms : q.start_ms;
+  if (!q.page_token.empty()) {
+    if (!absl::SimpleAtoi(q.page_token, from_ms) || *from_ms < q.start_ms ||
+        *from_ms > q.end_ms) {
+      // Not echoed: a client's token can be any size, and a status
+      // message past gRPC's metadata limit turns the error into another.
+      return absl::InvalidArgumentError(
+          "page_token is not one this query returned");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Up to q.limit of the points `it` holds from `from_key` on (down, when
+// descending) into `page`, with a token when more are left.
+absl::Status ReadTrackPage(rocksdb::Iterator& it, const TrackQuery& q,
+                           const std::string& from_key, TrackPage* page) {
+  if (q.descending) {
+    it.SeekForPrev(from_key);
+  } else {
+    it.Seek(from_key);
+  }
+  for (; it.Valid(); q.descending ? it.Prev() : it.Next()) {
+    const int64_t t = PointKeyTime(SliceView(it.key()));
+    if (static_cast<int>(page->points.size()) == q.limit) {
+      page->next_page_token = absl::StrCat(t);
+      break;
+    }
+    auto p = DecodeWithEntity(SliceView(it.value()), q.entity);
+    if (!p.ok()) return p.status();
+    page->points.push_back(*std::move(p));
+  }
+  return FromRocks(it.status(), "reading track");
+}
+
 }  // namespace
 
 absl::StatusOr<std::optional<model::TrackPoint>> TrackStore::GetLatest(
@@ -64,25 +111,8 @@ TrackStore::GetLatest(absl::string_view collection,
 }
 
 absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
-  if (q.limit < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("limit must be at least 1, got ", q.limit));
-  }
-  if (q.start_ms > q.end_ms) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "start time ", q.start_ms, " is after end time ", q.end_ms));
-  }
-  // A page token is the loc_time of the next point to return.
-  int64_t from_ms = q.descending ? q.end_ms : q.start_ms;
-  if (!q.page_token.empty()) {
-    if (!absl::SimpleAtoi(q.page_token, &from_ms) || from_ms < q.start_ms ||
-        from_ms > q.end_ms) {
-      // Not echoed: a client's token can be any size, and a status
-      // message past gRPC's metadata limit turns the error into another.
-      return absl::InvalidArgumentError(
-          "page_token is not one this query returned");
-    }
-  }
+  int64_t from_ms = 0;
+  if (absl::Status s = CheckTrackQuery(q, &from_ms); !s.ok()) return s;
 
   // History past the collection's retention is not shown, whether or not
   // compaction has dropped it yet (storage/retention.h). The cutoff may
@@ -107,23 +137,8 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
       engine_->db->NewIterator(read, engine_->points()));
 
   const std::string from_key = PointKey(q.collection, q.entity, from_ms);
-  if (q.descending) {
-    it->SeekForPrev(from_key);
-  } else {
-    it->Seek(from_key);
-  }
   TrackPage page;
-  for (; it->Valid(); q.descending ? it->Prev() : it->Next()) {
-    const int64_t t = PointKeyTime(SliceView(it->key()));
-    if (static_cast<int>(page.points.size()) == q.limit) {
-      page.next_page_token = absl::StrCat(t);
-      break;
-    }
-    auto p = DecodeWithEntity(SliceView(it->value()), q.entity);
-    if (!p.ok()) return p.status();
-    page.points.push_back(*std::move(p));
-  }
-  if (absl::Status s = FromRocks(it->status(), "reading track"); !s.ok()) {
+  if (absl::Status s = ReadTrackPage(*it, q, from_key, &page); !s.ok()) {
     return s;
   }
   return page;

@@ -52,6 +52,52 @@ absl::Status OpenDb(Engine& engine, const std::string& data_dir,
   return absl::OkStatus();
 }
 
+// RocksDB creates the data dir but not its parents.
+absl::Status CreateDataDir(const std::string& data_dir) {
+  std::error_code error;
+  std::filesystem::create_directories(data_dir, error);
+  if (error) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot create data dir ", data_dir, ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+// The data dir's schema version; nullopt for a new dir, whose version is
+// written first (it has nothing to upgrade).
+absl::StatusOr<std::optional<std::string>> ReadSchemaVersion(rocksdb::DB* db) {
+  std::string version;
+  rocksdb::Status s =
+      db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version);
+  if (s.IsNotFound()) {
+    s = db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, kSchemaVersion);
+    if (!s.ok()) return FromRocks(s, "writing schema version");
+    return std::nullopt;
+  }
+  if (!s.ok()) return FromRocks(s, "reading schema version");
+  return version;
+}
+
+// Drops the retired geo family OpenDb opened, if it did. Only once the
+// schema says 3 or later, so that a trackd that reads the geo family
+// refuses the dir.
+absl::Status DropRetiredGeo(
+    rocksdb::DB* db, const std::unique_ptr<rocksdb::ColumnFamilyHandle>& geo) {
+  if (geo == nullptr) return absl::OkStatus();
+  rocksdb::Status s = db->DropColumnFamily(geo.get());
+  if (!s.ok()) return FromRocks(s, "dropping the retired geo column family");
+  return absl::OkStatus();
+}
+
+// The latest index, fences and retention rules, as stored.
+absl::Status LoadIndexesAndRules(Engine& engine) {
+  if (absl::Status l = LoadLatestIndex(engine, std::nullopt); !l.ok()) {
+    return l;
+  }
+  if (absl::Status f = LoadFences(engine); !f.ok()) return f;
+  return LoadRetention(engine);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
@@ -60,13 +106,7 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
   auto options = BuildStoreOptions(config);
   if (!options.ok()) return options.status();
   if (faults) UseDiskFaults(std::move(faults), *options);
-  // RocksDB creates the data dir but not its parents.
-  std::error_code error;
-  std::filesystem::create_directories(data_dir, error);
-  if (error) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot create data dir ", data_dir, ": ", error.message()));
-  }
+  if (absl::Status c = CreateDataDir(data_dir); !c.ok()) return c;
   std::unique_ptr<TrackStore> store(new TrackStore());
   store->engine_->options = *std::move(options);
   store->engine_->latest_index_charge = std::make_unique<CacheReservation>(
@@ -84,29 +124,16 @@ absl::StatusOr<std::unique_ptr<TrackStore>> TrackStore::Open(
     return o;
   }
   rocksdb::DB* db = store->engine_->db.get();
-  std::string version;
-  rocksdb::Status s =
-      db->Get(rocksdb::ReadOptions(), kSchemaVersionKey, &version);
-  if (s.IsNotFound()) {
-    s = db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, kSchemaVersion);
-    if (!s.ok()) return FromRocks(s, "writing schema version");
-  } else if (!s.ok()) {
-    return FromRocks(s, "reading schema version");
-  } else if (absl::Status u = store->Upgrade(data_dir, version); !u.ok()) {
-    return u;
+  absl::StatusOr<std::optional<std::string>> version = ReadSchemaVersion(db);
+  if (!version.ok()) return version.status();
+  if (*version) {
+    if (absl::Status u = store->Upgrade(data_dir, **std::move(version));
+        !u.ok()) {
+      return u;
+    }
   }
-  if (retired_geo != nullptr) {
-    // Only once the schema says 3 or later, so that a trackd that reads
-    // the geo family refuses the dir.
-    s = db->DropColumnFamily(retired_geo.get());
-    if (!s.ok()) return FromRocks(s, "dropping the retired geo column family");
-  }
-  if (absl::Status l = LoadLatestIndex(*store->engine_, std::nullopt);
-      !l.ok()) {
-    return l;
-  }
-  if (absl::Status f = LoadFences(*store->engine_); !f.ok()) return f;
-  if (absl::Status r = LoadRetention(*store->engine_); !r.ok()) return r;
+  if (absl::Status g = DropRetiredGeo(db, retired_geo); !g.ok()) return g;
+  if (absl::Status r = LoadIndexesAndRules(*store->engine_); !r.ok()) return r;
   if (absl::Status t = store->LoadTypedVersionFloor(); !t.ok()) return t;
   if (absl::Status e = LoadCollectionExpiries(*store->engine_); !e.ok()) {
     return e;

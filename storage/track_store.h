@@ -510,6 +510,14 @@ class TrackStore {
   // removals raced, or retention took them): a new key of that name must
   // not inherit it.
   absl::Status ClearStaleCollectionExpiry(absl::string_view collection);
+  // What CopyName finds under its source and destination (name_ops.cc).
+  struct CopyEnds;
+  absl::Status LoadCopyEnds(const std::string (&names)[2], int64_t now_ms,
+                            CopyEnds* ends);
+  // Writes CopyName's copy of names[0] to names[1], as `ends` found them,
+  // in one batch.
+  absl::Status WriteCopy(const std::string (&names)[2], const CopyEnds& ends,
+                         const CopyNameOptions& options);
   // Stages `dst` as a copy of `src`'s value `meta` (new version), with its
   // members, in `batch`; RESOURCE_EXHAUSTED past `max_bytes` copied.
   absl::Status CopyTypedValue(absl::string_view src, absl::string_view dst,

@@ -236,32 +236,13 @@ class TypedTxnImpl : public TypedTxn {
     const std::string upper = PrefixEnd(lower);
     rocksdb::Iterator* const it = IteratorOver(lower, upper);
     const std::string start = from.empty() ? "" : MemberKey(name, meta, from);
-    if (reverse) {
-      from.empty() ? it->SeekToLast() : it->SeekForPrev(start);
-    } else if (from.empty()) {
-      it->SeekToFirst();
-    } else if (!it->Valid() || SliceView(it->key()) != start) {
-      // A walk that stopped at `start` left the iterator on it, the first
-      // key >= start: a run of pops from the low end (ZPOPMIN), each
-      // starting where the last one stopped, seeks once, not per pop.
-      it->Seek(start);
-    }
+    SeekScanStart(it, start, reverse);
     StagedRange staged(members_, lower, upper, start, reverse);
     const size_t skip = lower.size() - prefix.size();
     // The stored and the staged members merged in key order; a staged
     // change hides the stored value of its key.
     while (it->Valid() || !staged.done()) {
-      // < 0: the stored member comes next; > 0: the staged one; 0: both
-      // (the staged change wins).
-      int cmp = 0;
-      if (!it->Valid()) {
-        cmp = 1;
-      } else if (staged.done()) {
-        cmp = -1;
-      } else {
-        cmp = SliceView(it->key()).compare(staged.key());
-        if (reverse) cmp = -cmp;
-      }
+      const int cmp = MergeOrder(*it, staged, reverse);
       if (cmp < 0) {
         if (!visit(SliceView(it->key()).substr(skip), SliceView(it->value()))) {
           break;
@@ -322,6 +303,20 @@ class TypedTxnImpl : public TypedTxn {
     if (read_only_) return ReadOnlyError();
     WriteBatchBuilder batch(engine_);
     for (const std::string& c : removed_collections_) batch.DeleteCollection(c);
+    absl::Status s = StageMetaWrites(batch);
+    s.Update(StageMemberWrites(batch));
+    if (!s.ok()) return s;
+    if (removed_strings_.empty()) return batch.Commit("writing a typed value");
+    const std::optional<StringValue> absent;
+    std::vector<TrackStore::StringChange> changes;
+    for (const std::string& name : removed_strings_) {
+      changes.push_back({name, &absent});
+    }
+    return store_.WriteStrings(changes, batch, "replacing a key");
+  }
+
+  // Adds the staged metas to `batch`; the first error, after trying all.
+  absl::Status StageMetaWrites(WriteBatchBuilder& batch) {
     absl::Status s;
     for (const auto& [name, meta] : metas_) {
       // A meta is read by every command on its key: keep it cached.
@@ -329,6 +324,12 @@ class TypedTxnImpl : public TypedTxn {
       s.Update(meta ? batch.PutCached(key, EncodeTypedMeta(*meta))
                     : batch.Delete(ColumnFamily::kTypes, key));
     }
+    return s;
+  }
+
+  // Adds the staged members to `batch`; the first error, after trying all.
+  absl::Status StageMemberWrites(WriteBatchBuilder& batch) {
+    absl::Status s;
     for (const auto& [key, staged] : members_) {
       // Members of a value this transaction removed are garbage already.
       const std::optional<std::string>& value = staged.value;
@@ -343,14 +344,7 @@ class TypedTxnImpl : public TypedTxn {
         s.Update(batch.Put(ColumnFamily::kTypes, key, *value));
       }
     }
-    if (!s.ok()) return s;
-    if (removed_strings_.empty()) return batch.Commit("writing a typed value");
-    const std::optional<StringValue> absent;
-    std::vector<TrackStore::StringChange> changes;
-    for (const std::string& name : removed_strings_) {
-      changes.push_back({name, &absent});
-    }
-    return store_.WriteStrings(changes, batch, "replacing a key");
+    return s;
   }
 
   // Caches the members this transaction read from RocksDB and did not
@@ -400,6 +394,33 @@ class TypedTxnImpl : public TypedTxn {
     std::vector<const Staging::value_type*> entries_;
     size_t at_ = 0;
   };
+
+  // Puts `it` on the first key of a scan from `start` (empty: from the
+  // first key, or with `reverse` the last).
+  static void SeekScanStart(rocksdb::Iterator* it, const std::string& start,
+                            bool reverse) {
+    if (reverse) {
+      start.empty() ? it->SeekToLast() : it->SeekForPrev(start);
+    } else if (start.empty()) {
+      it->SeekToFirst();
+    } else if (!it->Valid() || SliceView(it->key()) != start) {
+      // A walk that stopped at `start` left the iterator on it, the first
+      // key >= start: a run of pops from the low end (ZPOPMIN), each
+      // starting where the last one stopped, seeks once, not per pop.
+      it->Seek(start);
+    }
+  }
+
+  // Which of a scan's merged members comes next: < 0 the stored one at
+  // `it`, > 0 the staged one, 0 both (the staged change wins). One of them
+  // is left.
+  static int MergeOrder(const rocksdb::Iterator& it, const StagedRange& staged,
+                        bool reverse) {
+    if (!it.Valid()) return 1;
+    if (staged.done()) return -1;
+    const int cmp = SliceView(it.key()).compare(staged.key());
+    return reverse ? -cmp : cmp;
+  }
 
   // The typed cache's entry for `key`. A read-only transaction's reads are
   // the kind that repeat (LRANGE of a hot list on both event loops): they

@@ -143,14 +143,36 @@ absl::StatusOr<ZEntry> EndEntry(const ZsetReader& z, bool last) {
   return end;
 }
 
+// True when no member can fall in `lex`: an empty set, or min above max
+// (or equal to it with either end exclusive).
+bool LexRangeIsEmpty(const ZsetReader& z, const LexRange& lex) {
+  const int cmp = CompareLex(lex.min, lex.max);
+  return z.size() == 0 || cmp > 0 || (cmp == 0 && (lex.min.ex || lex.max.ex));
+}
+
+// Where the walk may start: when all scores are equal (`first` and `last`
+// share one) the members are in byte order, so it may seek to the near bound.
+std::optional<ZSeek> LexSeekStart(const RangeRequest& req, const ZEntry& first,
+                                  const ZEntry& last) {
+  std::optional<ZSeek> from;
+  if (first.score == last.score) {
+    const LexRange& lex = req.lex;
+    const LexBound& near = req.reverse ? lex.max : lex.min;
+    from = ZSeek{first.score, std::nullopt};
+    if (near.kind == LexBound::kValue) {
+      from->member = near.value;
+    } else if (!req.reverse) {
+      from->member = std::string();
+    }
+  }
+  return from;
+}
+
 // genericZrangebylexCommand, with zzlIsInLexRange's checks first.
 absl::Status VisitByLex(const ZsetReader& z, const RangeRequest& req,
                         const std::function<void(const ZEntry&)>& visit) {
   const LexRange& lex = req.lex;
-  const int cmp = CompareLex(lex.min, lex.max);
-  if (z.size() == 0 || cmp > 0 || (cmp == 0 && (lex.min.ex || lex.max.ex))) {
-    return absl::OkStatus();
-  }
+  if (LexRangeIsEmpty(z, lex)) return absl::OkStatus();
   absl::StatusOr<ZEntry> first = EndEntry(z, false);
   if (!first.ok()) return first.status();
   absl::StatusOr<ZEntry> last = EndEntry(z, true);
@@ -158,17 +180,7 @@ absl::Status VisitByLex(const ZsetReader& z, const RangeRequest& req,
   if (!lex.GteMin(last->member) || !lex.LteMax(first->member)) {
     return absl::OkStatus();
   }
-  // All scores equal: the members are in byte order, so the walk may seek.
-  std::optional<ZSeek> from;
-  if (first->score == last->score) {
-    const LexBound& near = req.reverse ? lex.max : lex.min;
-    from = ZSeek{first->score, std::nullopt};
-    if (near.kind == LexBound::kValue) {
-      from->member = near.value;
-    } else if (!req.reverse) {
-      from->member = std::string();
-    }
-  }
+  const std::optional<ZSeek> from = LexSeekStart(req, *first, *last);
   using Test = std::function<bool(const ZEntry&)>;
   const Test gte_min = [&](const ZEntry& e) { return lex.GteMin(e.member); };
   const Test lte_max = [&](const ZEntry& e) { return lex.LteMax(e.member); };

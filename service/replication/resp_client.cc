@@ -146,7 +146,6 @@ absl::StatusOr<RespValue> RespClient::Read(absl::Time deadline, int depth) {
   RespValue v;
   const char type = (*line)[0];
   const absl::string_view body = absl::string_view(*line).substr(1);
-  int64_t n = 0;
   switch (type) {
     case '+':
       v.text = std::string(body);
@@ -159,32 +158,53 @@ absl::StatusOr<RespValue> RespClient::Read(absl::Time deadline, int depth) {
       v.kind = RespValue::Kind::kInteger;
       if (!absl::SimpleAtoi(body, &v.integer)) break;
       return v;
-    case '$':
+    case '$': {
       v.kind = RespValue::Kind::kBulk;
-      if (!absl::SimpleAtoi(body, &n) || n < -1 || n > kMaxBulkBytes) break;
-      if (n == -1) {
-        v.is_nil = true;
-        return v;
-      }
-      while (in_.size() - at_ < static_cast<size_t>(n) + 2) {
-        if (absl::Status s = Fill(deadline); !s.ok()) return s;
-      }
-      v.text = in_.substr(at_, static_cast<size_t>(n));
-      at_ += static_cast<size_t>(n) + 2;
+      absl::StatusOr<bool> read = ReadBulk(body, deadline, &v);
+      if (!read.ok()) return read.status();
+      if (!*read) break;
       return v;
-    case '*':
+    }
+    case '*': {
       v.kind = RespValue::Kind::kArray;
-      if (!absl::SimpleAtoi(body, &n) || n < -1 || n > kMaxElements) break;
-      v.is_nil = n == -1;
-      for (int64_t i = 0; i < n; ++i) {
-        absl::StatusOr<RespValue> e = Read(deadline, depth + 1);
-        if (!e.ok()) return e.status();
-        v.elements.push_back(*std::move(e));
-      }
+      absl::StatusOr<bool> read = ReadArray(body, deadline, depth, &v);
+      if (!read.ok()) return read.status();
+      if (!*read) break;
       return v;
+    }
   }
   return absl::DataLossError(
       absl::StrCat("malformed reply from the primary: ", line->substr(0, 64)));
+}
+
+absl::StatusOr<bool> RespClient::ReadBulk(absl::string_view body,
+                                          absl::Time deadline, RespValue* v) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(body, &n) || n < -1 || n > kMaxBulkBytes) return false;
+  if (n == -1) {
+    v->is_nil = true;
+    return true;
+  }
+  while (in_.size() - at_ < static_cast<size_t>(n) + 2) {
+    if (absl::Status s = Fill(deadline); !s.ok()) return s;
+  }
+  v->text = in_.substr(at_, static_cast<size_t>(n));
+  at_ += static_cast<size_t>(n) + 2;
+  return true;
+}
+
+absl::StatusOr<bool> RespClient::ReadArray(absl::string_view body,
+                                           absl::Time deadline, int depth,
+                                           RespValue* v) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(body, &n) || n < -1 || n > kMaxElements) return false;
+  v->is_nil = n == -1;
+  for (int64_t i = 0; i < n; ++i) {
+    absl::StatusOr<RespValue> e = Read(deadline, depth + 1);
+    if (!e.ok()) return e.status();
+    v->elements.push_back(*std::move(e));
+  }
+  return true;
 }
 
 }  // namespace trackdb::replication

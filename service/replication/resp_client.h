@@ -56,6 +56,12 @@ class RespClient {
   absl::Status Fill(absl::Time deadline);
   absl::StatusOr<std::string> Line(absl::Time deadline);
   absl::StatusOr<RespValue> Read(absl::Time deadline, int depth);
+  // The rest of a bulk string or an array whose header's text after the
+  // type is `body`, into `v`; false when `body` is no length or count.
+  absl::StatusOr<bool> ReadBulk(absl::string_view body, absl::Time deadline,
+                                RespValue* v);
+  absl::StatusOr<bool> ReadArray(absl::string_view body, absl::Time deadline,
+                                 int depth, RespValue* v);
 
   int fd_ = -1;
   std::function<bool()> cancelled_;

@@ -21,6 +21,27 @@ constexpr absl::Duration kMaxFollow = absl::Seconds(30);
 // keeps their names (the controller gave up, or another decided).
 constexpr absl::Duration kMaxRelease = absl::Minutes(5);
 
+// Calls `argv` on the destination; its error reply is a failure.
+absl::Status CallDestination(RespClient& client,
+                             const std::vector<std::string>& argv) {
+  absl::StatusOr<RespValue> r = client.Call(argv, kCallTimeout);
+  if (!r.ok()) return r.status();
+  if (r->is_error()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(argv[0], ": the destination answered -", r->text));
+  }
+  return absl::OkStatus();
+}
+
+// AUTH with `destination`'s credentials, when it has a password.
+absl::Status Authenticate(RespClient& client, const LinkOptions& destination) {
+  if (destination.password.empty()) return absl::OkStatus();
+  std::vector<std::string> auth = {"AUTH"};
+  if (!destination.user.empty()) auth.push_back(destination.user);
+  auth.push_back(destination.password);
+  return CallDestination(client, auth);
+}
+
 }  // namespace
 
 SlotMigrator::SlotMigrator(storage::TrackStore* store,
@@ -73,38 +94,37 @@ absl::Status SlotMigrator::Copy() {
       destination_.host, destination_.port, absl::Seconds(2));
   if (!client.ok()) return client.status();
   client->set_cancelled([this] { return stopping_.load(); });
-  auto call = [&](std::vector<std::string> argv) -> absl::Status {
-    absl::StatusOr<RespValue> r = client->Call(argv, kCallTimeout);
-    if (!r.ok()) return r.status();
-    if (r->is_error()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(argv[0], ": the destination answered -", r->text));
-    }
-    return absl::OkStatus();
-  };
-  if (!destination_.password.empty()) {
-    std::vector<std::string> auth = {"AUTH"};
-    if (!destination_.user.empty()) auth.push_back(destination_.user);
-    auth.push_back(destination_.password);
-    if (absl::Status s = call(auth); !s.ok()) return s;
-  }
+  if (absl::Status s = Authenticate(*client, destination_); !s.ok()) return s;
   const storage::NameFilter keep = [this](absl::string_view name) {
     return InSlots(name);
   };
+  uint64_t next = 0;
+  if (absl::Status s = CopySnapshot(*client, keep, &next); !s.ok()) return s;
+  return FollowWal(*client, keep, next);
+}
+
+absl::Status SlotMigrator::CopySnapshot(
+    RespClient& client, const std::function<bool(absl::string_view)>& keep,
+    uint64_t* next) {
   auto reader = storage::SnapshotReader::Open(*store_, keep);
   if (!reader.ok()) return reader.status();
-  uint64_t next = (*reader)->sequence() + 1;
+  *next = (*reader)->sequence() + 1;
   while (!stopping_.load()) {
     auto records = (*reader)->Next(kPieceBytes);
     if (!records.ok()) return records.status();
     if (records->empty()) break;
-    if (absl::Status s =
-            call({kImportCommand, storage::EncodeRecords(*records)});
+    if (absl::Status s = CallDestination(
+            client, {kImportCommand, storage::EncodeRecords(*records)});
         !s.ok()) {
       return s;
     }
   }
-  reader->reset();
+  return absl::OkStatus();
+}
+
+absl::Status SlotMigrator::FollowWal(
+    RespClient& client, const std::function<bool(absl::string_view)>& keep,
+    uint64_t next) {
   // The WAL after the snapshot, until caught up (or for kMaxFollow); then,
   // with writes held off, up to the last write that got in.
   const absl::Time follow_until = absl::Now() + kMaxFollow;
@@ -119,7 +139,7 @@ absl::Status SlotMigrator::Copy() {
       next = b.sequence + b.count;
     }
     if (argv.size() > 1) {
-      if (absl::Status s = call(argv); !s.ok()) return s;
+      if (absl::Status s = CallDestination(client, argv); !s.ok()) return s;
     }
     if (held) {
       if (next > last) return absl::OkStatus();

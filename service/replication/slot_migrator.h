@@ -23,6 +23,8 @@
 // with writes allowed again and nothing deleted here.
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -34,6 +36,8 @@
 namespace trackdb::replication {
 
 inline constexpr char kImportCommand[] = "REPL.IMPORT";
+
+class RespClient;
 
 class SlotMigrator {
  public:
@@ -48,6 +52,15 @@ class SlotMigrator {
  private:
   void Run();
   absl::Status Copy();
+  // Copy's two phases over `client`: the names `keep` takes from a
+  // snapshot (`*next`: the sequence after it), then the WAL from `next`
+  // until caught up with writes held off.
+  absl::Status CopySnapshot(RespClient& client,
+                            const std::function<bool(absl::string_view)>& keep,
+                            uint64_t* next);
+  absl::Status FollowWal(RespClient& client,
+                         const std::function<bool(absl::string_view)>& keep,
+                         uint64_t next);
   // Deletes the slots' names once the topology moved them away.
   void Release();
   void SetState(const char* state, bool blocks_writes);

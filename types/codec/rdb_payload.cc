@@ -393,6 +393,19 @@ bool ReadZiplistValue(Cursor* in, std::string* out) {
   return true;
 }
 
+// A ziplist entry whose first byte is `first`: its prevlen, which must be
+// `last_len` (the previous entry's size), then its value.
+bool ReadZiplistEntry(Cursor* in, uint8_t first, uint64_t last_len,
+                      std::string* out) {
+  uint64_t prevlen = 0;
+  if (!in->Skip(1)) return false;
+  if (first == kZiplistBigPrevlen && !in->LittleEndian(4, &prevlen)) {
+    return false;
+  }
+  if (first != kZiplistBigPrevlen) prevlen = first;
+  return prevlen == last_len && ReadZiplistValue(in, out);
+}
+
 // A ziplist's entries, appended to `out`. Each entry's prevlen and the
 // header's tail offset must agree with the entries as parsed.
 bool ParseZiplist(absl::string_view blob, std::vector<std::string>* out) {
@@ -410,14 +423,8 @@ bool ParseZiplist(absl::string_view blob, std::vector<std::string>* out) {
   uint8_t next = 0;
   while (in.Peek(&next) && next != kZiplistEnd) {
     const size_t start = in.pos();
-    uint64_t prevlen = 0;
-    if (!in.Skip(1)) return false;
-    if (next == kZiplistBigPrevlen && !in.LittleEndian(4, &prevlen)) {
-      return false;
-    }
-    if (next != kZiplistBigPrevlen) prevlen = next;
     std::string entry;
-    if (prevlen != last_len || !ReadZiplistValue(&in, &entry)) return false;
+    if (!ReadZiplistEntry(&in, next, last_len, &entry)) return false;
     out->push_back(std::move(entry));
     last_start = start;
     last_len = in.pos() - start;
@@ -571,8 +578,26 @@ bool ReadQuicklist(uint8_t type, Cursor* in, RdbValue* value) {
   return true;
 }
 
+// Whether type byte `type` is one whose object is a ziplist, listpack or
+// intset blob.
+bool IsPackedType(uint8_t type) {
+  switch (type) {
+    case kTypeListZiplist:
+    case kTypeSetIntset:
+    case kTypeZsetZiplist:
+    case kTypeHashZiplist:
+    case kTypeHashListpack:
+    case kTypeZsetListpack:
+    case kTypeSetListpack:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The object that follows type byte `type`.
 bool ReadObject(uint8_t type, Cursor* in, RdbValue* value) {
+  if (IsPackedType(type)) return ReadPackedObject(type, in, value);
   std::vector<std::string> flat;
   switch (type) {
     case kTypeString:
@@ -588,14 +613,6 @@ bool ReadObject(uint8_t type, Cursor* in, RdbValue* value) {
     case kTypeZset:
     case kTypeZset2:
       return ReadZset(type, in, value);
-    case kTypeListZiplist:
-    case kTypeSetIntset:
-    case kTypeZsetZiplist:
-    case kTypeHashZiplist:
-    case kTypeHashListpack:
-    case kTypeZsetListpack:
-    case kTypeSetListpack:
-      return ReadPackedObject(type, in, value);
     case kTypeListQuicklist:
     case kTypeListQuicklist2:
       return ReadQuicklist(type, in, value);

@@ -24,57 +24,79 @@ bool AddCountedKeys(const std::vector<std::string>& argv, size_t count_at,
   return true;
 }
 
-bool AddMovableKeys(const std::string& name,
-                    const std::vector<std::string>& argv,
-                    std::vector<absl::string_view>* keys) {
+// Where the count of keys sits in the commands whose keys follow a count;
+// 0 for the others.
+size_t KeyCountPosition(const std::string& name) {
   if (name == "zunion" || name == "zinter" || name == "zdiff" ||
       name == "zintercard" || name == "sintercard" || name == "lmpop" ||
       name == "zmpop") {
-    return AddCountedKeys(argv, 1, keys);
+    return 1;
   }
   if (name == "zunionstore" || name == "zinterstore" || name == "zdiffstore" ||
       name == "blmpop" || name == "bzmpop") {
-    return AddCountedKeys(argv, 2, keys);
+    return 2;
   }
-  if (name == "sort") {
-    // Redis's sortGetKeys: the last STORE's key; LIMIT's, GET's and BY's
-    // arguments are stepped over.
-    std::optional<absl::string_view> store;
-    for (size_t i = 2; i < argv.size(); ++i) {
-      if (EqualsIgnoreCase(argv[i], "limit")) {
-        i += 2;
-      } else if (EqualsIgnoreCase(argv[i], "get") ||
-                 EqualsIgnoreCase(argv[i], "by")) {
-        ++i;
-      } else if (EqualsIgnoreCase(argv[i], "store") && i + 1 < argv.size()) {
-        store = argv[i + 1];
-      }
+  return 0;
+}
+
+// Redis's sortGetKeys: the last STORE's key; LIMIT's, GET's and BY's
+// arguments are stepped over.
+void AddSortStoreKey(const std::vector<std::string>& argv,
+                     std::vector<absl::string_view>* keys) {
+  std::optional<absl::string_view> store;
+  for (size_t i = 2; i < argv.size(); ++i) {
+    if (EqualsIgnoreCase(argv[i], "limit")) {
+      i += 2;
+    } else if (EqualsIgnoreCase(argv[i], "get") ||
+               EqualsIgnoreCase(argv[i], "by")) {
+      ++i;
+    } else if (EqualsIgnoreCase(argv[i], "store") && i + 1 < argv.size()) {
+      store = argv[i + 1];
     }
-    if (store) keys->push_back(*store);
   }
+  if (store) keys->push_back(*store);
+}
+
+// Redis's migrateGetKeys, for an empty key argument: the keys after KEYS
+// (AUTH's and AUTH2's arguments stepped over).
+void SetMigrateKeys(const std::vector<std::string>& argv,
+                    std::vector<absl::string_view>* keys) {
+  keys->clear();
+  for (size_t i = 6; i < argv.size(); ++i) {
+    if (EqualsIgnoreCase(argv[i], "auth")) {
+      ++i;
+    } else if (EqualsIgnoreCase(argv[i], "auth2")) {
+      i += 2;
+    } else if (EqualsIgnoreCase(argv[i], "keys")) {
+      keys->assign(argv.begin() + i + 1, argv.end());
+      break;
+    }
+  }
+}
+
+// GEORADIUS's source is argv[1] (first_key); STORE and STOREDIST name
+// another.
+void AddGeoRadiusStoreKeys(const std::vector<std::string>& argv,
+                           std::vector<absl::string_view>* keys) {
+  for (size_t i = 2; i + 1 < argv.size(); ++i) {
+    if (EqualsIgnoreCase(argv[i], "store") ||
+        EqualsIgnoreCase(argv[i], "storedist")) {
+      keys->push_back(argv[++i]);
+    }
+  }
+}
+
+bool AddMovableKeys(const std::string& name,
+                    const std::vector<std::string>& argv,
+                    std::vector<absl::string_view>* keys) {
+  const size_t count_at = KeyCountPosition(name);
+  if (count_at != 0) return AddCountedKeys(argv, count_at, keys);
+  if (name == "sort") AddSortStoreKey(argv, keys);
   if (name == "migrate" && argv.size() > 3 && argv[3].empty()) {
-    // Redis's migrateGetKeys: with an empty key argument, the keys after
-    // KEYS (AUTH's and AUTH2's arguments stepped over).
-    keys->clear();
-    for (size_t i = 6; i < argv.size(); ++i) {
-      if (EqualsIgnoreCase(argv[i], "auth")) {
-        ++i;
-      } else if (EqualsIgnoreCase(argv[i], "auth2")) {
-        i += 2;
-      } else if (EqualsIgnoreCase(argv[i], "keys")) {
-        keys->assign(argv.begin() + i + 1, argv.end());
-        break;
-      }
-    }
+    SetMigrateKeys(argv, keys);
   }
   if (name == "georadius" || name == "georadiusbymember") {
-    // The source is argv[1] (first_key); STORE and STOREDIST name another.
-    for (size_t i = 2; i + 1 < argv.size(); ++i) {
-      if (EqualsIgnoreCase(argv[i], "store") ||
-          EqualsIgnoreCase(argv[i], "storedist")) {
-        keys->push_back(argv[++i]);
-      }
-    }
+    AddGeoRadiusStoreKeys(argv, keys);
   }
   return true;
 }

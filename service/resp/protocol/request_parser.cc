@@ -65,6 +65,106 @@ char Unescape(char c) {
   }
 }
 
+// Where the argument being read stands: outside quotes, or inside "double"
+// or 'single' ones.
+enum class ArgQuote { kNone, kDouble, kSingle };
+
+// What one character did to the argument being read: it goes on, it ended
+// there, or the line is malformed.
+enum class ArgStep { kMore, kEnd, kBad };
+
+// line[p] inside "double quotes": a \xHH escape (p moves to its last
+// digit), another backslash escape (p moves to the escaped character), the
+// closing quote, or itself.
+ArgStep DoubleQuotedStep(absl::string_view line, size_t* p,
+                         std::string* current) {
+  const size_t n = line.size();
+  const size_t i = *p;
+  if (i >= n) return ArgStep::kBad;
+  if (line[i] == '\\' && i + 3 < n && line[i + 1] == 'x' &&
+      IsHexDigit(line[i + 2]) && IsHexDigit(line[i + 3])) {
+    current->push_back(
+        static_cast<char>(HexValue(line[i + 2]) * 16 + HexValue(line[i + 3])));
+    *p += 3;
+  } else if (line[i] == '\\' && i + 1 < n) {
+    ++*p;
+    current->push_back(Unescape(line[*p]));
+  } else if (line[i] == '"') {
+    // A closing quote must be followed by a space or the end.
+    if (i + 1 < n && !IsSpace(line[i + 1])) return ArgStep::kBad;
+    return ArgStep::kEnd;
+  } else {
+    current->push_back(line[i]);
+  }
+  return ArgStep::kMore;
+}
+
+// line[p] inside 'single quotes': an escaped quote (p moves to it), the
+// closing quote, or itself.
+ArgStep SingleQuotedStep(absl::string_view line, size_t* p,
+                         std::string* current) {
+  const size_t n = line.size();
+  const size_t i = *p;
+  if (i >= n) return ArgStep::kBad;
+  if (line[i] == '\\' && i + 1 < n && line[i + 1] == '\'') {
+    ++*p;
+    current->push_back('\'');
+  } else if (line[i] == '\'') {
+    if (i + 1 < n && !IsSpace(line[i + 1])) return ArgStep::kBad;
+    return ArgStep::kEnd;
+  } else {
+    current->push_back(line[i]);
+  }
+  return ArgStep::kMore;
+}
+
+// line[p] outside quotes: the end of the line or a separator ends the
+// argument, a quote opens `*quote`, anything else is itself.
+ArgStep UnquotedStep(absl::string_view line, size_t p, std::string* current,
+                     ArgQuote* quote) {
+  if (p >= line.size()) return ArgStep::kEnd;
+  switch (line[p]) {
+    case ' ':
+    case '\n':
+    case '\r':
+    case '\t':
+    case '\0':
+      return ArgStep::kEnd;
+    case '"':
+      *quote = ArgQuote::kDouble;
+      break;
+    case '\'':
+      *quote = ArgQuote::kSingle;
+      break;
+    default:
+      current->push_back(line[p]);
+  }
+  return ArgStep::kMore;
+}
+
+// One argument from line[*p] on, into `current`; `*p` ends past the
+// character that ended it. False if the line is malformed.
+bool ReadInlineArg(absl::string_view line, size_t* p, std::string* current) {
+  const size_t n = line.size();
+  ArgQuote quote = ArgQuote::kNone;
+  while (true) {
+    ArgStep step;
+    switch (quote) {
+      case ArgQuote::kDouble:
+        step = DoubleQuotedStep(line, p, current);
+        break;
+      case ArgQuote::kSingle:
+        step = SingleQuotedStep(line, p, current);
+        break;
+      default:
+        step = UnquotedStep(line, *p, current, &quote);
+    }
+    if (step == ArgStep::kBad) return false;
+    if (*p < n) ++*p;
+    if (step == ArgStep::kEnd) return true;
+  }
+}
+
 }  // namespace
 
 bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
@@ -74,62 +174,8 @@ bool SplitInlineArgs(absl::string_view line, std::vector<std::string>* args) {
   while (true) {
     while (p < n && IsSpace(line[p])) ++p;
     if (p >= n) return true;
-    bool in_double = false, in_single = false, done = false;
     std::string current;
-    while (!done) {
-      if (in_double) {
-        if (p >= n) return false;
-        if (line[p] == '\\' && p + 3 < n && line[p + 1] == 'x' &&
-            IsHexDigit(line[p + 2]) && IsHexDigit(line[p + 3])) {
-          current.push_back(static_cast<char>(HexValue(line[p + 2]) * 16 +
-                                              HexValue(line[p + 3])));
-          p += 3;
-        } else if (line[p] == '\\' && p + 1 < n) {
-          ++p;
-          current.push_back(Unescape(line[p]));
-        } else if (line[p] == '"') {
-          // A closing quote must be followed by a space or the end.
-          if (p + 1 < n && !IsSpace(line[p + 1])) return false;
-          done = true;
-        } else {
-          current.push_back(line[p]);
-        }
-      } else if (in_single) {
-        if (p >= n) return false;
-        if (line[p] == '\\' && p + 1 < n && line[p + 1] == '\'') {
-          ++p;
-          current.push_back('\'');
-        } else if (line[p] == '\'') {
-          if (p + 1 < n && !IsSpace(line[p + 1])) return false;
-          done = true;
-        } else {
-          current.push_back(line[p]);
-        }
-      } else {
-        if (p >= n) {
-          done = true;
-          break;
-        }
-        switch (line[p]) {
-          case ' ':
-          case '\n':
-          case '\r':
-          case '\t':
-          case '\0':
-            done = true;
-            break;
-          case '"':
-            in_double = true;
-            break;
-          case '\'':
-            in_single = true;
-            break;
-          default:
-            current.push_back(line[p]);
-        }
-      }
-      if (p < n) ++p;
-    }
+    if (!ReadInlineArg(line, &p, &current)) return false;
     args->push_back(std::move(current));
   }
 }

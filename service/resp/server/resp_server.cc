@@ -395,23 +395,44 @@ class Connection : public std::enable_shared_from_this<Connection>,
       }
       client_.last_command_ms = NowMs();
       ran = true;
-      // Inside MULTI a call is only queued (on the loop); EXEC runs the
-      // queue on a worker.
-      if (state.commands().RunsOnWorker(argv) &&
-          (!client_.multi || EqualsIgnoreCase(argv[0], "exec"))) {
-        return RunOnWorker(std::move(argv));
-      }
-      const CommandSpec* group =
-          client_.multi ? nullptr : state.commands().GroupStartedBy(argv);
-      if (group != nullptr && limits.authenticated && MayRun(client_, *group)) {
-        if (!ServeGroup(*group, std::move(argv), limits, reply)) return;
-        continue;
-      }
-      Dispatch(state, client_, argv, reply);
-      reply.set_protocol(client_.protocol);  // HELLO may have changed it
-      if (client_.pending_wait) return AwaitWait();
-      if (client_.blocked) return AwaitPush(std::move(argv));
+      if (!RunCommand(state, limits, argv, reply)) return;
     }
+    EndServing(state, settings, ran);
+  }
+
+  // Runs the command `argv` Serve parsed, replying into `reply`. False when
+  // the connection went on elsewhere (a worker, a group that stopped, a
+  // WAIT, a blocking call): Serve must stop.
+  bool RunCommand(ServerState& state, const ParserLimits& limits,
+                  std::vector<std::string>& argv, Reply& reply) {
+    // Inside MULTI a call is only queued (on the loop); EXEC runs the
+    // queue on a worker.
+    if (state.commands().RunsOnWorker(argv) &&
+        (!client_.multi || EqualsIgnoreCase(argv[0], "exec"))) {
+      RunOnWorker(std::move(argv));
+      return false;
+    }
+    const CommandSpec* group =
+        client_.multi ? nullptr : state.commands().GroupStartedBy(argv);
+    if (group != nullptr && limits.authenticated && MayRun(client_, *group)) {
+      return ServeGroup(*group, std::move(argv), limits, reply);
+    }
+    Dispatch(state, client_, argv, reply);
+    reply.set_protocol(client_.protocol);  // HELLO may have changed it
+    if (client_.pending_wait) {
+      AwaitWait();
+      return false;
+    }
+    if (client_.blocked) {
+      AwaitPush(std::move(argv));
+      return false;
+    }
+    return true;
+  }
+
+  // After Serve's loop: publishes the client if it `ran` a command, then
+  // waits for acks of its last write or sends its replies.
+  void EndServing(ServerState& state, const LiveSettings& settings, bool ran) {
     if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
     if (client_.last_write_seq > acked_ && state.sync_acks().enabled()) {
