@@ -255,6 +255,50 @@ struct KillFilter {
   bool skipme = true;
 };
 
+// CLIENT KILL's TYPE value; false after replying an error.
+bool ParseKillType(CommandContext& ctx, const std::string& value,
+                   KillFilter* f) {
+  f->type = absl::AsciiStrToLower(value);
+  if (!IsClientType(*f->type)) {
+    ctx.reply.Error(absl::StrCat("Unknown client type '", value, "'"));
+    return false;
+  }
+  if (*f->type == "slave") f->type = "replica";
+  return true;
+}
+
+// One of CLIENT KILL's new-form filters, `option` `value`; false after
+// replying an error.
+bool ParseKillOption(CommandContext& ctx, const std::string& option,
+                     const std::string& value, KillFilter* f) {
+  if (EqualsIgnoreCase(option, "id")) {
+    if (!types::ParseInt64(value, &f->id) || f->id < 1) {
+      ctx.reply.Error("client-id should be greater than 0");
+      return false;
+    }
+  } else if (EqualsIgnoreCase(option, "type")) {
+    return ParseKillType(ctx, value, f);
+  } else if (EqualsIgnoreCase(option, "addr")) {
+    f->addr = value;
+  } else if (EqualsIgnoreCase(option, "laddr")) {
+    f->laddr = value;
+  } else if (EqualsIgnoreCase(option, "user")) {
+    if (!ctx.server.users().Has(value)) {
+      ctx.reply.Error(absl::StrCat("No such user '", value, "'"));
+      return false;
+    }
+    f->user = value;
+  } else if (EqualsIgnoreCase(option, "skipme") &&
+             (EqualsIgnoreCase(value, "yes") ||
+              EqualsIgnoreCase(value, "no"))) {
+    f->skipme = EqualsIgnoreCase(value, "yes");
+  } else {
+    ctx.reply.Error(kSyntaxError);
+    return false;
+  }
+  return true;
+}
+
 // Reads CLIENT KILL's arguments as Redis does; false after replying an
 // error.
 bool ParseKillFilter(CommandContext& ctx, KillFilter* f) {
@@ -264,40 +308,12 @@ bool ParseKillFilter(CommandContext& ctx, KillFilter* f) {
     f->skipme = false;  // the old form may kill the caller
     return true;
   }
-  auto fail = [&](absl::string_view error) {
-    ctx.reply.Error(error);
-    return false;
-  };
   for (size_t i = 2; i < argv.size(); i += 2) {
-    if (i + 1 >= argv.size()) return fail(kSyntaxError);
-    const std::string& option = argv[i];
-    const std::string& value = argv[i + 1];
-    if (EqualsIgnoreCase(option, "id")) {
-      if (!types::ParseInt64(value, &f->id) || f->id < 1) {
-        return fail("client-id should be greater than 0");
-      }
-    } else if (EqualsIgnoreCase(option, "type")) {
-      f->type = absl::AsciiStrToLower(value);
-      if (!IsClientType(*f->type)) {
-        return fail(absl::StrCat("Unknown client type '", value, "'"));
-      }
-      if (*f->type == "slave") f->type = "replica";
-    } else if (EqualsIgnoreCase(option, "addr")) {
-      f->addr = value;
-    } else if (EqualsIgnoreCase(option, "laddr")) {
-      f->laddr = value;
-    } else if (EqualsIgnoreCase(option, "user")) {
-      if (!ctx.server.users().Has(value)) {
-        return fail(absl::StrCat("No such user '", value, "'"));
-      }
-      f->user = value;
-    } else if (EqualsIgnoreCase(option, "skipme") &&
-               (EqualsIgnoreCase(value, "yes") ||
-                EqualsIgnoreCase(value, "no"))) {
-      f->skipme = EqualsIgnoreCase(value, "yes");
-    } else {
-      return fail(kSyntaxError);
+    if (i + 1 >= argv.size()) {
+      ctx.reply.Error(kSyntaxError);
+      return false;
     }
+    if (!ParseKillOption(ctx, argv[i], argv[i + 1], f)) return false;
   }
   return true;
 }

@@ -189,28 +189,41 @@ class FenceSetParser {
 
   bool Option(v1::Fence* fence) {
     const std::string& word = Arg(next_++);
-    int64_t n = 0;
     if (IsWord(word, "detect")) return Detect(fence);
-    if (IsWord(word, "debounce")) {
-      if (!Integer(0, UINT32_MAX, &n)) return false;
-      fence->set_debounce_fixes(static_cast<uint32_t>(n));
-      if (!Integer(0, INT64_MAX, &n)) return false;
-      fence->set_debounce_ms(n);
-      return true;
-    }
+    if (IsWord(word, "debounce")) return Debounce(fence);
     if (IsWord(word, "where")) return Where(fence->add_where());
     if (IsWord(word, "wherein")) return WhereIn(fence->add_where());
-    if (IsWord(word, "dwell")) {
-      if (!Integer(0, INT64_MAX, &n)) return false;
-      fence->set_dwell_ms(n);
-      return true;
+    if (IsWord(word, "dwell")) return Dwell(fence);
+    if (IsWord(word, "match") || IsWord(word, "maxaccuracy") ||
+        IsWord(word, "late")) {
+      return WordOption(word, fence);
     }
-    const bool takes_word = IsWord(word, "match") ||
-                            IsWord(word, "maxaccuracy") || IsWord(word, "late");
-    if (!takes_word || !Have(1)) {
-      if (!takes_word) ctx_.reply.Error(kSyntaxError);
-      return false;
-    }
+    ctx_.reply.Error(kSyntaxError);
+    return false;
+  }
+
+  // fixes ms.
+  bool Debounce(v1::Fence* fence) {
+    int64_t n = 0;
+    if (!Integer(0, UINT32_MAX, &n)) return false;
+    fence->set_debounce_fixes(static_cast<uint32_t>(n));
+    if (!Integer(0, INT64_MAX, &n)) return false;
+    fence->set_debounce_ms(n);
+    return true;
+  }
+
+  // ms.
+  bool Dwell(v1::Fence* fence) {
+    int64_t n = 0;
+    if (!Integer(0, INT64_MAX, &n)) return false;
+    fence->set_dwell_ms(n);
+    return true;
+  }
+
+  // The options of one argument: MATCH glob, MAXACCURACY meters, LATE
+  // DROP|REPORT (`word` is one of them).
+  bool WordOption(const std::string& word, v1::Fence* fence) {
+    if (!Have(1)) return false;
     const std::string& value = Arg(next_++);
     if (IsWord(word, "match")) {
       fence->set_entity_glob(value);

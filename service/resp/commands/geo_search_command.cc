@@ -310,20 +310,16 @@ int ParsePolygonOrReply(CommandContext& ctx, size_t i, SearchRequest* req) {
   return static_cast<int>(2 + 2 * n);
 }
 
-// GEOSEARCH's FROMMEMBER, FROMLONLAT, BYRADIUS, BYBOX and BYPOLYGON at
-// argv[i]. BYPOLYGON excludes the others, before or after it.
-int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
-                          SearchRequest* req) {
+// Whether GEOSEARCH has a centre or an area other than BYPOLYGON's.
+bool HasCentreOrArea(const SearchRequest& req) {
+  return req.byradius || req.bybox || req.frommember || req.fromloc;
+}
+
+// GEOSEARCH's FROMMEMBER and FROMLONLAT at argv[i].
+int ParseCentreOption(CommandContext& ctx, size_t i, SearchRequest* req) {
   const std::vector<std::string>& argv = ctx.argv;
   const size_t left = argv.size() - i - 1;  // arguments after this one
-  auto is = [&](const char* word) { return EqualsIgnoreCase(argv[i], word); };
-  if (!(flags & kGeoSearch)) return kUnknownOption;
-  if (is("bypolygon") && left >= 2 && !req->byradius && !req->bybox &&
-      !req->frommember && !req->fromloc) {
-    return ParsePolygonOrReply(ctx, i, req);
-  }
-  if (req->bypolygon) return kUnknownOption;
-  if (is("frommember") && left >= 1 && !req->fromloc) {
+  if (EqualsIgnoreCase(argv[i], "frommember") && left >= 1 && !req->fromloc) {
     // Without a source key Redis parses on and replies when done.
     if (req->exists && !MemberCentreOrReply(ctx, req->src, req->kind,
                                             argv[i + 1], &req->shape.centre)) {
@@ -332,7 +328,8 @@ int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
     req->frommember = true;
     return 2;
   }
-  if (is("fromlonlat") && left >= 2 && !req->frommember) {
+  if (EqualsIgnoreCase(argv[i], "fromlonlat") && left >= 2 &&
+      !req->frommember) {
     if (!ParseLonLatOrReply(ctx, argv[i + 1], argv[i + 2],
                             &req->shape.centre)) {
       return kOptionError;
@@ -340,7 +337,14 @@ int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
     req->fromloc = true;
     return 3;
   }
-  if (is("byradius") && left >= 2 && !req->bybox) {
+  return kUnknownOption;
+}
+
+// GEOSEARCH's BYRADIUS and BYBOX at argv[i].
+int ParseAreaOption(CommandContext& ctx, size_t i, SearchRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const size_t left = argv.size() - i - 1;  // arguments after this one
+  if (EqualsIgnoreCase(argv[i], "byradius") && left >= 2 && !req->bybox) {
     if (!ParseDistanceOrReply(ctx, argv[i + 1], argv[i + 2], &req->shape.radius,
                               &req->shape.unit_to_meters)) {
       return kOptionError;
@@ -349,7 +353,7 @@ int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
     req->byradius = true;
     return 3;
   }
-  if (is("bybox") && left >= 3 && !req->byradius) {
+  if (EqualsIgnoreCase(argv[i], "bybox") && left >= 3 && !req->byradius) {
     if (!ParseBoxOrReply(ctx, argv[i + 1], argv[i + 2], argv[i + 3],
                          &req->shape.width, &req->shape.height,
                          &req->shape.unit_to_meters)) {
@@ -362,47 +366,90 @@ int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
   return kUnknownOption;
 }
 
+// GEOSEARCH's FROMMEMBER, FROMLONLAT, BYRADIUS, BYBOX and BYPOLYGON at
+// argv[i]. BYPOLYGON excludes the others, before or after it.
+int ParseSearchAreaOption(CommandContext& ctx, int flags, size_t i,
+                          SearchRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const size_t left = argv.size() - i - 1;  // arguments after this one
+  if (!(flags & kGeoSearch)) return kUnknownOption;
+  if (EqualsIgnoreCase(argv[i], "bypolygon") && left >= 2 &&
+      !HasCentreOrArea(*req)) {
+    return ParsePolygonOrReply(ctx, i, req);
+  }
+  if (req->bypolygon) return kUnknownOption;
+  const int took = ParseCentreOption(ctx, i, req);
+  if (took != kUnknownOption) return took;
+  return ParseAreaOption(ctx, i, req);
+}
+
+// WITHDIST, WITHHASH, WITHCOORD, ANY, ASC and DESC: whether `word` is one
+// (recorded in `req`).
+bool ParseReplyFlag(const std::string& word, SearchRequest* req) {
+  if (EqualsIgnoreCase(word, "withdist")) {
+    req->withdist = true;
+  } else if (EqualsIgnoreCase(word, "withhash")) {
+    req->withhash = true;
+  } else if (EqualsIgnoreCase(word, "withcoord")) {
+    req->withcoord = true;
+  } else if (EqualsIgnoreCase(word, "any")) {
+    req->any = true;
+  } else if (EqualsIgnoreCase(word, "asc")) {
+    req->sort = index::RedisGeoSort::kAsc;
+  } else if (EqualsIgnoreCase(word, "desc")) {
+    req->sort = index::RedisGeoSort::kDesc;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// COUNT's number, `value`.
+int ParseCountOption(CommandContext& ctx, const std::string& value,
+                     SearchRequest* req) {
+  if (!types::ParseInt64(value, &req->count)) {
+    ctx.reply.Error(kNotIntegerError);
+    return kOptionError;
+  }
+  if (req->count <= 0) {
+    ctx.reply.Error("COUNT must be > 0");
+    return kOptionError;
+  }
+  return 2;
+}
+
+// STORE key and STOREDIST key (GEORADIUS*, not _RO), or GEOSEARCHSTORE's
+// STOREDIST, at argv[i].
+int ParseStoreOption(CommandContext& ctx, int flags, size_t i,
+                     SearchRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  const size_t left = argv.size() - i - 1;
+  const bool store = EqualsIgnoreCase(argv[i], "store");
+  const bool storedist = EqualsIgnoreCase(argv[i], "storedist");
+  if ((store || storedist) && left >= 1 && !(flags & kNoStore) &&
+      !(flags & kGeoSearch)) {
+    req->store_key = &argv[i + 1];
+    req->storedist = storedist;
+    return 2;
+  }
+  if (storedist && (flags & kGeoSearch) && (flags & kGeoSearchStore)) {
+    req->storedist = true;
+    return 1;
+  }
+  return kUnknownOption;
+}
+
 // The reply options (WITH*, ANY, ASC, DESC, COUNT) and STORE / STOREDIST
 // at argv[i].
 int ParseReplyOption(CommandContext& ctx, int flags, size_t i,
                      SearchRequest* req) {
   const std::vector<std::string>& argv = ctx.argv;
   const size_t left = argv.size() - i - 1;
-  auto is = [&](const char* word) { return EqualsIgnoreCase(argv[i], word); };
-  if (is("withdist")) {
-    req->withdist = true;
-  } else if (is("withhash")) {
-    req->withhash = true;
-  } else if (is("withcoord")) {
-    req->withcoord = true;
-  } else if (is("any")) {
-    req->any = true;
-  } else if (is("asc")) {
-    req->sort = index::RedisGeoSort::kAsc;
-  } else if (is("desc")) {
-    req->sort = index::RedisGeoSort::kDesc;
-  } else if (is("count") && left >= 1) {
-    if (!types::ParseInt64(argv[i + 1], &req->count)) {
-      ctx.reply.Error(kNotIntegerError);
-      return kOptionError;
-    }
-    if (req->count <= 0) {
-      ctx.reply.Error("COUNT must be > 0");
-      return kOptionError;
-    }
-    return 2;
-  } else if ((is("store") || is("storedist")) && left >= 1 &&
-             !(flags & kNoStore) && !(flags & kGeoSearch)) {
-    req->store_key = &argv[i + 1];
-    req->storedist = is("storedist");
-    return 2;
-  } else if (is("storedist") && (flags & kGeoSearch) &&
-             (flags & kGeoSearchStore)) {
-    req->storedist = true;
-  } else {
-    return kUnknownOption;
+  if (ParseReplyFlag(argv[i], req)) return 1;
+  if (EqualsIgnoreCase(argv[i], "count") && left >= 1) {
+    return ParseCountOption(ctx, argv[i + 1], req);
   }
-  return 1;
+  return ParseStoreOption(ctx, flags, i, req);
 }
 
 // Every option from argv[options_at] on, in Redis's order: the first error
@@ -423,31 +470,45 @@ bool ParseOptionsOrReply(CommandContext& ctx, int flags, size_t options_at,
   return true;
 }
 
-// The checks Redis makes once every option is parsed, then trackdb's
-// limit on a key's name. Sets `dest` to the destination's storage name
-// when storing.
-bool ValidateRequestOrReply(CommandContext& ctx, int flags,
-                            const SearchRequest& req, std::string* dest) {
-  const std::vector<std::string>& argv = ctx.argv;
-  if (req.store_key != nullptr &&
-      (req.withdist || req.withhash || req.withcoord)) {
-    ctx.reply.Error(absl::StrCat(
-        (flags & kGeoSearchStore) ? "GEOSEARCHSTORE"
-                                  : "STORE option in GEORADIUS",
-        " is not compatible with WITHDIST, WITHHASH and WITHCOORD options"));
-    return false;
+// STORE and STOREDIST take no WITH* options.
+bool StoreOptionsCompatibleOrReply(CommandContext& ctx, int flags,
+                                   const SearchRequest& req) {
+  if (req.store_key == nullptr ||
+      !(req.withdist || req.withhash || req.withcoord)) {
+    return true;
   }
-  if ((flags & kGeoSearch) && !req.bypolygon &&
-      !(req.frommember || req.fromloc)) {
+  ctx.reply.Error(absl::StrCat(
+      (flags & kGeoSearchStore) ? "GEOSEARCHSTORE"
+                                : "STORE option in GEORADIUS",
+      " is not compatible with WITHDIST, WITHHASH and WITHCOORD options"));
+  return false;
+}
+
+// GEOSEARCH's centre and shape, each given once.
+bool GeoSearchShapeGivenOrReply(CommandContext& ctx, const SearchRequest& req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  if (!req.bypolygon && !(req.frommember || req.fromloc)) {
     ctx.reply.Error(absl::StrCat(
         "exactly one of FROMMEMBER or FROMLONLAT can be specified for ",
         argv[0]));
     return false;
   }
   // Redis 7.0's message, which names only its two shapes.
-  if ((flags & kGeoSearch) && !(req.byradius || req.bybox || req.bypolygon)) {
+  if (!(req.byradius || req.bybox || req.bypolygon)) {
     ctx.reply.Error(absl::StrCat(
         "exactly one of BYRADIUS and BYBOX can be specified for ", argv[0]));
+    return false;
+  }
+  return true;
+}
+
+// The checks Redis makes once every option is parsed, then trackdb's
+// limit on a key's name. Sets `dest` to the destination's storage name
+// when storing.
+bool ValidateRequestOrReply(CommandContext& ctx, int flags,
+                            const SearchRequest& req, std::string* dest) {
+  if (!StoreOptionsCompatibleOrReply(ctx, flags, req)) return false;
+  if ((flags & kGeoSearch) && !GeoSearchShapeGivenOrReply(ctx, req)) {
     return false;
   }
   if (req.any && req.count == 0) {
@@ -533,6 +594,29 @@ void ReplyResults(CommandContext& ctx, const SearchRequest& req,
   }
 }
 
+// A search of a missing key: no results, and a STORE empties `dest`.
+void ReplyNoSource(CommandContext& ctx, bool store, const std::string& dest) {
+  if (!store) return ctx.reply.Array(0);
+  if (!ctx.Check(types::DeleteAnyKey(ctx.store(), dest, NowMs()).status())) {
+    return;
+  }
+  ctx.reply.Integer(0);
+}
+
+// The ranked results of `req` over its source (a plain sorted set or a GEO
+// key), with what a STORE needs in `candidates`.
+absl::Status SearchSource(CommandContext& ctx, const SearchRequest& req,
+                          bool store, Candidates* candidates,
+                          std::vector<index::RedisGeoResult>* results) {
+  const index::RedisGeoReplyOptions options{req.sort, req.count, req.any};
+  if (req.kind == types::ZsetKind::kTyped) {
+    return SearchPlainZset(ctx.store(), req.src, req.shape, options, results,
+                           store ? &candidates->zset_scores : nullptr);
+  }
+  return FindResults(ctx.store(), req.src, req.shape, options, store,
+                     candidates, results);
+}
+
 // georadiusGeneric: parse (leading arguments, options, checks), then find
 // the candidates, rank them as Redis would, and reply or store.
 void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
@@ -550,22 +634,11 @@ void GeoRadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
     return;
   }
   const bool store = req.store_key != nullptr;
-  if (!req.exists) {
-    if (!store) return ctx.reply.Array(0);
-    if (!ctx.Check(types::DeleteAnyKey(ctx.store(), dest, NowMs()).status()))
-      return;
-    return ctx.reply.Integer(0);
-  }
+  if (!req.exists) return ReplyNoSource(ctx, store, dest);
 
   Candidates candidates;
   std::vector<index::RedisGeoResult> results;
-  const index::RedisGeoReplyOptions options{req.sort, req.count, req.any};
-  if (!ctx.Check(req.kind == types::ZsetKind::kTyped
-                     ? SearchPlainZset(
-                           ctx.store(), req.src, req.shape, options, &results,
-                           store ? &candidates.zset_scores : nullptr)
-                     : FindResults(ctx.store(), req.src, req.shape, options,
-                                   store, &candidates, &results))) {
+  if (!ctx.Check(SearchSource(ctx, req, store, &candidates, &results))) {
     return;
   }
   if (store && req.storedist) {

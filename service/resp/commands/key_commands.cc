@@ -139,31 +139,50 @@ types::KeyScanPosition LoadPosition(ServerState& server, uint64_t cursor,
   return saved ? DecodePosition(*saved, db) : types::KeyScanPosition{};
 }
 
-void Scan(CommandContext& ctx) {
+// SCAN's options after the cursor.
+struct ScanOptions {
+  int64_t count = 10;
+  const std::string* pattern = nullptr;  // MATCH
+  const std::string* type = nullptr;     // TYPE
+};
+
+// Reads COUNT, MATCH and TYPE from argv[2] on, as Redis's scanGenericCommand
+// does; false once it has replied an error.
+bool ParseScanOptionsOrReply(CommandContext& ctx, ScanOptions* opts) {
   const auto& argv = ctx.argv;
+  for (size_t i = 2; i < argv.size(); i += 2) {
+    const bool has_value = argv.size() - i >= 2;
+    if (IsWord(argv[i], "count") && has_value) {
+      if (!types::ParseInt64(argv[i + 1], &opts->count)) {
+        ctx.reply.Error(kNotIntegerError);
+        return false;
+      }
+      if (opts->count < 1) {
+        ctx.reply.Error(kSyntaxError);
+        return false;
+      }
+    } else if (IsWord(argv[i], "match") && has_value) {
+      opts->pattern = &argv[i + 1];
+    } else if (IsWord(argv[i], "type") && has_value) {
+      opts->type = &argv[i + 1];
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  return true;
+}
+
+void Scan(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!types::ParseScanCursor(argv[1], &cursor)) {
+  if (!types::ParseScanCursor(ctx.argv[1], &cursor)) {
     return ctx.reply.Error("invalid cursor");
   }
-  int64_t count = 10;
-  const std::string* pattern = nullptr;
-  const std::string* type = nullptr;
-  for (size_t i = 2; i < argv.size();) {
-    const size_t left = argv.size() - i;
-    if (IsWord(argv[i], "count") && left >= 2) {
-      if (!types::ParseInt64(argv[i + 1], &count)) {
-        return ctx.reply.Error(kNotIntegerError);
-      }
-      if (count < 1) return ctx.reply.Error(kSyntaxError);
-    } else if (IsWord(argv[i], "match") && left >= 2) {
-      pattern = &argv[i + 1];
-    } else if (IsWord(argv[i], "type") && left >= 2) {
-      type = &argv[i + 1];
-    } else {
-      return ctx.reply.Error(kSyntaxError);
-    }
-    i += 2;
-  }
+  ScanOptions opts;
+  if (!ParseScanOptionsOrReply(ctx, &opts)) return;
+  const std::string* pattern = opts.pattern;
+  const std::string* type = opts.type;
+  const int64_t count = opts.count;
   const bool use_pattern = pattern != nullptr && *pattern != "*";
 
   const types::KeyScanPosition from =

@@ -213,19 +213,43 @@ bool ServesReplicas(CommandContext& ctx) {
   return true;
 }
 
+// REPL.PULL's numbers.
+struct PullArgs {
+  uint64_t next = 0;  // the first sequence wanted
+  int port = 0;
+  int64_t wait_ms = 0;
+  int64_t max_bytes = 0;
+};
+
+// Reads argv[2..5]; false if any is unreadable or out of range.
+bool ParsePullArgs(const std::vector<std::string>& argv, PullArgs* args) {
+  return absl::SimpleAtoi(argv[2], &args->next) && args->next != 0 &&
+         absl::SimpleAtoi(argv[3], &args->port) &&
+         absl::SimpleAtoi(argv[4], &args->wait_ms) && args->wait_ms >= 0 &&
+         args->wait_ms <= 10'000 &&
+         absl::SimpleAtoi(argv[5], &args->max_bytes) && args->max_bytes > 0;
+}
+
+// Each batch as its sequence, its count of updates and its bytes.
+void ReplyShippedBatches(CommandContext& ctx,
+                         const std::vector<storage::ShippedBatch>& batches) {
+  ctx.reply.Array(batches.size() * 3);
+  for (const storage::ShippedBatch& b : batches) {
+    ctx.reply.Integer(static_cast<int64_t>(b.sequence));
+    ctx.reply.Integer(static_cast<int64_t>(b.count));
+    ctx.reply.Bulk(b.data);
+  }
+}
+
 // REPL.PULL <replid> <next> <port> <wait-ms> <max-bytes>
 void ReplPull(CommandContext& ctx) {
-  uint64_t next = 0;
-  int port = 0;
-  int64_t wait_ms = 0, max_bytes = 0;
-  if (!absl::SimpleAtoi(ctx.argv[2], &next) || next == 0 ||
-      !absl::SimpleAtoi(ctx.argv[3], &port) ||
-      !absl::SimpleAtoi(ctx.argv[4], &wait_ms) || wait_ms < 0 ||
-      wait_ms > 10'000 || !absl::SimpleAtoi(ctx.argv[5], &max_bytes) ||
-      max_bytes <= 0) {
+  PullArgs args;
+  if (!ParsePullArgs(ctx.argv, &args)) {
     ctx.reply.Error(kNotInteger);
     return;
   }
+  const uint64_t next = args.next;
+  const size_t max_bytes = static_cast<size_t>(args.max_bytes);
   if (!ServesReplicas(ctx)) return;
   storage::TrackStore& store = ctx.store();
   absl::StatusOr<std::string> replid = storage::PrimaryReplid(store);
@@ -235,28 +259,22 @@ void ReplPull(CommandContext& ctx) {
     return;
   }
   absl::StatusOr<std::vector<storage::ShippedBatch>> batches =
-      storage::ReadUpdatesSince(store, next, static_cast<size_t>(max_bytes));
+      storage::ReadUpdatesSince(store, next, max_bytes);
   if (absl::IsOutOfRange(batches.status())) {
     ctx.reply.Error(absl::StrCat("-FULLSYNC ", batches.status().message()));
     return;
   }
   if (!ctx.Check(batches.status())) return;
   // What it applied, now that its history is known to be this one's.
-  ctx.server.replicas().Pulled(ctx.client.id, PeerIp(ctx.client.addr), port,
-                               next - 1);
-  if (batches->empty() && wait_ms > 0 &&
-      storage::WaitForSequence(store, next,
-                               absl::Now() + absl::Milliseconds(wait_ms))) {
-    batches =
-        storage::ReadUpdatesSince(store, next, static_cast<size_t>(max_bytes));
+  ctx.server.replicas().Pulled(ctx.client.id, PeerIp(ctx.client.addr),
+                               args.port, next - 1);
+  if (batches->empty() && args.wait_ms > 0 &&
+      storage::WaitForSequence(
+          store, next, absl::Now() + absl::Milliseconds(args.wait_ms))) {
+    batches = storage::ReadUpdatesSince(store, next, max_bytes);
     if (!ctx.Check(batches.status())) return;
   }
-  ctx.reply.Array(batches->size() * 3);
-  for (const storage::ShippedBatch& b : *batches) {
-    ctx.reply.Integer(static_cast<int64_t>(b.sequence));
-    ctx.reply.Integer(static_cast<int64_t>(b.count));
-    ctx.reply.Bulk(b.data);
-  }
+  ReplyShippedBatches(ctx, *batches);
 }
 
 // REPL.SNAPSHOT BEGIN: a snapshot held by this connection.

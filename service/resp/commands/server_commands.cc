@@ -270,76 +270,111 @@ std::string RetentionSection(CommandContext& ctx) {
       "\r\nretention_points_trimmed:", r.points_trimmed, "\r\n\r\n");
 }
 
+// Whether INFO `section` (lowered; empty: the default) includes `name`.
+bool WantsSection(const std::string& section, const char* name) {
+  return section.empty() || section == "all" || section == "everything" ||
+         section == "default" || section == name;
+}
+
+std::string ServerSection(CommandContext& ctx, int64_t now) {
+  return absl::StrCat(
+      "# Server\r\nredis_version:7.0.15\r\n",
+      "redis_mode:", ctx.server.cluster() ? "cluster" : "standalone", "\r\n",
+      "trackdb_server:trackd\r\n", "os:Linux\r\n", "arch_bits:64\r\n",
+      "process_id:", getpid(), "\r\n", "tcp_port:", ctx.server.port, "\r\n",
+      "grpc_port:", ctx.server.config().server().grpc_port(), "\r\n",
+      "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000, "\r\n",
+      "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000, "\r\n",
+      "executable:trackd\r\n", "\r\n");
+}
+
+std::string ClientsSection(CommandContext& ctx) {
+  const std::vector<ClientState> clients = ctx.server.Clients();
+  const auto blocked =
+      std::count_if(clients.begin(), clients.end(),
+                    [](const ClientState& c) { return c.blocked.has_value(); });
+  return absl::StrCat("# Clients\r\nconnected_clients:", clients.size(), "\r\n",
+                      "maxclients:", ctx.server.settings().maxclients, "\r\n",
+                      "blocked_clients:", blocked, "\r\n", "\r\n");
+}
+
+std::string MemorySection(CommandContext& ctx) {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  const storage::StoreStats stats = storage::ReadStoreStats(ctx.store());
+  return absl::StrCat("# Memory\r\nused_memory_peak_rss:",
+                      static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
+                      "rocksdb_memtables_bytes:", stats.memtable_bytes, "\r\n",
+                      "rocksdb_block_cache_bytes:",
+                      stats.block_cache_usage_bytes, "\r\n", "\r\n");
+}
+
+std::string StatsSection(CommandContext& ctx) {
+  return absl::StrCat(
+      "# Stats\r\ntotal_connections_received:",
+      ctx.server.connections_received.load(), "\r\n",
+      "total_commands_processed:", ctx.server.commands_processed.load(), "\r\n",
+      "rejected_connections:", ctx.server.rejected_connections.load(), "\r\n",
+      "\r\n");
+}
+
+// The numbers trackdb's stats and doctor read (storage/stats/store_stats.h):
+// disk writes, flushes, L0, pending compaction, stalls, memory vs budget,
+// block cache hit rate, write amplification, per column family.
+std::string RocksdbSection(CommandContext& ctx) {
+  return absl::StrCat(
+      storage::FormatInfoSection(storage::ReadStoreStats(ctx.store())), "\r\n");
+}
+
+std::string ClusterSection(CommandContext& ctx) {
+  return absl::StrCat("# Cluster\r\ncluster_enabled:",
+                      ctx.server.cluster() ? 1 : 0, "\r\n\r\n");
+}
+
+// One line for each database that has keys.
+std::string KeyspaceSection(CommandContext& ctx, int64_t now) {
+  std::string text = "# Keyspace\r\n";
+  for (int db = 0; db < types::kDatabases; ++db) {
+    absl::StatusOr<DbCounts> c = CountKeys(ctx.store(), db, now);
+    if (!c.ok() || c->keys == 0) continue;
+    absl::StrAppend(&text, "db", db, ":keys=", c->keys, ",expires=", c->expires,
+                    ",avg_ttl=", c->AverageTtlMs(), "\r\n");
+  }
+  return text;
+}
+
 std::string InfoText(CommandContext& ctx, const std::string& section) {
-  auto want = [&](const char* name) {
-    return section.empty() || section == "all" || section == "everything" ||
-           section == "default" || section == name;
-  };
   const int64_t now = NowMs();
   std::string text;
-  if (want("server")) {
-    absl::StrAppend(
-        &text, "# Server\r\nredis_version:7.0.15\r\n",
-        "redis_mode:", ctx.server.cluster() ? "cluster" : "standalone", "\r\n",
-        "trackdb_server:trackd\r\n", "os:Linux\r\n", "arch_bits:64\r\n",
-        "process_id:", getpid(), "\r\n", "tcp_port:", ctx.server.port, "\r\n",
-        "grpc_port:", ctx.server.config().server().grpc_port(), "\r\n",
-        "uptime_in_seconds:", (now - ctx.server.start_ms()) / 1000, "\r\n",
-        "uptime_in_days:", (now - ctx.server.start_ms()) / 86400000, "\r\n",
-        "executable:trackd\r\n", "\r\n");
+  if (WantsSection(section, "server")) {
+    absl::StrAppend(&text, ServerSection(ctx, now));
   }
-  if (want("clients")) {
-    const std::vector<ClientState> clients = ctx.server.Clients();
-    const auto blocked = std::count_if(
-        clients.begin(), clients.end(),
-        [](const ClientState& c) { return c.blocked.has_value(); });
-    absl::StrAppend(&text, "# Clients\r\nconnected_clients:", clients.size(),
-                    "\r\n", "maxclients:", ctx.server.settings().maxclients,
-                    "\r\n", "blocked_clients:", blocked, "\r\n", "\r\n");
+  if (WantsSection(section, "clients")) {
+    absl::StrAppend(&text, ClientsSection(ctx));
   }
-  if (want("memory")) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    const storage::StoreStats stats = storage::ReadStoreStats(ctx.store());
-    absl::StrAppend(&text, "# Memory\r\nused_memory_peak_rss:",
-                    static_cast<int64_t>(usage.ru_maxrss) * 1024, "\r\n",
-                    "rocksdb_memtables_bytes:", stats.memtable_bytes, "\r\n",
-                    "rocksdb_block_cache_bytes:", stats.block_cache_usage_bytes,
-                    "\r\n", "\r\n");
+  if (WantsSection(section, "memory")) {
+    absl::StrAppend(&text, MemorySection(ctx));
   }
-  if (want("stats")) {
-    absl::StrAppend(
-        &text, "# Stats\r\ntotal_connections_received:",
-        ctx.server.connections_received.load(), "\r\n",
-        "total_commands_processed:", ctx.server.commands_processed.load(),
-        "\r\n", "rejected_connections:", ctx.server.rejected_connections.load(),
-        "\r\n", "\r\n");
+  if (WantsSection(section, "stats")) {
+    absl::StrAppend(&text, StatsSection(ctx));
   }
-  if (want("replication")) absl::StrAppend(&text, ReplicationInfoSection(ctx));
-  if (want("rocksdb")) {
-    // The numbers trackdb's stats and doctor read
-    // (storage/stats/store_stats.h): disk writes, flushes, L0, pending
-    // compaction, stalls, memory vs budget, block cache hit rate, write
-    // amplification, per column family.
-    absl::StrAppend(
-        &text, storage::FormatInfoSection(storage::ReadStoreStats(ctx.store())),
-        "\r\n");
+  if (WantsSection(section, "replication")) {
+    absl::StrAppend(&text, ReplicationInfoSection(ctx));
   }
-  if (want("webhooks")) absl::StrAppend(&text, WebhooksSection(ctx));
-  if (want("retention")) absl::StrAppend(&text, RetentionSection(ctx));
-  if (want("cluster")) {
-    absl::StrAppend(&text, "# Cluster\r\ncluster_enabled:",
-                    ctx.server.cluster() ? 1 : 0, "\r\n\r\n");
+  if (WantsSection(section, "rocksdb")) {
+    absl::StrAppend(&text, RocksdbSection(ctx));
   }
-  if (want("keyspace")) {
-    absl::StrAppend(&text, "# Keyspace\r\n");
-    for (int db = 0; db < types::kDatabases; ++db) {
-      absl::StatusOr<DbCounts> c = CountKeys(ctx.store(), db, now);
-      if (!c.ok() || c->keys == 0) continue;
-      absl::StrAppend(&text, "db", db, ":keys=", c->keys,
-                      ",expires=", c->expires, ",avg_ttl=", c->AverageTtlMs(),
-                      "\r\n");
-    }
+  if (WantsSection(section, "webhooks")) {
+    absl::StrAppend(&text, WebhooksSection(ctx));
+  }
+  if (WantsSection(section, "retention")) {
+    absl::StrAppend(&text, RetentionSection(ctx));
+  }
+  if (WantsSection(section, "cluster")) {
+    absl::StrAppend(&text, ClusterSection(ctx));
+  }
+  if (WantsSection(section, "keyspace")) {
+    absl::StrAppend(&text, KeyspaceSection(ctx, now));
   }
   if (text.size() >= 2 && absl::EndsWith(text, "\r\n\r\n")) {
     text.resize(text.size() - 2);

@@ -57,6 +57,56 @@ struct SortArgs {
   std::optional<std::string> store;  // the destination's key
 };
 
+// ASC, DESC and ALPHA: whether `word` is one (recorded in `args`).
+bool ParseSortOrderWord(const std::string& word, SortArgs* args) {
+  if (IsWord(word, "asc")) {
+    args->desc = false;
+  } else if (IsWord(word, "desc")) {
+    args->desc = true;
+  } else if (IsWord(word, "alpha")) {
+    args->alpha = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// LIMIT's offset and count; false once it has replied an error.
+bool ParseSortLimit(CommandContext& ctx, const std::string& offset,
+                    const std::string& count, SortArgs* args) {
+  if (!types::ParseInt64(offset, &args->limit_start) ||
+      !types::ParseInt64(count, &args->limit_count)) {
+    ctx.reply.Error(kNotIntegerError);
+    return false;
+  }
+  return true;
+}
+
+// BY's pattern; false once it has replied an error.
+bool ParseSortBy(CommandContext& ctx, const std::string& pattern, bool cluster,
+                 SortArgs* args) {
+  args->by = pattern;
+  // strchr: a pattern's '*' counts only before any NUL byte.
+  if (std::strchr(args->by->c_str(), '*') == nullptr) {
+    args->dontsort = true;
+  } else if (cluster) {
+    ctx.reply.Error("BY option of SORT denied in Cluster mode.");
+    return false;
+  }
+  return true;
+}
+
+// A GET pattern; false once it has replied an error.
+bool ParseSortGet(CommandContext& ctx, const std::string& pattern, bool cluster,
+                  SortArgs* args) {
+  if (cluster) {
+    ctx.reply.Error("GET option of SORT denied in Cluster mode.");
+    return false;
+  }
+  args->gets.push_back(pattern);
+  return true;
+}
+
 // The options from argv[2] on, in Redis's order of checks; false once it
 // has replied an error.
 bool ParseSortArgs(CommandContext& ctx, bool read_only, SortArgs* args) {
@@ -65,40 +115,22 @@ bool ParseSortArgs(CommandContext& ctx, bool read_only, SortArgs* args) {
   for (size_t j = 2; j < argv.size(); ++j) {
     const size_t left = argv.size() - j - 1;
     const std::string& word = argv[j];
-    if (IsWord(word, "asc")) {
-      args->desc = false;
-    } else if (IsWord(word, "desc")) {
-      args->desc = true;
-    } else if (IsWord(word, "alpha")) {
-      args->alpha = true;
-    } else if (IsWord(word, "limit") && left >= 2) {
-      if (!types::ParseInt64(argv[j + 1], &args->limit_start) ||
-          !types::ParseInt64(argv[j + 2], &args->limit_count)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
+    if (ParseSortOrderWord(word, args)) continue;
+    bool ok = true;
+    if (IsWord(word, "limit") && left >= 2) {
+      ok = ParseSortLimit(ctx, argv[j + 1], argv[j + 2], args);
       j += 2;
     } else if (!read_only && IsWord(word, "store") && left >= 1) {
       args->store = argv[++j];
     } else if (IsWord(word, "by") && left >= 1) {
-      args->by = argv[++j];
-      // strchr: a pattern's '*' counts only before any NUL byte.
-      if (std::strchr(args->by->c_str(), '*') == nullptr) {
-        args->dontsort = true;
-      } else if (cluster) {
-        ctx.reply.Error("BY option of SORT denied in Cluster mode.");
-        return false;
-      }
+      ok = ParseSortBy(ctx, argv[++j], cluster, args);
     } else if (IsWord(word, "get") && left >= 1) {
-      if (cluster) {
-        ctx.reply.Error("GET option of SORT denied in Cluster mode.");
-        return false;
-      }
-      args->gets.push_back(argv[++j]);
+      ok = ParseSortGet(ctx, argv[++j], cluster, args);
     } else {
       ctx.reply.Error(kSyntaxError);
-      return false;
+      ok = false;
     }
+    if (!ok) return false;
   }
   return true;
 }
@@ -181,6 +213,32 @@ PatternRef ResolvePattern(const std::string& pattern,
   return ref;
 }
 
+// The hash fields of `refs` at `hash_at` (their hashes' storage names in
+// `hashes`, in the same order) into `out`, in one read-only transaction; a
+// key that is not a hash gives nothing.
+absl::Status ReadHashFields(CommandContext& ctx,
+                            absl::Span<const PatternRef> refs,
+                            const std::vector<std::string>& hashes,
+                            const std::vector<size_t>& hash_at, int64_t now,
+                            std::vector<std::optional<std::string>>* out) {
+  std::vector<std::string> names = hashes;
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return ctx.store().ReadTyped(names, now, [&](TypedTxn& txn) {
+    for (size_t j = 0; j < hashes.size(); ++j) {
+      absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(hashes[j]);
+      if (!meta.ok()) return meta.status();
+      if (!*meta || (*meta)->type != ValueType::kHash) continue;
+      const size_t i = hash_at[j];
+      absl::StatusOr<std::optional<std::string>> value =
+          txn.Get(hashes[j], **meta, refs[i].field);
+      if (!value.ok()) return value.status();
+      (*out)[i] = *std::move(value);
+    }
+    return absl::OkStatus();
+  });
+}
+
 // The values `refs` point at (one for each of `elements`), in order
 // (nullopt: nothing there, or a key of the wrong type), each key read as it
 // is now: strings in one read, hash fields in one read-only transaction
@@ -213,22 +271,7 @@ absl::StatusOr<std::vector<std::optional<std::string>>> LookUp(
     }
   }
   if (hashes.empty()) return out;
-  std::vector<std::string> names = hashes;
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  absl::Status s = ctx.store().ReadTyped(names, now, [&](TypedTxn& txn) {
-    for (size_t j = 0; j < hashes.size(); ++j) {
-      absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(hashes[j]);
-      if (!meta.ok()) return meta.status();
-      if (!*meta || (*meta)->type != ValueType::kHash) continue;
-      const size_t i = hash_at[j];
-      absl::StatusOr<std::optional<std::string>> value =
-          txn.Get(hashes[j], **meta, refs[i].field);
-      if (!value.ok()) return value.status();
-      out[i] = *std::move(value);
-    }
-    return absl::OkStatus();
-  });
+  absl::Status s = ReadHashFields(ctx, refs, hashes, hash_at, now, &out);
   if (!s.ok()) return s;
   return out;
 }
@@ -359,6 +402,38 @@ std::pair<int64_t, int64_t> OutputRange(const SortArgs& args, int64_t n) {
 // error.
 using SortOutput = std::vector<std::optional<std::string>>;
 
+// The source's elements in SORT's order; false once it has replied the
+// weights' conversion error.
+absl::StatusOr<bool> OrderElements(CommandContext& ctx, const SortArgs& args,
+                                   const SortSource& source,
+                                   std::vector<const std::string*>* order) {
+  if (!args.dontsort) return SortItems(ctx, args, source.elements, order);
+  for (const std::string& e : source.elements) order->push_back(&e);
+  // A list or sorted set keeps its order, DESC reversing it.
+  if (args.desc && source.type != ValueType::kSet) {
+    std::reverse(order->begin(), order->end());
+  }
+  return true;
+}
+
+// What the GET patterns give for each of `picked`: per element, one value
+// for each pattern, in the patterns' order.
+absl::StatusOr<SortOutput> LookUpGets(CommandContext& ctx,
+                                      const std::vector<std::string>& gets,
+                                      const std::vector<std::string>& picked) {
+  std::vector<SortOutput> columns;
+  for (const std::string& get : gets) {
+    auto column = LookUpPattern(ctx, get, picked);
+    if (!column.ok()) return column.status();
+    columns.push_back(*std::move(column));
+  }
+  SortOutput out;
+  for (size_t j = 0; j < picked.size(); ++j) {
+    for (SortOutput& column : columns) out.push_back(std::move(column[j]));
+  }
+  return out;
+}
+
 absl::StatusOr<std::optional<SortOutput>> ComputeSort(CommandContext& ctx,
                                                       SortArgs args,
                                                       SortSource source) {
@@ -369,36 +444,21 @@ absl::StatusOr<std::optional<SortOutput>> ComputeSort(CommandContext& ctx,
     args.by.reset();
   }
   std::vector<const std::string*> order;
-  if (args.dontsort) {
-    for (const std::string& e : source.elements) order.push_back(&e);
-    // A list or sorted set keeps its order, DESC reversing it.
-    if (args.desc && source.type != ValueType::kSet) {
-      std::reverse(order.begin(), order.end());
-    }
-  } else {
-    absl::StatusOr<bool> sorted = SortItems(ctx, args, source.elements, &order);
-    if (!sorted.ok()) return sorted.status();
-    if (!*sorted) return std::nullopt;
-  }
+  absl::StatusOr<bool> ordered = OrderElements(ctx, args, source, &order);
+  if (!ordered.ok()) return ordered.status();
+  if (!*ordered) return std::nullopt;
   const auto [start, end] =
       OutputRange(args, static_cast<int64_t>(order.size()));
   std::vector<std::string> picked;
   for (int64_t j = start; j <= end; ++j) picked.push_back(*order[j]);
-  SortOutput out;
   if (args.gets.empty()) {
+    SortOutput out;
     for (std::string& e : picked) out.emplace_back(std::move(e));
     return out;
   }
-  std::vector<SortOutput> columns;
-  for (const std::string& get : args.gets) {
-    auto column = LookUpPattern(ctx, get, picked);
-    if (!column.ok()) return column.status();
-    columns.push_back(*std::move(column));
-  }
-  for (size_t j = 0; j < picked.size(); ++j) {
-    for (SortOutput& column : columns) out.push_back(std::move(column[j]));
-  }
-  return out;
+  absl::StatusOr<SortOutput> out = LookUpGets(ctx, args.gets, picked);
+  if (!out.ok()) return out.status();
+  return *std::move(out);
 }
 
 // Stages `dst` as a new list of `output` (GET's nothing stored as ""),

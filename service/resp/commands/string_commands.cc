@@ -5,10 +5,10 @@
 // Each follows Redis 7.0's t_string.c: the same checks in the same order,
 // so that replies, errors included, are byte for byte Redis's. Every
 // command that writes reads and writes inside one UpdateStringsFor call
-// (service/resp/commands/string_update.h), so it is atomic. A GEO key is a zset to
-// these commands: SET, MSET and friends replace it (deleting the
-// collection after the string is written; until then the string wins, as
-// TypeOf says), every other command answers WRONGTYPE.
+// (service/resp/commands/string_update.h), so it is atomic. A GEO key is a zset
+// to these commands: SET, MSET and friends replace it (deleting the collection
+// after the string is written; until then the string wins, as TypeOf says),
+// every other command answers WRONGTYPE.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -18,6 +18,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "service/clock.h"
 #include "service/resp/commands/string_update.h"
 #include "service/resp/dispatch/command.h"
@@ -45,6 +46,51 @@ enum : int {
 
 bool Has(int flags, int any) { return (flags & any) != 0; }
 
+constexpr int kAnyExpiry = kEx | kPx | kExat | kPxat;
+
+// One SET/GETEX option word: its flag, the flags it cannot join, which of
+// the two commands take it, and whether an argument (the time) follows.
+struct ExtendedOption {
+  absl::string_view word;
+  int flag;
+  int conflicts;
+  bool for_set;
+  bool for_getex;
+  bool takes_time;
+};
+
+// Redis's rules for each option, as parseExtendedStringArgumentsOrReply
+// checks them.
+constexpr ExtendedOption kExtendedOptions[] = {
+    {"nx", kNx, kXx, true, false, false},
+    {"xx", kXx, kNx, true, false, false},
+    {"get", kGet, 0, true, false, false},
+    {"keepttl", kKeepTtl, kPersist | kAnyExpiry, true, false, false},
+    {"persist", kPersist, kKeepTtl | kAnyExpiry, false, true, false},
+    {"ex", kEx, kKeepTtl | kPersist | (kAnyExpiry & ~kEx), true, true, true},
+    {"px", kPx, kKeepTtl | kPersist | (kAnyExpiry & ~kPx), true, true, true},
+    {"exat", kExat, kKeepTtl | kPersist | (kAnyExpiry & ~kExat), true, true,
+     true},
+    {"pxat", kPxat, kKeepTtl | kPersist | (kAnyExpiry & ~kPxat), true, true,
+     true},
+};
+
+// The option `arg` names, or null.
+const ExtendedOption* FindExtendedOption(absl::string_view arg) {
+  for (const ExtendedOption& option : kExtendedOptions) {
+    if (IsWord(arg, option.word)) return &option;
+  }
+  return nullptr;
+}
+
+// Whether `option` may come after the options that set `flags`.
+bool ExtendedOptionAllowed(const ExtendedOption& option, int flags, bool is_set,
+                           bool has_next) {
+  if (Has(flags, option.conflicts)) return false;
+  if (option.takes_time && !has_next) return false;
+  return is_set ? option.for_set : option.for_getex;
+}
+
 // Redis's parseExtendedStringArgumentsOrReply, for SET (from argv[3]) or
 // GETEX (from argv[2]). Replies "syntax error" and returns false on a bad
 // option.
@@ -52,41 +98,14 @@ bool ParseExtended(CommandContext& ctx, bool is_set, int* flags,
                    const std::string** expire) {
   const auto& argv = ctx.argv;
   for (size_t j = is_set ? 3 : 2; j < argv.size(); ++j) {
-    const std::string& opt = argv[j];
-    const bool has_next = j + 1 < argv.size();
-    const int f = *flags;
-    if (IsWord(opt, "nx") && !Has(f, kXx) && is_set) {
-      *flags |= kNx;
-    } else if (IsWord(opt, "xx") && !Has(f, kNx) && is_set) {
-      *flags |= kXx;
-    } else if (IsWord(opt, "get") && is_set) {
-      *flags |= kGet;
-    } else if (IsWord(opt, "keepttl") &&
-               !Has(f, kPersist | kEx | kExat | kPx | kPxat) && is_set) {
-      *flags |= kKeepTtl;
-    } else if (IsWord(opt, "persist") && !is_set &&
-               !Has(f, kEx | kExat | kPx | kPxat | kKeepTtl)) {
-      *flags |= kPersist;
-    } else if (IsWord(opt, "ex") &&
-               !Has(f, kKeepTtl | kPersist | kExat | kPx | kPxat) && has_next) {
-      *flags |= kEx;
-      *expire = &argv[++j];
-    } else if (IsWord(opt, "px") &&
-               !Has(f, kKeepTtl | kPersist | kEx | kExat | kPxat) && has_next) {
-      *flags |= kPx;
-      *expire = &argv[++j];
-    } else if (IsWord(opt, "exat") &&
-               !Has(f, kKeepTtl | kPersist | kEx | kPx | kPxat) && has_next) {
-      *flags |= kExat;
-      *expire = &argv[++j];
-    } else if (IsWord(opt, "pxat") &&
-               !Has(f, kKeepTtl | kPersist | kEx | kExat | kPx) && has_next) {
-      *flags |= kPxat;
-      *expire = &argv[++j];
-    } else {
+    const ExtendedOption* option = FindExtendedOption(argv[j]);
+    if (option == nullptr ||
+        !ExtendedOptionAllowed(*option, *flags, is_set, j + 1 < argv.size())) {
       ctx.reply.Error(kSyntaxError);
       return false;
     }
+    *flags |= option->flag;
+    if (option->takes_time) *expire = &argv[++j];
   }
   return true;
 }
@@ -195,6 +214,83 @@ void Mget(CommandContext& ctx) {
 
 // ---- SET and its variants ----
 
+// Whether the key holds another type (a GEO key, to SET) when it holds no
+// string.
+absl::StatusOr<bool> HoldsNonStringIfNoString(
+    CommandContext& ctx, const std::string& name,
+    const std::optional<StringValue>& cur) {
+  if (cur) return false;
+  return types::HoldsNonString(ctx.store(), name, NowMs());
+}
+
+// Whether NX or XX in `flags` stops SET on a key that is `found` or not.
+bool ConditionStopsSet(int flags, bool found) {
+  return (Has(flags, kNx) && found) || (Has(flags, kXx) && !found);
+}
+
+// The expiry SET gives a value it writes without a time: KEEPTTL keeps the
+// key's own (a GEO key's collection expiry included), else none.
+absl::StatusOr<int64_t> KeptExpiry(CommandContext& ctx, const std::string& name,
+                                   int flags,
+                                   const std::optional<StringValue>& cur,
+                                   bool geo, int64_t now) {
+  if (!Has(flags, kKeepTtl)) return int64_t{0};
+  if (geo) return types::NonStringExpiry(ctx.store(), name, now);
+  return cur ? cur->expire_at_ms : int64_t{0};
+}
+
+// What SET writes and replies once its options are parsed.
+struct SetRequest {
+  int flags;
+  const std::string& value;
+  bool has_expire;    // EX, PX, EXAT or PXAT: `expire_at` is the time
+  int64_t expire_at;  // absolute, in ms
+  const DeferredReply& ok;
+  const DeferredReply& aborted;
+};
+
+// SET's decision on the key's current string `cur`, inside
+// UpdateStringsFor: sets `answer`, changes `cur`, and returns whether to
+// write it. Over a GEO key the new value goes to `replacing_geo` instead,
+// written afterwards with the collection's removal.
+absl::StatusOr<bool> DecideSet(CommandContext& ctx, const std::string& name,
+                               const SetRequest& req, int64_t now,
+                               std::optional<StringValue>& cur,
+                               DeferredReply& answer,
+                               std::optional<StringValue>& replacing_geo) {
+  absl::StatusOr<bool> holds_other = HoldsNonStringIfNoString(ctx, name, cur);
+  if (!holds_other.ok()) return holds_other.status();
+  const bool geo = *holds_other;
+  const bool get = Has(req.flags, kGet);
+  DeferredReply old;
+  if (get) {
+    if (geo) {
+      answer.Error(kWrongTypeError);
+      return false;
+    }
+    if (cur) {
+      old.Bulk(cur->value);
+    } else {
+      old.Null();
+    }
+  }
+  if (ConditionStopsSet(req.flags, cur.has_value() || geo)) {
+    answer = get ? old : req.aborted;
+    return false;
+  }
+  int64_t expire_at = req.expire_at;
+  if (!req.has_expire) {
+    absl::StatusOr<int64_t> kept =
+        KeptExpiry(ctx, name, req.flags, cur, geo, now);
+    if (!kept.ok()) return kept.status();
+    expire_at = *kept;
+  }
+  cur = ValueExpiringAt(req.value, expire_at, now);
+  answer = get ? old : req.ok;
+  if (geo) replacing_geo = cur;
+  return !geo;
+}
+
 // Redis's setGenericCommand. `ok` and `aborted` are the replies when the
 // value is set and when NX/XX stop it (without GET).
 void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
@@ -217,48 +313,12 @@ void SetGeneric(CommandContext& ctx, int flags, const std::string& key,
     if (!ctx.Check(was_string.status())) return;
     return ok.Send(ctx.reply);
   }
+  const SetRequest req{flags, value, expire != nullptr, expire_at, ok, aborted};
   DeferredReply answer;
   std::optional<StringValue> replacing_geo;
   const bool ran = UpdateStringsFor(
       ctx, {name}, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
-        std::optional<StringValue>& cur = values[0];
-        bool geo = false;
-        if (!cur) {
-          absl::StatusOr<bool> g =
-              types::HoldsNonString(ctx.store(), name, NowMs());
-          if (!g.ok()) return g.status();
-          geo = *g;
-        }
-        DeferredReply old;
-        if (Has(flags, kGet)) {
-          if (geo) {
-            answer.Error(kWrongTypeError);
-            return false;
-          }
-          if (cur) {
-            old.Bulk(cur->value);
-          } else {
-            old.Null();
-          }
-        }
-        const bool found = cur.has_value() || geo;
-        if ((Has(flags, kNx) && found) || (Has(flags, kXx) && !found)) {
-          answer = Has(flags, kGet) ? old : aborted;
-          return false;
-        }
-        if (expire == nullptr && Has(flags, kKeepTtl) && geo) {
-          absl::StatusOr<int64_t> at =
-              types::NonStringExpiry(ctx.store(), name, now);
-          if (!at.ok()) return at.status();
-          expire_at = *at;
-        } else if (expire == nullptr) {
-          expire_at = Has(flags, kKeepTtl) && cur ? cur->expire_at_ms : 0;
-        }
-        cur = ValueExpiringAt(value, expire_at, now);
-        answer = Has(flags, kGet) ? old : ok;
-        // Over a GEO key: written below with the collection's removal.
-        if (geo) replacing_geo = cur;
-        return !geo;
+        return DecideSet(ctx, name, req, now, values[0], answer, replacing_geo);
       });
   if (!ran) return;
   if (replacing_geo) {
@@ -314,6 +374,41 @@ void Getset(CommandContext& ctx) {
              NullReply());
 }
 
+// Inside MSET's UpdateStringsFor: whether any of `names` exists (`busy`),
+// and which hold another type (GEO keys, each once) that MSET replaces.
+absl::Status FindExistingKeys(CommandContext& ctx,
+                              const std::vector<std::string>& names,
+                              const StringSlots& values, bool* busy,
+                              std::vector<std::string>* replaced) {
+  absl::flat_hash_set<std::string> checked;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (values[i]) {
+      *busy = true;
+      continue;
+    }
+    if (!checked.insert(names[i]).second) continue;
+    absl::StatusOr<bool> geo =
+        types::HoldsNonString(ctx.store(), names[i], NowMs());
+    if (!geo.ok()) return geo.status();
+    if (*geo) {
+      *busy = true;
+      replaced->push_back(names[i]);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// MSET over GEO keys: every pair written in one batch with the
+// collections' removal.
+absl::Status ReplaceWithArgValues(CommandContext& ctx,
+                                  const std::vector<std::string>& names) {
+  std::vector<StringValue> values;
+  for (size_t i = 2; i < ctx.argv.size(); i += 2) {
+    values.push_back(StringValue{ctx.argv[i], 0});
+  }
+  return ctx.store().ReplaceWithStrings(names, values);
+}
+
 // MSET and MSETNX: all values in one batch; MSETNX sets none if any key
 // exists (a GEO key included).
 void MsetGeneric(CommandContext& ctx, bool nx) {
@@ -329,21 +424,8 @@ void MsetGeneric(CommandContext& ctx, bool nx) {
   bool busy = false;
   const bool ran = UpdateStringsFor(
       ctx, names, now, [&](StringSlots& values) -> absl::StatusOr<bool> {
-        absl::flat_hash_set<std::string> checked;
-        for (size_t i = 0; i < names.size(); ++i) {
-          if (values[i]) {
-            busy = true;
-            continue;
-          }
-          if (!checked.insert(names[i]).second) continue;
-          absl::StatusOr<bool> geo =
-              types::HoldsNonString(ctx.store(), names[i], NowMs());
-          if (!geo.ok()) return geo.status();
-          if (*geo) {
-            busy = true;
-            replaced.push_back(names[i]);
-          }
-        }
+        absl::Status s = FindExistingKeys(ctx, names, values, &busy, &replaced);
+        if (!s.ok()) return s;
         if (nx && busy) return false;
         for (size_t i = 0; i < names.size(); ++i) {
           values[i] = StringValue{ctx.argv[2 * i + 2], 0};
@@ -353,12 +435,8 @@ void MsetGeneric(CommandContext& ctx, bool nx) {
       });
   if (!ran) return;
   if (nx) return ctx.reply.Integer(busy ? 0 : 1);
-  if (!replaced.empty()) {
-    std::vector<StringValue> values;
-    for (size_t i = 2; i < ctx.argv.size(); i += 2) {
-      values.push_back(StringValue{ctx.argv[i], 0});
-    }
-    if (!ctx.Check(ctx.store().ReplaceWithStrings(names, values))) return;
+  if (!replaced.empty() && !ctx.Check(ReplaceWithArgValues(ctx, names))) {
+    return;
   }
   ctx.reply.Ok();
 }

@@ -1,6 +1,8 @@
 #include "service/resp/commands/typed_zset.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "service/clock.h"
 #include "service/resp/commands/typed_command.h"
@@ -15,6 +17,46 @@ namespace {
 using storage::TypedMeta;
 using storage::TypedTxn;
 using storage::ValueType;
+
+// LIMIT's offset and count; false once it has replied an error.
+bool ParseLimitOrReply(CommandContext& ctx, const std::string& offset,
+                       const std::string& count, types::RangeRequest* req) {
+  if (!types::ParseInt64(offset, &req->offset) ||
+      !types::ParseInt64(count, &req->limit)) {
+    ctx.reply.Error(kNotIntegerError);
+    return false;
+  }
+  return true;
+}
+
+// The option words from argv[first_option] on, each recorded in `req` as
+// ParseRangeOptionsOrReply says; false once it has replied an error.
+bool ParseRangeOptionWordsOrReply(CommandContext& ctx, size_t first_option,
+                                  bool store, types::RangeRequest* req) {
+  const std::vector<std::string>& argv = ctx.argv;
+  for (size_t j = first_option; j < argv.size(); ++j) {
+    const size_t leftargs = argv.size() - j - 1;
+    if (!store && IsWord(argv[j], "withscores")) {
+      req->withscores = true;
+    } else if (IsWord(argv[j], "limit") && leftargs >= 2) {
+      if (!ParseLimitOrReply(ctx, argv[j + 1], argv[j + 2], req)) return false;
+      j += 2;
+    } else if (req->direction == types::Direction::kAuto &&
+               IsWord(argv[j], "rev")) {
+      req->direction = types::Direction::kReverse;
+    } else if (req->type == types::RangeType::kAuto &&
+               IsWord(argv[j], "bylex")) {
+      req->type = types::RangeType::kLex;
+    } else if (req->type == types::RangeType::kAuto &&
+               IsWord(argv[j], "byscore")) {
+      req->type = types::RangeType::kScore;
+    } else {
+      ctx.reply.Error(kSyntaxError);
+      return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -71,31 +113,8 @@ void RunZsetStore(CommandContext& ctx, const std::vector<std::string>& names,
 
 bool ParseRangeOptionsOrReply(CommandContext& ctx, size_t first_option,
                               bool store, types::RangeRequest* req) {
-  const std::vector<std::string>& argv = ctx.argv;
-  for (size_t j = first_option; j < argv.size(); ++j) {
-    const size_t leftargs = argv.size() - j - 1;
-    if (!store && IsWord(argv[j], "withscores")) {
-      req->withscores = true;
-    } else if (IsWord(argv[j], "limit") && leftargs >= 2) {
-      if (!types::ParseInt64(argv[j + 1], &req->offset) ||
-          !types::ParseInt64(argv[j + 2], &req->limit)) {
-        ctx.reply.Error(kNotIntegerError);
-        return false;
-      }
-      j += 2;
-    } else if (req->direction == types::Direction::kAuto &&
-               IsWord(argv[j], "rev")) {
-      req->direction = types::Direction::kReverse;
-    } else if (req->type == types::RangeType::kAuto &&
-               IsWord(argv[j], "bylex")) {
-      req->type = types::RangeType::kLex;
-    } else if (req->type == types::RangeType::kAuto &&
-               IsWord(argv[j], "byscore")) {
-      req->type = types::RangeType::kScore;
-    } else {
-      ctx.reply.Error(kSyntaxError);
-      return false;
-    }
+  if (!ParseRangeOptionWordsOrReply(ctx, first_option, store, req)) {
+    return false;
   }
   if (req->direction == types::Direction::kAuto)
     req->direction = types::Direction::kForward;

@@ -28,6 +28,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/command.h"
@@ -131,6 +132,44 @@ bool ParseSourcesOrReply(CommandContext& ctx, size_t numkeys_index,
   return true;
 }
 
+// Whether argv[j] is the option `word` with at least `needs` arguments
+// from it on, the word included.
+bool IsOptionWith(const std::vector<std::string>& argv, size_t j,
+                  absl::string_view word, size_t needs) {
+  return argv.size() - j >= needs && IsWord(argv[j], word);
+}
+
+// LIMIT's number.
+void ParseLimitOption(const std::string& value, AlgebraArgs* args) {
+  if (!types::ParseInt64(value, &args->limit) || args->limit < 0) {
+    args->option_error = "LIMIT can't be negative";
+  }
+}
+
+// WEIGHTS' numbers, one for each source, from argv[first] on.
+void ParseWeightsOption(const std::vector<std::string>& argv, size_t first,
+                        AlgebraArgs* args) {
+  for (size_t i = 0; i < args->names.size(); ++i) {
+    if (!types::ParseRedisDouble(argv[first + i], &args->weights[i])) {
+      args->option_error = "weight value is not a float";
+      return;
+    }
+  }
+}
+
+// AGGREGATE's SUM, MIN or MAX.
+void ParseAggregateOption(const std::string& how, AlgebraArgs* args) {
+  if (IsWord(how, "sum")) {
+    args->aggregate = Aggregate::kSum;
+  } else if (IsWord(how, "min")) {
+    args->aggregate = Aggregate::kMin;
+  } else if (IsWord(how, "max")) {
+    args->aggregate = Aggregate::kMax;
+  } else {
+    args->option_error = kSyntaxError;
+  }
+}
+
 // The options after the keys: WEIGHTS and AGGREGATE (not for ZDIFF or
 // ZINTERCARD), WITHSCORES (not for a STORE or ZINTERCARD), LIMIT (for
 // ZINTERCARD only). Records the first error in `args`.
@@ -140,32 +179,14 @@ void ParseAlgebraOptions(const std::vector<std::string>& argv, size_t j,
   const bool card = args->cardinality_only;
   const bool weighted = args->op != SetOp::kDiff && !card;
   while (j < argv.size() && !args->option_error) {
-    const size_t remaining = argv.size() - j;
-    if (card && remaining >= 2 && IsWord(argv[j], "limit")) {
-      if (!types::ParseInt64(argv[j + 1], &args->limit) || args->limit < 0) {
-        args->option_error = "LIMIT can't be negative";
-      }
+    if (card && IsOptionWith(argv, j, "limit", 2)) {
+      ParseLimitOption(argv[j + 1], args);
       j += 2;
-    } else if (weighted && remaining >= setnum + 1 &&
-               IsWord(argv[j], "weights")) {
-      for (size_t i = 0; i < setnum; ++i) {
-        if (!types::ParseRedisDouble(argv[j + 1 + i], &args->weights[i])) {
-          args->option_error = "weight value is not a float";
-        }
-        if (args->option_error) break;
-      }
+    } else if (weighted && IsOptionWith(argv, j, "weights", setnum + 1)) {
+      ParseWeightsOption(argv, j + 1, args);
       j += setnum + 1;
-    } else if (weighted && remaining >= 2 && IsWord(argv[j], "aggregate")) {
-      const std::string& how = argv[j + 1];
-      if (IsWord(how, "sum")) {
-        args->aggregate = Aggregate::kSum;
-      } else if (IsWord(how, "min")) {
-        args->aggregate = Aggregate::kMin;
-      } else if (IsWord(how, "max")) {
-        args->aggregate = Aggregate::kMax;
-      } else {
-        args->option_error = kSyntaxError;
-      }
+    } else if (weighted && IsOptionWith(argv, j, "aggregate", 2)) {
+      ParseAggregateOption(argv[j + 1], args);
       j += 2;
     } else if (!store && !card && IsWord(argv[j], "withscores")) {
       args->withscores = true;

@@ -68,44 +68,50 @@ struct ZAddRequest {
   std::vector<double> scores;
 };
 
+// NX, XX, CH, INCR, GT and LT: whether `word` is one (recorded in `req`).
+bool ParseZAddFlag(const std::string& word, ZAddRequest* req) {
+  if (IsWord(word, "nx")) {
+    req->nx = true;
+  } else if (IsWord(word, "xx")) {
+    req->xx = true;
+  } else if (IsWord(word, "ch")) {
+    req->ch = true;
+  } else if (IsWord(word, "incr")) {
+    req->incr = true;
+  } else if (IsWord(word, "gt")) {
+    req->gt = true;
+  } else if (IsWord(word, "lt")) {
+    req->lt = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The error for ZADD's flags with `elements` arguments after them, in
+// zaddGenericCommand's order of checks; null when there is none.
+const char* ZAddFlagsError(const ZAddRequest& req, size_t elements) {
+  if (elements % 2 != 0 || elements == 0) return kSyntaxError;
+  if (req.nx && req.xx) {
+    return "XX and NX options at the same time are not compatible";
+  }
+  if ((req.gt && req.nx) || (req.lt && req.nx) || (req.gt && req.lt)) {
+    return "GT, LT, and/or NX options at the same time are not compatible";
+  }
+  if (req.incr && elements > 2) {
+    return "INCR option supports a single increment-element pair";
+  }
+  return nullptr;
+}
+
 // zaddGenericCommand's option and score checks, in its order; false once it
 // has replied an error.
 bool ParseZAddOrReply(CommandContext& ctx, ZAddRequest* req) {
   const auto& argv = ctx.argv;
   size_t& i = req->scoreidx;
-  for (; i < argv.size(); ++i) {
-    if (IsWord(argv[i], "nx")) {
-      req->nx = true;
-    } else if (IsWord(argv[i], "xx")) {
-      req->xx = true;
-    } else if (IsWord(argv[i], "ch")) {
-      req->ch = true;
-    } else if (IsWord(argv[i], "incr")) {
-      req->incr = true;
-    } else if (IsWord(argv[i], "gt")) {
-      req->gt = true;
-    } else if (IsWord(argv[i], "lt")) {
-      req->lt = true;
-    } else {
-      break;
-    }
-  }
-  const size_t elements = argv.size() - i;
-  if (elements % 2 != 0 || elements == 0) {
-    ctx.reply.Error(kSyntaxError);
-    return false;
-  }
-  if (req->nx && req->xx) {
-    ctx.reply.Error("XX and NX options at the same time are not compatible");
-    return false;
-  }
-  if ((req->gt && req->nx) || (req->lt && req->nx) || (req->gt && req->lt)) {
-    ctx.reply.Error(
-        "GT, LT, and/or NX options at the same time are not compatible");
-    return false;
-  }
-  if (req->incr && elements > 2) {
-    ctx.reply.Error("INCR option supports a single increment-element pair");
+  while (i < argv.size() && ParseZAddFlag(argv[i], req)) ++i;
+  if (const char* error = ZAddFlagsError(*req, argv.size() - i)) {
+    ctx.reply.Error(error);
     return false;
   }
   for (size_t j = i; j < argv.size(); j += 2) {
@@ -343,6 +349,65 @@ void ZPopGeneric(CommandContext& ctx, bool max) {
 using PoppedReply = std::function<void(Reply& reply, const std::string& key,
                                        std::vector<types::ZEntry>& popped)>;
 
+// What a multi-key pop does at a key of another type than a typed zset.
+enum class OtherTypeStep { kSkip, kPopGeoKey, kWrongType };
+
+// A GEO key the pop is first in line for is popped (after the
+// transaction), another is skipped; any other type is WRONGTYPE on a
+// `first` try and skipped on later ones.
+absl::StatusOr<OtherTypeStep> StepAtOtherType(storage::TrackStore& store,
+                                              const std::string& name,
+                                              bool mine, bool first) {
+  absl::StatusOr<bool> geo = types::IsGeoKey(store, name);
+  if (!geo.ok()) return geo.status();
+  if (*geo && mine) return OtherTypeStep::kPopGeoKey;
+  if (*geo || !first) return OtherTypeStep::kSkip;
+  return OtherTypeStep::kWrongType;
+}
+
+// A multi-key pop's walk over its keys, inside its transaction.
+struct MultiPop {
+  CommandContext& ctx;
+  const std::vector<std::string>& names;  // storage names
+  size_t first_key;                       // argv index of names[0]
+  bool first;
+  const PopWaiters::Ticket* ticket;
+  const PoppedReply& done;
+  const types::RangeRequest& req;
+  Reply& scratch;
+  std::optional<size_t> geo_at;  // a GEO key to pop after the transaction
+};
+
+// Pops from the first key that holds a typed zset, replying into
+// `pop.scratch`, unless a key before it stops the walk (see PopFirstZset).
+absl::Status PopFirstTypedZset(TypedTxn& txn, MultiPop& pop) {
+  for (size_t j = 0; j < pop.names.size(); ++j) {
+    const std::string& name = pop.names[j];
+    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+    if (!key.ok()) return key.status();
+    const bool mine = pop.ticket == nullptr || pop.ticket->First(name);
+    if (key->wrong_type) {
+      absl::StatusOr<OtherTypeStep> step =
+          StepAtOtherType(pop.ctx.store(), name, mine, pop.first);
+      if (!step.ok()) return step.status();
+      if (*step == OtherTypeStep::kSkip) continue;
+      if (*step == OtherTypeStep::kPopGeoKey) {
+        pop.geo_at = j;
+      } else {
+        pop.scratch.Error(kWrongTypeError);
+      }
+      return absl::OkStatus();
+    }
+    if (!key->meta || !mine) continue;
+    absl::StatusOr<std::vector<types::ZEntry>> popped =
+        RemoveFromTypedZset(txn, name, *key->meta, pop.req);
+    if (!popped.ok()) return popped.status();
+    pop.done(pop.scratch, pop.ctx.argv[pop.first_key + j], *popped);
+    return absl::OkStatus();
+  }
+  return absl::OkStatus();
+}
+
 // A pop of up to `count` members (the lowest, or with `max` the highest)
 // from the first of `names` (storage names of the keys argv holds from
 // `first_key`) that holds a sorted set, where `ticket` (if any) is first
@@ -354,41 +419,17 @@ bool PopFirstZset(CommandContext& ctx, const std::vector<std::string>& names,
                   size_t first_key, bool max, int64_t count, bool first,
                   const PopWaiters::Ticket* ticket, const PoppedReply& done) {
   const types::RangeRequest req = types::RankRange(0, count - 1, max);
-  std::optional<size_t> geo_at;
   std::string out;
   Reply scratch(&out, ctx.reply.protocol());
-  auto pop = [&](TypedTxn& txn) -> absl::Status {
-    for (size_t j = 0; j < names.size(); ++j) {
-      absl::StatusOr<TypedKey> key =
-          LookupTyped(txn, names[j], ValueType::kZset);
-      if (!key.ok()) return key.status();
-      const bool mine = ticket == nullptr || ticket->First(names[j]);
-      if (key->wrong_type) {
-        absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), names[j]);
-        if (!geo.ok()) return geo.status();
-        if (*geo && mine) {
-          geo_at = j;
-          return absl::OkStatus();
-        }
-        if (*geo || !first) continue;
-        scratch.Error(kWrongTypeError);
-        return absl::OkStatus();
-      }
-      if (!key->meta || !mine) continue;
-      absl::StatusOr<std::vector<types::ZEntry>> popped =
-          RemoveFromTypedZset(txn, names[j], *key->meta, req);
-      if (!popped.ok()) return popped.status();
-      done(scratch, ctx.argv[first_key + j], *popped);
-      return absl::OkStatus();
-    }
-    return absl::OkStatus();
-  };
-  if (!ctx.Check(ctx.store().UpdateTyped(names, NowMs(), pop))) return true;
-  if (geo_at) {
+  MultiPop pop{ctx, names, first_key, first, ticket, done, req, scratch, {}};
+  auto in_txn = [&](TypedTxn& txn) { return PopFirstTypedZset(txn, pop); };
+  if (!ctx.Check(ctx.store().UpdateTyped(names, NowMs(), in_txn))) return true;
+  if (pop.geo_at) {
+    const size_t at = *pop.geo_at;
     absl::StatusOr<std::vector<types::ZEntry>> popped =
-        RemoveFromGeoKey(ctx, names[*geo_at], req);
+        RemoveFromGeoKey(ctx, names[at], req);
     if (!ctx.Check(popped.status())) return true;
-    if (!popped->empty()) done(scratch, ctx.argv[first_key + *geo_at], *popped);
+    if (!popped->empty()) done(scratch, ctx.argv[first_key + at], *popped);
   }
   ctx.reply.Encoded(out);
   return !out.empty();
