@@ -2,8 +2,9 @@
 #define TRACKDB_SERVICE_RESP_COMMANDS_GEO_ARGS_H_
 
 // The GEO commands' argument parsers: positions, distances and boxes, each
-// named for the Redis function (src/geo.c) it mirrors. Each replies Redis's
-// error and returns false when the arguments are not valid.
+// named for the Redis function (src/geo.c) it mirrors, and the key checks
+// they start with. Each replies Redis's error and returns false (or
+// nullopt) when the command must stop.
 
 #include <cstdint>
 #include <optional>
