@@ -79,7 +79,7 @@ std::vector<Position> g_position(kEntities);
 // The same, but each point moves its entity ~80 m on from where it was,
 // as a vehicle reporting every 10 s at 30 km/h does, rather than anywhere
 // in the city: the shape of real fleets, where an entity's history cell
-// (storage/history_cells.h) changes every dozen fixes or so. Each thread
+// (storage/points/history_cells.h) changes every dozen fixes or so. Each thread
 // drives its own slice of the entities, in a collection of their own (so
 // that BM_AddPoints's jumps do not move them).
 constexpr char kDrivingCollection[] = "driving";

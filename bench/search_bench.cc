@@ -46,8 +46,8 @@
 #include "benchmark/benchmark.h"
 #include "index/region.h"
 #include "rocksdb/perf_context.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
 #include "storage/track_store.h"
 
 ABSL_FLAG(std::string, data_dir, "", "store directory");

@@ -1,5 +1,5 @@
-// What one typed cache lookup costs (storage/typed_cache.h, over
-// storage/block_cache_entries.h), against a plain sharded hash map, on the
+// What one typed cache lookup costs (storage/typed/typed_cache.h, over
+// storage/memory/block_cache_entries.h), against a plain sharded hash map, on the
 // shape of redis-benchmark's sadd and hset: 100k members of one key, looked
 // up in random order, beside 4 KiB blocks in the same cache. The question
 // it answers: how much of SADD's CPU a cache of trackdb's own, outside the

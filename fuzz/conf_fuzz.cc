@@ -1,6 +1,6 @@
 // The config loader (conf/config.h) on arbitrary text, and what trackd does
 // next with a config it accepts: fill in the defaults and derive RocksDB's
-// options (storage/options.h).
+// options (storage/engine/options.h).
 //
 // Checked: nothing crashes; a refused config says why; an accepted one
 // still validates with its defaults filled in, filling them in twice
@@ -18,7 +18,7 @@
 #include "fuzz/fuzz_check.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "storage/options.h"
+#include "storage/engine/options.h"
 
 namespace trackdb::fuzz {
 namespace {

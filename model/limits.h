@@ -44,7 +44,7 @@ inline constexpr size_t kMaxAnalyzedFixes = 500000;
 inline constexpr double kMaxStayRadiusM = 10000;
 inline constexpr int64_t kMaxStayMinMs = 86400000;
 
-// A collection's history retention (storage/retention.h) keeps points for
+// A collection's history retention (storage/points/retention.h) keeps points for
 // at most this long when it keeps them for a limited time: 1000 years,
 // far from int64 milliseconds' range, so that now - max_age never wraps.
 inline constexpr int64_t kMaxRetentionAgeMs = 1000LL * 366 * 86400000;

@@ -10,7 +10,7 @@
 #include "model/validate.h"
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
-#include "storage/track_range.h"
+#include "storage/points/track_range.h"
 
 namespace trackdb::service {
 namespace {

@@ -1,7 +1,7 @@
 #ifndef TRACKDB_SERVICE_COLLECTION_EXPIRER_H_
 #define TRACKDB_SERVICE_COLLECTION_EXPIRER_H_
 
-// Removes GEO keys whose expiry has passed (storage/collection_expiry.h):
+// Removes GEO keys whose expiry has passed (storage/collections/collection_expiry.h):
 // a thread calls TrackStore::ExpireCollections every `interval`, so that
 // an expired collection's points leave the store, and every read of them,
 // within about one interval, as Redis's active expiry removes keys nobody

@@ -1,5 +1,5 @@
 // A full or failing disk as clients see it, on both doors over one store
-// (storage/disk_faults.h): writes fail at once, gRPC with
+// (storage/engine/disk_faults.h): writes fail at once, gRPC with
 // RESOURCE_EXHAUSTED (no space) or UNAVAILABLE (I/O error), RESP with
 // Redis's -MISCONF; reads keep working; INFO says why; once there is space
 // again writes resume on both doors by themselves. A write stall is
@@ -18,8 +18,8 @@
 #include "service/grpc_server.h"
 #include "service/resp/server/resp_server.h"
 #include "service/resp/testing/resp_test_client.h"
-#include "storage/disk_faults.h"
-#include "storage/keys.h"
+#include "storage/engine/disk_faults.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/track_service.grpc.pb.h"

@@ -9,7 +9,7 @@
 #include "absl/time/clock.h"
 #include "model/validate.h"
 #include "service/resp/commands/fence_json.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 
 namespace trackdb::service {
 namespace {

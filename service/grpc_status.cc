@@ -29,7 +29,7 @@ grpc::Status ToGrpc(const absl::Status& s) {
     case absl::StatusCode::kDataLoss:
       code = grpc::StatusCode::DATA_LOSS;
       break;
-    // Storage's disk errors (storage/disk_error.h): a full disk, an I/O
+    // Storage's disk errors (storage/format/disk_error.h): a full disk, an I/O
     // error.
     case absl::StatusCode::kResourceExhausted:
       code = grpc::StatusCode::RESOURCE_EXHAUSTED;

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "absl/time/clock.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 
 namespace trackdb::service {
 namespace {

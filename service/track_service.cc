@@ -26,7 +26,7 @@
 #include "service/grpc_status.h"
 #include "service/point_convert.h"
 #include "service/search_area.h"
-#include "storage/position_at.h"
+#include "storage/points/position_at.h"
 
 namespace trackdb::service {
 namespace {

@@ -34,8 +34,8 @@
 #include "service/replication/sync_acks.h"
 #include "service/resp/server/resp_server.h"
 #include "service/retention_trimmer.h"
-#include "storage/options.h"
-#include "storage/replication.h"
+#include "storage/engine/options.h"
+#include "storage/replication/replication.h"
 #include "storage/track_store.h"
 
 ABSL_FLAG(std::string, config, "conf/trackdb.textproto",
@@ -204,7 +204,7 @@ int Run() {
   // collections' expiring latest points (TrackService.SetRetention).
   auto retention_trimmer = std::make_unique<service::RetentionTrimmer>(
       store->get(), absl::Minutes(1));
-  // GEO keys past their expiry (storage/collection_expiry.h).
+  // GEO keys past their expiry (storage/collections/collection_expiry.h).
   auto collection_expirer = std::make_unique<service::CollectionExpirer>(
       store->get(), absl::Milliseconds(200));
   Log("ready");

@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
-#include "storage/engine.h"
-#include "storage/options.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/engine/options.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {

@@ -3,7 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "storage/engine.h"
+#include "storage/engine/engine.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -1,10 +1,10 @@
-// GEO keys' expiry (storage/collection_expiry.h): set, read, and expired
+// GEO keys' expiry (storage/collections/collection_expiry.h): set, read, and expired
 // collections removed.
 #include "absl/strings/str_cat.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

@@ -1,12 +1,12 @@
-// GEO keys' expiry (storage/collection_expiry.h) through TrackStore.
-#include "storage/collection_expiry.h"
+// GEO keys' expiry (storage/collections/collection_expiry.h) through TrackStore.
+#include "storage/collections/collection_expiry.h"
 
 #include <string>
 
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/kv_expiry.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

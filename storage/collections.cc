@@ -1,11 +1,11 @@
 // Whole collections: their registry (I4), listing, and removal.
 #include "absl/strings/str_cat.h"
-#include "storage/counter_merge.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/format/counter_merge.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

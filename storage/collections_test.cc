@@ -5,9 +5,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rocksdb/write_batch.h"
-#include "storage/counter_merge.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
+#include "storage/format/counter_merge.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

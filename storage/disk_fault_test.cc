@@ -1,4 +1,4 @@
-// A full or failing disk under an open store (storage/disk_faults.h):
+// A full or failing disk under an open store (storage/engine/disk_faults.h):
 // writes fail at once with a disk error (RESOURCE_EXHAUSTED for no space,
 // UNAVAILABLE for I/O errors), reads keep working and the store's events
 // say why. Once there is space again writes resume by themselves; after
@@ -11,10 +11,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/disk_error.h"
-#include "storage/disk_faults.h"
-#include "storage/engine.h"
-#include "storage/store_events.h"
+#include "storage/format/disk_error.h"
+#include "storage/engine/disk_faults.h"
+#include "storage/engine/engine.h"
+#include "storage/engine/store_events.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include "absl/base/casts.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
 
 namespace trackdb::storage {
 namespace {

@@ -1,7 +1,7 @@
 #ifndef TRACKDB_STORAGE_FENCE_CODEC_H_
 #define TRACKDB_STORAGE_FENCE_CODEC_H_
 
-// Values of the fences column family (keys: storage/keys.h).
+// Values of the fences column family (keys: storage/format/keys.h).
 //
 // A fence state (fence/detector.h EntityFenceState):
 //   byte    format version (1)
@@ -19,7 +19,7 @@
 //   varint32 len, fence name; varint32 len, entity
 //   with bit 2: varint32 len, nearby entity (not empty); its distance in
 //           metres, an IEEE double's bits, big-endian
-//   the rest: the point, EncodePointValue (storage/point_codec.h)
+//   the rest: the point, EncodePointValue (storage/format/point_codec.h)
 
 #include <optional>
 #include <string>

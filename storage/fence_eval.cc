@@ -23,10 +23,10 @@
 #include "index/covering.h"
 #include "index/distance.h"
 #include "index/region.h"
-#include "storage/engine.h"
+#include "storage/engine/engine.h"
 #include "storage/fence_codec.h"
-#include "storage/keys.h"
-#include "storage/rocks_util.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -85,7 +85,7 @@ void FencesToEvaluate(const CollectionFences& f, const model::TrackPoint& p,
 
 // The nearest of a roaming fence's targets within its radius of `p`, by
 // their latest positions as indexed before this write (the store's latest
-// index, storage/latest_index.h); ties go to the smaller entity id.
+// index, storage/points/latest_index.h); ties go to the smaller entity id.
 struct Nearest {
   std::string entity;
   double distance_m = 0;

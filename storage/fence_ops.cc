@@ -1,6 +1,6 @@
 // Fences as stored objects (TrackStore's fence methods), their event log's
 // reads, and LoadFences, which builds the registry on open
-// (storage/fence_registry.h). A fence's changes take its collection's lock
+// (storage/fences/fence_registry.h). A fence's changes take its collection's lock
 // exclusively, so no points write evaluates a fence while it changes.
 #include <algorithm>
 #include <functional>
@@ -9,10 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "model/limits.h"
-#include "storage/engine.h"
+#include "storage/engine/engine.h"
 #include "storage/fence_codec.h"
-#include "storage/keys.h"
-#include "storage/rocks_util.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

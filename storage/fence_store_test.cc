@@ -20,7 +20,7 @@
 #include "fence/fence_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/keys.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -1,14 +1,14 @@
 // Open's upgrade of a schema 3 data dir: the history cells
-// (storage/history_cells.h) built from every fix in `points`.
+// (storage/points/history_cells.h) built from every fix in `points`.
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "storage/engine.h"
-#include "storage/history_cells.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/points/history_cells.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

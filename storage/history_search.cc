@@ -1,5 +1,5 @@
 // SearchHistory: fixes inside a region during a time range, found through
-// the history cells (storage/history_cells.h) and checked one by one.
+// the history cells (storage/points/history_cells.h) and checked one by one.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -10,12 +10,12 @@
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
 #include "rocksdb/snapshot.h"
-#include "storage/engine.h"
-#include "storage/history_cells.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/points/history_cells.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {

@@ -1,10 +1,10 @@
 // Strings with expiry: the Redis key path's values (the `kv` column family).
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/rocks_util.h"
-#include "storage/string_cache.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
+#include "storage/strings/string_cache.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

@@ -7,10 +7,10 @@
 #include "gtest/gtest.h"
 #include "rocksdb/perf_context.h"
 #include "rocksdb/perf_level.h"
-#include "storage/engine.h"
-#include "storage/kv_codec.h"
+#include "storage/engine/engine.h"
+#include "storage/format/kv_codec.h"
 #include "storage/store_test_util.h"
-#include "storage/string_cache.h"
+#include "storage/strings/string_cache.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {

@@ -1,11 +1,11 @@
-// Builds the latest index (storage/latest_index.h) from the `latest` column
+// Builds the latest index (storage/points/latest_index.h) from the `latest` column
 // family: on open, and after an import ingested a collection's files.
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {

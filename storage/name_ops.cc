@@ -1,7 +1,7 @@
 // Whole names: a string, a typed value and a collection under one name,
 // removed, copied, renamed or replaced in one batch
 // (storage/write_funnel.h). A typed value goes in O(1): its meta key only
-// (storage/typed_codec.h).
+// (storage/format/typed_codec.h).
 #include <algorithm>
 #include <functional>
 #include <utility>
@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "model/limits.h"
 #include "model/validate.h"
-#include "storage/engine.h"
-#include "storage/string_cache.h"
+#include "storage/engine/engine.h"
+#include "storage/strings/string_cache.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

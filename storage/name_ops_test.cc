@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/keys.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 
@@ -45,7 +45,7 @@ std::vector<RawEntries> Contents(TrackStore& store, const std::string& c) {
 }
 
 // How many fixes Contents' points entries hold (the rest are history
-// cells, storage/history_cells.h).
+// cells, storage/points/history_cells.h).
 size_t Fixes(const std::vector<RawEntries>& contents) {
   size_t n = 0;
   for (const auto& [key, value] : contents[0]) {

@@ -1,13 +1,13 @@
-// History retention (storage/retention.h): policies stored and loaded, the
+// History retention (storage/points/retention.h): policies stored and loaded, the
 // expiry pass that removes entities whose latest point has expired, and
 // the trimming pass that keeps each entity's newest max_points fixes.
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "model/validate.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

@@ -1,6 +1,6 @@
 // History retention: policies stored and loaded, reads that hide expired
 // history, the compaction filter that drops it, and the entity expiry pass.
-#include "storage/retention.h"
+#include "storage/points/retention.h"
 
 #include <atomic>
 #include <cstdint>
@@ -11,9 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

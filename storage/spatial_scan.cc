@@ -1,12 +1,12 @@
-// Spatial queries over the latest index (storage/latest_index.h).
+// Spatial queries over the latest index (storage/points/latest_index.h).
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {

@@ -13,14 +13,14 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "index/covering.h"
-#include "storage/counter_merge.h"
-#include "storage/engine.h"
-#include "storage/history_cells.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
-#include "storage/string_cache.h"
+#include "storage/format/counter_merge.h"
+#include "storage/engine/engine.h"
+#include "storage/points/history_cells.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
+#include "storage/strings/string_cache.h"
 
 namespace trackdb::storage::testing {
 
@@ -160,7 +160,7 @@ void CheckHistoryHasLatest(TrackStore& store, const rocksdb::ReadOptions& read,
                            std::vector<std::string>& bad) {
   std::unique_ptr<rocksdb::Iterator> it(
       store.engine().db->NewIterator(read, store.engine().points()));
-  // I7: each fix's history cell (storage/history_cells.h) is stored.
+  // I7: each fix's history cell (storage/points/history_cells.h) is stored.
   using Cell = std::tuple<int64_t, uint64_t, std::string>;
   std::set<Cell> needed, stored;
   std::string last_entity;

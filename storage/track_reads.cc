@@ -3,11 +3,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -115,7 +115,7 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
   if (absl::Status s = CheckTrackQuery(q, &from_ms); !s.ok()) return s;
 
   // History past the collection's retention is not shown, whether or not
-  // compaction has dropped it yet (storage/retention.h). The cutoff may
+  // compaction has dropped it yet (storage/points/retention.h). The cutoff may
   // also have passed a token's time since its page was read.
   const int64_t start_ms =
       std::max(q.start_ms, HistoryCutoff(q.collection, SystemNowMs()));

@@ -5,12 +5,12 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "storage/engine.h"
-#include "storage/fault_file_system.h"
-#include "storage/keys.h"
-#include "storage/rocks_util.h"
-#include "storage/store_events.h"
-#include "storage/string_cache.h"
+#include "storage/engine/engine.h"
+#include "storage/engine/fault_file_system.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
+#include "storage/engine/store_events.h"
+#include "storage/strings/string_cache.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -19,7 +19,7 @@ namespace {
 
 // Opens RocksDB in `data_dir` with every column family of the engine's
 // options. A data dir of schema 1 or 2 also holds the retired geo column
-// family (storage/keys.h), which RocksDB opens only when it is named: it is
+// family (storage/format/keys.h), which RocksDB opens only when it is named: it is
 // opened too, and its handle left in *retired_geo for Open to drop.
 absl::Status OpenDb(Engine& engine, const std::string& data_dir,
                     std::unique_ptr<rocksdb::ColumnFamilyHandle>* retired_geo) {

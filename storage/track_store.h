@@ -24,12 +24,12 @@
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "model/track_point.h"
-#include "storage/disk_faults.h"
-#include "storage/entity_locks.h"
-#include "storage/keys.h"
-#include "storage/kv_codec.h"
-#include "storage/retention.h"
-#include "storage/typed_values.h"
+#include "storage/engine/disk_faults.h"
+#include "storage/engine/entity_locks.h"
+#include "storage/format/keys.h"
+#include "storage/format/kv_codec.h"
+#include "storage/points/retention.h"
+#include "storage/format/typed_values.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/fence.pb.h"
 
@@ -144,7 +144,7 @@ class TrackStore {
  public:
   // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
   // with a clear message when another process holds it.
-  // `faults` (tests only; storage/disk_faults.h) makes its disk fail on
+  // `faults` (tests only; storage/engine/disk_faults.h) makes its disk fail on
   // demand.
   static absl::StatusOr<std::unique_ptr<TrackStore>> Open(
       const std::string& data_dir, const v1::StorageConfig& config,
@@ -206,7 +206,7 @@ class TrackStore {
   // Every fix of `collection` whose position query.region contains and
   // whose loc_time is in [start_ms, end_ms] (and not past retention), in
   // (entity, loc_time) order, a page at a time; or one row per entity.
-  // Exact: candidates come from the history cells (storage/history_cells.h)
+  // Exact: candidates come from the history cells (storage/points/history_cells.h)
   // and every fix is checked. INVALID_ARGUMENT for a bad limit, range or
   // page token.
   absl::StatusOr<HistoryPage> SearchHistory(const HistoryQuery& query);
@@ -217,7 +217,7 @@ class TrackStore {
   // for one past its expiry.
   absl::StatusOr<int64_t> CollectionSize(absl::string_view collection);
   // --- GEO keys' expiry (collection_expiry_ops.cc; the rules:
-  // storage/collection_expiry.h) ---
+  // storage/collections/collection_expiry.h) ---
   // Sets when `collection` expires (Unix ms; 0: never). False, setting
   // nothing, when it has no entities (or has expired).
   absl::StatusOr<bool> SetCollectionExpiry(absl::string_view collection,
@@ -308,7 +308,7 @@ class TrackStore {
   absl::Status SetFenceCursor(absl::string_view collection,
                               absl::string_view consumer, uint64_t next);
 
-  // --- History retention (retention_ops.cc; storage/retention.h) ---
+  // --- History retention (retention_ops.cc; storage/points/retention.h) ---
 
   // Sets `collection`'s policy (one that keeps everything removes it).
   // INVALID_ARGUMENT naming max_age_ms, expire_latest or max_points,
@@ -374,7 +374,7 @@ class TrackStore {
                                   absl::Span<const StringValue> values);
 
   // --- Redis hashes, sets, sorted sets, lists (typed_ops.cc) ---
-  // storage/typed_values.h says what a transaction may do.
+  // storage/format/typed_values.h says what a transaction may do.
 
   // Runs `update` in one transaction over `names` (every name it touches
   // must be among them): it holds the names' stripes, the ones strings
@@ -440,10 +440,10 @@ class TrackStore {
   // Hits and misses of GetString(s) and UpdateStrings; I5 checks.
   StringCache& string_cache() { return *string_cache_; }
 
-  // The options the store was opened with (storage/options.h).
+  // The options the store was opened with (storage/engine/options.h).
   const StoreOptions& options() const;
   // The RocksDB objects, for storage's own code only: Engine is defined in
-  // storage/engine.h, which nothing outside storage/ can include.
+  // storage/engine/engine.h, which nothing outside storage/ can include.
   Engine& engine() { return *engine_; }
 
   // --- Operations (bulk_load.cc) ---
@@ -458,7 +458,7 @@ class TrackStore {
     int l0_files_after = 0;
   };
   // Bulk-load mode on: every column family gets PrepareForBulkLoad's
-  // settings (storage/options.h BulkLoadCfOptions) live. Off: a full
+  // settings (storage/engine/options.h BulkLoadCfOptions) live. Off: a full
   // compaction (CompactRange over every column family) runs, then the
   // configured values come back, before this returns, so reads and
   // reopening are fast again. Writes continue meanwhile.
@@ -497,7 +497,7 @@ class TrackStore {
                             WriteBatchBuilder& batch, absl::string_view what);
   absl::Status WriteStrings(absl::Span<const StringChange> changes);
   friend class TypedTxnImpl;
-  friend class ReplicaAccess;  // storage/replica_apply.cc
+  friend class ReplicaAccess;  // storage/replication/replica_apply.cc
   // name's typed meta, expired or not (typed_ops.cc).
   absl::StatusOr<std::optional<TypedMeta>> StoredTypedMeta(
       absl::string_view name);

@@ -1,5 +1,5 @@
 // Redis hashes, sets, sorted sets and lists: transactions over the `types`
-// column family (storage/typed_values.h, storage/typed_codec.h).
+// column family (storage/format/typed_values.h, storage/format/typed_codec.h).
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -10,9 +10,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 

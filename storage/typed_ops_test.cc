@@ -1,4 +1,4 @@
-// TrackStore's typed values (storage/typed_values.h): transactions, O(1)
+// TrackStore's typed values (storage/format/typed_values.h): transactions, O(1)
 // removal with compaction collecting the members, expiry, and the
 // whole-name operations carrying typed values.
 #include <atomic>
@@ -14,13 +14,13 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rocksdb/statistics.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
-#include "storage/string_cache.h"
+#include "storage/strings/string_cache.h"
 #include "storage/track_store.h"
-#include "storage/typed_cache.h"
-#include "storage/typed_values.h"
+#include "storage/typed/typed_cache.h"
+#include "storage/format/typed_values.h"
 
 namespace trackdb::storage {
 namespace {
@@ -809,7 +809,7 @@ std::optional<std::string> ReadField(TrackStore& store, const std::string& name,
 }
 
 // Repeated reads come from the reading thread's copy of the typed cache
-// (storage/read_front.h); a write on another thread outdates that copy.
+// (storage/memory/read_front.h); a write on another thread outdates that copy.
 TEST(TypedOps, ReadsOnOneThreadSeeWritesMadeOnAnother) {
   auto store = OpenStore(NewDataDir());
   MakeHash(*store, "h", {"a"});

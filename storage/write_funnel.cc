@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "storage/counter_merge.h"
-#include "storage/rocks_util.h"
-#include "storage/store_events.h"
+#include "storage/format/counter_merge.h"
+#include "storage/format/rocks_util.h"
+#include "storage/engine/store_events.h"
 #include "storage/unchecked_by_tsan.h"
 
 namespace trackdb::storage {
@@ -160,7 +160,7 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
         engine_.db->NewIterator(read, engine_.cf(cf)));
     for (it->Seek(src_prefix); it->Valid(); it->Next()) {
       // The suffix after the collection prefix is the same in every
-      // collection (storage/keys.h).
+      // collection (storage/format/keys.h).
       key.assign(dst_prefix);
       key.append(it->key().data() + src_prefix.size(),
                  it->key().size() - src_prefix.size());

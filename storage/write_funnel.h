@@ -12,19 +12,19 @@
 //       equal times, the one written last), or nothing if it has no points.
 //   I3  `points` holds every point written, one per loc_time (a repeated
 //       loc_time overwrites), but those its collection's retention has
-//       expired or trimmed (storage/retention.h): compaction drops expired
+//       expired or trimmed (storage/points/retention.h): compaction drops expired
 //       ones, so I1's latest point may outlive its copy in history.
-//   I4  The registry entry of a collection (storage/keys.h RegistryKey)
+//   I4  The registry entry of a collection (storage/format/keys.h RegistryKey)
 //       counts the entities that have a latest point; it is absent or 0 for
 //       a collection with none.
-//   I6  The latest index (engine.latest_index, storage/latest_index.h)
+//   I6  The latest index (engine.latest_index, storage/points/latest_index.h)
 //       holds exactly the entities `latest` holds, at their positions.
 //   I7  Every fix in `points` has its history cell key there too
-//       (storage/history_cells.h states it and why it holds).
-//   I5  A string cache entry (storage/string_cache.h) for a name holds the
+//       (storage/points/history_cells.h states it and why it holds).
+//   I5  A string cache entry (storage/strings/string_cache.h) for a name holds the
 //       name's value in `kv`, or its absence. (Compaction drops expired
 //       values the cache may still hold: they read as absent either way.)
-//   I8  A typed cache entry (storage/typed_cache.h) for a key of `types`
+//   I8  A typed cache entry (storage/typed/typed_cache.h) for a key of `types`
 //       holds that key's value there, or its absence. (Compaction drops
 //       expired metas and the members of removed values, which read as
 //       absent or unreachable either way.)
@@ -44,7 +44,7 @@
 //   - Each call's changes go in ONE WriteBatch: it lands whole or not at
 //     all, so a crash at any moment leaves the state before or after.
 //   - Callers hold the locks that make their read-decide-write atomic: an
-//     entity's stripe (storage/entity_locks.h) for points, the collection's
+//     entity's stripe (storage/engine/entity_locks.h) for points, the collection's
 //     lock shared for entity writes and exclusively for whole-collection
 //     changes (so I4's count is exact), and a name's stripe for strings:
 //     a string write sets (value or absence) or erases the cache entries
@@ -58,10 +58,10 @@
 //     keys it wrote before the caller lets go of it, except keys that can
 //     have none (PutUncached, DeleteUncached: members of a version no meta
 //     has held yet, and walked-only keys, which no read caches,
-//     storage/typed_values.h); reads fill entries only
+//     storage/format/typed_values.h); reads fill entries only
 //     inside UpdateTyped's or ReadTyped's transaction, holding the stripes
 //     of its names (ReadTyped shared). Each TypedCache::Put or Erase also
-//     outdates every thread's copy of the key (storage/read_front.h).
+//     outdates every thread's copy of the key (storage/memory/read_front.h).
 //
 // Every mutation, by entry point (TrackStore, storage/track_store.h):
 //   AddPoints           write_path.cc   history, its cells, latest moves,
@@ -73,7 +73,7 @@
 //   PutString           kv_ops.cc       strings (Put / Delete in `kv`)
 //   UpdateTyped         typed_ops.cc    Redis hashes, sets, sorted sets,
 //                                       lists: a meta key and members
-//                                       (storage/typed_values.h)
+//                                       (storage/format/typed_values.h)
 //   DeleteNames,
 //   CopyName,
 //   ReplaceWithPoints,
@@ -101,7 +101,7 @@
 //                                       its snapshot), the only writes a
 //                                       replica takes; the derived
 //                                       structures follow each batch
-//                                       (storage/replication.h)
+//                                       (storage/replication/replication.h)
 //   ApplyMigrated,      replica_apply.cc  a migrated slot's names arriving
 //   DeleteNamesWhere                  and leaving (the same apply)
 //   SetReplica,         replica_apply.cc, replication.cc: this node's own
@@ -109,7 +109,7 @@
 //                                       `default` under kReplicationKeyPrefix
 //                                       (never replicated)
 //
-// Fences (storage/fence_registry.h): a points write evaluates the
+// Fences (storage/fences/fence_registry.h): a points write evaluates the
 // collection's fences (AppendFenceEvents) in its own batch, so a point,
 // the fence states it changes and the events it causes land together;
 // DeleteEntity and DeleteCollection remove the entities' fence states
@@ -117,9 +117,9 @@
 // ReplaceWithPoints and CopyName's collections are not evaluated: their
 // entities start outside every fence.
 // Expiry writes nothing: expired strings read as absent and compaction
-// drops them (storage/kv_expiry.h), typed values likewise with their
-// members (storage/typed_gc.h); so does history past its collection's
-// retention (storage/retention.h, storage/history_expiry.h), except
+// drops them (storage/strings/kv_expiry.h), typed values likewise with their
+// members (storage/typed/typed_gc.h); so does history past its collection's
+// retention (storage/points/retention.h, storage/points/history_expiry.h), except
 // ExpireEntities' removal of expired latest points, which the latest index
 // and the registry must follow (I1, I4, I6).
 
@@ -134,10 +134,10 @@
 #include "absl/types/span.h"
 #include "model/track_point.h"
 #include "rocksdb/write_batch.h"
-#include "storage/engine.h"
-#include "storage/fence_registry.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
+#include "storage/engine/engine.h"
+#include "storage/fences/fence_registry.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -192,7 +192,7 @@ class WriteBatchBuilder : public ChangeSink {
   absl::Status PutCached(absl::string_view key, absl::string_view value);
   // Put and Delete of a `types` key that no typed cache entry can exist
   // for (a member of a version no meta has held yet, a sorted set's score
-  // key: storage/typed_codec.h, IsWalkedOnly): they leave the cache alone.
+  // key: storage/format/typed_codec.h, IsWalkedOnly): they leave the cache alone.
   absl::Status PutUncached(absl::string_view key, absl::string_view value);
   absl::Status DeleteUncached(absl::string_view key);
   void LatestMoved(absl::string_view collection, absl::string_view entity,
@@ -209,7 +209,7 @@ class WriteBatchBuilder : public ChangeSink {
   // Every key of a collection in points and latest, its registry entry and
   // its expiry. The caller holds the collection exclusively.
   void DeleteCollection(absl::string_view collection);
-  // Sets (0: removes) the collection's expiry (storage/collection_expiry.h),
+  // Sets (0: removes) the collection's expiry (storage/collections/collection_expiry.h),
   // in `default` and, once committed, in memory.
   void SetCollectionExpiry(absl::string_view collection, int64_t at_ms);
   // Copies every key of collection `src` (history, latest) to `dst`,
@@ -275,7 +275,7 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
                           const PointsPlan& plan, AddPointsResult* result);
 
 // What a points write's fence step leaves to do around its batch: the run
-// of event offsets it reserved (storage/fence_registry.h), released once
+// of event offsets it reserved (storage/fences/fence_registry.h), released once
 // the batch is written or has failed, when this goes out of scope after
 // Commit; and the entities whose last stored state the batch deletes, which
 // CollectionFences::MayHaveStates forgets only once the batch is written

@@ -7,12 +7,12 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "model/validate.h"
-#include "storage/engine.h"
-#include "storage/history_cells.h"
-#include "storage/keys.h"
-#include "storage/kv_expiry.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/points/history_cells.h"
+#include "storage/format/keys.h"
+#include "storage/strings/kv_expiry.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 
@@ -46,7 +46,7 @@ void ApplyOnly(AddPointsOptions::Only only, PointsPlan* plan) {
   }
 }
 
-// I7 (storage/history_cells.h): each fix's history cell key, unless the
+// I7 (storage/points/history_cells.h): each fix's history cell key, unless the
 // entity's stored latest point stands for it or this batch wrote it. The
 // keys go into the batch after the fixes, sorted and each once (an entity
 // may come back to a cell within one batch).

@@ -3,9 +3,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/disk_error.h"
-#include "storage/engine.h"
-#include "storage/store_events.h"
+#include "storage/format/disk_error.h"
+#include "storage/engine/engine.h"
+#include "storage/engine/store_events.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

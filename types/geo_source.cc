@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "storage/typed_codec.h"
+#include "storage/format/typed_codec.h"
 
 namespace trackdb::types {
 namespace {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "storage/typed_codec.h"
+#include "storage/format/typed_codec.h"
 #include "types/key_type.h"
 #include "types/zset.h"
 #include "types/zset_range.h"

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "storage/track_store.h"
-#include "storage/typed_values.h"
+#include "storage/format/typed_values.h"
 #include "types/codec/rdb_payload.h"
 
 namespace trackdb::types {

@@ -1,6 +1,6 @@
 #include "types/key_scan.h"
 
-#include "storage/keys.h"
+#include "storage/format/keys.h"
 #include "types/keyspace.h"
 
 namespace trackdb::types {

@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/store_test_util.h"
-#include "storage/typed_codec.h"
+#include "storage/format/typed_codec.h"
 
 namespace trackdb::types {
 namespace {

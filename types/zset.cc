@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "storage/keys.h"
-#include "storage/typed_codec.h"
+#include "storage/format/keys.h"
+#include "storage/format/typed_codec.h"
 #include "types/key_type.h"
 
 namespace trackdb::types {

@@ -1,7 +1,7 @@
 #ifndef TRACKDB_TYPES_ZSET_H_
 #define TRACKDB_TYPES_ZSET_H_
 
-// Redis sorted sets kept as typed values (storage/typed_codec.h's layout:
+// Redis sorted sets kept as typed values (storage/format/typed_codec.h's layout:
 // 'm'|member -> EncodeScore(score), and 's'|EncodeScore(score)|member -> ""
 // so that a walk of the 's' subkeys is a walk in sorted-set order): both
 // indexes kept together by one writer, and the sorted sets a command may
@@ -21,7 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "storage/track_store.h"
-#include "storage/typed_values.h"
+#include "storage/format/typed_values.h"
 #include "types/geo_key.h"
 #include "types/zset_range.h"
 

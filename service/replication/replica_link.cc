@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "service/replication/resp_client.h"
-#include "storage/keys.h"
-#include "storage/replication.h"
+#include "storage/format/keys.h"
+#include "storage/replication/replication.h"
 
 namespace trackdb::replication {
 namespace {

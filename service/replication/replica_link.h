@@ -3,7 +3,7 @@
 
 // A replica's link to its primary (REPLICAOF host port): one thread that
 // connects to the primary's RESP door, authenticates, and keeps the store
-// equal to the primary's (storage/replication.h has the rules):
+// equal to the primary's (storage/replication/replication.h has the rules):
 //
 //   REPL.PULL <replid> <next> <port> <wait-ms> <max-bytes>
 //       the primary's WAL batches from `next` on (waiting up to wait-ms

@@ -7,7 +7,7 @@
 #include "absl/time/clock.h"
 #include "cluster/key_slot.h"
 #include "service/replication/resp_client.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 
 namespace trackdb::replication {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 
 namespace trackdb::replication {
 

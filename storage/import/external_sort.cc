@@ -9,7 +9,7 @@
 #include <queue>
 
 #include "absl/strings/str_cat.h"
-#include "storage/keys.h"
+#include "storage/format/keys.h"
 
 namespace trackdb::storage {
 namespace {

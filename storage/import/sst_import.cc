@@ -16,12 +16,12 @@
 #include "index/latlng.h"
 #include "model/validate.h"
 #include "rocksdb/sst_file_writer.h"
-#include "storage/counter_merge.h"
-#include "storage/engine.h"
-#include "storage/history_cells.h"
-#include "storage/keys.h"
-#include "storage/point_codec.h"
-#include "storage/rocks_util.h"
+#include "storage/format/counter_merge.h"
+#include "storage/engine/engine.h"
+#include "storage/points/history_cells.h"
+#include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -315,7 +315,7 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
   return points.Cut();
 }
 
-// I7 (storage/history_cells.h): the cell key of each change of cell along
+// I7 (storage/points/history_cells.h): the cell key of each change of cell along
 // an entity's history, which comes sorted by time. `entity` is the
 // entity's part of a points key (varint32 length, name).
 absl::Status SstImport::AddCell(ExternalSorter& cells, absl::string_view entity,

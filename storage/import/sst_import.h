@@ -5,7 +5,7 @@
 // writer uses, by building SST files and ingesting them, bypassing the
 // memtables and the WAL.
 //
-//   1. Add() encodes each point (storage/keys.h, storage/point_codec.h) and
+//   1. Add() encodes each point (storage/format/keys.h, storage/format/point_codec.h) and
 //      sorts it with bounded memory (storage/import/external_sort.h).
 //   2. Finish() streams the sorted points into `points` SST files. An
 //      entity's points arrive together, time-ordered, so its last one is its
@@ -45,7 +45,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "model/track_point.h"
-#include "storage/history_cells.h"
+#include "storage/points/history_cells.h"
 #include "storage/import/external_sort.h"
 #include "storage/track_store.h"
 

@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 
 namespace trackdb::storage {

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "conf/config.h"
-#include "storage/keys.h"
+#include "storage/format/keys.h"
 
 namespace trackdb::storage {
 namespace {

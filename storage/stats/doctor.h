@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/options.h"
+#include "storage/engine/options.h"
 #include "storage/stats/store_stats.h"
 
 namespace trackdb::storage {

@@ -8,8 +8,8 @@
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/disk_faults.h"
-#include "storage/keys.h"
+#include "storage/engine/disk_faults.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -11,8 +11,8 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/write_buffer_manager.h"
-#include "storage/engine.h"
-#include "storage/rocks_util.h"
+#include "storage/engine/engine.h"
+#include "storage/format/rocks_util.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {

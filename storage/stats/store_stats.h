@@ -12,8 +12,8 @@
 // rocksdb.estimate-pending-compaction-bytes, rocksdb.cur-size-all-mem-tables,
 // the rocksdb.cfstats map's io_stalls.*), the Statistics tickers
 // (BLOCK_CACHE_HIT/MISS, STALL_MICROS, BYTES_WRITTEN, ...), the event
-// listener (storage/store_events.h) and the write-counting file system
-// (storage/io_counters.h). Counters are totals since the store opened;
+// listener (storage/engine/store_events.h) and the write-counting file system
+// (storage/engine/io_counters.h). Counters are totals since the store opened;
 // rates need two samples (StatsSampler).
 
 #include <cstdint>
@@ -23,7 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "rocksdb/db.h"
-#include "storage/options.h"
+#include "storage/engine/options.h"
 
 namespace trackdb::storage {
 
@@ -113,7 +113,7 @@ struct StoreStats {
   uint64_t stall_micros = 0;        // STALL_MICROS: time writers were delayed
   uint64_t delayed_write_rate = 0;  // rocksdb.actual-delayed-write-rate, B/s
   bool write_stopped = false;       // rocksdb.is-write-stopped
-  // RocksDB's background error (storage/store_events.h DiskErrorState):
+  // RocksDB's background error (storage/engine/store_events.h DiskErrorState):
   // a full or failing disk, writes refused until it recovers.
   bool disk_failing = false;
   bool disk_no_space = false;

@@ -7,8 +7,8 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/engine.h"
-#include "storage/keys.h"
+#include "storage/engine/engine.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/test_server.h"
-#include "storage/keys.h"
+#include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "tools/import/offline_sink.h"
 #include "tools/import/online_sink.h"
@@ -171,7 +171,7 @@ std::vector<Dump> DumpCollection(storage::TrackStore& store,
     out.push_back(storage::testing::ReadRaw(store, cf, prefix));
   }
   // Fixes only: the history cells are derived from them, by the import
-  // and by AddPoints each its own way (storage/history_cells.h), and
+  // and by AddPoints each its own way (storage/points/history_cells.h), and
   // storage's tests check them.
   const std::string cells = storage::HistoryCellsPrefix(collection);
   Dump& points = out[0];

@@ -23,16 +23,16 @@ tests=(
   //storage:write_path_test
   //storage:kv_ops_test
   //storage:collections_test
-  //storage:entity_locks_test
+  //storage/engine:entity_locks_test
   # typed values: shared reads of one name beside its writer, and the
   # typed cache's per-thread copies outdated from other threads.
   //storage:typed_ops_test
-  //storage:read_front_test
-  //storage:typed_cache_test
+  //storage/memory:read_front_test
+  //storage/typed:typed_cache_test
   # the typed cache's shards: inserts, replacements and lookups from
   # several threads.
-  //storage:generational_cache_test
-  //storage:latest_index_test
+  //storage/memory:generational_cache_test
+  //storage/points:latest_index_test
   //storage:name_ops_test
   # retention's passes beside writers.
   //storage:retention_test
@@ -71,7 +71,7 @@ tests=(
 )
 
 # detect_deadlocks=0: a whole-name operation takes every entity stripe
-# (storage/entity_locks.h), beyond the 64 locks TSan's deadlock detector
+# (storage/engine/entity_locks.h), beyond the 64 locks TSan's deadlock detector
 # can hold for one thread (it aborts with a CHECK failure).
 options="halt_on_error=1:detect_deadlocks=0:history_size=4"
 options+=":suppressions=$PWD/tools/sanitizers/tsan.supp"

@@ -11,7 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/resp/dispatch/command.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 #include "storage/store_test_util.h"
 #include "storage/track_store.h"
 

@@ -3,7 +3,7 @@
 //
 // Each follows Redis 7.0's t_hash.c: the same checks in the same order, so
 // that replies, errors included, are byte for byte Redis's. A hash is a
-// typed value (storage/typed_values.h): one meta whose size is the number
+// typed value (storage/format/typed_values.h): one meta whose size is the number
 // of fields, and one member per field (subkey: the field, value: the
 // value). Every command runs as one transaction (RunTyped), so a command
 // that writes is atomic.

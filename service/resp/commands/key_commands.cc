@@ -6,7 +6,7 @@
 // replies, errors included, are Redis's bytes. Keys are strings (with an
 // optional expiry), hashes, lists, sets and sorted sets (typed values,
 // with an optional expiry) or GEO keys (collections, reported as "zset",
-// with an optional expiry: storage/collection_expiry.h). Where trackdb
+// with an optional expiry: storage/collections/collection_expiry.h). Where trackdb
 // differs from Redis, it is on GEO keys and said in the README:
 //   - RENAME of a GEO key copies the collection with all its history in
 //     one batch (storage's CopyName): as slow as the data is large, and
@@ -464,7 +464,7 @@ void ExpireGeneric(CommandContext& ctx, bool relative, bool seconds,
 
 // EXPIRE and its forms on a key that holds no string: a typed value's
 // expiry is its meta's, a GEO key's its collection's
-// (storage/collection_expiry.h); a time already past removes the key, in
+// (storage/collections/collection_expiry.h); a time already past removes the key, in
 // O(1) for a typed value.
 void ExpireNonString(CommandContext& ctx, const std::string& name, int flags,
                      int64_t when, absl::string_view command) {

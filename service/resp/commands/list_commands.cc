@@ -6,7 +6,7 @@
 // that replies, errors included, are byte for byte Redis's. Each runs as
 // one storage transaction over every key it names (RunTyped).
 //
-// Layout (storage/typed_codec.h): element i of a list is stored at index
+// Layout (storage/format/typed_codec.h): element i of a list is stored at index
 // head + i. Pushing or popping at either end, LLEN, LINDEX and LSET are
 // point operations; LRANGE and LPOS read a range; LTRIM and a counted pop
 // delete what they remove (nothing when the list ends empty: the key goes,

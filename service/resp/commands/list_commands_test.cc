@@ -20,7 +20,7 @@
 #include "service/clock.h"
 #include "service/resp/testing/geo_test_util.h"
 #include "service/resp/testing/resp_test_client.h"
-#include "storage/typed_values.h"
+#include "storage/format/typed_values.h"
 #include "types/keyspace.h"
 
 namespace trackdb::resp {

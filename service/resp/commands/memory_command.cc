@@ -27,9 +27,9 @@
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "storage/kv_codec.h"
-#include "storage/typed_codec.h"
-#include "storage/typed_values.h"
+#include "storage/format/kv_codec.h"
+#include "storage/format/typed_codec.h"
+#include "storage/format/typed_values.h"
 #include "types/codec/redis_number.h"
 #include "types/key_type.h"
 

@@ -14,7 +14,7 @@
 #include "absl/time/clock.h"
 #include "service/clock.h"
 #include "service/resp/dispatch/command.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 
 namespace trackdb::resp {
 

@@ -261,7 +261,7 @@ std::string WebhooksSection(CommandContext& ctx) {
   return text + "\r\n";
 }
 
-// What history retention removed since start (storage/retention.h).
+// What history retention removed since start (storage/points/retention.h).
 std::string RetentionSection(CommandContext& ctx) {
   const storage::RetentionCounters r = ctx.store().retention_counters();
   return absl::StrCat(

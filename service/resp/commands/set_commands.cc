@@ -3,7 +3,7 @@
 // SDIFFSTORE, SINTERCARD and SSCAN, with Redis 7.0's replies and errors,
 // checked in Redis's order.
 //
-// A set is a typed value (storage/typed_codec.h): one key per member, in
+// A set is a typed value (storage/format/typed_codec.h): one key per member, in
 // member byte order. Each command is one transaction over every key it
 // names (RunTyped), so SMOVE and the set algebra read and write their keys
 // atomically. A STORE replaces its destination whatever it holds (a

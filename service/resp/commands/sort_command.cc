@@ -35,7 +35,7 @@
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "storage/track_store.h"
-#include "storage/typed_codec.h"
+#include "storage/format/typed_codec.h"
 #include "types/codec/redis_number.h"
 
 namespace trackdb::resp {

@@ -20,7 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "service/resp/dispatch/command.h"
-#include "storage/kv_codec.h"
+#include "storage/format/kv_codec.h"
 
 namespace trackdb::resp {
 

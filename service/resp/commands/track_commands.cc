@@ -14,7 +14,7 @@
 //     gRPC GetPositionAt: [lon, lat] as GEOPOS gives a position, or nil
 //     when there is none (no fix, outside the track, past MAXGAP).
 //   TRACK.SETRETENTION key max-age-ms [MAXPOINTS n] [EXPIRELATEST]
-//     gRPC SetRetention (storage/retention.h): the key's history is kept
+//     gRPC SetRetention (storage/points/retention.h): the key's history is kept
 //     for max-age-ms (0: forever), at most n fixes per member (its newest;
 //     0: no limit); with EXPIRELATEST, members whose latest point is
 //     max-age-ms old leave the key too. The key need not exist yet: the
@@ -35,8 +35,8 @@
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "storage/position_at.h"
-#include "storage/track_range.h"
+#include "storage/points/position_at.h"
+#include "storage/points/track_range.h"
 #include "types/codec/redis_number.h"
 #include "types/key_type.h"
 

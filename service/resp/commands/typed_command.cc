@@ -9,7 +9,7 @@
 #include "service/clock.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
-#include "storage/typed_codec.h"
+#include "storage/format/typed_codec.h"
 #include "types/codec/object_encoding.h"
 #include "types/codec/rdb_payload.h"
 #include "types/codec/redis_number.h"

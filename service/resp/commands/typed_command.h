@@ -2,7 +2,7 @@
 #define TRACKDB_SERVICE_RESP_COMMANDS_TYPED_COMMAND_H_
 
 // What the hash, set, sorted-set and list command families share: running
-// a command as one storage transaction (storage/typed_values.h) and the
+// a command as one storage transaction (storage/format/typed_values.h) and the
 // type check Redis makes before it touches a key.
 //
 // A command's body reads, decides, stages its writes and writes its reply
@@ -24,7 +24,7 @@
 #include "absl/types/span.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/protocol/reply.h"
-#include "storage/typed_values.h"
+#include "storage/format/typed_values.h"
 
 namespace trackdb::resp {
 

@@ -18,7 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/protocol/reply.h"
-#include "storage/typed_values.h"
+#include "storage/format/typed_values.h"
 #include "types/zset.h"
 
 namespace trackdb::resp {

@@ -17,7 +17,7 @@
 #include "service/clock.h"
 #include "service/resp/dispatch/command_keys.h"
 #include "service/resp/dispatch/option_words.h"
-#include "storage/disk_error.h"
+#include "storage/format/disk_error.h"
 #include "types/keyspace.h"
 
 namespace trackdb::resp {

@@ -45,7 +45,7 @@
 #include "service/resp/dispatch/pubsub.h"
 #include "service/resp/dispatch/slow_log.h"
 #include "service/resp/protocol/reply.h"
-#include "storage/replication.h"
+#include "storage/replication/replication.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 

@@ -5,7 +5,7 @@
 // a time, so that no loop waits for the key.
 //
 // A typed write (LPUSH, HSET, ZADD, ...) holds its key's storage stripe
-// exclusively (storage/entity_locks.h). When 50 clients pipeline writes
+// exclusively (storage/engine/entity_locks.h). When 50 clients pipeline writes
 // to one key from connections spread over two loops, one loop runs its
 // group while the other spins on the stripe (a quarter of trackd's CPU
 // under redis-benchmark's hset and zpopmin) and serves nothing else: its

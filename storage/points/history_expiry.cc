@@ -1,0 +1,115 @@
+#include "storage/points/history_expiry.h"
+
+#include <climits>
+#include <string>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "storage/points/history_cells.h"
+#include "storage/format/keys.h"
+#include "storage/format/rocks_util.h"
+
+namespace trackdb::storage {
+namespace {
+
+// A points key: CollectionPrefix | varint32 entity length | entity | time,
+// or a history cell key (storage/format/keys.h). The collection, or nullopt for a
+// malformed key.
+std::optional<absl::string_view> CollectionOf(absl::string_view key) {
+  uint32_t length = 0;
+  if (!ReadVarint32(&key, &length) || key.size() < length) {
+    return std::nullopt;
+  }
+  return key.substr(0, length);
+}
+
+class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
+ public:
+  ExpiredHistoryFilter(absl::flat_hash_map<std::string, int64_t> cutoffs,
+                       std::shared_ptr<RetentionPolicies> policies)
+      : cutoffs_(std::move(cutoffs)), policies_(std::move(policies)) {}
+  ~ExpiredHistoryFilter() override {
+    if (dropped_ > 0) policies_->CountExpiredPoints(dropped_);
+  }
+
+  bool Filter(int /*level*/, const rocksdb::Slice& key,
+              const rocksdb::Slice& /*existing_value*/,
+              std::string* /*new_value*/,
+              bool* /*value_changed*/) const override {
+    const absl::string_view k = SliceView(key);
+    const std::optional<absl::string_view> collection = CollectionOf(k);
+    if (!collection) return false;
+    const absl::string_view rest(collection->end(),
+                                 k.end() - collection->end());
+    // A history cell key (storage/points/history_cells.h) goes with its whole
+    // bucket, so that it outlives every fix it stands for.
+    const bool cell = absl::StartsWith(rest, kHistoryCellsTag);
+    std::optional<HistoryCellKeyParts> parts;
+    if (cell) {
+      parts = ParseHistoryCellSuffix(rest.substr(2));
+      if (!parts) return false;
+    } else if (rest.size() < 9) {
+      return false;  // too short to hold a time: not a point's
+    }
+    // Keys come in order, so one collection's run needs one lookup.
+    if (!has_last_ || *collection != last_collection_) {
+      auto it = cutoffs_.find(*collection);
+      last_cutoff_ = it == cutoffs_.end() ? INT64_MIN : it->second;
+      last_collection_.assign(collection->data(), collection->size());
+      has_last_ = true;
+    }
+    const int64_t last_ms =
+        cell ? HistoryBucketLastMs(parts->bucket) : PointKeyTime(k);
+    if (last_ms >= last_cutoff_) return false;
+    if (cell) return true;  // not a fix: not counted
+    ++dropped_;
+    return true;
+  }
+  const char* Name() const override { return "trackdb.ExpiredHistoryFilter"; }
+
+ private:
+  const absl::flat_hash_map<std::string, int64_t> cutoffs_;
+  const std::shared_ptr<RetentionPolicies> policies_;
+  // One filter serves one compaction, on one thread.
+  mutable bool has_last_ = false;
+  mutable std::string last_collection_;
+  mutable int64_t last_cutoff_ = INT64_MIN;
+  mutable uint64_t dropped_ = 0;
+};
+
+class ExpiredHistoryFilterFactory : public rocksdb::CompactionFilterFactory {
+ public:
+  ExpiredHistoryFilterFactory(std::shared_ptr<RetentionPolicies> policies,
+                              ClockMs clock)
+      : policies_(std::move(policies)), clock_(std::move(clock)) {}
+
+  std::unique_ptr<rocksdb::CompactionFilter> CreateCompactionFilter(
+      const rocksdb::CompactionFilter::Context& /*context*/) override {
+    if (policies_->empty()) return nullptr;
+    // One clock reading per compaction, as reads take theirs: a point that
+    // expires during it waits for the next one.
+    absl::flat_hash_map<std::string, int64_t> cutoffs =
+        policies_->Cutoffs(clock_());
+    if (cutoffs.empty()) return nullptr;  // only limits of fixes per entity
+    return std::make_unique<ExpiredHistoryFilter>(std::move(cutoffs),
+                                                  policies_);
+  }
+  const char* Name() const override {
+    return "trackdb.ExpiredHistoryFilterFactory";
+  }
+
+ private:
+  const std::shared_ptr<RetentionPolicies> policies_;
+  const ClockMs clock_;
+};
+
+}  // namespace
+
+std::shared_ptr<rocksdb::CompactionFilterFactory>
+NewExpiredHistoryFilterFactory(std::shared_ptr<RetentionPolicies> policies,
+                               ClockMs clock) {
+  return std::make_shared<ExpiredHistoryFilterFactory>(std::move(policies),
+                                                       std::move(clock));
+}
+
+}  // namespace trackdb::storage
