@@ -1,6 +1,6 @@
 // Every unary trackdb.v1.TrackService request, decoded from arbitrary bytes
-// and run through the service's own handler (service/track_service.cc:
-// conversion and validation by service/point_convert.h and
+// and run through the service's own handler (service/grpc/track_service.cc:
+// conversion and validation by service/grpc/point_convert.h and
 // model/validate.h, then storage) against a scratch TrackStore, as gRPC
 // would call it once the bytes decode.
 //
@@ -31,7 +31,7 @@
 #include "fuzz/scratch_store.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
-#include "service/track_service.h"
+#include "service/grpc/track_service.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/track_service.pb.h"
 

@@ -1,6 +1,6 @@
 // trackdb_import's row readers (tools/import/formats.h: CSV with a header,
 // T-Drive, GeoLife, NDJSON, GeoJSON) on arbitrary input, each point then
-// judged as the importer judges it (service/point_convert.h), plus the
+// judged as the importer judges it (service/grpc/point_convert.h), plus the
 // timestamp and --columns parsers they use.
 //
 // Input: a byte choosing the format, a byte choosing the time options,
@@ -19,7 +19,7 @@
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_input.h"
 #include "model/limits.h"
-#include "service/point_convert.h"
+#include "service/grpc/point_convert.h"
 #include "tools/import/csv_reader.h"
 #include "tools/import/formats.h"
 #include "tools/import/input_source.h"

@@ -20,7 +20,7 @@
 namespace trackdb::model {
 
 // At most kMaxCollectionBytes bytes, any bytes, empty included (Redis
-// allows the empty key; gRPC cannot send one, see service/point_convert.h).
+// allows the empty key; gRPC cannot send one, see service/grpc/point_convert.h).
 absl::Status ValidateCollection(absl::string_view name,
                                 absl::string_view field = "collection");
 // At most kMaxEntityIdBytes bytes, any bytes, empty included.

@@ -15,7 +15,7 @@
 #include "gmock/gmock.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "service/grpc_server.h"
+#include "service/grpc/grpc_server.h"
 #include "service/resp/server/resp_server.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/engine/disk_faults.h"

@@ -12,7 +12,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "service/auth/users.h"
-#include "service/grpc_server.h"
+#include "service/grpc/grpc_server.h"
 #include "service/resp/server/resp_server.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"

@@ -2,7 +2,7 @@
 // logs the effective options, and runs until SIGTERM or SIGINT, then closes
 // the store cleanly and exits 0.
 //
-// Front doors: gRPC (service/grpc_server.h) and the Redis protocol
+// Front doors: gRPC (service/grpc/grpc_server.h) and the Redis protocol
 // (service/resp/server/resp_server.h), over one store.
 
 #include <malloc.h>
@@ -26,14 +26,14 @@
 #include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/auth/users.h"
-#include "service/collection_expirer.h"
-#include "service/fence_webhook.h"
-#include "service/grpc_server.h"
-#include "service/memory_return.h"
+#include "service/jobs/collection_expirer.h"
+#include "service/events/fence_webhook.h"
+#include "service/grpc/grpc_server.h"
+#include "service/jobs/memory_return.h"
 #include "service/replication/replica_registry.h"
 #include "service/replication/sync_acks.h"
 #include "service/resp/server/resp_server.h"
-#include "service/retention_trimmer.h"
+#include "service/jobs/retention_trimmer.h"
 #include "storage/engine/options.h"
 #include "storage/replication/replication.h"
 #include "storage/track_store.h"

@@ -297,7 +297,7 @@ class TrackStore {
   // newest storage.fence_log_max_events (0: no such limit), in one range
   // deletion per log; returns how many offsets left the logs. Offsets are
   // never reused: a read from one no longer kept starts at the oldest kept.
-  // Safe beside writers and readers (service/retention_trimmer.h calls it
+  // Safe beside writers and readers (service/jobs/retention_trimmer.h calls it
   // every minute).
   absl::StatusOr<uint64_t> TrimFenceLogs(absl::Time now);
   // A named consumer's place in a collection's log (the next offset it

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # trackdb_doctor and trackdb_import's online mode against a trackd whose
 # gRPC door has TLS with client certificates required and users: the
-# --tls_* and --user flags and TRACKDB_PASSWORD (service/client_channel.h).
+# --tls_* and --user flags and TRACKDB_PASSWORD (service/grpc/client_channel.h).
 set -u
 # Under --config=asan: a leak in libcares, not ours (see the file).
 export LSAN_OPTIONS="suppressions=$PWD/tools/lsan_cares.supp"

@@ -24,7 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "conf/config.h"
 #include "grpcpp/grpcpp.h"
-#include "service/client_channel.h"
+#include "service/grpc/client_channel.h"
 #include "storage/stats/info_section.h"
 #include "storage/stats/store_stats.h"
 #include "storage/stats/doctor.h"

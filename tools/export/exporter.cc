@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "service/point_convert.h"
+#include "service/grpc/point_convert.h"
 
 namespace trackdb::export_tool {
 namespace {

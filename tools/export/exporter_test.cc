@@ -16,7 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/distance.h"
-#include "service/test_server.h"
+#include "service/grpc/test_server.h"
 
 namespace trackdb::export_tool {
 namespace {

@@ -9,7 +9,7 @@
 //       --format=csv
 //
 // The format comes from --format, else --out's extension, else GeoJSON.
-// TLS and users as trackdb_doctor (service/client_channel.h).
+// TLS and users as trackdb_doctor (service/grpc/client_channel.h).
 // Exit status: 0 done, 1 bad flags, 2 a call failed (what was written
 // before it stays in the output).
 
@@ -27,7 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
-#include "service/client_channel.h"
+#include "service/grpc/client_channel.h"
 #include "tools/export/exporter.h"
 #include "tools/import/progress.h"
 

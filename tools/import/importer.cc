@@ -9,7 +9,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "model/limits.h"
-#include "service/point_convert.h"
+#include "service/grpc/point_convert.h"
 #include "tools/import/input_source.h"
 
 namespace trackdb::import {

@@ -2,7 +2,7 @@
 #define TRACKDB_TOOLS_IMPORT_IMPORTER_H_
 
 // The import loop: every input, row by row, through its format's reader and
-// trackd's validation (service/point_convert.h), into a sink.
+// trackd's validation (service/grpc/point_convert.h), into a sink.
 //
 // Bad rows (unparseable, or refused by the validation trackd applies): by
 // default the import stops at the first, with INVALID_ARGUMENT

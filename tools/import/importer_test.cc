@@ -13,7 +13,7 @@
 #include "conf/config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/test_server.h"
+#include "service/grpc/test_server.h"
 #include "storage/format/keys.h"
 #include "storage/store_test_util.h"
 #include "tools/import/offline_sink.h"

@@ -8,7 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "grpcpp/client_context.h"
-#include "service/point_convert.h"
+#include "service/grpc/point_convert.h"
 
 namespace trackdb::import {
 namespace {

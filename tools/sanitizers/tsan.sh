@@ -39,15 +39,15 @@ tests=(
   # fences: writers committing events out of offset order, a reader
   # following the log, Watch streams.
   //storage:fence_store_test
-  //service:fence_service_test
+  //service/grpc:fence_service_test
   # pub/sub: messages pushed from other threads (PUBLISH, the fence
   # publisher) into connections on their loops.
   //service/resp/commands:pubsub_test
   # Webhooks and the log trimmer: threads beside the store's writers,
   # stopped from another thread.
-  //service:stoppable_thread_test
-  //service:fence_webhook_test
-  //service:retention_trimmer_test
+  //service/jobs:stoppable_thread_test
+  //service/events:fence_webhook_test
+  //service/jobs:retention_trimmer_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
   //service/resp/commands:string_commands_test
   //service/resp/commands:key_commands_test
@@ -67,7 +67,7 @@ tests=(
   # Both doors on one store.
   //service/resp/server:cross_door_limits_test
   //service/resp/server:geo_cross_protocol_test
-  //service:grpc_server_test
+  //service/grpc:grpc_server_test
 )
 
 # detect_deadlocks=0: a whole-name operation takes every entity stripe

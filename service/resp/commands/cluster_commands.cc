@@ -22,7 +22,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cluster/key_slot.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 

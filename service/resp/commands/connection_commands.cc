@@ -7,7 +7,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"

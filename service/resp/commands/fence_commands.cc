@@ -49,7 +49,7 @@
 #include "index/latlng.h"
 #include "model/limits.h"
 #include "model/validate.h"
-#include "service/resp/commands/fence_json.h"
+#include "service/events/fence_json.h"
 #include "service/resp/commands/geo_args.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"

@@ -7,7 +7,7 @@
 #include "index/redis_geo_format.h"
 #include "model/limits.h"
 #include "model/validate.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "types/codec/redis_number.h"

@@ -11,7 +11,7 @@
 #include "index/geohash.h"
 #include "index/redis_geo_format.h"
 #include "index/redis_geo_search.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/geo_args.h"
 #include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/command.h"

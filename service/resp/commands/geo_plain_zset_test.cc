@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/redis_geo_search.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/store_test_util.h"
 #include "types/geo_source.h"

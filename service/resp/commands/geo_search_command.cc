@@ -45,7 +45,7 @@
 #include "index/redis_geo_search.h"
 #include "index/region.h"
 #include "model/validate.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/geo_args.h"
 #include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/command.h"

@@ -23,7 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "model/glob.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/string_update.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"

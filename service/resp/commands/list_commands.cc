@@ -35,7 +35,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/blocking_pop.h"
 #include "service/resp/commands/mpop_args.h"
 #include "service/resp/commands/typed_command.h"

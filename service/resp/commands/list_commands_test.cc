@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/testing/geo_test_util.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/format/typed_values.h"

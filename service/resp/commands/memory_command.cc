@@ -22,7 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "model/track_point.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"

@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/replication/resp_client.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"

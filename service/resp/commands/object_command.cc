@@ -14,7 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"
 #include "storage/format/typed_codec.h"

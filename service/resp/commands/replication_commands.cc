@@ -12,7 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "storage/replication/replication.h"
 

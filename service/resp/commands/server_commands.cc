@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "model/glob.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/command_keys.h"
 #include "service/resp/dispatch/option_words.h"

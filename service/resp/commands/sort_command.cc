@@ -27,7 +27,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
 #include "service/resp/dispatch/command.h"

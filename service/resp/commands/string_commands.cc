@@ -19,7 +19,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/string_update.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"

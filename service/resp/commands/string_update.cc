@@ -1,6 +1,6 @@
 #include "service/resp/commands/string_update.h"
 
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "types/key_type.h"
 

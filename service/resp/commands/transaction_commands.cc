@@ -34,7 +34,7 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/exec_gate.h"
 #include "types/key_dump.h"

@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "storage/format/typed_codec.h"

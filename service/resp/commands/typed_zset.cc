@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"

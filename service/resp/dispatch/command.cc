@@ -14,7 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cluster/key_slot.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/dispatch/command_keys.h"
 #include "service/resp/dispatch/option_words.h"
 #include "storage/format/disk_error.h"

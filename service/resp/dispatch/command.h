@@ -35,7 +35,7 @@
 #include "absl/types/span.h"
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
-#include "service/fence_webhook.h"
+#include "service/events/fence_webhook.h"
 #include "service/replication/replica_link.h"
 #include "service/replication/replica_registry.h"
 #include "service/replication/slot_migrator.h"

@@ -14,7 +14,7 @@
 #include "model/limits.h"
 #include "service/resp/server/resp_server.h"
 #include "service/resp/testing/resp_test_client.h"
-#include "service/test_server.h"
+#include "service/grpc/test_server.h"
 #include "trackdb/v1/track_service.grpc.pb.h"
 
 namespace trackdb::resp {

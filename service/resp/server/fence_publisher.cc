@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "service/resp/commands/fence_json.h"
+#include "service/events/fence_json.h"
 #include "types/keyspace.h"
 
 namespace trackdb::resp {

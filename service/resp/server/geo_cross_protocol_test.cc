@@ -15,10 +15,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/track_point.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/server/resp_server.h"
 #include "service/resp/testing/resp_test_client.h"
-#include "service/test_server.h"
+#include "service/grpc/test_server.h"
 #include "trackdb/v1/track_service.grpc.pb.h"
 
 namespace trackdb::resp {

@@ -17,7 +17,7 @@
 #include "absl/synchronization/mutex.h"
 #include "asio.hpp"
 #include "conf/config.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "service/resp/commands/blocking_pop.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/dispatch/command.h"

@@ -27,7 +27,7 @@
 #include "absl/status/statusor.h"
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
-#include "service/fence_webhook.h"
+#include "service/events/fence_webhook.h"
 #include "service/replication/sync_acks.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/clock.h"
+#include "model/clock.h"
 #include "types/keyspace.h"
 
 namespace trackdb::resp::testing {
