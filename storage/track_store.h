@@ -161,7 +161,8 @@ class TrackStore {
   // history; an entity's newest point (loc_time >= its current latest)
   // becomes its latest (and moves in the latest index). Older points are
   // history only. INVALID_ARGUMENT naming points[i] and the field, with nothing
-  // written, if any point is invalid.
+  // written, if any point is invalid; WRONGTYPE (storage/format/wrong_type.h),
+  // with nothing written, if the name holds a string or a typed value.
   absl::Status AddPoints(absl::string_view collection,
                          absl::Span<const model::TrackPoint> points);
   // The same, with options, saying what happened to each entity.
@@ -333,8 +334,8 @@ class TrackStore {
   RetentionCounters retention_counters() const;
 
   // --- Whole names (name_ops.cc) ---
-  // A name may hold a string (kv) and a collection; the front doors keep at
-  // most one (Redis: a key has one type). Each call below is one batch, so
+  // A name holds one type (Redis: a key has one type; typed_values.h says
+  // how the store keeps that). Each call below is one batch, so
   // a reader or a crash sees all of it or none, and holds the names'
   // collection locks exclusively and their string stripes meanwhile.
 
@@ -475,6 +476,18 @@ class TrackStore {
   // Brings a data dir of an older schema `version` to kSchemaVersion.
   absl::Status Upgrade(const std::string& data_dir, std::string version);
   absl::Mutex& CollectionLock(absl::string_view collection);
+  // WRONGTYPE if `collection`'s name holds a string or typed value; the
+  // caller holds the name's stripe shared (write_path.cc).
+  absl::Status RefuseIfOtherType(absl::string_view collection);
+  // The locks AddPoints holds (write_path.cc).
+  struct PointsLocks {
+    std::optional<absl::ReaderMutexLock> collection;
+    std::optional<EntityLocks::Held> entities;
+  };
+  absl::Status LockForPoints(absl::string_view collection,
+                             const std::vector<size_t>& stripes,
+                             const std::function<bool()>& read_any_stored,
+                             PointsLocks* held);
   // The entity-lock stripes that guard strings `names` (kv_ops.cc).
   static std::vector<size_t> StringStripes(absl::Span<const std::string> names);
   // Each distinct collection lock of `names`, in a fixed order (so that two

@@ -21,6 +21,7 @@
 #include "storage/track_store.h"
 #include "storage/typed/typed_cache.h"
 #include "storage/format/typed_values.h"
+#include "storage/format/wrong_type.h"
 
 namespace trackdb::storage {
 namespace {
@@ -874,6 +875,130 @@ TEST(TypedOps, WalksThatResumeWhereTheLastStoppedSeekOnce) {
   EXPECT_THAT(popped, ElementsAre("a", "b", "c"));
   EXPECT_EQ(seeks, 1u);
   EXPECT_THAT(Fields(*store, "h"), ElementsAre("d", "e"));
+}
+
+// A name holds one type: points are refused on a name that holds a typed
+// value or an unexpired string, writing nothing, and accepted once it holds
+// neither.
+TEST(OneTypePerNameTest, AddPointsRefusesANameHoldingAnotherType) {
+  auto store = OpenStore(NewDataDir());
+  MakeHash(*store, "h", {"f"});
+  absl::Status s = store->AddPoints("h", {testing::Point("a", 1, 10, 20)});
+  EXPECT_TRUE(IsWrongType(s)) << s;
+  EXPECT_EQ(store->CollectionSize("h").value_or(-1), 0);
+  EXPECT_THAT(Fields(*store, "h"), ElementsAre("f"));
+
+  ASSERT_TRUE(store->PutString("s", StringValue{"v", 0}, kNow).ok());
+  s = store->AddPoints("s", {testing::Point("a", 1, 10, 20)});
+  EXPECT_TRUE(IsWrongType(s)) << s;
+  EXPECT_EQ(store->CollectionSize("s").value_or(-1), 0);
+
+  // An expired string is no type: the name takes points.
+  ASSERT_TRUE(store->PutString("x", StringValue{"v", kNow + 1}, kNow).ok());
+  EXPECT_TRUE(store->AddPoints("x", {testing::Point("a", 1, 10, 20)}).ok());
+  EXPECT_EQ(store->CollectionSize("x").value_or(-1), 1);
+}
+
+// Creates a hash at `name` unless it holds a string or a collection, as a
+// typed command does.
+absl::Status CreateHashUnlessOtherType(TrackStore& store,
+                                       const std::string& name) {
+  const std::string names[] = {name};
+  return store.UpdateTyped(names, kNow, [&](TypedTxn& txn) {
+    absl::StatusOr<bool> other = txn.HoldsStringOrCollection(name);
+    if (!other.ok()) return other.status();
+    if (*other) return WrongTypeError(name, "a collection");
+    TypedMeta m = txn.Create(ValueType::kHash);
+    txn.Put(name, m, "f", "v");
+    m.size = 1;
+    txn.SetMeta(name, m);
+    return absl::OkStatus();
+  });
+}
+
+// Whether `name` holds both a collection and a typed value.
+bool HoldsBoth(TrackStore& store, const std::string& name) {
+  absl::StatusOr<int64_t> size = store.CollectionSize(name);
+  absl::StatusOr<std::optional<TypedMeta>> meta =
+      store.GetTypedMeta(name, kNow);
+  EXPECT_TRUE(size.ok() && meta.ok());
+  return size.value_or(0) > 0 && meta.ok() && meta->has_value();
+}
+
+// A typed write and a points write racing on a new name: whichever wins,
+// the name ends with one type, and the loser was refused.
+TEST(OneTypePerNameTest, RacingTypedAndPointsWritesLeaveOneType) {
+  auto store = OpenStore(NewDataDir());
+  constexpr int kRounds = 300;
+  int both = 0, typed_won = 0, points_won = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::string name = absl::StrCat("k", round);
+    std::atomic<int> ready{0};
+    absl::Status points_status, typed_status;
+    std::thread points([&] {
+      ++ready;
+      while (ready.load() < 2) std::this_thread::yield();
+      points_status = store->AddPoints(name, {testing::Point("a", 1, 1, 2)});
+    });
+    std::thread typed([&] {
+      ++ready;
+      while (ready.load() < 2) std::this_thread::yield();
+      typed_status = CreateHashUnlessOtherType(*store, name);
+    });
+    points.join();
+    typed.join();
+    if (HoldsBoth(*store, name)) ++both;
+    absl::StatusOr<int64_t> size = store->CollectionSize(name);
+    absl::StatusOr<std::optional<TypedMeta>> meta =
+        store->GetTypedMeta(name, kNow);
+    ASSERT_TRUE(size.ok() && meta.ok());
+    if (meta->has_value()) {
+      ++typed_won;
+      EXPECT_TRUE(IsWrongType(points_status)) << points_status;
+    } else {
+      ++points_won;
+      EXPECT_EQ(*size, 1);
+      EXPECT_TRUE(IsWrongType(typed_status)) << typed_status;
+    }
+  }
+  EXPECT_EQ(both, 0) << "typed won " << typed_won << ", points won "
+                     << points_won;
+  EXPECT_EQ(typed_won + points_won, kRounds);
+}
+
+// The last entity of a name removed while a typed write and a points
+// write of that entity race: the points write, which found the entity
+// before it took its locks, must not miss the typed value that the empty
+// name then admits.
+TEST(OneTypePerNameTest, PointsForAnEntityRemovedMeanwhileStillSeeTheType) {
+  auto store = OpenStore(NewDataDir());
+  for (int round = 0; round < 300; ++round) {
+    const std::string name = absl::StrCat("k", round);
+    ASSERT_TRUE(store->AddPoints(name, {testing::Point("a", 1, 1, 2)}).ok());
+    std::atomic<int> ready{0};
+    auto start = [&] {
+      ++ready;
+      while (ready.load() < 3) std::this_thread::yield();
+    };
+    std::thread remove([&] {
+      start();
+      EXPECT_TRUE(store->DeleteEntity(name, "a").ok());
+    });
+    std::thread typed([&] {
+      start();
+      absl::Status s = CreateHashUnlessOtherType(*store, name);
+      EXPECT_TRUE(s.ok() || IsWrongType(s)) << s;
+    });
+    std::thread points([&] {
+      start();
+      absl::Status s = store->AddPoints(name, {testing::Point("a", 2, 1, 2)});
+      EXPECT_TRUE(s.ok() || IsWrongType(s)) << s;
+    });
+    remove.join();
+    typed.join();
+    points.join();
+    EXPECT_FALSE(HoldsBoth(*store, name)) << name;
+  }
 }
 
 }  // namespace

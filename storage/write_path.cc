@@ -10,6 +10,9 @@
 #include "storage/engine/engine.h"
 #include "storage/points/history_cells.h"
 #include "storage/format/keys.h"
+#include "storage/format/kv_codec.h"
+#include "storage/format/typed_codec.h"
+#include "storage/format/wrong_type.h"
 #include "storage/strings/kv_expiry.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
@@ -25,7 +28,8 @@ absl::Status CorruptLatest(absl::string_view entity) {
 }
 
 // Fills each entity's stored latest position from the latest index (I6:
-// the caller holds the entities' stripes, so it is what `latest` holds).
+// while the caller holds the entities' stripes, it is what `latest` holds;
+// before, a guess).
 void ReadStoredLatest(const Engine& engine, absl::string_view collection,
                       PointsPlan* plan) {
   std::vector<absl::string_view> names;
@@ -36,6 +40,25 @@ void ReadStoredLatest(const Engine& engine, absl::string_view collection,
   for (size_t i = 0; i < stored.size(); ++i) {
     plan->entities[i].stored = stored[i];
   }
+}
+
+// INVALID_ARGUMENT naming points[i] and its field, for the first bad one.
+absl::Status ValidatePoints(absl::Span<const model::TrackPoint> points) {
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (absl::Status s = model::ValidateStoredPoint(
+            points[i], absl::StrCat("points[", i, "]"));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool AnyStored(const PointsPlan& plan) {
+  for (const PointsPlan::Entity& e : plan.entities) {
+    if (e.stored) return true;
+  }
+  return false;
 }
 
 // GEOADD's NX and XX, in storage's terms: which entities may be written.
@@ -162,6 +185,56 @@ absl::Status AppendPoints(WriteBatchBuilder& batch,
   return absl::OkStatus();
 }
 
+// A name holds one type (storage/format/typed_values.h). The caller holds
+// the name's stripe shared, so no string or typed value can appear on it
+// meanwhile: their writers hold it exclusively while they check for a
+// collection. So a collection with entities has neither, and only a new
+// one is checked.
+absl::Status TrackStore::RefuseIfOtherType(absl::string_view collection) {
+  if (engine_->latest_index.Size(collection) > 0) return absl::OkStatus();
+  const int64_t now = SystemNowMs();
+  const std::string name[] = {std::string(collection)};
+  absl::StatusOr<std::vector<std::optional<StringValue>>> strings =
+      LoadStrings(name);
+  if (!strings.ok()) return strings.status();
+  if (Unexpired((*strings)[0], now)) {
+    return WrongTypeError(collection, "a string");
+  }
+  absl::StatusOr<std::optional<TypedMeta>> meta =
+      GetTypedMeta(collection, now);
+  if (!meta.ok()) return meta.status();
+  if (*meta) {
+    return WrongTypeError(collection,
+                          absl::StrCat("a ", ValueTypeName((*meta)->type)));
+  }
+  return absl::OkStatus();
+}
+
+// Takes the collection's lock shared and each entity's stripe, then reads
+// the entities' stored latest (read_any_stored, which says whether any
+// has one). Points may go to a name that holds no other type: while one of
+// the entities exists and its stripe is held, the collection cannot empty,
+// so no string or typed value can take the name. Otherwise the name's
+// stripe is held shared too and RefuseIfOtherType decides. The guess of
+// which case applies is read before locking, and checked after.
+absl::Status TrackStore::LockForPoints(
+    absl::string_view collection, const std::vector<size_t>& stripes,
+    const std::function<bool()>& read_any_stored, PointsLocks* held) {
+  bool with_name = !read_any_stored();
+  const std::string name[] = {std::string(collection)};
+  for (;;) {
+    held->collection.emplace(&CollectionLock(collection));
+    held->entities.emplace(with_name ? locks_.Lock(stripes, StringStripes(name))
+                                     : locks_.Lock(stripes));
+    const bool any_stored = read_any_stored();
+    if (with_name) return RefuseIfOtherType(collection);
+    if (any_stored) return absl::OkStatus();
+    held->entities.reset();  // its entities went meanwhile: again, and check
+    held->collection.reset();
+    with_name = true;
+  }
+}
+
 absl::Status TrackStore::AddPoints(absl::string_view collection,
                                    absl::Span<const model::TrackPoint> points) {
   return AddPoints(collection, points, AddPointsOptions()).status();
@@ -170,13 +243,7 @@ absl::Status TrackStore::AddPoints(absl::string_view collection,
 absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     absl::string_view collection, absl::Span<const model::TrackPoint> points,
     const AddPointsOptions& options) {
-  for (size_t i = 0; i < points.size(); ++i) {
-    if (absl::Status s = model::ValidateStoredPoint(
-            points[i], absl::StrCat("points[", i, "]"));
-        !s.ok()) {
-      return s;
-    }
-  }
+  if (absl::Status s = ValidatePoints(points); !s.ok()) return s;
   AddPointsResult result;
   if (points.empty()) return result;
   // Points written after a GEO key's expiry start a new key (Redis's lazy
@@ -199,9 +266,17 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     stripes.push_back(EntityLocks::StripeOf(collection, e.name));
   }
 
-  absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
-  EntityLocks::Held held = locks_.Lock(std::move(stripes));
-  ReadStoredLatest(*engine_, collection, &plan);
+  PointsLocks held;
+  if (absl::Status s = LockForPoints(collection, stripes,
+                                     [&] {
+                                       ReadStoredLatest(*engine_, collection,
+                                                        &plan);
+                                       return AnyStored(plan);
+                                     },
+                                     &held);
+      !s.ok()) {
+    return s;
+  }
   ApplyOnly(options.only, &plan);
   WriteBatchBuilder batch(*engine_);
   if (absl::Status s = AppendPoints(batch, collection, points, plan, &result);

@@ -50,34 +50,49 @@ void EntityLocks::LockStripe(Stripe& stripe, bool shared) {
 }
 
 EntityLocks::Held EntityLocks::Lock(std::vector<size_t> stripes, bool shared) {
-  std::sort(stripes.begin(), stripes.end());
-  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-  for (size_t s : stripes) LockStripe(stripes_[s], shared);
-  return Held(this, std::move(stripes), shared);
+  std::vector<size_t> none;
+  if (shared) return Lock(std::move(none), std::move(stripes));
+  return Lock(std::move(stripes), std::move(none));
 }
 
-EntityLocks::Held::Held(EntityLocks* owner, std::vector<size_t> stripes,
-                        bool shared)
-    : owner_(owner),
-      stripes_(std::move(stripes)),
-      shared_(shared),
-      locked_at_ns_(NowNs()) {}
+EntityLocks::Held EntityLocks::Lock(std::vector<size_t> exclusive,
+                                    std::vector<size_t> shared) {
+  std::vector<Held::Taken> taken;
+  taken.reserve(exclusive.size() + shared.size());
+  for (size_t s : exclusive) taken.push_back({s, false});
+  for (size_t s : shared) taken.push_back({s, true});
+  // By stripe, exclusive first, so that the first of each stripe decides.
+  std::sort(taken.begin(), taken.end(),
+            [](const Held::Taken& a, const Held::Taken& b) {
+              return a.stripe != b.stripe ? a.stripe < b.stripe
+                                          : a.shared < b.shared;
+            });
+  taken.erase(std::unique(taken.begin(), taken.end(),
+                          [](const Held::Taken& a, const Held::Taken& b) {
+                            return a.stripe == b.stripe;
+                          }),
+              taken.end());
+  for (const Held::Taken& t : taken) LockStripe(stripes_[t.stripe], t.shared);
+  return Held(this, std::move(taken));
+}
+
+EntityLocks::Held::Held(EntityLocks* owner, std::vector<Taken> taken)
+    : owner_(owner), taken_(std::move(taken)), locked_at_ns_(NowNs()) {}
 
 EntityLocks::Held::Held(Held&& other) noexcept
     : owner_(std::exchange(other.owner_, nullptr)),
-      stripes_(std::move(other.stripes_)),
-      shared_(other.shared_),
+      taken_(std::move(other.taken_)),
       locked_at_ns_(other.locked_at_ns_) {}
 
 EntityLocks::Held::~Held() {
   if (owner_ == nullptr) return;
   const int64_t held_ns = NowNs() - locked_at_ns_;
-  for (auto it = stripes_.rbegin(); it != stripes_.rend(); ++it) {
-    Stripe& stripe = owner_->stripes_[*it];
+  for (auto it = taken_.rbegin(); it != taken_.rend(); ++it) {
+    Stripe& stripe = owner_->stripes_[it->stripe];
     const int64_t average = stripe.hold_ns.load(std::memory_order_relaxed);
     stripe.hold_ns.store(average + (held_ns - average) / 8,
                          std::memory_order_relaxed);
-    shared_ ? stripe.mutex.ReaderUnlock() : stripe.mutex.Unlock();
+    it->shared ? stripe.mutex.ReaderUnlock() : stripe.mutex.Unlock();
   }
 }
 

@@ -56,10 +56,13 @@ class EntityLocks {
 
    private:
     friend class EntityLocks;
-    Held(EntityLocks* owner, std::vector<size_t> stripes, bool shared);
-    EntityLocks* owner_;           // null once moved from
-    std::vector<size_t> stripes_;  // sorted, unique
-    bool shared_;
+    struct Taken {
+      size_t stripe;
+      bool shared;
+    };
+    Held(EntityLocks* owner, std::vector<Taken> taken);
+    EntityLocks* owner_;       // null once moved from
+    std::vector<Taken> taken_;  // by stripe, each once
     int64_t locked_at_ns_;
   };
 
@@ -69,6 +72,11 @@ class EntityLocks {
   // Blocks until every stripe of `stripes` (any order, repeats allowed) is
   // held: exclusively, or with `shared` beside other shared holders.
   Held Lock(std::vector<size_t> stripes, bool shared = false);
+  // Both at once, in one ascending order: `exclusive` exclusively and
+  // `shared` shared (a stripe in both is held exclusively). For a writer
+  // that also holds off writers of a name it only reads (AddPoints holds
+  // its collection name's stripe shared: see write_path.cc).
+  Held Lock(std::vector<size_t> exclusive, std::vector<size_t> shared);
 
   // The stripe's recent hold time, which bounds a waiter's spin.
   int64_t RecentHoldNs(size_t stripe) const {

@@ -119,5 +119,46 @@ TEST(EntityLocksTest, SharedHoldersRunSideBySideAndWritersWaitForThem) {
   EXPECT_TRUE(writer_held.load());
 }
 
+// One call holding some stripes exclusively and others shared: readers of
+// the shared one run beside it, writers of either wait, and a stripe named
+// in both is held exclusively.
+TEST(EntityLocksTest, MixedHoldIsSharedWhereAskedAndExclusiveElsewhere) {
+  EntityLocks locks;
+  absl::Notification mixed_holds, release_mixed, reader_held;
+  std::thread mixed([&] {
+    EntityLocks::Held held = locks.Lock({1, 2}, {5, 2});
+    mixed_holds.Notify();
+    release_mixed.WaitForNotification();
+  });
+  mixed_holds.WaitForNotification();
+  std::thread reader([&] {
+    EntityLocks::Held held = locks.Lock({5}, /*shared=*/true);
+    reader_held.Notify();
+  });
+  EXPECT_TRUE(reader_held.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  reader.join();
+
+  std::atomic<int> held_by_others{0};
+  std::vector<std::thread> waiters;
+  waiters.emplace_back([&] {
+    EntityLocks::Held held = locks.Lock({5});  // a writer of the shared one
+    ++held_by_others;
+  });
+  waiters.emplace_back([&] {
+    EntityLocks::Held held = locks.Lock({2}, /*shared=*/true);  // in both
+    ++held_by_others;
+  });
+  waiters.emplace_back([&] {
+    EntityLocks::Held held = locks.Lock({1}, /*shared=*/true);
+    ++held_by_others;
+  });
+  absl::SleepFor(absl::Milliseconds(50));
+  EXPECT_EQ(held_by_others.load(), 0);
+  release_mixed.Notify();
+  mixed.join();
+  for (std::thread& w : waiters) w.join();
+  EXPECT_EQ(held_by_others.load(), 3);
+}
+
 }  // namespace
 }  // namespace trackdb::storage

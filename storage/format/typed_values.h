@@ -9,11 +9,13 @@
 // this API only reads, stages and commits.
 //
 // A name holds at most one of: a string, a collection (GEO key), a typed
-// value. The doors keep that: a typed command checks HoldsStringOrCollection
-// first (WRONGTYPE), and the whole-name operations (TrackStore's
+// value. The store keeps that: a typed command checks
+// HoldsStringOrCollection first (WRONGTYPE) holding the name's stripe,
+// AddPoints refuses a name that holds a string or typed value
+// (storage/format/wrong_type.h) holding the same stripe shared, so the two
+// cannot both create, and the whole-name operations (TrackStore's
 // DeleteNames, CopyName, ReplaceWith*, PutString) remove or carry a typed
-// value along with the rest. (As with SET and GEOADD, a GEOADD racing a
-// typed write on a new name can leave both; TYPE then says the typed one.)
+// value along with the rest.
 
 #include <cstdint>
 #include <functional>

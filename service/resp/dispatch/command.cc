@@ -17,7 +17,9 @@
 #include "model/clock.h"
 #include "service/resp/dispatch/command_keys.h"
 #include "service/resp/dispatch/option_words.h"
+#include "service/resp/dispatch/reply_errors.h"
 #include "storage/format/disk_error.h"
+#include "storage/format/wrong_type.h"
 #include "types/keyspace.h"
 
 namespace trackdb::resp {
@@ -140,6 +142,10 @@ bool CommandContext::Check(const absl::Status& s) {
     // reason: a full disk or an I/O error.
     reply.Error(
         absl::StrCat("-MISCONF Errors writing to the data dir: ", s.message()));
+    return false;
+  }
+  if (storage::IsWrongType(s)) {  // the store's one-type-per-name guarantee
+    reply.Error(kWrongTypeError);
     return false;
   }
   if (storage::IsWriteStall(s)) {

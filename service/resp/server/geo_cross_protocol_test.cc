@@ -218,6 +218,22 @@ TEST_F(CrossProtocolTest, BypolygonFindsWhatSearchPolygonFinds) {
             absl::StrCat("*", expected.size()));
 }
 
+// A key has one type on both doors: gRPC's points are refused on a name
+// that holds a Redis string or hash, with Redis's WRONGTYPE, and write
+// nothing.
+TEST_F(CrossProtocolTest, GrpcPointsAreRefusedOnAKeyOfAnotherType) {
+  ASSERT_EQ(resp_->Call({"SET", "s", "v"}), "+OK\r\n");
+  ASSERT_EQ(resp_->Call({"HSET", "h", "f", "v"}), ":1\r\n");
+  for (const char* key : {"s", "h"}) {
+    grpc::Status s = AddPoints(key, {MakePoint("a", NowMs(), 1, 2)});
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << key;
+    EXPECT_THAT(s.error_message(), ::testing::HasSubstr("WRONGTYPE")) << key;
+  }
+  EXPECT_EQ(resp_->Call({"TYPE", "s"}), "+string\r\n");
+  EXPECT_EQ(resp_->Call({"TYPE", "h"}), "+hash\r\n");
+  EXPECT_EQ(resp_->Call({"GET", "s"}), "$1\r\nv\r\n");
+}
+
 TEST_F(CrossProtocolTest, ZremDeletesTheEntityForGrpcToo) {
   ASSERT_TRUE(AddPoints("fleet", {MakePoint("a", NowMs() - 1000, 10, 10),
                                   MakePoint("a", NowMs() - 500, 10.1, 10),
