@@ -101,7 +101,7 @@ class Connection {
         // WAIT answers at once, as at its timeout.
         if (client_.pending_wait) {
           reply.Integer(
-              state_.replicas().Acked(client_.pending_wait->sequence));
+              state_.role().replicas().Acked(client_.pending_wait->sequence));
           client_.pending_wait.reset();
         }
         CheckReplies(out, RepliesExpected(argv, out, before), argv);
@@ -184,17 +184,20 @@ class Connection {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace trackdb::fuzz;
   static ScratchStore* store = new ScratchStore(/*inputs_per_store=*/500);
+  static std::unique_ptr<trackdb::replication::NodeRole> role;
   static std::unique_ptr<ServerState> state;
   bool fresh = false;
   trackdb::storage::TrackStore* s = store->Next(&fresh);
   if (fresh) {
     state.reset();  // it points into the store just replaced
-    state = std::make_unique<ServerState>(s, FuzzConfig());
+    role = std::make_unique<trackdb::replication::NodeRole>(
+        s, FuzzConfig().replication());
+    state = std::make_unique<ServerState>(s, FuzzConfig(), role.get());
     // A blocking list command with nothing to pop answers at once, as at
     // its timeout, instead of waiting (for ever, with timeout 0) for a push
     // no other connection will make.
     state->pop_waiters().Stop();
-    state->replicas().Stop();
+    role->replicas().Stop();
   }
   Connection connection(
       *state, absl::string_view(reinterpret_cast<const char*>(data), size));

@@ -48,6 +48,12 @@ tests=(
   //service/jobs:stoppable_thread_test
   //service/events:fence_webhook_test
   //service/jobs:retention_trimmer_test
+  # Replication: a replica's link pulling beside the primary's writers,
+  # waiters woken by acks from other threads, a slot migration beside
+  # writers of its slots.
+  //service/replication:sync_acks_test
+  //service/replication:replica_link_test
+  //service/replication:slot_migrator_test
   # RESP: event loops, worker pool, many clients (with redis-server beside).
   //service/resp/commands:string_commands_test
   //service/resp/commands:key_commands_test

@@ -272,7 +272,8 @@ void ClusterxMigrate(CommandContext& ctx) {
   options.port = node.port;
   options.user = config.primary_user();
   options.password = config.primary_password();
-  const absl::Status s = ctx.server.MigrateSlots(first, last, options);
+  const absl::Status s = ctx.server.role().MigrateSlots(ctx.server.cluster(), first,
+                                                  last, options);
   if (absl::IsFailedPrecondition(s)) return ctx.reply.Error(s.message());
   if (ctx.Check(s)) ctx.reply.Status("OK");
 }

@@ -24,7 +24,8 @@ class DispatchGroupsTest : public ::testing::Test {
  protected:
   DispatchGroupsTest()
       : store_(storage::testing::OpenStore(storage::testing::NewDataDir())),
-        state_(store_.get(), v1::TrackdbConfig()) {}
+        role_(store_.get(), v1::ReplicationConfig()),
+        state_(store_.get(), v1::TrackdbConfig(), &role_) {}
 
   // A client with its replies, and the run it has waiting.
   struct Client {
@@ -65,6 +66,7 @@ class DispatchGroupsTest : public ::testing::Test {
   }
 
   std::unique_ptr<storage::TrackStore> store_;
+  replication::NodeRole role_;
   ServerState state_;
   int64_t ids_ = 0;
 };

@@ -18,48 +18,6 @@
 
 namespace trackdb::resp {
 
-void ServerState::StopReplicaLink() {
-  absl::MutexLock lock(&link_mu_);
-  link_.reset();
-  migrator_.reset();
-}
-
-absl::Status ServerState::MigrateSlots(int first, int last,
-                                       replication::LinkOptions destination) {
-  absl::MutexLock lock(&link_mu_);
-  if (migrator_ && migrator_->running()) {
-    return absl::FailedPreconditionError("There is already a migrating slot");
-  }
-  migrator_.reset();
-  migrator_ = std::make_unique<replication::SlotMigrator>(
-      store_, cluster_.get(), first, last, std::move(destination));
-  return absl::OkStatus();
-}
-
-absl::Status ServerState::ReplicaOf(
-    std::optional<replication::LinkOptions> primary) {
-  absl::MutexLock change(&replica_of_mu_);
-  std::unique_ptr<replication::ReplicaLink> old;
-  {
-    absl::MutexLock lock(&link_mu_);
-    old = std::move(link_);
-  }
-  old.reset();  // joins its thread, without holding what INFO reads
-  if (!primary) return storage::SetReplica(*store_, false);
-  if (absl::Status s = storage::SetReplica(*store_, true); !s.ok()) return s;
-  auto link = std::make_unique<replication::ReplicaLink>(store_, *primary);
-  absl::MutexLock lock(&link_mu_);
-  link_ = std::move(link);
-  return absl::OkStatus();
-}
-
-std::optional<std::pair<replication::LinkOptions, replication::LinkStatus>>
-ServerState::ReplicaLinkState() const {
-  absl::MutexLock lock(&link_mu_);
-  if (!link_) return std::nullopt;
-  return std::make_pair(link_->options(), link_->status());
-}
-
 absl::Status FollowTopology(ServerState& server) {
   if (server.cluster() == nullptr) return absl::OkStatus();
   const std::shared_ptr<const cluster::ClusterView> view =
@@ -67,10 +25,10 @@ absl::Status FollowTopology(ServerState& server) {
   if (!view->topology || view->myself < 0) return absl::OkStatus();
   const std::vector<cluster::Node>& nodes = view->topology->nodes();
   const cluster::Node& me = nodes[view->myself];
-  const auto link = server.ReplicaLinkState();
+  const auto link = server.role().LinkState();
   if (me.master) {
     return link || storage::IsReplica(server.store())
-               ? server.ReplicaOf(std::nullopt)
+               ? server.role().ReplicaOf(std::nullopt)
                : absl::OkStatus();
   }
   const int master = view->topology->Find(me.master_id);
@@ -87,7 +45,7 @@ absl::Status FollowTopology(ServerState& server) {
   options.user = config.primary_user();
   options.password = config.primary_password();
   options.listening_port = server.port;
-  return server.ReplicaOf(options);
+  return server.role().ReplicaOf(options);
 }
 
 namespace {
@@ -109,7 +67,7 @@ void ReplicaOf(CommandContext& ctx) {
   const std::string& host = ctx.argv[1];
   if (absl::EqualsIgnoreCase(host, "no") &&
       absl::EqualsIgnoreCase(ctx.argv[2], "one")) {
-    if (!ctx.Check(ctx.server.ReplicaOf(std::nullopt))) return;
+    if (!ctx.Check(ctx.server.role().ReplicaOf(std::nullopt))) return;
     ctx.reply.Ok();
     return;
   }
@@ -118,7 +76,7 @@ void ReplicaOf(CommandContext& ctx) {
     ctx.reply.Error("Invalid master port");
     return;
   }
-  if (auto state = ctx.server.ReplicaLinkState();
+  if (auto state = ctx.server.role().LinkState();
       state && state->first.host == host && state->first.port == port) {
     ctx.reply.Status("OK Already connected to specified master");
     return;
@@ -130,7 +88,7 @@ void ReplicaOf(CommandContext& ctx) {
   options.user = config.primary_user();
   options.password = config.primary_password();
   options.listening_port = ctx.server.port;
-  if (!ctx.Check(ctx.server.ReplicaOf(options))) return;
+  if (!ctx.Check(ctx.server.role().ReplicaOf(options))) return;
   ctx.reply.Ok();
 }
 
@@ -159,7 +117,7 @@ void Wait(CommandContext& ctx) {
     return;
   }
   const int wanted = static_cast<int>(std::min<int64_t>(n, 1 << 20));
-  const int acked = ctx.server.replicas().Acked(ctx.client.last_write_seq);
+  const int acked = ctx.server.role().replicas().Acked(ctx.client.last_write_seq);
   // Inside EXEC, WAIT answers at once, as in Redis.
   if (acked >= wanted || ctx.client.in_exec) {
     ctx.reply.Integer(acked);
@@ -173,7 +131,7 @@ void Wait(CommandContext& ctx) {
 
 // ROLE, in Redis's shapes.
 void Role(CommandContext& ctx) {
-  if (auto state = ctx.server.ReplicaLinkState()) {
+  if (auto state = ctx.server.role().LinkState()) {
     const replication::LinkStatus& link = state->second;
     ctx.reply.Array(5);
     ctx.reply.Bulk("slave");
@@ -186,7 +144,7 @@ void Role(CommandContext& ctx) {
     return;
   }
   const std::vector<replication::ReplicaInfo> replicas =
-      ctx.server.replicas().Replicas();
+      ctx.server.role().replicas().Replicas();
   ctx.reply.Array(3);
   ctx.reply.Bulk("master");
   ctx.reply.Integer(static_cast<int64_t>(storage::LatestSequence(ctx.store())));
@@ -266,7 +224,7 @@ void ReplPull(CommandContext& ctx) {
   }
   if (!ctx.Check(batches.status())) return;
   // What it applied, now that its history is known to be this one's.
-  ctx.server.replicas().Pulled(ctx.client.id, PeerIp(ctx.client.addr),
+  ctx.server.role().replicas().Pulled(ctx.client.id, PeerIp(ctx.client.addr),
                                args.port, next - 1);
   if (batches->empty() && args.wait_ms > 0 &&
       storage::WaitForSequence(
@@ -341,7 +299,7 @@ void AppendReplicaFields(CommandContext& ctx,
 
 void AppendPrimaryFields(CommandContext& ctx, std::string* text) {
   const std::vector<replication::ReplicaInfo> replicas =
-      ctx.server.replicas().Replicas();
+      ctx.server.role().replicas().Replicas();
   absl::StrAppend(text, "role:master\r\nconnected_slaves:", replicas.size(),
                   "\r\n");
   const int64_t now = NowMs();
@@ -382,7 +340,7 @@ void ReplDigest(CommandContext& ctx) {
 // highest.
 std::string ReplicationInfoSection(CommandContext& ctx) {
   std::string text = "# Replication\r\n";
-  if (auto link = ctx.server.ReplicaLinkState()) {
+  if (auto link = ctx.server.role().LinkState()) {
     AppendReplicaFields(ctx, *link, &text);
   } else {
     AppendPrimaryFields(ctx, &text);

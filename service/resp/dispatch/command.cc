@@ -49,9 +49,9 @@ std::string ProtectedRefusal(const ServerState& server,
 
 ServerState::ServerState(storage::TrackStore* store,
                          const v1::TrackdbConfig& config,
+                         replication::NodeRole* role,
                          std::shared_ptr<auth::UserTable> users,
-                         const service::FenceWebhooks* webhooks,
-                         std::shared_ptr<replication::SyncAcks> sync_acks)
+                         const service::FenceWebhooks* webhooks)
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
@@ -60,12 +60,7 @@ ServerState::ServerState(storage::TrackStore* store,
                  : std::make_shared<auth::UserTable>(config.server())),
       webhooks_(webhooks),
       start_ms_(NowMs()),
-      sync_acks_(sync_acks != nullptr
-                     ? std::move(sync_acks)
-                     : std::make_shared<replication::SyncAcks>(
-                           store,
-                           std::make_shared<replication::ReplicaRegistry>(),
-                           config.replication())) {
+      role_(role) {
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();
   }
@@ -89,7 +84,7 @@ void ServerState::PublishClient(const ClientState& c) {
 
 void ServerState::RemoveClient(int64_t id) {
   pubsub_.RemoveClient(id);
-  replicas().Gone(id);
+  role_->replicas().Gone(id);
   absl::MutexLock l(&mu_);
   clients_.erase(id);
 }
@@ -350,7 +345,7 @@ std::string WriteRefusal(ServerState& server, const CommandSpec& spec) {
   if (storage::IsReplica(server.store())) {
     return "-READONLY You can't write against a read only replica.";
   }
-  if (!server.sync_acks().CheckReplicas().ok()) {
+  if (!server.role().sync_acks().CheckReplicas().ok()) {
     return "-NOREPLICAS Not enough good replicas to write.";
   }
   return "";

@@ -36,10 +36,7 @@
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
 #include "service/events/fence_webhook.h"
-#include "service/replication/replica_link.h"
-#include "service/replication/replica_registry.h"
-#include "service/replication/slot_migrator.h"
-#include "service/replication/sync_acks.h"
+#include "service/replication/node_role.h"
 #include "service/resp/dispatch/exec_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/pubsub.h"
@@ -190,14 +187,13 @@ class CommandTable;
 // Shared by every connection.
 class ServerState {
  public:
+  // `role` (this node's replicas, link and migration) outlives the state.
   // `users` may be shared with the gRPC door; null makes this state's own
   // from config.server. `webhooks` (null: none run) outlives the state.
-  // `sync_acks` may be shared with the gRPC door (null: the state's own,
-  // from config.replication).
   ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config,
+              replication::NodeRole* role,
               std::shared_ptr<auth::UserTable> users = nullptr,
-              const service::FenceWebhooks* webhooks = nullptr,
-              std::shared_ptr<replication::SyncAcks> sync_acks = nullptr);
+              const service::FenceWebhooks* webhooks = nullptr);
 
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
@@ -240,23 +236,8 @@ class ServerState {
   void SetRandomKeyPosition(int db, std::string position);
 
   // Replication (replication_commands.cc): the replicas that follow this
-  // node, and a replica's link to its primary.
-  replication::ReplicaRegistry& replicas() { return sync_acks_->replicas(); }
-  const replication::SyncAcks& sync_acks() const { return *sync_acks_; }
-  // Follows `primary` (the store becomes a replica), or, with nullopt,
-  // stops following (a primary again). Re-pointing a replica restarts its
-  // link; the data it holds is brought to the new primary's by the sync.
-  absl::Status ReplicaOf(std::optional<replication::LinkOptions> primary);
-  // Stops the link and any migration, leaving the store a replica if it
-  // was (shutdown).
-  void StopReplicaLink();
-  // Migrates slots [first, last] to `destination` (CLUSTERX MIGRATE);
-  // FAILED_PRECONDITION while another migration runs.
-  absl::Status MigrateSlots(int first, int last,
-                            replication::LinkOptions destination);
-  // The link's options and state; nullopt on a primary.
-  std::optional<std::pair<replication::LinkOptions, replication::LinkStatus>>
-  ReplicaLinkState() const;
+  // node, its link to a primary, slot migration.
+  replication::NodeRole& role() const { return *role_; }
 
   int64_t start_ms() const { return start_ms_; }
   // This node's place in its cluster; null unless server.cluster_enabled.
@@ -283,12 +264,7 @@ class ServerState {
   SlowLog slow_log_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
-  std::shared_ptr<replication::SyncAcks> sync_acks_;
-  absl::Mutex replica_of_mu_;  // serialises ReplicaOf calls
-  mutable absl::Mutex link_mu_;
-  std::unique_ptr<replication::ReplicaLink> link_ ABSL_GUARDED_BY(link_mu_);
-  std::unique_ptr<replication::SlotMigrator> migrator_
-      ABSL_GUARDED_BY(link_mu_);
+  replication::NodeRole* const role_;
 
   mutable absl::Mutex mu_;
   LiveSettings settings_ ABSL_GUARDED_BY(mu_);

@@ -59,8 +59,12 @@ class RespServer::Impl {
        const service::FenceWebhooks* webhooks,
        std::shared_ptr<replication::SyncAcks> sync_acks)
       : config_(config),
-        state_(store, config, std::move(users), webhooks,
-               std::move(sync_acks)) {
+        role_(sync_acks != nullptr
+                  ? std::make_unique<replication::NodeRole>(
+                        store, std::move(sync_acks))
+                  : std::make_unique<replication::NodeRole>(
+                        store, config.replication())),
+        state_(store, config, role_.get(), std::move(users), webhooks) {
     const int loops = std::max<int>(1, config_.server().resp_threads());
     for (int i = 0; i < loops; ++i) {
       // One thread per loop: Asio's scheduler skips the hand-offs between
@@ -140,7 +144,7 @@ class RespServer::Impl {
     options.user = r.primary_user();
     options.password = r.primary_password();
     options.listening_port = state_.port;
-    return state_.ReplicaOf(options);
+    return state_.role().ReplicaOf(options);
   }
 
   void Shutdown();
@@ -177,6 +181,9 @@ class RespServer::Impl {
   // Declared before the loops so that connections still in their queues
   // when they are destroyed can unregister themselves.
   const v1::TrackdbConfig config_;
+  // This node's replicas, link and migration (the state's role), which
+  // outlives the state.
+  std::unique_ptr<replication::NodeRole> role_;
   ServerState state_;
   absl::Mutex mu_;
   std::map<Connection*, std::weak_ptr<Connection>> connections_
@@ -435,7 +442,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void EndServing(ServerState& state, const LiveSettings& settings, bool ran) {
     if (OverOutputLimit(settings)) return Close();
     if (ran) state.PublishClient(client_);
-    if (client_.last_write_seq > acked_ && state.sync_acks().enabled()) {
+    if (client_.last_write_seq > acked_ && state.role().sync_acks().enabled()) {
       return AwaitAcks(client_.last_write_seq);
     }
     FlushReplies();
@@ -454,7 +461,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void AwaitWait() {
     const ClientState::PendingWait wait = *client_.pending_wait;
     client_.pending_wait.reset();
-    replication::ReplicaRegistry& replicas = server_->state().replicas();
+    replication::ReplicaRegistry& replicas = server_->state().role().replicas();
     auto self = shared_from_this();
     auto settled = std::make_shared<std::atomic<bool>>(false);
     auto answer = [self, settled, wait] {
@@ -462,7 +469,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
       asio::post(self->executor(), [self, wait] {
         if (self->ack_timer_) self->ack_timer_->cancel();
         Reply reply(&self->out_, self->client_.protocol);
-        reply.Integer(self->server_->state().replicas().Acked(wait.sequence));
+        reply.Integer(self->server_->state().role().replicas().Acked(wait.sequence));
         self->Serve();
       });
     };
@@ -473,7 +480,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
         executor(), std::chrono::milliseconds(wait.timeout_ms));
     ack_timer_->async_wait([self, waiter, answer](asio::error_code ec) {
       if (ec) return;
-      if (self->server_->state().replicas().Cancel(waiter)) answer();
+      if (self->server_->state().role().replicas().Cancel(waiter)) answer();
     });
   }
 
@@ -483,7 +490,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Past the timeout the connection closes with them unsent: the client
   // must not take an unreplicated write for an acknowledged one.
   void AwaitAcks(uint64_t sequence) {
-    const replication::SyncAcks& acks = server_->state().sync_acks();
+    const replication::SyncAcks& acks = server_->state().role().sync_acks();
     auto self = shared_from_this();
     auto settled = std::make_shared<std::atomic<bool>>(false);
     auto settle = [self, settled, sequence](bool acked) {
@@ -502,7 +509,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
         executor(), std::chrono::milliseconds(acks.timeout_ms()));
     ack_timer_->async_wait([self, waiter, settle](asio::error_code ec) {
       if (ec) return;
-      if (self->server_->state().replicas().Cancel(waiter)) settle(false);
+      if (self->server_->state().role().replicas().Cancel(waiter)) settle(false);
     });
   }
 
@@ -921,7 +928,7 @@ void RespServer::Impl::Shutdown() {
     }
   }
   if (fence_publisher_) fence_publisher_->Stop();
-  state_.StopReplicaLink();
+  state_.role().Stop();
   asio::post(*loops_[0], [this] {
     asio::error_code ec;
     if (acceptor_) acceptor_->close(ec);
@@ -934,7 +941,7 @@ void RespServer::Impl::Shutdown() {
   // Long commands finish, handing their connections back to the loops; a
   // blocked BLPOP gives up waiting.
   state_.pop_waiters().Stop();
-  state_.replicas().Stop();  // WAIT 1 0 would wait for ever
+  state_.role().replicas().Stop();  // WAIT 1 0 would wait for ever
   workers_->join();
   // With the acceptor and every socket closed, their pending operations
   // finish (aborted) and each loop's run() returns once nothing is left.
