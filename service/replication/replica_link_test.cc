@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/clock.h"
 #include "service/replication/replica_registry.h"
 #include "service/replication/sync_acks.h"
 #include "service/resp/server/resp_server.h"
@@ -26,26 +27,12 @@
 namespace trackdb::replication {
 namespace {
 
+using resp::testing::Eventually;
+
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-// How long a replica may take to show a write: far more than it needs,
-// so that a loaded machine does not fail the test.
-constexpr absl::Duration kCatchUp = absl::Seconds(8);
 constexpr int kReplicaPort = 6399;  // what the replica tells its primary
-
-// Polls `done` until it holds or `timeout` passes; whether it held.
-bool Eventually(const std::function<bool()>& done,
-                absl::Duration timeout = kCatchUp) {
-  const absl::Time deadline = absl::Now() + timeout;
-  while (!done()) {
-    if (absl::Now() > deadline) return false;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return true;
-}
-
-int64_t NowMs() { return absl::ToUnixMillis(absl::Now()); }
 
 // A primary: a RESP server on a free loopback port over a fresh store, with
 // its replica registry in reach of the test.

@@ -18,6 +18,7 @@
 #include "cluster/topology.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "model/clock.h"
 #include "service/replication/replica_link.h"
 #include "service/resp/testing/resp_test_client.h"
 #include "storage/replication/replication.h"
@@ -27,23 +28,11 @@
 namespace trackdb::replication {
 namespace {
 
+using resp::testing::Eventually;
+
 // The slots migrated.
 constexpr int kFirst = 1000;
 constexpr int kLast = 1999;
-// How long a migration of a few keys may take on a loaded machine.
-constexpr absl::Duration kMigrates = absl::Seconds(8);
-
-bool Eventually(const std::function<bool()>& done,
-                absl::Duration timeout = kMigrates) {
-  const absl::Time deadline = absl::Now() + timeout;
-  while (!done()) {
-    if (absl::Now() > deadline) return false;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return true;
-}
-
-int64_t NowMs() { return absl::ToUnixMillis(absl::Now()); }
 
 bool Migrated(int slot) { return slot >= kFirst && slot <= kLast; }
 

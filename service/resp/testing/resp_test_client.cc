@@ -14,6 +14,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "storage/store_test_util.h"
 
@@ -68,6 +69,15 @@ size_t ParseValue(const std::string& b, size_t pos) {
 }
 
 }  // namespace
+
+bool Eventually(const std::function<bool()>& done, absl::Duration timeout) {
+  const absl::Time deadline = absl::Now() + timeout;
+  while (!done()) {
+    if (absl::Now() > deadline) return false;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  return true;
+}
 
 int FreePort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);

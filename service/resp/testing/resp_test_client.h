@@ -5,11 +5,13 @@
 // exact bytes, and a fixture running a real redis-server beside trackdb's
 // RESP server so that tests can compare their replies byte for byte.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "service/resp/server/resp_server.h"
 #include "storage/track_store.h"
@@ -46,6 +48,11 @@ std::string EncodeCommand(const std::vector<std::string>& argv);
 // A loopback port that nothing listened on a moment ago: a server may bind
 // it, and until one does a connection to it is refused.
 int FreePort();
+
+// Polls `done` every 10 ms until it holds or `timeout` passes (far more
+// than a loaded machine needs); whether it held.
+bool Eventually(const std::function<bool()>& done,
+                absl::Duration timeout = absl::Seconds(8));
 
 // A real redis-server (Debian's redis-server 7.0, from
 // tools/setup/debian-packages.txt) on a free port, with persistence off.
