@@ -11,6 +11,7 @@
 #include "storage/store_test_util.h"
 #include "storage/format/typed_codec.h"
 #include "types/key_type.h"
+#include "types/typed_test_util.h"
 
 namespace trackdb::types {
 namespace {
@@ -21,7 +22,7 @@ using storage::ValueType;
 using ::testing::ElementsAre;
 using ::testing::Pair;
 
-int64_t Now() { return absl::ToUnixMillis(absl::Now()); }
+using testing::Now;
 
 class ZsetTest : public ::testing::Test {
  protected:
@@ -34,16 +35,12 @@ class ZsetTest : public ::testing::Test {
   // finishes the writer.
   void Write(const std::string& name,
              const std::function<void(ZsetWriter&)>& body) {
-    const std::string names[] = {name};
-    absl::Status s =
-        store_->UpdateTyped(names, Now(), [&](TypedTxn& txn) -> absl::Status {
-          absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
-          if (!meta.ok()) return meta.status();
-          ZsetWriter w(txn, name,
-                       *meta ? **meta : txn.Create(ValueType::kZset));
+    absl::Status s = testing::WriteValue(
+        *store_, name, ValueType::kZset,
+        [&](TypedTxn& txn, const TypedMeta& meta) {
+          ZsetWriter w(txn, name, meta);
           body(w);
           w.Finish();
-          return absl::OkStatus();
         });
     ASSERT_TRUE(s.ok()) << s;
   }
@@ -54,14 +51,10 @@ class ZsetTest : public ::testing::Test {
       const std::string& name) {
     std::vector<std::pair<std::string, double>> entries;
     int64_t size = -1;
-    const std::string names[] = {name};
-    absl::Status s =
-        store_->ReadTyped(names, Now(), [&](TypedTxn& txn) -> absl::Status {
-          absl::StatusOr<std::optional<TypedMeta>> meta = txn.Meta(name);
-          if (!meta.ok()) return meta.status();
-          if (!*meta) return absl::OkStatus();
-          size = static_cast<int64_t>((*meta)->size);
-          return TypedZsetReader(txn, name, **meta)
+    absl::Status s = testing::ReadValue(
+        *store_, name, [&](TypedTxn& txn, const TypedMeta& meta) {
+          size = static_cast<int64_t>(meta.size);
+          return TypedZsetReader(txn, name, meta)
               .Walk(false, std::nullopt, [&](const ZEntry& e) {
                 entries.push_back({e.member, e.score});
                 return true;

@@ -51,6 +51,7 @@
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "types/codec/redis_number.h"
+#include "types/hash.h"
 
 namespace trackdb::resp {
 namespace {
@@ -100,17 +101,14 @@ void HSetGeneric(CommandContext& ctx, bool hmset) {
   RunOnHash(ctx, /*create=*/true,
             [&](TypedTxn& txn, const std::string& name,
                 std::optional<TypedMeta> meta, Reply& reply) -> absl::Status {
+              types::HashWriter hash(txn, name, *meta);
               int64_t created = 0;
               for (size_t i = 2; i < argv.size(); i += 2) {
-                auto old = txn.Get(name, *meta, argv[i]);
-                if (!old.ok()) return old.status();
-                if (!*old) ++created;
-                txn.Put(name, *meta, argv[i], argv[i + 1]);
+                absl::StatusOr<bool> is_new = hash.Set(argv[i], argv[i + 1]);
+                if (!is_new.ok()) return is_new.status();
+                created += *is_new;
               }
-              if (created > 0) {
-                meta->size += created;
-                txn.SetMeta(name, *meta);
-              }
+              hash.Finish();
               hmset ? reply.Ok() : reply.Integer(created);
               return absl::OkStatus();
             });
@@ -125,15 +123,15 @@ void HSetNx(CommandContext& ctx) {
   RunOnHash(ctx, /*create=*/true,
             [&](TypedTxn& txn, const std::string& name,
                 std::optional<TypedMeta> meta, Reply& reply) -> absl::Status {
-              auto old = txn.Get(name, *meta, field);
+              types::HashWriter hash(txn, name, *meta);
+              auto old = hash.Get(field);
               if (!old.ok()) return old.status();
               if (*old) {
                 reply.Integer(0);
                 return absl::OkStatus();
               }
-              txn.Put(name, *meta, field, value);
-              ++meta->size;
-              txn.SetMeta(name, *meta);
+              hash.Set(field, value, /*existed=*/false);
+              hash.Finish();
               reply.Integer(1);
               return absl::OkStatus();
             });
@@ -148,31 +146,26 @@ void HDel(CommandContext& ctx) {
                 reply.Integer(0);
                 return absl::OkStatus();
               }
+              types::HashWriter hash(txn, name, *meta);
               int64_t removed = 0;
-              for (size_t i = 2; i < argv.size() && meta->size > 0; ++i) {
-                auto old = txn.Get(name, *meta, argv[i]);
-                if (!old.ok()) return old.status();
-                if (!*old) continue;
-                txn.Delete(name, *meta, argv[i]);
-                --meta->size;
-                ++removed;
+              for (size_t i = 2; i < argv.size(); ++i) {
+                absl::StatusOr<bool> was = hash.Remove(argv[i]);
+                if (!was.ok()) return was.status();
+                removed += *was;
               }
-              // A size of 0 removes the key, as Redis deletes an emptied
-              // hash.
-              if (removed > 0) txn.SetMeta(name, *meta);
+              hash.Finish();  // an emptied hash goes, as in Redis
               reply.Integer(removed);
               return absl::OkStatus();
             });
 }
 
-// Stores `value` under `field`, counting the field if it is new.
-void PutField(TypedTxn& txn, const std::string& name, TypedMeta& meta,
-              const std::string& field, absl::string_view value, bool is_new) {
-  txn.Put(name, meta, field, value);
-  if (is_new) {
-    ++meta.size;
-    txn.SetMeta(name, meta);
-  }
+// Stores `value` under `field`, just read (`existed`: it had a value).
+void PutField(TypedTxn& txn, const std::string& name, const TypedMeta& meta,
+              const std::string& field, absl::string_view value,
+              bool existed) {
+  types::HashWriter hash(txn, name, meta);
+  hash.Set(field, value, existed);
+  hash.Finish();
 }
 
 void HIncrBy(CommandContext& ctx) {
@@ -196,7 +189,8 @@ void HIncrBy(CommandContext& ctx) {
                 reply.Error("increment or decrement would overflow");
                 return absl::OkStatus();
               }
-              PutField(txn, name, *meta, field, absl::StrCat(sum), !*old);
+              PutField(txn, name, *meta, field, absl::StrCat(sum),
+                       old->has_value());
               reply.Integer(sum);
               return absl::OkStatus();
             });
@@ -227,7 +221,7 @@ void HIncrByFloat(CommandContext& ctx) {
                 return absl::OkStatus();
               }
               const std::string text = types::FormatLongDouble(value);
-              PutField(txn, name, *meta, field, text, !*old);
+              PutField(txn, name, *meta, field, text, old->has_value());
               reply.Bulk(text);
               return absl::OkStatus();
             });
