@@ -221,11 +221,14 @@ absl::Status TrackStore::LockForPoints(
     absl::string_view collection, const std::vector<size_t>& stripes,
     const std::function<bool()>& read_any_stored, PointsLocks* held) {
   bool with_name = !read_any_stored();
-  const std::string name[] = {std::string(collection)};
   for (;;) {
     held->collection.emplace(&CollectionLock(collection));
-    held->entities.emplace(with_name ? locks_.Lock(stripes, StringStripes(name))
-                                     : locks_.Lock(stripes));
+    if (with_name) {
+      const std::string name[] = {std::string(collection)};
+      held->entities.emplace(locks_.Lock(stripes, StringStripes(name)));
+    } else {
+      held->entities.emplace(locks_.Lock(stripes));
+    }
     const bool any_stored = read_any_stored();
     if (with_name) return RefuseIfOtherType(collection);
     if (any_stored) return absl::OkStatus();
