@@ -19,9 +19,9 @@ namespace trackdb::types {
 
 enum class KeyType { kNone, kString, kGeo, kHash, kList, kSet, kZset };
 KeyType KeyTypeOf(storage::ValueType t);
-// What the key `name` holds. A string wins, then a typed value, if more
-// than one exists (a race between SET or HSET and GEOADD on a new key,
-// documented in the README).
+// What the key `name` holds (one type per name: the store refuses a
+// second; should an older store hold two, a string wins, then a typed
+// value).
 absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
                                absl::string_view name, int64_t now_ms);
 // Redis's TYPE words: string, hash, list, set, zset (GEO keys too), none.

@@ -3,6 +3,7 @@
 // a store of its own.
 #include "service/replication/slot_migrator.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -200,22 +201,29 @@ bool GatedPut(cluster::ClusterState& cluster, storage::TrackStore& store,
 TEST_F(SlotMigratorTest, NoWriteTakenDuringTheMigrationIsLost) {
   // Unpaced, the writer outruns the migration's first catch-up, so many
   // of its writes come after the snapshot and travel through the WAL; the
-  // cap ends the follow well before kMaxFollow would.
+  // cap ends the follow well before kMaxFollow would. The migration starts
+  // once the writer has taken its first write: a thread slow to start (as
+  // under a sanitizer) would otherwise find the slots already held off.
   constexpr int kWrites = 5000;
-  int taken = 0;
-  auto migrator = Migrate(destination_.port());
+  std::atomic<int> taken{0};
   std::thread writer([&] {
     for (; taken < kWrites; ++taken) {
-      if (!GatedPut(*cluster_, *source_, absl::StrCat(in_, "w", taken))) break;
+      if (!GatedPut(*cluster_, *source_, absl::StrCat(in_, "w", taken.load())))
+        break;
     }
   });
+  if (!Eventually([&] { return taken > 0; })) {
+    writer.join();
+    FAIL() << "the writer took no write before the migration";
+  }
+  auto migrator = Migrate(destination_.port());
   ASSERT_TRUE(Eventually([&] { return StateIs("success", true); }));
   writer.join();
-  ASSERT_GT(taken, 0);
-  RecordProperty("writes_taken", taken);
-  for (int i = 0; i < taken; ++i) {
+  const int writes = taken.load();
+  RecordProperty("writes_taken", writes);
+  for (int i = 0; i < writes; ++i) {
     ASSERT_TRUE(HasString(destination_.store(), absl::StrCat(in_, "w", i), "w"))
-        << "write " << i << " of " << taken << " taken";
+        << "write " << i << " of " << writes << " taken";
   }
   // Held off: no write to the slots is taken from here on.
   EXPECT_FALSE(GatedPut(*cluster_, *source_, in_ + "late"));

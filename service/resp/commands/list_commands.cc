@@ -6,13 +6,8 @@
 // that replies, errors included, are byte for byte Redis's. Each runs as
 // one storage transaction over every key it names (RunTyped).
 //
-// Layout (storage/format/typed_codec.h): element i of a list is stored at index
-// head + i. Pushing or popping at either end, LLEN, LINDEX and LSET are
-// point operations; LRANGE and LPOS read a range; LTRIM and a counted pop
-// delete what they remove (nothing when the list ends empty: the key goes,
-// its elements become garbage). LREM and LINSERT change the middle: they
-// read the whole list and rewrite the elements that shift, anchored at the
-// end that rewrites fewer: O(N), as Kvrocks's are.
+// The list's layout, its index arithmetic and its element operations are
+// types/list.h's; here each command parses, calls them and replies.
 //
 // Where they run: pushes, moves and point reads on the loop; LRANGE and
 // counted pops on the loop when their arguments bound them to a few
@@ -44,234 +39,33 @@
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "types/codec/redis_number.h"
+#include "types/list.h"
+#include "types/typed_key.h"
 
 namespace trackdb::resp {
 namespace {
 
-using storage::ListSubkey;
 using storage::TypedMeta;
 using storage::TypedTxn;
 using storage::ValueType;
+using types::list::End;
+using types::list::PopCounted;
+using types::list::PopElement;
+using types::list::Position;
+using types::list::PushElement;
+using types::list::RangeOf;
+using types::list::ReadAll;
+using types::list::ReadElement;
+using types::list::ReadElements;
+using types::list::RemoveEnds;
+using types::list::RewriteList;
+using types::list::SetElement;
+using types::list::Span;
 
 constexpr char kNoSuchKeyError[] = "no such key";
 constexpr char kIndexOutOfRangeError[] = "index out of range";
 constexpr char kCountNotPositiveError[] =
     "value is out of range, must be positive";
-
-enum class End { kLeft, kRight };
-
-absl::Status MissingElement(absl::string_view name) {
-  return absl::DataLossError(
-      absl::StrCat("list '", name, "' lacks an element its metadata counts"));
-}
-
-// ---- Elements ----
-
-absl::StatusOr<std::string> ReadElement(TypedTxn& txn, const std::string& name,
-                                        const TypedMeta& meta, uint64_t pos) {
-  absl::StatusOr<std::optional<std::string>> value =
-      txn.Get(name, meta, ListSubkey(meta.head + pos));
-  if (!value.ok()) return value.status();
-  if (!*value) return MissingElement(name);
-  return **value;
-}
-
-void PushElement(TypedTxn& txn, const std::string& name, TypedMeta& meta,
-                 absl::string_view value, End end) {
-  if (end == End::kLeft) {
-    --meta.head;
-    txn.Put(name, meta, ListSubkey(meta.head), value);
-  } else {
-    txn.Put(name, meta, ListSubkey(meta.head + meta.size), value);
-  }
-  ++meta.size;
-}
-
-// How many elements a pop that reads its element from the store reads
-// with it, from the same end: the rest of a pipelined run's pops (16 deep
-// is common) find theirs already read.
-constexpr uint64_t kPopReadAhead = 16;
-
-// Pops one element of a non-empty list; the caller stores `meta`.
-absl::StatusOr<std::string> PopElement(TypedTxn& txn, const std::string& name,
-                                       TypedMeta& meta, End end) {
-  const bool left = end == End::kLeft;
-  const uint64_t pos = left ? 0 : meta.size - 1;
-  // The elements next to it from the same end (a list's elements are its
-  // only stored members, by index).
-  const size_t ahead = std::min(kPopReadAhead, meta.size) - 1;
-  absl::StatusOr<std::optional<std::string>> read = txn.GetReadingAhead(
-      name, meta, ListSubkey(meta.head + pos), /*reverse=*/!left, ahead);
-  if (!read.ok()) return read.status();
-  if (!*read) return MissingElement(name);
-  absl::StatusOr<std::string> value = std::move(**read);
-  txn.Delete(name, meta, ListSubkey(meta.head + pos));
-  if (end == End::kLeft) ++meta.head;
-  --meta.size;
-  return value;
-}
-
-// Removes `left` elements from the head and `right` from the tail; the
-// caller stores `meta`. Removing them all deletes nothing: the key goes.
-void RemoveEnds(TypedTxn& txn, const std::string& name, TypedMeta& meta,
-                uint64_t left, uint64_t right) {
-  if (left + right >= meta.size) {
-    meta.size = 0;
-    return;
-  }
-  for (uint64_t i = 0; i < left; ++i) {
-    txn.Delete(name, meta, ListSubkey(meta.head + i));
-  }
-  for (uint64_t i = 0; i < right; ++i) {
-    txn.Delete(name, meta, ListSubkey(meta.head + meta.size - 1 - i));
-  }
-  meta.head += left;
-  meta.size -= left + right;
-}
-
-// Visits the stored elements (not this transaction's staged ones) from
-// position `pos` towards the tail, or with `reverse` towards the head, as
-// (position, element), until `visit` returns false or the list ends.
-absl::Status ScanElements(
-    TypedTxn& txn, const std::string& name, const TypedMeta& meta, uint64_t pos,
-    bool reverse,
-    const std::function<bool(uint64_t pos, absl::string_view value)>& visit) {
-  if (pos >= meta.size) return absl::OkStatus();
-  bool finished = false, gap = false;
-  absl::Status s =
-      txn.Scan(name, meta, "", ListSubkey(meta.head + pos), reverse,
-               [&](absl::string_view subkey, absl::string_view value) {
-                 if (subkey != ListSubkey(meta.head + pos)) {
-                   gap = true;
-                   return false;
-                 }
-                 const bool more = visit(pos, value);
-                 const bool last = reverse ? pos == 0 : pos + 1 == meta.size;
-                 if (!more || last) {
-                   finished = true;
-                   return false;
-                 }
-                 if (reverse) {
-                   --pos;
-                 } else {
-                   ++pos;
-                 }
-                 return true;
-               });
-  if (!s.ok()) return s;
-  if (gap || !finished) return MissingElement(name);
-  return absl::OkStatus();
-}
-
-// Up to this many elements are read by their keys in one GetMany (the
-// list is contiguous, so they are known), which mostly answers from the
-// typed cache; more by one scan, which pays for its iterator once.
-constexpr uint64_t kMaxElementsByKey = 512;
-
-// `count` elements from position `first` on (with `reverse`, down).
-absl::StatusOr<std::vector<std::string>> ReadElements(
-    TypedTxn& txn, const std::string& name, const TypedMeta& meta,
-    uint64_t first, uint64_t count, bool reverse) {
-  std::vector<std::string> out;
-  if (count == 0) return out;
-  if (count <= kMaxElementsByKey) {
-    std::vector<std::string> subkeys;
-    subkeys.reserve(count);
-    for (uint64_t i = 0; i < count; ++i) {
-      subkeys.push_back(
-          ListSubkey(meta.head + (reverse ? first - i : first + i)));
-    }
-    absl::StatusOr<std::vector<std::optional<std::string>>> values =
-        txn.GetMany(name, meta, subkeys);
-    if (!values.ok()) return values.status();
-    out.reserve(values->size());
-    for (std::optional<std::string>& v : *values) {
-      if (!v) return MissingElement(name);
-      out.push_back(*std::move(v));
-    }
-    return out;
-  }
-  out.reserve(std::min<uint64_t>(count, 1024));
-  absl::Status s = ScanElements(txn, name, meta, first, reverse,
-                                [&](uint64_t, absl::string_view value) {
-                                  out.emplace_back(value);
-                                  return out.size() < count;
-                                });
-  if (!s.ok()) return s;
-  if (out.size() != count) return MissingElement(name);
-  return out;
-}
-
-// Stores `now` as the list's elements where `was` were, both in list
-// order: only the positions whose element changes are written, with the
-// list anchored at its head (the head stays) or at its tail (the tail
-// stays), whichever writes fewer. The caller stores `meta`.
-void RewriteList(TypedTxn& txn, const std::string& name, TypedMeta& meta,
-                 const std::vector<std::string>& was,
-                 const std::vector<std::string>& now) {
-  const int64_t n = static_cast<int64_t>(was.size());
-  const int64_t m = static_cast<int64_t>(now.size());
-  if (m == 0) {
-    meta.size = 0;
-    return;
-  }
-  // With the new list's first element at old position `shift`: writes
-  // (with `write`) or counts the changes.
-  auto apply = [&](int64_t shift, bool write) {
-    int64_t changes = 0;
-    const uint64_t head = meta.head + static_cast<uint64_t>(shift);
-    for (int64_t j = 0; j < m; ++j) {
-      const int64_t k = j + shift;  // the old position of that index
-      if (k >= 0 && k < n && was[k] == now[j]) continue;
-      ++changes;
-      if (write) txn.Put(name, meta, ListSubkey(head + j), now[j]);
-    }
-    for (int64_t k = 0; k < n; ++k) {
-      if (k - shift >= 0 && k - shift < m) continue;
-      ++changes;
-      if (write) txn.Delete(name, meta, ListSubkey(meta.head + k));
-    }
-    return changes;
-  };
-  const int64_t tail_shift = n - m;
-  const int64_t shift =
-      apply(tail_shift, false) < apply(0, false) ? tail_shift : 0;
-  apply(shift, true);
-  meta.head += static_cast<uint64_t>(shift);
-  meta.size = static_cast<uint64_t>(m);
-}
-
-absl::StatusOr<std::vector<std::string>> ReadAll(TypedTxn& txn,
-                                                 const std::string& name,
-                                                 const TypedMeta& meta) {
-  return ReadElements(txn, name, meta, 0, meta.size, false);
-}
-
-// ---- Positions and ranges ----
-
-// An index argument (negative from the tail) as a position, if in range.
-std::optional<uint64_t> Position(int64_t index, uint64_t size) {
-  const int64_t len = static_cast<int64_t>(size);
-  if (index < 0) index += len;
-  if (index < 0 || index >= len) return std::nullopt;
-  return static_cast<uint64_t>(index);
-}
-
-struct Span {
-  uint64_t first = 0;
-  uint64_t count = 0;  // 0: empty
-};
-
-// Redis's start/end rule (addListRangeReply, LTRIM).
-Span RangeOf(int64_t start, int64_t end, uint64_t size) {
-  const int64_t len = static_cast<int64_t>(size);
-  if (start < 0) start += len;
-  if (end < 0) end += len;
-  if (start < 0) start = 0;
-  if (start > end || start >= len) return {};
-  if (end >= len) end = len - 1;
-  return {static_cast<uint64_t>(start), static_cast<uint64_t>(end - start + 1)};
-}
 
 bool ParseEnd(const std::string& arg, End* end) {
   if (IsWord(arg, "left")) {
@@ -345,22 +139,6 @@ void LInsert(CommandContext& ctx) {
 // ---- Pop ----
 
 // LPOP and RPOP: key [count].
-// Pops up to `count` elements of `name` at `end`, in pop order, and
-// stages the list's new meta when it popped any.
-absl::StatusOr<std::vector<std::string>> PopCounted(TypedTxn& txn,
-                                                    const std::string& name,
-                                                    TypedMeta& meta, End end,
-                                                    int64_t count) {
-  const uint64_t n = std::min<uint64_t>(count, meta.size);
-  const bool left = end == End::kLeft;
-  absl::StatusOr<std::vector<std::string>> values =
-      ReadElements(txn, name, meta, left ? 0 : meta.size - 1, n, !left);
-  if (!values.ok()) return values.status();
-  RemoveEnds(txn, name, meta, left ? n : 0, left ? 0 : n);
-  if (n > 0) txn.SetMeta(name, meta);
-  return values;
-}
-
 void PopGeneric(CommandContext& ctx, End end) {
   if (ctx.argv.size() > 3) {
     return ReplyArityError(ctx, end == End::kLeft ? "lpop" : "rpop");
@@ -443,7 +221,7 @@ void LSet(CommandContext& ctx) {
                    !pos) {
           reply.Error(kIndexOutOfRangeError);
         } else {
-          txn.Put(name, *meta, ListSubkey(meta->head + *pos), ctx.argv[3]);
+          SetElement(txn, name, *meta, *pos, ctx.argv[3]);
           reply.Ok();
         }
         return absl::OkStatus();
@@ -472,13 +250,6 @@ void LRange(CommandContext& ctx) {
 
 // ---- LPOS ----
 
-struct LposOptions {
-  int64_t rank = 1;
-  bool has_count = false;
-  int64_t count = 0;   // 0: every match
-  int64_t maxlen = 0;  // 0: the whole list
-};
-
 // A COUNT or MAXLEN value: Redis's getPositiveLongFromObjectOrReply, whose
 // one message covers both a bad number and a negative one.
 bool ParseNonNegative(const std::string& arg, int64_t* out) {
@@ -486,7 +257,8 @@ bool ParseNonNegative(const std::string& arg, int64_t* out) {
 }
 
 // The options after key and element; false once it has replied an error.
-bool ParseLposOptionsOrReply(CommandContext& ctx, LposOptions* opts) {
+bool ParsePosOptionsOrReply(CommandContext& ctx,
+                            types::list::PosOptions* opts) {
   const std::vector<std::string>& argv = ctx.argv;
   for (size_t j = 3; j < argv.size(); ++j) {
     const bool more = j + 1 < argv.size();
@@ -521,41 +293,10 @@ bool ParseLposOptionsOrReply(CommandContext& ctx, LposOptions* opts) {
   return true;
 }
 
-// The positions of the matches LPOS reports. Redis negates a negative
-// rank; LLONG_MIN stays negative there, which makes it report from the
-// first match from the tail on, with no COUNT limit: kept here.
-absl::StatusOr<std::vector<uint64_t>> LposMatches(TypedTxn& txn,
-                                                  const std::string& name,
-                                                  const TypedMeta& meta,
-                                                  absl::string_view element,
-                                                  LposOptions opts) {
-  const bool reverse = opts.rank < 0;
-  if (opts.rank == INT64_MIN) {
-    opts.rank = 1;
-    opts.count = 0;
-  } else if (reverse) {
-    opts.rank = -opts.rank;
-  }
-  std::vector<uint64_t> found;
-  int64_t scanned = 0, matches = 0;
-  absl::Status s = ScanElements(
-      txn, name, meta, reverse ? meta.size - 1 : 0, reverse,
-      [&](uint64_t pos, absl::string_view value) {
-        if (opts.maxlen != 0 && scanned >= opts.maxlen) return false;
-        ++scanned;
-        if (value != element || ++matches < opts.rank) return true;
-        found.push_back(pos);
-        if (!opts.has_count) return false;
-        return opts.count == 0 || matches - opts.rank + 1 < opts.count;
-      });
-  if (!s.ok()) return s;
-  return found;
-}
-
 // LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len].
 void LPos(CommandContext& ctx) {
-  LposOptions opts;
-  if (!ParseLposOptionsOrReply(ctx, &opts)) return;
+  types::list::PosOptions opts;
+  if (!ParsePosOptionsOrReply(ctx, &opts)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
   RunOnKey(ctx, name, ValueType::kList, /*create=*/false,
            [&](TypedTxn& txn, std::optional<TypedMeta>& meta,
@@ -563,7 +304,7 @@ void LPos(CommandContext& ctx) {
              std::vector<uint64_t> found;
              if (meta) {
                absl::StatusOr<std::vector<uint64_t>> matches =
-                   LposMatches(txn, name, *meta, ctx.argv[2], opts);
+                   types::list::Matches(txn, name, *meta, ctx.argv[2], opts);
                if (!matches.ok()) return matches.status();
                found = *std::move(matches);
              }
@@ -595,28 +336,10 @@ void LRem(CommandContext& ctx) {
       [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
         absl::StatusOr<std::vector<std::string>> was = ReadAll(txn, name, meta);
         if (!was.ok()) return was.status();
-        const int64_t n = static_cast<int64_t>(was->size());
-        // INT64_MIN has no positive counterpart; Redis's negation keeps it
-        // negative and never reaches it: every match goes.
-        const uint64_t limit =
-            count == INT64_MIN
-                ? 0
-                : static_cast<uint64_t>(count < 0 ? -count : count);
-        std::vector<bool> drop(n, false);
-        uint64_t removed = 0;
-        for (int64_t i = 0; i < n && (limit == 0 || removed < limit); ++i) {
-          const int64_t at = count < 0 ? n - 1 - i : i;
-          if ((*was)[at] == ctx.argv[3]) {
-            drop[at] = true;
-            ++removed;
-          }
-        }
+        const std::vector<std::string> now =
+            types::list::WithoutMatches(*was, ctx.argv[3], count);
+        const uint64_t removed = was->size() - now.size();
         if (removed > 0) {
-          std::vector<std::string> now;
-          now.reserve(n - removed);
-          for (int64_t i = 0; i < n; ++i) {
-            if (!drop[i]) now.push_back((*was)[i]);
-          }
           RewriteList(txn, name, meta, *was, now);
           txn.SetMeta(name, meta);
         }
@@ -637,12 +360,10 @@ void LTrim(CommandContext& ctx) {
                Reply& reply) -> absl::Status {
              if (found) {
                TypedMeta& meta = *found;
-               const Span keep = RangeOf(start, end, meta.size);
-               const uint64_t left = keep.count == 0 ? meta.size : keep.first;
-               const uint64_t right =
-                   keep.count == 0 ? 0 : meta.size - keep.first - keep.count;
-               if (left + right > 0) {
-                 RemoveEnds(txn, name, meta, left, right);
+               const types::list::Ends drop = types::list::TrimmedEnds(
+                   RangeOf(start, end, meta.size), meta.size);
+               if (drop.left + drop.right > 0) {
+                 RemoveEnds(txn, name, meta, drop.left, drop.right);
                  txn.SetMeta(name, meta);
                }
              }
@@ -661,7 +382,8 @@ absl::Status MoveFrom(TypedTxn& txn, Reply& reply, const std::string& src,
                       End to, bool* moved) {
   std::optional<TypedMeta> dst_meta;
   if (dst != src) {
-    absl::StatusOr<TypedKey> key = LookupOrCreate(txn, dst, ValueType::kList);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupOrCreate(txn, dst, ValueType::kList);
     if (!key.ok()) return key.status();
     if (key->wrong_type) {
       reply.Error(kWrongTypeError);
@@ -687,7 +409,8 @@ void MoveGeneric(CommandContext& ctx, End from, End to) {
   const std::string dst = ctx.Name(ctx.argv[2]);
   bool moved = false;
   RunTyped(ctx, {src, dst}, [&](TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupTyped(txn, src, ValueType::kList);
     if (!key.ok()) return key.status();
     if (key->wrong_type) {
       reply.Error(kWrongTypeError);
@@ -750,8 +473,8 @@ void BlockingPop(CommandContext& ctx, End end) {
   ListTry pop = [&](TypedTxn& txn, Reply& reply, bool first,
                     const PopWaiters::Ticket& ticket) -> absl::Status {
     for (size_t j = 0; j < names.size(); ++j) {
-      absl::StatusOr<TypedKey> key =
-          LookupTyped(txn, names[j], ValueType::kList);
+      absl::StatusOr<types::TypedKey> key =
+          types::LookupTyped(txn, names[j], ValueType::kList);
       if (!key.ok()) return key.status();
       if (key->wrong_type && first) {
         reply.Error(kWrongTypeError);
@@ -783,7 +506,8 @@ void BlockingMove(CommandContext& ctx, End from, End to, absl::Time deadline) {
   bool moved = false;
   ListTry move = [&](TypedTxn& txn, Reply& reply, bool first,
                      const PopWaiters::Ticket& ticket) -> absl::Status {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, src, ValueType::kList);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupTyped(txn, src, ValueType::kList);
     if (!key.ok()) return key.status();
     if (key->wrong_type && first) {
       reply.Error(kWrongTypeError);
@@ -827,7 +551,8 @@ absl::StatusOr<bool> MpopOnce(CommandContext& ctx, const MpopArgs& args,
                               TypedTxn& txn, Reply& reply, bool first,
                               const PopWaiters::Ticket* ticket) {
   for (size_t j = 0; j < names.size(); ++j) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, names[j], ValueType::kList);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupTyped(txn, names[j], ValueType::kList);
     if (!key.ok()) return key.status();
     if (key->wrong_type && first) {
       reply.Error(kWrongTypeError);

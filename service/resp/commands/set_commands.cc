@@ -49,6 +49,8 @@
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
 #include "types/codec/redis_number.h"
+#include "types/set.h"
+#include "types/typed_key.h"
 
 namespace trackdb::resp {
 namespace {
@@ -72,33 +74,12 @@ std::vector<std::string> NamesOf(CommandContext& ctx, size_t first,
 absl::StatusOr<std::optional<TypedMeta>> LookupSet(TypedTxn& txn,
                                                    absl::string_view name,
                                                    Reply& reply, bool* stop) {
-  absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kSet);
+  absl::StatusOr<types::TypedKey> key =
+      types::LookupTyped(txn, name, ValueType::kSet);
   if (!key.ok()) return key.status();
   *stop = key->wrong_type;
   if (*stop) reply.Error(kWrongTypeError);
   return key->meta;
-}
-
-// Every member, in byte order.
-absl::StatusOr<std::vector<std::string>> LoadMembers(TypedTxn& txn,
-                                                     absl::string_view name,
-                                                     const TypedMeta& meta) {
-  std::vector<std::string> members;
-  members.reserve(meta.size);
-  absl::Status s = txn.Scan(name, meta, "", "", false,
-                            [&](absl::string_view member, absl::string_view) {
-                              members.emplace_back(member);
-                              return true;
-                            });
-  if (!s.ok()) return s;
-  return members;
-}
-
-absl::StatusOr<bool> IsMember(TypedTxn& txn, absl::string_view name,
-                              const TypedMeta& meta, absl::string_view member) {
-  absl::StatusOr<std::optional<std::string>> got = txn.Get(name, meta, member);
-  if (!got.ok()) return got.status();
-  return got->has_value();
 }
 
 void ReplySet(Reply& reply, const std::vector<std::string>& members) {
@@ -116,23 +97,21 @@ void ReplyArray(Reply& reply, const std::vector<std::string>& members) {
 void SAdd(CommandContext& ctx) {
   const std::string name = ctx.Name(ctx.argv[1]);
   RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<TypedKey> key = LookupOrCreate(txn, name, ValueType::kSet);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupOrCreate(txn, name, ValueType::kSet);
     if (!key.ok()) return key.status();
     if (key->wrong_type) {
       reply.Error(kWrongTypeError);
       return absl::OkStatus();
     }
-    TypedMeta meta = *key->meta;
+    types::SetWriter set(txn, name, *key->meta);
     int64_t added = 0;
     for (size_t i = 2; i < ctx.argv.size(); ++i) {
-      absl::StatusOr<bool> had = IsMember(txn, name, meta, ctx.argv[i]);
-      if (!had.ok()) return had.status();
-      if (*had) continue;
-      txn.Put(name, meta, ctx.argv[i], "");
-      ++meta.size;
-      ++added;
+      absl::StatusOr<bool> added_one = set.Add(ctx.argv[i]);
+      if (!added_one.ok()) return added_one.status();
+      if (*added_one) ++added;
     }
-    if (added > 0) txn.SetMeta(name, meta);
+    set.Finish();
     reply.Integer(added);
     return absl::OkStatus();
   });
@@ -143,19 +122,16 @@ void SRem(CommandContext& ctx) {
   RunOnKey(ctx, name, ValueType::kSet, /*create=*/false,
            [&](TypedTxn& txn, std::optional<TypedMeta>& found,
                Reply& reply) -> absl::Status {
-             std::optional<TypedMeta>* meta = &found;
              int64_t removed = 0;
-             for (size_t i = 2; *meta && i < ctx.argv.size(); ++i) {
-               absl::StatusOr<bool> had =
-                   IsMember(txn, name, **meta, ctx.argv[i]);
-               if (!had.ok()) return had.status();
-               if (!*had) continue;
-               txn.Delete(name, **meta, ctx.argv[i]);
-               --(*meta)->size;
-               ++removed;
+             if (found) {
+               types::SetWriter set(txn, name, *found);
+               for (size_t i = 2; i < ctx.argv.size(); ++i) {
+                 absl::StatusOr<bool> was = set.Remove(ctx.argv[i]);
+                 if (!was.ok()) return was.status();
+                 if (*was) ++removed;
+               }
+               set.Finish();
              }
-             // A set left empty is removed (SetMeta with size 0).
-             if (removed > 0) txn.SetMeta(name, **meta);
              reply.Integer(removed);
              return absl::OkStatus();
            });
@@ -173,7 +149,7 @@ void SIsMemberGeneric(CommandContext& ctx, bool multi) {
                bool is = false;
                if (*meta) {
                  absl::StatusOr<bool> got =
-                     IsMember(txn, name, **meta, ctx.argv[i]);
+                     types::IsSetMember(txn, name, **meta, ctx.argv[i]);
                  if (!got.ok()) return got.status();
                  is = *got;
                }
@@ -198,7 +174,7 @@ void SMembers(CommandContext& ctx) {
       ctx, name, ValueType::kSet, [&](Reply& reply) { reply.Set(0); },
       [&](TypedTxn& txn, TypedMeta& meta, Reply& reply) -> absl::Status {
         absl::StatusOr<std::vector<std::string>> members =
-            LoadMembers(txn, name, meta);
+            types::SetMembers(txn, name, meta);
         if (!members.ok()) return members.status();
         ReplySet(reply, *members);
         return absl::OkStatus();
@@ -287,9 +263,9 @@ void SPopOne(CommandContext& ctx, const std::string& name) {
           reply.Null();
           return absl::OkStatus();
         }
-        txn.Delete(name, meta, **member);
-        --meta.size;
-        txn.SetMeta(name, meta);
+        types::SetWriter set(txn, name, meta);
+        set.RemoveMember(**member);
+        set.Finish();
         reply.Bulk(**member);
         return absl::OkStatus();
       });
@@ -312,17 +288,17 @@ void SPopCount(CommandContext& ctx, const std::string& name) {
              TypedMeta& m = **meta;
              const bool all = static_cast<uint64_t>(count) >= m.size;
              absl::StatusOr<std::vector<std::string>> popped =
-                 all ? LoadMembers(txn, name, m)
+                 all ? types::SetMembers(txn, name, m)
                      : RandomDistinct(txn, name, m,
                                       static_cast<uint64_t>(count));
              if (!popped.ok()) return popped.status();
              if (all) {
                txn.DeleteMeta(name);
              } else {
+               types::SetWriter set(txn, name, m);
                for (const std::string& member : *popped)
-                 txn.Delete(name, m, member);
-               m.size -= popped->size();
-               txn.SetMeta(name, m);
+                 set.RemoveMember(member);
+               set.Finish();
              }
              ReplySet(reply, *popped);
              return absl::OkStatus();
@@ -342,7 +318,8 @@ absl::Status ReplyRandomMembers(TypedTxn& txn, const std::string& name,
                                 const TypedMeta& meta, int64_t count,
                                 Reply& reply) {
   if (count > 0 && static_cast<uint64_t>(count) >= meta.size) {
-    absl::StatusOr<std::vector<std::string>> all = LoadMembers(txn, name, meta);
+    absl::StatusOr<std::vector<std::string>> all =
+        types::SetMembers(txn, name, meta);
     if (!all.ok()) return all.status();
     ReplyArray(reply, *all);
     return absl::OkStatus();
@@ -363,7 +340,8 @@ absl::Status ReplyRandomMembers(TypedTxn& txn, const std::string& name,
     return absl::OkStatus();
   }
   // More draws than members: hold the members, not the draws.
-  absl::StatusOr<std::vector<std::string>> all = LoadMembers(txn, name, meta);
+  absl::StatusOr<std::vector<std::string>> all =
+      types::SetMembers(txn, name, meta);
   if (!all.ok()) return all.status();
   if (all->empty()) {
     reply.Array(0);
@@ -438,29 +416,26 @@ absl::Status SMoveBody(TypedTxn& txn, const std::string& src,
     reply.Integer(0);
     return absl::OkStatus();
   }
-  absl::StatusOr<TypedKey> to = LookupOrCreate(txn, dst, ValueType::kSet);
+  absl::StatusOr<types::TypedKey> to =
+      types::LookupOrCreate(txn, dst, ValueType::kSet);
   if (!to.ok()) return to.status();
   if (to->wrong_type) {
     reply.Error(kWrongTypeError);
     return absl::OkStatus();
   }
-  absl::StatusOr<bool> had = IsMember(txn, src, **from, member);
+  absl::StatusOr<bool> had = types::IsSetMember(txn, src, **from, member);
   if (!had.ok()) return had.status();
   if (src == dst || !*had) {
     reply.Integer(*had ? 1 : 0);
     return absl::OkStatus();
   }
-  txn.Delete(src, **from, member);
-  --(*from)->size;
-  txn.SetMeta(src, **from);
-  TypedMeta& into = *to->meta;
-  absl::StatusOr<bool> there = IsMember(txn, dst, into, member);
-  if (!there.ok()) return there.status();
-  if (!*there) {
-    txn.Put(dst, into, member, "");
-    ++into.size;
-    txn.SetMeta(dst, into);
-  }
+  types::SetWriter from_set(txn, src, **from);
+  from_set.RemoveMember(member);
+  from_set.Finish();
+  types::SetWriter to_set(txn, dst, *to->meta);
+  absl::StatusOr<bool> added = to_set.Add(member);
+  if (!added.ok()) return added.status();
+  to_set.Finish();
   reply.Integer(1);
   return absl::OkStatus();
 }
@@ -489,7 +464,8 @@ absl::Status LookupSources(TypedTxn& txn, Sources& sources, Reply& reply,
                            bool* stop) {
   sources.metas.clear();
   for (const std::string& name : sources.names) {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kSet);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupTyped(txn, name, ValueType::kSet);
     if (!key.ok()) return key.status();
     if (key->wrong_type) {
       *stop = true;
@@ -516,21 +492,21 @@ absl::Status ForEachInAll(
   }
   const std::string& walked = sources.names[smallest];
   absl::Status failed;
-  absl::Status s = txn.Scan(walked, *sources.metas[smallest], "", "", false,
-                            [&](absl::string_view member, absl::string_view) {
-                              for (size_t i = 0; i < n; ++i) {
-                                if (sources.names[i] == walked) continue;
-                                absl::StatusOr<bool> in =
-                                    IsMember(txn, sources.names[i],
-                                             *sources.metas[i], member);
-                                if (!in.ok()) {
-                                  failed = in.status();
-                                  return false;
-                                }
-                                if (!*in) return true;
-                              }
-                              return visit(member);
-                            });
+  absl::Status s =
+      txn.Scan(walked, *sources.metas[smallest], "", "", false,
+               [&](absl::string_view member, absl::string_view) {
+                 for (size_t i = 0; i < n; ++i) {
+                   if (sources.names[i] == walked) continue;
+                   absl::StatusOr<bool> in = types::IsSetMember(
+                       txn, sources.names[i], *sources.metas[i], member);
+                   if (!in.ok()) {
+                     failed = in.status();
+                     return false;
+                   }
+                   if (!*in) return true;
+                 }
+                 return visit(member);
+               });
   return failed.ok() ? s : failed;
 }
 
@@ -560,7 +536,7 @@ absl::StatusOr<std::vector<std::string>> Difference(TypedTxn& txn,
                                                     const Sources& sources) {
   if (!sources.metas[0]) return std::vector<std::string>();
   absl::StatusOr<std::vector<std::string>> left =
-      LoadMembers(txn, sources.names[0], *sources.metas[0]);
+      types::SetMembers(txn, sources.names[0], *sources.metas[0]);
   if (!left.ok()) return left.status();
   for (size_t i = 1; i < sources.names.size() && !left->empty(); ++i) {
     const std::optional<TypedMeta>& meta = sources.metas[i];
@@ -569,14 +545,14 @@ absl::StatusOr<std::vector<std::string>> Difference(TypedTxn& txn,
     std::vector<std::string> kept;
     if (meta->size <= left->size()) {
       absl::StatusOr<std::vector<std::string>> other =
-          LoadMembers(txn, sources.names[i], *meta);
+          types::SetMembers(txn, sources.names[i], *meta);
       if (!other.ok()) return other.status();
       std::set_difference(left->begin(), left->end(), other->begin(),
                           other->end(), std::back_inserter(kept));
     } else {
       for (std::string& member : *left) {
         absl::StatusOr<bool> in =
-            IsMember(txn, sources.names[i], *meta, member);
+            types::IsSetMember(txn, sources.names[i], *meta, member);
         if (!in.ok()) return in.status();
         if (!*in) kept.push_back(std::move(member));
       }
@@ -622,19 +598,6 @@ void SetOpCommand(CommandContext& ctx, SetOp op) {
            });
 }
 
-// Stages `dest` as a new set of `members`, whatever typed value it held
-// (none at all when `members` is empty, as Redis deletes it).
-void StageReplacement(TypedTxn& txn, const std::string& dest,
-                      const std::optional<TypedMeta>& old,
-                      const std::vector<std::string>& members) {
-  if (old) txn.DeleteMeta(dest);
-  if (members.empty()) return;
-  TypedMeta meta = txn.Create(ValueType::kSet);
-  for (const std::string& m : members) txn.Put(dest, meta, m, "");
-  meta.size = members.size();
-  txn.SetMeta(dest, meta);
-}
-
 // A STORE's transaction: every source is type-checked and read, then
 // `dest` is replaced in the same batch, whatever it held (a string or a
 // GEO key too, which RemoveOtherTypes stages the removal of).
@@ -650,7 +613,7 @@ absl::Status StoreBody(TypedTxn& txn, const std::string& dest, Sources& sources,
   absl::StatusOr<std::vector<std::string>> members = Combine(txn, sources, op);
   if (!members.ok()) return members.status();
   if (s = txn.RemoveOtherTypes(dest); !s.ok()) return s;
-  StageReplacement(txn, dest, *old, *members);
+  types::ReplaceSet(txn, dest, old->has_value(), *members);
   reply.Integer(static_cast<int64_t>(members->size()));
   return absl::OkStatus();
 }

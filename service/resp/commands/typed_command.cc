@@ -14,6 +14,7 @@
 #include "types/codec/rdb_payload.h"
 #include "types/codec/redis_number.h"
 #include "types/keyspace.h"
+#include "types/typed_key.h"
 
 namespace trackdb::resp {
 
@@ -303,8 +304,9 @@ bool RunTypedOrFallBack(CommandContext& ctx,
 void RunOnKey(CommandContext& ctx, const std::string& name,
               storage::ValueType want, bool create, const TypedKeyBody& body) {
   RunTyped(ctx, {name}, [&](storage::TypedTxn& txn, Reply& reply) {
-    absl::StatusOr<TypedKey> key =
-        create ? LookupOrCreate(txn, name, want) : LookupTyped(txn, name, want);
+    absl::StatusOr<types::TypedKey> key =
+        create ? types::LookupOrCreate(txn, name, want)
+               : types::LookupTyped(txn, name, want);
     if (!key.ok()) return key.status();
     if (key->wrong_type) {
       reply.Error(kWrongTypeError);
@@ -443,31 +445,6 @@ absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
   if (meta.type == ValueType::kSet) return small ? "intset" : "hashtable";
   if (zset) return small ? "listpack" : "skiplist";
   return small ? "listpack" : "hashtable";
-}
-
-absl::StatusOr<TypedKey> LookupTyped(storage::TypedTxn& txn,
-                                     absl::string_view name,
-                                     storage::ValueType want) {
-  TypedKey key;
-  absl::StatusOr<std::optional<storage::TypedMeta>> meta = txn.Meta(name);
-  if (!meta.ok()) return meta.status();
-  if (*meta) {
-    key.wrong_type = (*meta)->type != want;
-    if (!key.wrong_type) key.meta = *meta;
-    return key;
-  }
-  absl::StatusOr<bool> other = txn.HoldsStringOrCollection(name);
-  if (!other.ok()) return other.status();
-  key.wrong_type = *other;
-  return key;
-}
-
-absl::StatusOr<TypedKey> LookupOrCreate(storage::TypedTxn& txn,
-                                        absl::string_view name,
-                                        storage::ValueType want) {
-  absl::StatusOr<TypedKey> key = LookupTyped(txn, name, want);
-  if (key.ok() && !key->wrong_type && !key->meta) key->meta = txn.Create(want);
-  return key;
 }
 
 }  // namespace trackdb::resp

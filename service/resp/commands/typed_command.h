@@ -151,23 +151,6 @@ std::optional<std::string> ExclusiveNameOfRun(
     ServerState& server, const ClientState& client, const CommandSpec& spec,
     absl::Span<const std::vector<std::string>> calls);
 
-// A key looked up for a command on type `want` (Redis's lookupKey +
-// checkType): `wrong_type` when it holds a string, a GEO key or a typed
-// value of another type; else its meta, nullopt when it does not exist.
-struct TypedKey {
-  bool wrong_type = false;
-  std::optional<storage::TypedMeta> meta;
-};
-absl::StatusOr<TypedKey> LookupTyped(storage::TypedTxn& txn,
-                                     absl::string_view name,
-                                     storage::ValueType want);
-
-// LookupTyped for a command that may create the key: a missing key gets a
-// new, empty meta (stored only when the body calls SetMeta with a size).
-absl::StatusOr<TypedKey> LookupOrCreate(storage::TypedTxn& txn,
-                                        absl::string_view name,
-                                        storage::ValueType want);
-
 }  // namespace trackdb::resp
 
 #endif  // TRACKDB_SERVICE_RESP_COMMANDS_TYPED_COMMAND_H_

@@ -42,6 +42,7 @@
 #include "service/resp/dispatch/reply_errors.h"
 #include "types/codec/redis_number.h"
 #include "types/key_type.h"
+#include "types/typed_key.h"
 #include "types/zset_range.h"
 
 namespace trackdb::resp {
@@ -195,7 +196,8 @@ void ZAddGeneric(CommandContext& ctx, bool incr) {
   const std::string name = ctx.Name(ctx.argv[1]);
   bool added = false;
   RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupTyped(txn, name, ValueType::kZset);
     if (!key.ok()) return key.status();
     if (key->wrong_type) {
       // A string, another typed value, or a GEO key (whose scores are
@@ -285,7 +287,8 @@ void RemoveRange(
   // is one); anything else falls back to the checks below.
   const bool served = RunTypedOrFallBack(
       ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-        absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+        absl::StatusOr<types::TypedKey> key =
+            types::LookupTyped(txn, name, ValueType::kZset);
         if (!key.ok()) return key.status();
         if (key->wrong_type) return FallBack();
         if (!key->meta) {
@@ -383,7 +386,8 @@ struct MultiPop {
 absl::Status PopFirstTypedZset(TypedTxn& txn, MultiPop& pop) {
   for (size_t j = 0; j < pop.names.size(); ++j) {
     const std::string& name = pop.names[j];
-    absl::StatusOr<TypedKey> key = LookupTyped(txn, name, ValueType::kZset);
+    absl::StatusOr<types::TypedKey> key =
+        types::LookupTyped(txn, name, ValueType::kZset);
     if (!key.ok()) return key.status();
     const bool mine = pop.ticket == nullptr || pop.ticket->First(name);
     if (key->wrong_type) {
