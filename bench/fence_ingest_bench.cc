@@ -52,7 +52,7 @@ void PutRoamingFence() {
   f.set_collection(Collection(kRoaming, true));
   f.set_name("near-another");
   f.mutable_roam()->set_radius_m(100);
-  if (!g_store->PutFence(f).ok()) std::abort();
+  if (!g_store->fences().Put(f).ok()) std::abort();
 }
 
 // `n` circles of 50-500 m radius, centres anywhere in the square; each
@@ -68,7 +68,7 @@ void PutFences(int n, bool spread) {
     f.mutable_circle()->mutable_center()->set_latitude(kLat + at(rng));
     f.mutable_circle()->mutable_center()->set_longitude(kLon + at(rng));
     f.mutable_circle()->set_radius_m(radius(rng));
-    if (!g_store->PutFence(f).ok()) std::abort();
+    if (!g_store->fences().Put(f).ok()) std::abort();
   }
 }
 
@@ -89,7 +89,7 @@ void BM_AddPointWithFences(benchmark::State& state) {
   std::vector<Entity> entities(kEntities);
   for (Entity& e : entities) e = {kLat + at(rng), kLon + at(rng)};
   std::vector<model::TrackPoint> point(1);
-  const uint64_t first_event = g_store->FenceLogEnd(collection);
+  const uint64_t first_event = g_store->fences().LogEnd(collection);
   int64_t n = 0;
   for (auto _ : state) {
     Entity& e = entities[n++ % kEntities];
@@ -105,7 +105,7 @@ void BM_AddPointWithFences(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["events/point"] =
-      static_cast<double>(g_store->FenceLogEnd(collection) - first_event) /
+      static_cast<double>(g_store->fences().LogEnd(collection) - first_event) /
       std::max<int64_t>(n, 1);
 }
 BENCHMARK(BM_AddPointWithFences)

@@ -15,7 +15,7 @@
 //   bazel run --config=bench //bench:retention_bench -- --entities=200
 //
 // With --max_points=N the retention is N fixes per entity instead (no
-// age): the minute pass's range deletions (TrackStore::TrimHistories),
+// age): the minute pass's range deletions (RetentionStore::TrimHistories),
 // then the same compaction, against a store of each entity's newest N.
 //
 // With --check it exits 1 when reclaimed < 0.90 or a count or read is
@@ -149,7 +149,7 @@ void SteadyTrimPass(Writer& w, TrackStore& store) {
     }
     if (auto s = store.AddPoints(kCollection, moved); !s.ok()) Die("write", s);
     const Clock::time_point t = Clock::now();
-    auto trimmed = store.TrimHistories();
+    auto trimmed = store.retention().TrimHistories();
     if (!trimmed.ok()) Die("trimming", trimmed.status());
     const double s = Since(t);
     std::printf(
@@ -251,19 +251,19 @@ int Run() {
   } else {
     policy.max_age_ms = absl::GetFlag(FLAGS_keep_days) * kDayMs;
   }
-  if (auto s = full->SetRetention(kCollection, policy); !s.ok()) {
+  if (auto s = full->retention().Set(kCollection, policy); !s.ok()) {
     Die("setting retention", s);
   }
   const Clock::time_point t1 = Clock::now();
   if (max_points > 0) {
-    if (auto trimmed = full->TrimHistories(); !trimmed.ok()) {
+    if (auto trimmed = full->retention().TrimHistories(); !trimmed.ok()) {
       Die("trimming", trimmed.status());
     }
   }
   Compact(*full, "compacting with retention");
   const double compact_s = Since(t1);
   const uint64_t after = PointsSstBytes(*full);
-  const storage::RetentionCounters counters = full->retention_counters();
+  const storage::RetentionCounters counters = full->retention().counters();
   const uint64_t dropped =
       max_points > 0 ? counters.points_trimmed : counters.points_expired;
   if (max_points > 0) SteadyTrimPass(w, *full);

@@ -256,4 +256,16 @@ absl::Status ValidatePageSize(uint32_t requested, absl::string_view field,
   return absl::OkStatus();
 }
 
+absl::Status ValidateReadWindow(int limit, int64_t start_ms, int64_t end_ms) {
+  if (limit < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("limit must be at least 1, got ", limit));
+  }
+  if (start_ms > end_ms) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("start time ", start_ms, " is after end time ", end_ms));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace trackdb::model

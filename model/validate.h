@@ -20,7 +20,8 @@
 namespace trackdb::model {
 
 // At most kMaxCollectionBytes bytes, any bytes, empty included (Redis
-// allows the empty key; gRPC cannot send one, see service/grpc/point_convert.h).
+// allows the empty key; gRPC cannot send one, see
+// service/grpc/point_convert.h).
 absl::Status ValidateCollection(absl::string_view name,
                                 absl::string_view field = "collection");
 // At most kMaxEntityIdBytes bytes, any bytes, empty included.
@@ -82,6 +83,9 @@ absl::Status ValidatePolygonSize(size_t vertices, absl::string_view field,
 // page size to use through `out`.
 absl::Status ValidatePageSize(uint32_t requested, absl::string_view field,
                               uint32_t* out);
+// A store read's page: at least one row, over a time window that does not
+// end before it starts (GetTrack, SearchHistory).
+absl::Status ValidateReadWindow(int limit, int64_t start_ms, int64_t end_ms);
 
 }  // namespace trackdb::model
 

@@ -188,5 +188,16 @@ TEST(Limits, UnsetFieldsTakeTheTableDefaults) {
   EXPECT_EQ(filled.max_future_ms(), Limits().max_future_ms);
 }
 
+TEST(ValidateTest, ReadWindowNeedsARowAndAnOrderedWindow) {
+  EXPECT_TRUE(ValidateReadWindow(1, 5, 5).ok());
+  EXPECT_TRUE(ValidateReadWindow(100, INT64_MIN, INT64_MAX).ok());
+  const absl::Status no_rows = ValidateReadWindow(0, 0, 1);
+  EXPECT_EQ(no_rows.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(no_rows.message(), "limit must be at least 1, got 0");
+  const absl::Status backwards = ValidateReadWindow(10, 7, 6);
+  EXPECT_EQ(backwards.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(backwards.message(), "start time 7 is after end time 6");
+}
+
 }  // namespace
 }  // namespace trackdb::model

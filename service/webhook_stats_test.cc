@@ -33,7 +33,7 @@ class WebhookStatsTest : public ::testing::Test {
     config_.mutable_server()->set_resp_port(0);
     store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
     ASSERT_TRUE(
-        store_->PutFence(fence::testing::CircleFence(40, 116, 500)).ok());
+        store_->fences().Put(fence::testing::CircleFence(40, 116, 500)).ok());
   }
   void TearDown() override {
     if (resp_) resp_->Shutdown();

@@ -123,10 +123,10 @@ TEST(CollectionExpiry, AStaleExpiryOfAnEmptiedCollectionIsNotInherited) {
   RetentionPolicy policy;
   policy.max_age_ms = 1000;
   policy.expire_latest = true;
-  ASSERT_TRUE(store->SetRetention("g", policy).ok());
-  ASSERT_EQ(*store->ExpireEntities(SystemNowMs()), 1);
+  ASSERT_TRUE(store->retention().Set("g", policy).ok());
+  ASSERT_EQ(*store->retention().ExpireEntities(SystemNowMs()), 1);
   EXPECT_EQ(store->CollectionExpiry("g"), 0);
-  ASSERT_TRUE(store->SetRetention("g", RetentionPolicy()).ok());
+  ASSERT_TRUE(store->retention().Set("g", RetentionPolicy()).ok());
   ASSERT_TRUE(store->AddPoints("g", {Point("b", SystemNowMs(), 10, 20)}).ok());
   EXPECT_EQ(store->CollectionExpiry("g"), 0);
   EXPECT_EQ(*store->CollectionSize("g"), 1);

@@ -11,10 +11,6 @@
 
 namespace trackdb::storage {
 
-absl::Mutex& TrackStore::CollectionLock(absl::string_view collection) {
-  return collection_locks_[absl::HashOf(collection) % collection_locks_.size()];
-}
-
 absl::StatusOr<int64_t> TrackStore::CollectionSize(
     absl::string_view collection) {
   // The index counts what the registry counts (I4, I6) without reading a

@@ -27,7 +27,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "fence/detector.h"
-#include "storage/track_store.h"
+#include "storage/fence_store.h"
 
 namespace trackdb::storage {
 

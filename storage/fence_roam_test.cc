@@ -44,7 +44,7 @@ v1::Fence RoamFence(double radius_m) {
 // "<entity> <t> <hit>[ near <nearby>]" per event, in log order.
 std::vector<std::string> Logged(TrackStore& store,
                                 absl::string_view collection) {
-  auto page = store.ReadFenceEvents(collection, 1, 1 << 20);
+  auto page = store.fences().ReadEvents(collection, 1, 1 << 20);
   EXPECT_TRUE(page.ok()) << page.status();
   std::vector<std::string> out;
   for (const FenceEventRecord& e : page->events) {
@@ -61,7 +61,7 @@ TEST(FenceRoamTest, EntitiesMeetAndPart) {
   v1::Fence f = RoamFence(300);
   f.add_detect(v1::FENCE_EVENT_ENTER);
   f.add_detect(v1::FENCE_EVENT_EXIT);
-  ASSERT_TRUE(store->PutFence(f).ok());
+  ASSERT_TRUE(store->fences().Put(f).ok());
   auto add = [&](const char* e, int64_t t, double lat) {
     ASSERT_TRUE(store->AddPoints("fleet", {Point(e, t, lat, kLon)}).ok());
   };
@@ -73,7 +73,7 @@ TEST(FenceRoamTest, EntitiesMeetAndPart) {
   EXPECT_THAT(Logged(*store, "fleet"),
               ElementsAre(absl::StrCat("car 2000 ENTER near bus"),
                           "car 3000 EXIT", "bus 4000 ENTER near car"));
-  auto inside = store->FenceMembers("fleet", "near");
+  auto inside = store->fences().Members("fleet", "near");
   ASSERT_TRUE(inside.ok());
   EXPECT_THAT(*inside, ElementsAre("bus"))
       << "the car left at 3000 and has sent no fix since the bus came";
@@ -85,7 +85,7 @@ TEST(FenceRoamTest, TargetsInAnotherCollection) {
   f.set_collection("cars");
   f.mutable_roam()->set_collection("depots");
   f.mutable_roam()->set_entity_glob("depot-*");
-  ASSERT_TRUE(store->PutFence(f).ok());
+  ASSERT_TRUE(store->fences().Put(f).ok());
   ASSERT_TRUE(
       store->AddPoints("depots", {Point("depot-1", 1, kLat, kLon)}).ok());
   ASSERT_TRUE(store->AddPoints("depots", {Point("shop", 1, kLat, 117)}).ok());
@@ -208,7 +208,7 @@ TEST(FenceRoamTest, AgreesWithABruteForceReference) {
   for (int round = 0; round < 12; ++round) {
     const Round r = RandomRound(round, &rng);
     auto store = OpenStore(testing::NewDataDir());
-    ASSERT_TRUE(store->PutFence(r.fence).ok());
+    ASSERT_TRUE(store->fences().Put(r.fence).ok());
     for (const model::TrackPoint& p : r.writes) {
       ASSERT_TRUE(store->AddPoints("fleet", {p}).ok());
     }

@@ -1,4 +1,4 @@
-// Fences through the store: PutFence and friends, evaluation of every
+// Fences through the store: FenceStore, evaluation of every
 // AddPoints in its batch, the event log's offsets across reopening, and
 // the store's events against the pure detector run over each entity's
 // whole sequence (fence/detector.h's rules, evaluated the way
@@ -46,7 +46,7 @@ v1::Fence Depot() {
 
 // "<entity> <fence> <kind>[ late]" per event, in log order.
 std::vector<std::string> Events(TrackStore& store, uint64_t from = 1) {
-  auto page = store.ReadFenceEvents("fleet", from, 10000);
+  auto page = store.fences().ReadEvents("fleet", from, 10000);
   EXPECT_TRUE(page.ok()) << page.status();
   std::vector<std::string> out;
   for (const FenceEventRecord& e : page->events) {
@@ -59,7 +59,7 @@ std::vector<std::string> Events(TrackStore& store, uint64_t from = 1) {
 
 TEST(FenceStoreTest, EveryAddPointsIsEvaluatedAndLogged) {
   auto store = OpenStore(testing::NewDataDir());
-  ASSERT_EQ(*store->PutFence(Depot()), true);
+  ASSERT_EQ(*store->fences().Put(Depot()), true);
   ASSERT_TRUE(store
                   ->AddPoints("fleet", {Point("t1", 1000, kOut, kLon),
                                         Point("t2", 1000, kIn, kLon)})
@@ -68,8 +68,8 @@ TEST(FenceStoreTest, EveryAddPointsIsEvaluatedAndLogged) {
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t2", 2000, kOut, kLon)}).ok());
   EXPECT_THAT(Events(*store),
               ElementsAre("t2 depot ENTER", "t1 depot ENTER", "t2 depot EXIT"));
-  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), ElementsAre("t1"));
-  auto page = store->ReadFenceEvents("fleet", 1, 2);
+  EXPECT_THAT(*store->fences().Members("fleet", "depot"), ElementsAre("t1"));
+  auto page = store->fences().ReadEvents("fleet", 1, 2);
   ASSERT_TRUE(page.ok());
   ASSERT_EQ(page->events.size(), 2u);
   EXPECT_EQ(page->events[0].offset, 1u);
@@ -78,14 +78,14 @@ TEST(FenceStoreTest, EveryAddPointsIsEvaluatedAndLogged) {
   EXPECT_THAT(Events(*store, page->next_offset), ElementsAre("t2 depot EXIT"));
   // Another collection sees nothing of it.
   ASSERT_TRUE(store->AddPoints("other", {Point("t3", 1000, kIn, kLon)}).ok());
-  auto other = store->ReadFenceEvents("other", 1, 10);
+  auto other = store->fences().ReadEvents("other", 1, 10);
   ASSERT_TRUE(other.ok());
   EXPECT_THAT(other->events, IsEmpty());
 }
 
 TEST(FenceStoreTest, PointsOfOneCallAreEvaluatedInTimeOrder) {
   auto store = OpenStore(testing::NewDataDir());
-  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->fences().Put(Depot()).ok());
   // Sent newest first: in time order they enter at 2000 and leave at 3000.
   ASSERT_TRUE(store
                   ->AddPoints("fleet", {Point("t1", 3000, kOut, kLon),
@@ -104,7 +104,7 @@ TEST(FenceStoreTest, StatesAndOffsetsSurviveReopening) {
     auto store = OpenStore(dir);
     v1::Fence f = Depot();
     f.set_debounce_fixes(2);
-    ASSERT_TRUE(store->PutFence(f).ok());
+    ASSERT_TRUE(store->fences().Put(f).ok());
     ASSERT_TRUE(store
                     ->AddPoints("fleet", {Point("t1", 1000, kIn, kLon),
                                           Point("t1", 2000, kIn, kLon)})
@@ -115,10 +115,10 @@ TEST(FenceStoreTest, StatesAndOffsetsSurviveReopening) {
     ASSERT_TRUE(store->Close().ok());
   }
   auto store = OpenStore(dir);
-  EXPECT_EQ(store->ListFences("fleet")->size(), 1u);
+  EXPECT_EQ(store->fences().List("fleet")->size(), 1u);
   // One fix outside is pending from before the restart: this one exits.
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 4000, kOut, kLon)}).ok());
-  auto page = store->ReadFenceEvents("fleet", 1, 10);
+  auto page = store->fences().ReadEvents("fleet", 1, 10);
   ASSERT_EQ(page->events.size(), 2u);
   EXPECT_EQ(page->events[1].offset, 2u);
   EXPECT_EQ(page->events[1].kind, v1::FENCE_EVENT_EXIT);
@@ -149,7 +149,7 @@ void CrossTheDepot(TrackStore& store, int n, int64_t* t) {
 }
 
 std::vector<uint64_t> Offsets(TrackStore& store) {
-  auto page = store.ReadFenceEvents("fleet", 1, 1000);
+  auto page = store.fences().ReadEvents("fleet", 1, 1000);
   EXPECT_TRUE(page.ok()) << page.status();
   std::vector<uint64_t> out;
   for (const FenceEventRecord& e : page->events) out.push_back(e.offset);
@@ -161,18 +161,18 @@ TEST(FenceStoreTest, RetentionKeepsTheNewestEventsAndNeverReusesOffsets) {
   int64_t t = 0;
   {
     auto store = OpenWithRetention(dir, 0, 3);
-    ASSERT_TRUE(store->PutFence(Depot()).ok());
+    ASSERT_TRUE(store->fences().Put(Depot()).ok());
     CrossTheDepot(*store, 10, &t);
-    EXPECT_EQ(*store->TrimFenceLogs(absl::Now()), 7u);
+    EXPECT_EQ(*store->fences().TrimLogs(absl::Now()), 7u);
     EXPECT_THAT(Offsets(*store), ElementsAre(8, 9, 10));
-    EXPECT_EQ(*store->TrimFenceLogs(absl::Now()), 0u);
+    EXPECT_EQ(*store->fences().TrimLogs(absl::Now()), 0u);
     ASSERT_TRUE(store->Close().ok());
   }
   auto store = OpenWithRetention(dir, 0, 3);
   EXPECT_THAT(Offsets(*store), ElementsAre(8, 9, 10));
   CrossTheDepot(*store, 1, &t);
   EXPECT_THAT(Offsets(*store), ElementsAre(8, 9, 10, 11));
-  auto page = store->ReadFenceEvents("fleet", 2, 10);
+  auto page = store->fences().ReadEvents("fleet", 2, 10);
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(page->events.front().offset, 8u)
       << "a read from an offset no longer kept starts at the oldest kept";
@@ -184,51 +184,51 @@ TEST(FenceStoreTest, RetentionByAgeMayEmptyTheLogButOffsetsGoOn) {
   const absl::Time now = absl::Now();
   {
     auto store = OpenWithRetention(dir, 60, 0);
-    ASSERT_TRUE(store->PutFence(Depot()).ok());
+    ASSERT_TRUE(store->fences().Put(Depot()).ok());
     CrossTheDepot(*store, 4, &t);
-    EXPECT_EQ(*store->TrimFenceLogs(now + absl::Seconds(30)), 0u);
+    EXPECT_EQ(*store->fences().TrimLogs(now + absl::Seconds(30)), 0u);
     EXPECT_THAT(Offsets(*store), ElementsAre(1, 2, 3, 4));
-    EXPECT_EQ(*store->TrimFenceLogs(now + absl::Minutes(2)), 4u);
+    EXPECT_EQ(*store->fences().TrimLogs(now + absl::Minutes(2)), 4u);
     EXPECT_THAT(Offsets(*store), IsEmpty());
     ASSERT_TRUE(store->Close().ok());
   }
   auto store = OpenWithRetention(dir, 60, 0);
-  EXPECT_EQ(store->FenceLogEnd("fleet"), 5u);
+  EXPECT_EQ(store->fences().LogEnd("fleet"), 5u);
   CrossTheDepot(*store, 1, &t);
   EXPECT_THAT(Offsets(*store), ElementsAre(5));
-  EXPECT_EQ(*store->TrimFenceLogs(now), 0u) << "young enough";
+  EXPECT_EQ(*store->fences().TrimLogs(now), 0u) << "young enough";
 }
 
 TEST(FenceStoreTest, ReplacingOrDeletingAFenceDropsItsStates) {
   auto store = OpenStore(testing::NewDataDir());
-  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->fences().Put(Depot()).ok());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
-  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), ElementsAre("t1"));
-  EXPECT_EQ(*store->PutFence(Depot()), false);  // replaced: all outside
-  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  EXPECT_THAT(*store->fences().Members("fleet", "depot"), ElementsAre("t1"));
+  EXPECT_EQ(*store->fences().Put(Depot()), false);  // replaced: all outside
+  EXPECT_THAT(*store->fences().Members("fleet", "depot"), IsEmpty());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 2000, kIn, kLon)}).ok());
   EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot ENTER"));
-  EXPECT_EQ(*store->DeleteFence("fleet", "depot"), true);
-  EXPECT_EQ(*store->DeleteFence("fleet", "depot"), false);
+  EXPECT_EQ(*store->fences().Delete("fleet", "depot"), true);
+  EXPECT_EQ(*store->fences().Delete("fleet", "depot"), false);
   EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kFences,
                                FencesPrefix("fleet", kFenceStateTag)),
               IsEmpty());
-  EXPECT_FALSE(store->GetFence("fleet", "depot")->has_value());
+  EXPECT_FALSE(store->fences().Get("fleet", "depot")->has_value());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 3000, kOut, kLon)}).ok());
   EXPECT_EQ(Events(*store).size(), 2u);
 }
 
 TEST(FenceStoreTest, ADeletedEntityComesBackOutside) {
   auto store = OpenStore(testing::NewDataDir());
-  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->fences().Put(Depot()).ok());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
   ASSERT_TRUE(*store->DeleteEntity("fleet", "t1"));
-  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  EXPECT_THAT(*store->fences().Members("fleet", "depot"), IsEmpty());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 500, kIn, kLon)}).ok());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t2", 500, kIn, kLon)}).ok());
   ASSERT_TRUE(store->DeleteCollection("fleet").ok());
-  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
-  EXPECT_EQ(store->ListFences("fleet")->size(), 1u);  // fences stay
+  EXPECT_THAT(*store->fences().Members("fleet", "depot"), IsEmpty());
+  EXPECT_EQ(store->fences().List("fleet")->size(), 1u);  // fences stay
   EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot ENTER",
                                           "t2 depot ENTER"));
 }
@@ -237,7 +237,7 @@ TEST(FenceStoreTest, ABadFenceNamesItsFieldAndWritesNothing) {
   auto store = OpenStore(testing::NewDataDir());
   v1::Fence f = Depot();
   f.mutable_circle()->set_radius_m(-1);
-  auto put = store->PutFence(f);
+  auto put = store->fences().Put(f);
   EXPECT_EQ(put.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(put.status().message(), HasSubstr("circle.radius_m"));
   EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kFences), IsEmpty());
@@ -255,22 +255,22 @@ TEST(FenceStoreTest, FencesOfACollectionWhoseNameIsNotUtf8) {
   f.set_collection(binary);
   {
     auto store = OpenStore(dir);
-    ASSERT_TRUE(store->PutFence(f).ok());
+    ASSERT_TRUE(store->fences().Put(f).ok());
     ASSERT_TRUE(store->AddPoints(binary, {Point("t1", 1000, kIn, kLon)}).ok());
     ASSERT_TRUE(store->Close().ok());
   }
   auto store = OpenStore(dir);
-  auto got = store->GetFence(binary, "depot");
+  auto got = store->fences().Get(binary, "depot");
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_TRUE(got->has_value());
   EXPECT_EQ((*got)->collection(), binary);
-  EXPECT_EQ(store->ListFences(binary)->size(), 1u);
-  EXPECT_THAT(*store->FenceMembers(binary, "depot"), ElementsAre("t1"));
+  EXPECT_EQ(store->fences().List(binary)->size(), 1u);
+  EXPECT_THAT(*store->fences().Members(binary, "depot"), ElementsAre("t1"));
   ASSERT_TRUE(store->AddPoints(binary, {Point("t1", 2000, kOut, kLon)}).ok());
-  EXPECT_EQ(store->ReadFenceEvents(binary, 1, 10)->events.size(), 2u);
+  EXPECT_EQ(store->fences().ReadEvents(binary, 1, 10)->events.size(), 2u);
 
   f.set_name("\xff");
-  auto put = store->PutFence(f);
+  auto put = store->fences().Put(f);
   EXPECT_EQ(put.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(put.status().message(), HasSubstr("name must be UTF-8"));
 }
@@ -281,51 +281,51 @@ TEST(FenceStoreTest, APointAsOldAsTheLatestMovesItOrRepeatsIt) {
   auto store = OpenStore(testing::NewDataDir());
   v1::Fence f = Depot();
   f.add_detect(v1::FENCE_EVENT_INSIDE);
-  ASSERT_TRUE(store->PutFence(f).ok());
+  ASSERT_TRUE(store->fences().Put(f).ok());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
   ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kOut, kLon)}).ok());
   EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER", "t1 depot INSIDE",
                                           "t1 depot EXIT"));
-  EXPECT_THAT(*store->FenceMembers("fleet", "depot"), IsEmpty());
+  EXPECT_THAT(*store->fences().Members("fleet", "depot"), IsEmpty());
   EXPECT_EQ(store->GetLatest("fleet", "t1")->value().lat, kOut);
 }
 
 TEST(FenceStoreTest, AWaiterWakesWhenAnEventIsLogged) {
   auto store = OpenStore(testing::NewDataDir());
-  ASSERT_TRUE(store->PutFence(Depot()).ok());
-  EXPECT_FALSE(store->WaitForFenceEvents("fleet", 1,
+  ASSERT_TRUE(store->fences().Put(Depot()).ok());
+  EXPECT_FALSE(store->fences().WaitForEvents("fleet", 1,
                                          absl::Now() + absl::Milliseconds(20)));
   std::thread writer([&] {
     absl::SleepFor(absl::Milliseconds(50));
     ASSERT_TRUE(store->AddPoints("fleet", {Point("t1", 1000, kIn, kLon)}).ok());
   });
   EXPECT_TRUE(
-      store->WaitForFenceEvents("fleet", 1, absl::Now() + absl::Seconds(30)));
+      store->fences().WaitForEvents("fleet", 1, absl::Now() + absl::Seconds(30)));
   writer.join();
   EXPECT_THAT(Events(*store), ElementsAre("t1 depot ENTER"));
 }
 
 // A follower of every log waits on one clock: an event in any collection
-// moves it, and FenceLogEnds then shows which log grew.
+// moves it, and LogEnds then shows which log grew.
 TEST(FenceStoreTest, OneClockForEveryCollectionsLog) {
   auto store = OpenStore(testing::NewDataDir());
   v1::Fence other = Depot();
   other.set_collection("buses");
-  ASSERT_TRUE(store->PutFence(Depot()).ok());
-  ASSERT_TRUE(store->PutFence(other).ok());
-  const uint64_t seen = store->FenceLogTicks();
+  ASSERT_TRUE(store->fences().Put(Depot()).ok());
+  ASSERT_TRUE(store->fences().Put(other).ok());
+  const uint64_t seen = store->fences().LogTicks();
   EXPECT_FALSE(
-      store->WaitForFenceLogTick(seen, absl::Now() + absl::Milliseconds(20)));
+      store->fences().WaitForLogTick(seen, absl::Now() + absl::Milliseconds(20)));
   std::thread writer([&] {
     absl::SleepFor(absl::Milliseconds(50));
     ASSERT_TRUE(store->AddPoints("buses", {Point("b1", 1000, kIn, kLon)}).ok());
   });
   EXPECT_TRUE(
-      store->WaitForFenceLogTick(seen, absl::Now() + absl::Seconds(30)));
+      store->fences().WaitForLogTick(seen, absl::Now() + absl::Seconds(30)));
   writer.join();
-  EXPECT_GT(store->FenceLogTicks(), seen);
-  auto ends = store->FenceLogEnds();
+  EXPECT_GT(store->fences().LogTicks(), seen);
+  auto ends = store->fences().LogEnds();
   std::sort(ends.begin(), ends.end());
   EXPECT_THAT(ends, ElementsAre(std::make_pair(std::string("buses"), 2u),
                                 std::make_pair(std::string("fleet"), 1u)));
@@ -336,7 +336,7 @@ TEST(FenceStoreTest, OneClockForEveryCollectionsLog) {
 // go on from next_offset) must still see every event exactly once.
 TEST(FenceStoreTest, AFollowingReaderMissesNothingWritersCommitOutOfOrder) {
   auto store = OpenStore(testing::NewDataDir());
-  ASSERT_TRUE(store->PutFence(Depot()).ok());
+  ASSERT_TRUE(store->fences().Put(Depot()).ok());
   constexpr int kWriters = 4, kRounds = 150;  // each round: ENTER, EXIT
   constexpr uint64_t kEvents = kWriters * kRounds * 2;
   std::vector<std::thread> writers;
@@ -358,7 +358,7 @@ TEST(FenceStoreTest, AFollowingReaderMissesNothingWritersCommitOutOfOrder) {
   uint64_t next = 1;
   const absl::Time give_up = absl::Now() + absl::Seconds(120);
   while (seen.size() < kEvents && absl::Now() < give_up) {
-    auto page = store->ReadFenceEvents("fleet", next, 7);
+    auto page = store->fences().ReadEvents("fleet", next, 7);
     ASSERT_TRUE(page.ok()) << page.status();
     for (const FenceEventRecord& e : page->events) {
       seen.push_back(e.offset);
@@ -366,7 +366,7 @@ TEST(FenceStoreTest, AFollowingReaderMissesNothingWritersCommitOutOfOrder) {
     }
     next = page->next_offset;
     if (page->events.empty()) {
-      store->WaitForFenceEvents("fleet", next,
+      store->fences().WaitForEvents("fleet", next,
                                 absl::Now() + absl::Milliseconds(100));
     }
   }
@@ -378,7 +378,7 @@ TEST(FenceStoreTest, AFollowingReaderMissesNothingWritersCommitOutOfOrder) {
   for (int w = 0; w < kWriters; ++w) {
     EXPECT_EQ(per_entity[absl::StrCat("t", w)], kRounds * 2);
   }
-  auto rest = store->ReadFenceEvents("fleet", next, 100);
+  auto rest = store->fences().ReadEvents("fleet", next, 100);
   ASSERT_TRUE(rest.ok());
   EXPECT_THAT(rest->events, IsEmpty());
 }
@@ -495,7 +495,7 @@ TEST(FenceStoreTest, AgreesWithTheDetectorOverWholeSequences) {
     const Scenario s = RandomScenario(seed);
     const std::string dir = testing::NewDataDir();
     auto store = OpenStore(dir);
-    for (const v1::Fence& f : s.fences) ASSERT_TRUE(store->PutFence(f).ok());
+    for (const v1::Fence& f : s.fences) ASSERT_TRUE(store->fences().Put(f).ok());
     for (size_t i = 0; i < s.calls.size(); ++i) {
       ASSERT_TRUE(store->AddPoints("fleet", s.calls[i]).ok());
       if (i == s.calls.size() / 2) {  // the second half after a reopen
@@ -506,7 +506,7 @@ TEST(FenceStoreTest, AgreesWithTheDetectorOverWholeSequences) {
     std::multiset<std::string> got;
     std::map<std::string, int> kinds;
     uint64_t last = 0;
-    auto page = store->ReadFenceEvents("fleet", 1, 1 << 20);
+    auto page = store->fences().ReadEvents("fleet", 1, 1 << 20);
     ASSERT_TRUE(page.ok()) << page.status();
     for (const FenceEventRecord& e : page->events) {
       ASSERT_GT(e.offset, last);

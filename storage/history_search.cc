@@ -9,13 +9,14 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "index/covering.h"
+#include "model/validate.h"
 #include "rocksdb/snapshot.h"
 #include "storage/engine/engine.h"
-#include "storage/points/history_cells.h"
 #include "storage/format/keys.h"
-#include "storage/strings/kv_expiry.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/points/history_cells.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -265,13 +266,9 @@ absl::StatusOr<HistoryPage> TrackStore::SearchHistory(const HistoryQuery& q) {
   if (q.region == nullptr) {
     return absl::InvalidArgumentError("a search area is required");
   }
-  if (q.limit < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("limit must be at least 1, got ", q.limit));
-  }
-  if (q.start_ms > q.end_ms) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "start time ", q.start_ms, " is after end time ", q.end_ms));
+  if (absl::Status v = model::ValidateReadWindow(q.limit, q.start_ms, q.end_ms);
+      !v.ok()) {
+    return v;
   }
   Resume resume;
   if (!q.page_token.empty()) {
@@ -283,8 +280,8 @@ absl::StatusOr<HistoryPage> TrackStore::SearchHistory(const HistoryQuery& q) {
     resume.any = true;
   }
   // History past the collection's retention is not shown (as GetTrack).
-  const int64_t start_ms =
-      std::max(q.start_ms, HistoryCutoff(q.collection, SystemNowMs()));
+  const int64_t start_ms = std::max(
+      q.start_ms, retention_->HistoryCutoff(q.collection, SystemNowMs()));
   if (start_ms > q.end_ms) return HistoryPage{};
   HistorySearch search(*engine_, q, start_ms, std::move(resume));
   if (absl::Status s = search.FindCandidates(); !s.ok()) return s;

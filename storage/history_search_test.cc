@@ -314,7 +314,7 @@ TEST(HistorySearchTest, HonoursRetentionAndCompactionKeepsLiveCells) {
                                         Point("a", now - 2 * day, kLat, kLon),
                                         Point("a", now - 1000, kLat, kLon)})
                   .ok());
-  ASSERT_TRUE(store->SetRetention("fleet", {2 * day + 60'000, false}).ok());
+  ASSERT_TRUE(store->retention().Set("fleet", {2 * day + 60'000, false}).ok());
   ASSERT_TRUE(FlushAndCompact(*store, ColumnFamily::kPoints).ok());
   auto circle = index::CircleRegion::Create({kLat, kLon}, 100);
   HistoryQuery q{"fleet", &*circle, INT64_MIN, INT64_MAX};

@@ -30,15 +30,6 @@ absl::Status DeleteTyped(absl::string_view name,
 
 }  // namespace
 
-std::vector<absl::Mutex*> TrackStore::CollectionLocks(
-    absl::Span<const std::string> names) {
-  std::vector<absl::Mutex*> locks;
-  for (const std::string& name : names) locks.push_back(&CollectionLock(name));
-  std::sort(locks.begin(), locks.end(), std::less<absl::Mutex*>());
-  locks.erase(std::unique(locks.begin(), locks.end()), locks.end());
-  return locks;
-}
-
 absl::StatusOr<std::vector<TrackStore::NameContents>> TrackStore::DeleteNames(
     absl::Span<const std::string> names, int64_t now_ms) {
   ExclusiveLocks collections(CollectionLocks(names));

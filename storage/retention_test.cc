@@ -102,13 +102,13 @@ TEST(RetentionTest, CompactionDropsOnlyExpiredHistoryAndCountsIt) {
     ASSERT_TRUE(store->AddPoints("fleet", {Point("a", t, 1, 2)}).ok());
     ASSERT_TRUE(store->AddPoints("other", {Point("a", t, 1, 2)}).ok());
   }
-  ASSERT_TRUE(store->SetRetention("fleet", {kYearMs, false}).ok());
+  ASSERT_TRUE(store->retention().Set("fleet", {kYearMs, false}).ok());
   ASSERT_TRUE(FlushAndCompact(*store, ColumnFamily::kPoints).ok());
 
   EXPECT_THAT(RawTimes(*store, "fleet", "a"), ElementsAre(times[2], times[3]));
   EXPECT_THAT(RawTimes(*store, "other", "a"), ElementsAreArray(times));
-  EXPECT_EQ(store->retention_counters().points_expired, 2u);
-  EXPECT_EQ(store->retention_counters().entities_expired, 0u);
+  EXPECT_EQ(store->retention().counters().points_expired, 2u);
+  EXPECT_EQ(store->retention().counters().entities_expired, 0u);
   EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
 }
 
@@ -119,7 +119,7 @@ TEST(RetentionTest, ReadsHideExpiredHistoryBeforeCompaction) {
   ASSERT_TRUE(
       store->AddPoints("c", {Point("a", old, 1, 2), Point("a", recent, 1, 3)})
           .ok());
-  ASSERT_TRUE(store->SetRetention("c", {kDayMs, false}).ok());
+  ASSERT_TRUE(store->retention().Set("c", {kDayMs, false}).ok());
   EXPECT_THAT(RawTimes(*store, "c", "a"), ElementsAre(old, recent));
   EXPECT_THAT(TrackTimes(*store, "c", "a"), ElementsAre(recent));
   EXPECT_THAT(TrackTimes(*store, "c", "a", true), ElementsAre(recent));
@@ -134,7 +134,7 @@ TEST(RetentionTest, ReadsHideExpiredHistoryBeforeCompaction) {
   ASSERT_TRUE(page.ok()) << page.status();
   EXPECT_TRUE(page->points.empty());
   // Removing the policy shows what compaction has not dropped.
-  ASSERT_TRUE(store->SetRetention("c", {}).ok());
+  ASSERT_TRUE(store->retention().Set("c", {}).ok());
   EXPECT_THAT(TrackTimes(*store, "c", "a"), ElementsAre(old, recent));
 }
 
@@ -142,19 +142,19 @@ TEST(RetentionTest, PoliciesSurviveReopenAndBadOnesWriteNothing) {
   const std::string dir = NewDataDir();
   {
     auto store = OpenStore(dir);
-    ASSERT_TRUE(store->SetRetention("a", {kYearMs, true}).ok());
-    ASSERT_TRUE(store->SetRetention("b", {kDayMs, false}).ok());
-    ASSERT_TRUE(store->SetRetention("b", {}).ok());
-    absl::Status bad = store->SetRetention("a", {-1, false});
+    ASSERT_TRUE(store->retention().Set("a", {kYearMs, true}).ok());
+    ASSERT_TRUE(store->retention().Set("b", {kDayMs, false}).ok());
+    ASSERT_TRUE(store->retention().Set("b", {}).ok());
+    absl::Status bad = store->retention().Set("a", {-1, false});
     EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(bad.message(), ::testing::HasSubstr("max_age_ms"));
-    bad = store->SetRetention("a", {0, true});
+    bad = store->retention().Set("a", {0, true});
     EXPECT_THAT(bad.message(), ::testing::HasSubstr("expire_latest"));
     ASSERT_TRUE(store->Close().ok());
   }
   auto store = OpenStore(dir);
-  EXPECT_EQ(store->GetRetention("a"), (RetentionPolicy{kYearMs, true}));
-  EXPECT_TRUE(store->GetRetention("b").keeps_everything());
+  EXPECT_EQ(store->retention().Get("a"), (RetentionPolicy{kYearMs, true}));
+  EXPECT_TRUE(store->retention().Get("b").keeps_everything());
   EXPECT_EQ(ReadRaw(*store, ColumnFamily::kDefault, RetentionKey("b")).size(),
             0u);
   // Not a collection: the registry does not list it.
@@ -178,13 +178,13 @@ TEST(RetentionTest, ExpireEntitiesRemovesOnlyExpiredLatestWhereAsked) {
                                     Point("new", now - 1000, 1, 2)})
                     .ok());
   }
-  ASSERT_TRUE(store->SetRetention("expiring", {kDayMs, true}).ok());
-  ASSERT_TRUE(store->SetRetention("keeping", {kDayMs, false}).ok());
+  ASSERT_TRUE(store->retention().Set("expiring", {kDayMs, true}).ok());
+  ASSERT_TRUE(store->retention().Set("keeping", {kDayMs, false}).ok());
 
-  absl::StatusOr<int64_t> expired = store->ExpireEntities(now);
+  absl::StatusOr<int64_t> expired = store->retention().ExpireEntities(now);
   ASSERT_TRUE(expired.ok()) << expired.status();
   EXPECT_EQ(*expired, 1);
-  EXPECT_EQ(store->retention_counters().entities_expired, 1u);
+  EXPECT_EQ(store->retention().counters().entities_expired, 1u);
   EXPECT_EQ(*store->GetLatest("expiring", "old"), std::nullopt);
   EXPECT_TRUE(RawTimes(*store, "expiring", "old").empty());
   EXPECT_EQ(*store->CollectionSize("expiring"), 1);
@@ -194,7 +194,7 @@ TEST(RetentionTest, ExpireEntitiesRemovesOnlyExpiredLatestWhereAsked) {
     EXPECT_THAT(InvariantViolations(*store, c), ::testing::IsEmpty()) << c;
   }
   // Nothing left to expire: a second pass removes nothing.
-  EXPECT_EQ(*store->ExpireEntities(now), 0);
+  EXPECT_EQ(*store->retention().ExpireEntities(now), 0);
 }
 
 TEST(RetentionTest, ExpiringManyEntitiesFlushesTheirRangeTombstones) {
@@ -205,8 +205,8 @@ TEST(RetentionTest, ExpiringManyEntitiesFlushesTheirRangeTombstones) {
     old.push_back(Point(absl::StrCat("e", e), now - 3 * kDayMs, 1, 2));
   }
   ASSERT_TRUE(store->AddPoints("fleet", old).ok());
-  ASSERT_TRUE(store->SetRetention("fleet", {kDayMs, true}).ok());
-  EXPECT_EQ(*store->ExpireEntities(now), 100);
+  ASSERT_TRUE(store->retention().Set("fleet", {kDayMs, true}).ok());
+  EXPECT_EQ(*store->retention().ExpireEntities(now), 100);
   uint64_t entries = 1;
   ASSERT_TRUE(store->engine().db->GetIntProperty(
       store->engine().points(), "rocksdb.num-entries-active-mem-table",
@@ -225,40 +225,40 @@ TEST(RetentionTest, TrimHistoriesKeepsEachEntitysNewestFixes) {
     add("b", 1000 * t);
   }
   add("short", 5000);
-  ASSERT_TRUE(store->SetRetention("fleet", {0, false, 4}).ok());
-  EXPECT_EQ(*store->TrimHistories(), 12);
+  ASSERT_TRUE(store->retention().Set("fleet", {0, false, 4}).ok());
+  EXPECT_EQ(*store->retention().TrimHistories(), 12);
   EXPECT_THAT(RawTimes(*store, "fleet", "a"),
               ElementsAre(7000, 8000, 9000, 10000));
   EXPECT_THAT(RawTimes(*store, "fleet", "short"), ElementsAre(5000));
-  EXPECT_EQ(store->retention_counters().points_trimmed, 12u);
-  EXPECT_EQ(*store->TrimHistories(), 0) << "nothing moved";
+  EXPECT_EQ(store->retention().counters().points_trimmed, 12u);
+  EXPECT_EQ(*store->retention().TrimHistories(), 0) << "nothing moved";
 
   add("a", 11000);
   add("a", 12000);
   add("b", 6500);  // late: b's latest is unchanged, so b waits
-  EXPECT_EQ(*store->TrimHistories(), 2);
+  EXPECT_EQ(*store->retention().TrimHistories(), 2);
   EXPECT_THAT(RawTimes(*store, "fleet", "a"),
               ElementsAre(9000, 10000, 11000, 12000));
   EXPECT_EQ(RawTimes(*store, "fleet", "b").size(), 5u);
   add("b", 11000);
-  EXPECT_EQ(*store->TrimHistories(), 2);
+  EXPECT_EQ(*store->retention().TrimHistories(), 2);
   EXPECT_THAT(RawTimes(*store, "fleet", "b"),
               ElementsAre(8000, 9000, 10000, 11000));
 
   // A lower limit trims everyone again.
-  ASSERT_TRUE(store->SetRetention("fleet", {0, false, 2}).ok());
-  EXPECT_EQ(*store->TrimHistories(), 4);
+  ASSERT_TRUE(store->retention().Set("fleet", {0, false, 2}).ok());
+  EXPECT_EQ(*store->retention().TrimHistories(), 4);
   EXPECT_THAT(TrackTimes(*store, "fleet", "b"), ElementsAre(10000, 11000));
   // An entity deleted and written again, older than where its last trim
   // kept: counted again from its newest.
   ASSERT_TRUE(*store->DeleteEntity("fleet", "b"));
   for (int64_t t : {1000, 2000, 3000}) add("b", t);
-  EXPECT_EQ(*store->TrimHistories(), 1);
+  EXPECT_EQ(*store->retention().TrimHistories(), 1);
   EXPECT_THAT(RawTimes(*store, "fleet", "b"), ElementsAre(2000, 3000));
   EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
-  EXPECT_EQ(store->SetRetention("fleet", {0, false, -1}).code(),
+  EXPECT_EQ(store->retention().Set("fleet", {0, false, -1}).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(store->GetRetention("fleet"), (RetentionPolicy{0, false, 2}));
+  EXPECT_EQ(store->retention().Get("fleet"), (RetentionPolicy{0, false, 2}));
 }
 
 // The passes beside writers: entities keep being written while
@@ -269,7 +269,7 @@ TEST(RetentionTest, PassesBesideWritersKeepTheInvariants) {
   auto store = OpenStore(NewDataDir());
   const int64_t now = SystemNowMs();
   constexpr int kWriters = 3, kEntities = 8, kFixes = 150, kKept = 5;
-  ASSERT_TRUE(store->SetRetention("fleet", {kDayMs, true, kKept}).ok());
+  ASSERT_TRUE(store->retention().Set("fleet", {kDayMs, true, kKept}).ok());
   // Stale entities, to be expired while the writers run.
   for (int e = 0; e < 20; ++e) {
     ASSERT_TRUE(store
@@ -293,15 +293,15 @@ TEST(RetentionTest, PassesBesideWritersKeepTheInvariants) {
   }
   std::thread passes([&] {
     while (!done.load()) {
-      EXPECT_TRUE(store->TrimHistories().ok());
-      EXPECT_TRUE(store->ExpireEntities(SystemNowMs()).ok());
+      EXPECT_TRUE(store->retention().TrimHistories().ok());
+      EXPECT_TRUE(store->retention().ExpireEntities(SystemNowMs()).ok());
     }
   });
   for (std::thread& t : threads) t.join();
   done = true;
   passes.join();
-  ASSERT_TRUE(store->TrimHistories().ok());
-  ASSERT_TRUE(store->ExpireEntities(SystemNowMs()).ok());
+  ASSERT_TRUE(store->retention().TrimHistories().ok());
+  ASSERT_TRUE(store->retention().ExpireEntities(SystemNowMs()).ok());
   EXPECT_EQ(*store->CollectionSize("fleet"), kWriters * kEntities);
   for (int w = 0; w < kWriters; ++w) {
     for (int e = 0; e < kEntities; ++e) {
@@ -315,7 +315,7 @@ TEST(RetentionTest, PassesBesideWritersKeepTheInvariants) {
     }
   }
   EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
-  EXPECT_EQ(store->retention_counters().entities_expired, 20u);
+  EXPECT_EQ(store->retention().counters().entities_expired, 20u);
 }
 
 }  // namespace

@@ -139,7 +139,7 @@ void CheckLatestIsNewest(TrackStore& store, const rocksdb::ReadOptions& read,
   h->SeekForPrev(entity_prefix + std::string(9, '\xff'));
   if (!h->Valid() || !h->key().starts_with(entity_prefix)) {
     // Retention may have dropped the history of a latest point it keeps.
-    if (pos.loc_time_ms >= store.HistoryCutoff(collection, SystemNowMs())) {
+    if (pos.loc_time_ms >= store.retention().HistoryCutoff(collection, SystemNowMs())) {
       bad.push_back(absl::StrCat(entity, ": latest without history"));
     }
     return;

@@ -3,11 +3,12 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "model/validate.h"
 #include "storage/engine/engine.h"
 #include "storage/format/keys.h"
-#include "storage/strings/kv_expiry.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -24,13 +25,9 @@ absl::StatusOr<model::TrackPoint> DecodeWithEntity(absl::string_view value,
 // Checks `q`'s limit and times, and sets `*from_ms` to the loc_time of the
 // first point to return: its page token's, else the query's first end.
 absl::Status CheckTrackQuery(const TrackQuery& q, int64_t* from_ms) {
-  if (q.limit < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("limit must be at least 1, got ", q.limit));
-  }
-  if (q.start_ms > q.end_ms) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "start time ", q.start_ms, " is after end time ", q.end_ms));
+  if (absl::Status v = model::ValidateReadWindow(q.limit, q.start_ms, q.end_ms);
+      !v.ok()) {
+    return v;
   }
   // A page token is the loc_time of the next point to return.
   *from_ms = q.descending ? q.end_ms : q.start_ms;
@@ -117,8 +114,8 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
   // History past the collection's retention is not shown, whether or not
   // compaction has dropped it yet (storage/points/retention.h). The cutoff may
   // also have passed a token's time since its page was read.
-  const int64_t start_ms =
-      std::max(q.start_ms, HistoryCutoff(q.collection, SystemNowMs()));
+  const int64_t start_ms = std::max(
+      q.start_ms, retention_->HistoryCutoff(q.collection, SystemNowMs()));
   if (start_ms > q.end_ms) return TrackPage{};
   if (from_ms < start_ms) {
     if (q.descending) return TrackPage{};

@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "storage/engine/engine.h"
 #include "storage/engine/fault_file_system.h"
+#include "storage/engine/store_events.h"
 #include "storage/format/keys.h"
 #include "storage/format/rocks_util.h"
-#include "storage/engine/store_events.h"
 #include "storage/strings/string_cache.h"
 #include "storage/write_funnel.h"
 
@@ -19,8 +19,8 @@ namespace {
 
 // Opens RocksDB in `data_dir` with every column family of the engine's
 // options. A data dir of schema 1 or 2 also holds the retired geo column
-// family (storage/format/keys.h), which RocksDB opens only when it is named: it is
-// opened too, and its handle left in *retired_geo for Open to drop.
+// family (storage/format/keys.h), which RocksDB opens only when it is named: it
+// is opened too, and its handle left in *retired_geo for Open to drop.
 absl::Status OpenDb(Engine& engine, const std::string& data_dir,
                     std::unique_ptr<rocksdb::ColumnFamilyHandle>* retired_geo) {
   std::vector<rocksdb::ColumnFamilyDescriptor> families =
@@ -167,7 +167,11 @@ absl::Status TrackStore::Upgrade(const std::string& data_dir,
                    "; this trackd reads version ", kSchemaVersion));
 }
 
-TrackStore::TrackStore() : engine_(std::make_unique<Engine>()) {}
+TrackStore::TrackStore()
+    : engine_(std::make_unique<Engine>()),
+      fences_(std::make_unique<FenceStore>(engine_.get(), &collection_locks_)),
+      retention_(std::make_unique<RetentionStore>(
+          engine_.get(), &collection_locks_, &locks_)) {}
 
 TrackStore::~TrackStore() { Close().IgnoreError(); }
 

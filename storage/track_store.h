@@ -24,12 +24,15 @@
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "model/track_point.h"
+#include "storage/engine/collection_lock_table.h"
 #include "storage/engine/disk_faults.h"
 #include "storage/engine/entity_locks.h"
+#include "storage/fence_store.h"
 #include "storage/format/keys.h"
 #include "storage/format/kv_codec.h"
-#include "storage/points/retention.h"
 #include "storage/format/typed_values.h"
+#include "storage/points/retention.h"
+#include "storage/retention_store.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/fence.pb.h"
 
@@ -120,26 +123,6 @@ struct ScanOptions {
   ScanStats* stats = nullptr;
 };
 
-// One entry of a collection's fence event log.
-struct FenceEventRecord {
-  uint64_t offset = 0;  // increasing in the collection's log
-  std::string fence;
-  v1::FenceEventKind kind = v1::FENCE_EVENT_KIND_UNSPECIFIED;
-  bool late = false;
-  int64_t dwell_ms = 0;
-  int64_t logged_ms = 0;    // server time when the point was written
-  model::TrackPoint point;  // the fix that caused it
-  // A roaming fence's nearest target within its radius (empty: none).
-  std::string nearby;
-  double nearby_distance_m = 0;
-};
-struct FenceEventsPage {
-  std::vector<FenceEventRecord> events;
-  // Where to read next: past the last event returned, or the first offset
-  // not readable yet when none was.
-  uint64_t next_offset = 1;
-};
-
 class TrackStore {
  public:
   // Opens (creating if missing) the DB in `data_dir`. FAILED_PRECONDITION
@@ -207,9 +190,9 @@ class TrackStore {
   // Every fix of `collection` whose position query.region contains and
   // whose loc_time is in [start_ms, end_ms] (and not past retention), in
   // (entity, loc_time) order, a page at a time; or one row per entity.
-  // Exact: candidates come from the history cells (storage/points/history_cells.h)
-  // and every fix is checked. INVALID_ARGUMENT for a bad limit, range or
-  // page token.
+  // Exact: candidates come from the history cells
+  // (storage/points/history_cells.h) and every fix is checked. INVALID_ARGUMENT
+  // for a bad limit, range or page token.
   absl::StatusOr<HistoryPage> SearchHistory(const HistoryQuery& query);
 
   // --- Collections (collections.cc) ---
@@ -254,84 +237,14 @@ class TrackStore {
   // batch. Returns how many entities it had.
   absl::StatusOr<int64_t> DeleteCollection(absl::string_view collection);
 
-  // --- Fences (fence_ops.cc; the rules: fence/detector.h) ---
-  // Every point written by AddPoints is evaluated against its collection's
-  // fences, and the events land in the collection's event log in the same
-  // batch (storage/write_funnel.h).
+  // --- Fences (fence_store.h) ---
 
-  // Creates or replaces fence (collection, name). Replacing resets every
-  // entity's state for it (all outside). INVALID_ARGUMENT naming the field
-  // (fence::CompileFence), writing nothing. Returns whether it was created.
-  absl::StatusOr<bool> PutFence(const v1::Fence& fence);
-  absl::StatusOr<std::optional<v1::Fence>> GetFence(
-      absl::string_view collection, absl::string_view name);
-  // Removes a fence and its entities' states; whether it existed.
-  absl::StatusOr<bool> DeleteFence(absl::string_view collection,
-                                   absl::string_view name);
-  // A collection's fences, in name order.
-  absl::StatusOr<std::vector<v1::Fence>> ListFences(
-      absl::string_view collection);
-  // The entities confirmed inside fence `name` now, in entity order.
-  absl::StatusOr<std::vector<std::string>> FenceMembers(
-      absl::string_view collection, absl::string_view name);
-  // Up to `max` events of the collection's log with offsets >= `from`, in
-  // offset order: only events whose batches are written, and of those
-  // none is missed by a reader that goes on from next_offset.
-  absl::StatusOr<FenceEventsPage> ReadFenceEvents(absl::string_view collection,
-                                                  uint64_t from, size_t max);
-  // The offset the collection's next event will have, as readers see it:
-  // a watcher "from now" starts there.
-  uint64_t FenceLogEnd(absl::string_view collection);
-  // Waits until an event at offset >= `from` may be readable, or until
-  // `deadline`; false on the deadline.
-  bool WaitForFenceEvents(absl::string_view collection, uint64_t from,
-                          absl::Time deadline);
-  // Every collection's log at once, for a follower of all of them: a count
-  // that moves on whenever some log may have grown (read it before
-  // FenceLogEnds, then wait past it), and every collection that has had a
-  // fence with its FenceLogEnd.
-  uint64_t FenceLogTicks();
-  bool WaitForFenceLogTick(uint64_t seen, absl::Time deadline);
-  std::vector<std::pair<std::string, uint64_t>> FenceLogEnds();
-  // Removes, from every collection's event log, the events older than
-  // storage.fence_log_max_age_s at `now` (by logged_ms) and all but the
-  // newest storage.fence_log_max_events (0: no such limit), in one range
-  // deletion per log; returns how many offsets left the logs. Offsets are
-  // never reused: a read from one no longer kept starts at the oldest kept.
-  // Safe beside writers and readers (service/jobs/retention_trimmer.h calls it
-  // every minute).
-  absl::StatusOr<uint64_t> TrimFenceLogs(absl::Time now);
-  // A named consumer's place in a collection's log (the next offset it
-  // will deliver), stored so that it survives restarts; nullopt before the
-  // first SetFenceCursor.
-  absl::StatusOr<std::optional<uint64_t>> FenceCursor(
-      absl::string_view collection, absl::string_view consumer);
-  absl::Status SetFenceCursor(absl::string_view collection,
-                              absl::string_view consumer, uint64_t next);
+  FenceStore& fences() { return *fences_; }
 
-  // --- History retention (retention_ops.cc; storage/points/retention.h) ---
+  // --- History retention (retention_store.h) ---
 
-  // Sets `collection`'s policy (one that keeps everything removes it).
-  // INVALID_ARGUMENT naming max_age_ms, expire_latest or max_points,
-  // setting nothing.
-  absl::Status SetRetention(absl::string_view collection,
-                            const RetentionPolicy& policy);
-  RetentionPolicy GetRetention(absl::string_view collection) const;
-  // The oldest loc_time `collection`'s history shows at `now_ms`
-  // (INT64_MIN: every one): reads clamp their ranges to it.
-  int64_t HistoryCutoff(absl::string_view collection, int64_t now_ms) const;
-  // Removes, as DeleteEntity does, every entity whose latest point is older
-  // than its collection's cutoff at `now_ms`, in collections whose policy
-  // says expire_latest; returns how many. Safe beside writers: an entity
-  // written meanwhile stays.
-  absl::StatusOr<int64_t> ExpireEntities(int64_t now_ms);
-  // Removes, from each entity of a collection whose policy has max_points,
-  // the fixes older than its newest max_points, in one range deletion;
-  // returns how many. Entities whose latest point has not changed since
-  // their last trim are skipped. Safe beside writers.
-  absl::StatusOr<int64_t> TrimHistories();
-  // What retention removed since open.
-  RetentionCounters retention_counters() const;
+  RetentionStore& retention() { return *retention_; }
+  const RetentionStore& retention() const { return *retention_; }
 
   // --- Whole names (name_ops.cc) ---
   // A name holds one type (Redis: a key has one type; typed_values.h says
@@ -475,7 +388,9 @@ class TrackStore {
   absl::Status BuildHistoryCells();  // schema version 3 -> 4
   // Brings a data dir of an older schema `version` to kSchemaVersion.
   absl::Status Upgrade(const std::string& data_dir, std::string version);
-  absl::Mutex& CollectionLock(absl::string_view collection);
+  absl::Mutex& CollectionLock(absl::string_view collection) {
+    return collection_locks_.For(collection);
+  }
   // WRONGTYPE if `collection`'s name holds a string or typed value; the
   // caller holds the name's stripe shared (write_path.cc).
   absl::Status RefuseIfOtherType(absl::string_view collection);
@@ -493,7 +408,9 @@ class TrackStore {
   // Each distinct collection lock of `names`, in a fixed order (so that two
   // callers cannot deadlock), to be held exclusively.
   std::vector<absl::Mutex*> CollectionLocks(
-      absl::Span<const std::string> names);
+      absl::Span<const std::string> names) {
+    return collection_locks_.ForAll(names);
+  }
   // The stored values of `names`, expired ones included, from the string
   // cache or else `kv`, caching what it reads: the caller holds the names'
   // stripes (I5).
@@ -536,25 +453,12 @@ class TrackStore {
   absl::Status CopyTypedValue(absl::string_view src, absl::string_view dst,
                               const TypedMeta& meta, size_t max_bytes,
                               WriteBatchBuilder& batch);
-  // Expires those of `entities` still older than `cutoff_ms`, in one batch;
-  // how many (retention_ops.cc).
-  absl::StatusOr<size_t> ExpireSome(absl::string_view collection,
-                                    absl::Span<const std::string> entities,
-                                    int64_t cutoff_ms);
-  // Keeps one entity's newest `max_points` fixes, counting forward from
-  // `from_ms` (the oldest fix its last trim kept) when it can.
-  struct HistoryTrim {
-    uint64_t removed = 0;
-    int64_t oldest_kept_ms = INT64_MIN;
-  };
-  absl::StatusOr<HistoryTrim> TrimHistory(absl::string_view collection,
-                                          absl::string_view entity,
-                                          int64_t max_points,
-                                          std::optional<int64_t> from_ms);
 
   std::unique_ptr<Engine> engine_;
   EntityLocks locks_;
-  std::array<absl::Mutex, 64> collection_locks_;
+  CollectionLockTable collection_locks_;
+  std::unique_ptr<FenceStore> fences_;
+  std::unique_ptr<RetentionStore> retention_;
   std::unique_ptr<StringCache> string_cache_;
   absl::Status ApplyCfOptions(bool bulk_load);  // bulk_load.cc
   absl::Mutex bulk_load_mu_;

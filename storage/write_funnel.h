@@ -81,16 +81,20 @@
 //                                       value and/or a collection)
 //                                       replaced, copied or renamed in one
 //                                       batch
-//   PutFence,
-//   DeleteFence         fence_ops.cc    a fence and its entities' states
-//   SetRetention        retention_ops.cc  a collection's retention policy
+//   fences().Put,
+//   fences().Delete     fence_store.cc  a fence and its entities' states
 //   SetCollectionExpiry,
 //   ExpireCollection(s) collection_expiry_ops.cc  a GEO key's expiry; an
 //                                       expired collection, as
 //                                       DeleteCollection
-//   ExpireEntities      retention_ops.cc  expired entities, as DeleteEntity
-//   TrimHistories       retention_ops.cc  history past max_points per entity
-//                                         (a range deletion each)
+//   retention().Set,
+//   retention().ExpireEntities,
+//   retention().TrimHistories
+//                       retention_store.cc  a collection's retention
+//                                       policy; expired entities, as
+//                                       DeleteEntity; history past
+//                                       max_points per entity (a range
+//                                       deletion each)
 //   SetBulkLoad         bulk_load.cc    options only, no keys
 //   Open (schema 1->3)  collections.cc  the registry built from `latest`
 //   Open (schema 3->4)  history_cells_build.cc  history cells from `points`

@@ -47,15 +47,15 @@ absl::StatusOr<std::unique_ptr<FenceWebhook>> FenceWebhook::Start(
   absl::StatusOr<HttpUrl> url = WebhookUrl(config);
   if (!url.ok()) return url.status();
   absl::StatusOr<std::optional<uint64_t>> cursor =
-      store->FenceCursor(config.collection(), config.name());
+      store->fences().Cursor(config.collection(), config.name());
   if (!cursor.ok()) return cursor.status();
   uint64_t next = cursor->value_or(0);
   // A replica delivers nothing (its primary does) and writes no cursor: it
   // reads the replicated one once promoted (Run).
   if (!cursor->has_value() && !storage::IsReplica(*store)) {
-    next = store->FenceLogEnd(config.collection());
+    next = store->fences().LogEnd(config.collection());
     absl::Status s =
-        store->SetFenceCursor(config.collection(), config.name(), next);
+        store->fences().SetCursor(config.collection(), config.name(), next);
     if (!s.ok()) return s;
   }
   return std::unique_ptr<FenceWebhook>(
@@ -113,12 +113,12 @@ bool FenceWebhook::AwaitPrimary(uint64_t* next) {
   if (!waited) return true;
   const std::string& collection = config_.collection();
   absl::StatusOr<std::optional<uint64_t>> cursor =
-      store_->FenceCursor(collection, config_.name());
+      store_->fences().Cursor(collection, config_.name());
   if (cursor.ok() && cursor->has_value()) {
     *next = **cursor;
   } else {
-    *next = store_->FenceLogEnd(collection);
-    (void)store_->SetFenceCursor(collection, config_.name(), *next);
+    *next = store_->fences().LogEnd(collection);
+    (void)store_->fences().SetCursor(collection, config_.name(), *next);
   }
   absl::MutexLock lock(&mu_);
   counters_.next_offset = *next;
@@ -130,7 +130,7 @@ void FenceWebhook::Run(uint64_t next) {
   while (!thread_.Stopped()) {
     if (!AwaitPrimary(&next)) return;
     absl::StatusOr<storage::FenceEventsPage> page =
-        store_->ReadFenceEvents(collection, next, kPage);
+        store_->fences().ReadEvents(collection, next, kPage);
     if (!page.ok()) {
       if (!thread_.WaitFor(timing_.first_backoff)) return;
       continue;
@@ -143,7 +143,7 @@ void FenceWebhook::Run(uint64_t next) {
         counters_.next_offset = next;
       }
       // Not saved (a disk error): the event is sent again after a restart.
-      (void)store_->SetFenceCursor(collection, config_.name(), next);
+      (void)store_->fences().SetCursor(collection, config_.name(), next);
     }
     if (page->events.empty()) {
       if (page->next_offset > next) {
@@ -153,9 +153,9 @@ void FenceWebhook::Run(uint64_t next) {
           absl::MutexLock lock(&mu_);
           counters_.next_offset = next;
         }
-        (void)store_->SetFenceCursor(collection, config_.name(), next);
+        (void)store_->fences().SetCursor(collection, config_.name(), next);
       }
-      store_->WaitForFenceEvents(collection, next,
+      store_->fences().WaitForEvents(collection, next,
                                  absl::Now() + absl::Milliseconds(200));
     }
   }
@@ -193,7 +193,7 @@ std::vector<WebhookStats> FenceWebhooks::Stats() const {
     // The query often carries a token: stats show the URL without it.
     s.url = hook->url().substr(0, hook->url().find_first_of("?#"));
     s.counters = hook->counters();
-    const uint64_t end = store_->FenceLogEnd(s.collection);
+    const uint64_t end = store_->fences().LogEnd(s.collection);
     s.pending = end > s.counters.next_offset ? end - s.counters.next_offset : 0;
   }
   return stats;

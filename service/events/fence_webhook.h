@@ -6,7 +6,7 @@
 // JSON FENCE.EVENTS gives, to a URL, in offset order and at least once.
 // A failed POST is retried with doubling backoff until it is accepted;
 // after each accepted one the next offset is stored (TrackStore::
-// SetFenceCursor under the webhook's name), so a restart resumes there and
+// FenceStore::SetCursor under the webhook's name), so a restart resumes there and
 // at most the event in flight is sent twice. A webhook seen for the first
 // time starts at the log's end.
 

@@ -126,7 +126,7 @@ TEST(FenceWebhookTest, DeliversInOrderRetriesAndResumes) {
   const std::string dir = storage::testing::NewDataDir();
   auto store = storage::testing::OpenStore(dir);
   const v1::Fence depot = fence::testing::CircleFence(40, 116, 500);
-  ASSERT_TRUE(store->PutFence(depot).ok());
+  ASSERT_TRUE(store->fences().Put(depot).ok());
   int64_t t = 0;
   Cross(*store, 2, &t);  // offsets 1, 2: before the webhook, not sent
   HookServer server(/*fail_first=*/2);
@@ -160,10 +160,10 @@ TEST(FenceWebhookTest, DeliversInOrderRetriesAndResumes) {
   EXPECT_EQ(server.seen().back(), "204 6") << "resumed after the last one";
   // Saved just after the server answered.
   const absl::Time deadline = absl::Now() + absl::Seconds(30);
-  while (*store->FenceCursor("fleet", "ops") != 7u && absl::Now() < deadline) {
+  while (*store->fences().Cursor("fleet", "ops") != 7u && absl::Now() < deadline) {
     absl::SleepFor(absl::Milliseconds(5));
   }
-  EXPECT_EQ(*store->FenceCursor("fleet", "ops"), 7u);
+  EXPECT_EQ(*store->fences().Cursor("fleet", "ops"), 7u);
 }
 
 TEST(FenceWebhookTest, BadConfigNamesTheField) {
@@ -185,7 +185,7 @@ TEST(FenceWebhookTest, BadConfigNamesTheField) {
 
 TEST(FenceWebhooksTest, StatsCountPerEndpointAndPending) {
   auto store = storage::testing::OpenStore(storage::testing::NewDataDir());
-  ASSERT_TRUE(store->PutFence(fence::testing::CircleFence(40, 116, 500)).ok());
+  ASSERT_TRUE(store->fences().Put(fence::testing::CircleFence(40, 116, 500)).ok());
   HookServer server(/*fail_first=*/1);
   v1::ServerConfig config;
   v1::FenceWebhook* ops = config.add_fence_webhooks();
@@ -246,7 +246,7 @@ TEST(FenceWebhooksTest, RefusesANameUsedTwice) {
   config.mutable_fence_webhooks(1)->set_url("https://example.com/x");
   EXPECT_THAT(FenceWebhooks::Start(store.get(), config).status().message(),
               HasSubstr("http://"));
-  EXPECT_FALSE(store->FenceCursor("fleet", "ops")->has_value());
+  EXPECT_FALSE(store->fences().Cursor("fleet", "ops")->has_value());
 }
 
 TEST(HttpPostTest, ParsesUrlsAndFailsClearly) {

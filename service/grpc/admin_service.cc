@@ -130,7 +130,7 @@ grpc::Status AdminServiceImpl::GetStats(grpc::ServerContext* context,
   if (!s.ok()) return s;
   StatsToProto(stats, response);
   if (webhooks_ != nullptr) WebhookStatsToProto(webhooks_->Stats(), response);
-  const storage::RetentionCounters retention = store_->retention_counters();
+  const storage::RetentionCounters retention = store_->retention().counters();
   response->mutable_retention()->set_points_expired(retention.points_expired);
   response->mutable_retention()->set_entities_expired(
       retention.entities_expired);

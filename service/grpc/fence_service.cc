@@ -52,7 +52,7 @@ grpc::Status FindFence(storage::TrackStore& store,
                        const std::string& collection, const std::string& name,
                        v1::Fence* out) {
   if (grpc::Status s = CheckNames(collection, name); !s.ok()) return s;
-  auto fence = store.GetFence(collection, name);
+  auto fence = store.fences().Get(collection, name);
   if (!fence.ok()) return ToGrpc(fence.status());
   if (!fence->has_value()) {
     return grpc::Status(
@@ -76,7 +76,7 @@ grpc::Status FenceServiceImpl::PutFence(grpc::ServerContext*,
       !s.ok()) {
     return ToGrpc(s);
   }
-  absl::StatusOr<bool> created = store_->PutFence(request->fence());
+  absl::StatusOr<bool> created = store_->fences().Put(request->fence());
   if (!created.ok()) {
     absl::Status s = created.status();
     if (s.code() == absl::StatusCode::kInvalidArgument) {
@@ -101,7 +101,7 @@ grpc::Status FenceServiceImpl::DeleteFence(
       !s.ok()) {
     return s;
   }
-  auto deleted = store_->DeleteFence(request->collection(), request->name());
+  auto deleted = store_->fences().Delete(request->collection(), request->name());
   if (!deleted.ok()) return ToGrpc(deleted.status());
   response->set_deleted(*deleted);
   return grpc::Status::OK;
@@ -114,7 +114,7 @@ grpc::Status FenceServiceImpl::ListFences(grpc::ServerContext*,
       !s.ok()) {
     return ToGrpc(s);
   }
-  auto fences = store_->ListFences(request->collection());
+  auto fences = store_->fences().List(request->collection());
   if (!fences.ok()) return ToGrpc(fences.status());
   for (v1::Fence& f : *fences) *response->add_fences() = std::move(f);
   return grpc::Status::OK;
@@ -129,7 +129,7 @@ grpc::Status FenceServiceImpl::GetFenceState(
       !s.ok()) {
     return s;
   }
-  auto inside = store_->FenceMembers(request->collection(), request->name());
+  auto inside = store_->fences().Members(request->collection(), request->name());
   if (!inside.ok()) return ToGrpc(inside.status());
   for (std::string& id : *inside) response->add_inside(std::move(id));
   return grpc::Status::OK;
@@ -146,10 +146,10 @@ grpc::Status FenceServiceImpl::Watch(
   if (!filter.ok()) return ToGrpc(filter.status());
   const std::string& collection = request->collection();
   uint64_t next = request->from_offset() > 0 ? request->from_offset()
-                                             : store_->FenceLogEnd(collection);
+                                             : store_->fences().LogEnd(collection);
   v1::FenceEvent event;
   while (!context->IsCancelled()) {
-    auto page = store_->ReadFenceEvents(collection, next, 256);
+    auto page = store_->fences().ReadEvents(collection, next, 256);
     if (!page.ok()) return ToGrpc(page.status());
     for (const storage::FenceEventRecord& e : page->events) {
       if (!filter->Passes(e)) continue;
@@ -158,7 +158,7 @@ grpc::Status FenceServiceImpl::Watch(
     }
     next = page->next_offset;
     if (page->events.empty()) {
-      store_->WaitForFenceEvents(collection, next,
+      store_->fences().WaitForEvents(collection, next,
                                  absl::Now() + absl::Seconds(1));
     }
   }

@@ -501,7 +501,7 @@ grpc::Status TrackServiceImpl::SetRetention(
   s.Update(model::ValidateRetentionPoints(policy.max_points,
                                           "retention.max_points"));
   if (!s.ok()) return ToGrpc(s);
-  return ToGrpc(store_->SetRetention(request->collection(), policy));
+  return ToGrpc(store_->retention().Set(request->collection(), policy));
 }
 
 grpc::Status TrackServiceImpl::GetRetention(
@@ -512,7 +512,7 @@ grpc::Status TrackServiceImpl::GetRetention(
     return ToGrpc(s);
   }
   const storage::RetentionPolicy policy =
-      store_->GetRetention(request->collection());
+      store_->retention().Get(request->collection());
   response->set_max_age_ms(policy.max_age_ms);
   response->set_expire_latest(policy.expire_latest);
   response->set_max_points(policy.max_points);

@@ -42,12 +42,12 @@ void RetentionTrimmer::Pass() {
   // A replica's history is trimmed when its primary's is (replicated).
   if (storage::IsReplica(*store_)) return;
   const absl::Time now = absl::Now();
-  absl::StatusOr<uint64_t> removed = store_->TrimFenceLogs(now);
+  absl::StatusOr<uint64_t> removed = store_->fences().TrimLogs(now);
   if (!removed.ok()) LogFailure("trimming fence event logs", removed.status());
   absl::StatusOr<int64_t> expired =
-      store_->ExpireEntities(absl::ToUnixMillis(now));
+      store_->retention().ExpireEntities(absl::ToUnixMillis(now));
   if (!expired.ok()) LogFailure("expiring entities", expired.status());
-  absl::StatusOr<int64_t> trimmed = store_->TrimHistories();
+  absl::StatusOr<int64_t> trimmed = store_->retention().TrimHistories();
   if (!trimmed.ok()) LogFailure("trimming histories", trimmed.status());
   absl::MutexLock lock(&mu_);
   if (removed.ok()) fence_events_removed_ += *removed;

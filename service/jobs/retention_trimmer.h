@@ -3,9 +3,9 @@
 
 // Enforces the retention that needs writes: the fence event logs'
 // (storage.fence_log_max_age_s, storage.fence_log_max_events) through
-// TrackStore::TrimFenceLogs, and the collections' (storage/points/retention.h)
-// expiring latest points through TrackStore::ExpireEntities and fixes per
-// entity through TrackStore::TrimHistories. A thread runs them every
+// FenceStore::TrimLogs, and the collections' (storage/points/retention.h)
+// expiring latest points through RetentionStore::ExpireEntities and fixes per
+// entity through RetentionStore::TrimHistories. A thread runs them every
 // `interval`, and once at start, so that each stays within its limits by
 // at most one interval. (Expired history needs no pass: reads
 // hide it and compaction drops it.)

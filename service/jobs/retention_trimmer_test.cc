@@ -23,7 +23,7 @@ TEST(RetentionTrimmerTest, TrimsFenceLogsAtStartAndEveryInterval) {
       storage::TrackStore::Open(storage::testing::NewDataDir(), config);
   ASSERT_TRUE(store.ok()) << store.status();
   const v1::Fence depot = fence::testing::CircleFence(40, 116, 500);
-  ASSERT_TRUE((*store)->PutFence(depot).ok());
+  ASSERT_TRUE((*store)->fences().Put(depot).ok());
   int64_t t = 0;
   auto cross = [&](int n) {
     for (int i = 0; i < n; ++i) {
@@ -36,7 +36,7 @@ TEST(RetentionTrimmerTest, TrimsFenceLogsAtStartAndEveryInterval) {
   };
   cross(4);
   auto oldest = [&] {
-    auto page = (*store)->ReadFenceEvents("fleet", 1, 10);
+    auto page = (*store)->fences().ReadEvents("fleet", 1, 10);
     return page.ok() && !page->events.empty() ? page->events[0].offset : 0;
   };
   RetentionTrimmer trimmer(store->get(), absl::Milliseconds(50));
@@ -66,7 +66,7 @@ TEST(RetentionTrimmerTest, ExpiresEntitiesWhoseLatestPointExpired) {
                       {storage::testing::Point("gone", now - 5000, 1, 2),
                        storage::testing::Point("here", now, 1, 2)})
           .ok());
-  ASSERT_TRUE((*store)->SetRetention("fleet", {2000, true}).ok());
+  ASSERT_TRUE((*store)->retention().Set("fleet", {2000, true}).ok());
   RetentionTrimmer trimmer(store->get(), absl::Milliseconds(50));
   const absl::Time deadline = absl::Now() + absl::Seconds(20);
   while (trimmer.entities_expired() < 1 && absl::Now() < deadline) {
@@ -91,7 +91,7 @@ TEST(RetentionTrimmerTest, TrimsHistoriesPastMaxPoints) {
             ->AddPoints("fleet", {storage::testing::Point("car", t, 1, 2)})
             .ok());
   }
-  ASSERT_TRUE((*store)->SetRetention("fleet", {0, false, 2}).ok());
+  ASSERT_TRUE((*store)->retention().Set("fleet", {0, false, 2}).ok());
   RetentionTrimmer trimmer(store->get(), absl::Milliseconds(50));
   const absl::Time deadline = absl::Now() + absl::Seconds(20);
   while (trimmer.points_trimmed() < 3 && absl::Now() < deadline) {

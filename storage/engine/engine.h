@@ -39,7 +39,7 @@ struct Engine {
   // Typed values' keys as stored in `types` (storage/typed/typed_cache.h; kept
   // by the write funnel, I8). Set by TrackStore::Open; never null after.
   std::unique_ptr<TypedCache> typed_cache;
-  // Every collection's fences (built on open, kept by fence_ops.cc).
+  // Every collection's fences (built on open, kept by FenceStore, storage/fence_store.h).
   FenceRegistry fence_registry;
   // GEO keys' expiry (loaded on open, kept by WriteBatchBuilder).
   CollectionExpiries collection_expiries;

@@ -3,7 +3,7 @@
 
 // The fences of every collection, compiled and spatially indexed, and each
 // collection's event log counters: derived from the fences column family
-// (LoadFences on open), kept by the fence operations (fence_ops.cc) and
+// (LoadFences on open), kept by FenceStore (storage/fence_store.h) and
 // the write funnel (fence_eval.cc).
 //
 // Locking:

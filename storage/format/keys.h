@@ -34,7 +34,7 @@
 //   fences  CollectionPrefix | 'd' | fence name -> trackdb.v1.Fence bytes
 //           CollectionPrefix | 'e' | uint64 offset -> EncodeFenceEvent
 //           CollectionPrefix | 'k' -> uint64 big-endian: the first offset
-//           retention kept (TrimFenceLogs), so that an emptied log does
+//           retention kept (FenceStore::TrimLogs), so that an emptied log does
 //           not reuse offsets after a restart
 //           CollectionPrefix | 'c' | consumer -> uint64 big-endian: the
 //           next offset a named consumer (a webhook) will deliver

@@ -15,12 +15,12 @@
 //   - compaction: a filter on `points` (storage/points/history_expiry.h) drops
 //     those points in the compactions RocksDB runs anyway, so their space
 //     comes back;
-//   - TrackStore::ExpireEntities (a pass every minute, service/
+//   - RetentionStore::ExpireEntities (a pass every minute, service/
 //     retention_trimmer.h) removes, through the write funnel, the entities
 //     whose policy expires latest points: a write, because the latest index
 //     and the collection's count must follow.
 // max_points is enforced by the same minute's pass alone
-// (TrackStore::TrimHistories: the fixes past an entity's limit deleted,
+// (RetentionStore::TrimHistories: the fixes past an entity's limit deleted,
 // their space reclaimed by compaction), so an entity may hold a minute's
 // fixes more than its limit between passes.
 // A policy is stored in `default` (storage/format/keys.h RetentionKey) and loaded
@@ -80,7 +80,7 @@ class RetentionPolicies {
   absl::flat_hash_map<std::string, int64_t> Cutoffs(int64_t now_ms) const;
   bool empty() const;
 
-  // Where TrackStore::TrimHistories left an entity: its latest loc_time
+  // Where RetentionStore::TrimHistories left an entity: its latest loc_time
   // then, so that a pass skips entities with nothing newer, and the oldest
   // fix it kept, from which the next pass counts forward (reading its
   // max_points fixes with Next, not Prev: several times cheaper). Memory

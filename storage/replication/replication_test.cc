@@ -94,9 +94,9 @@ std::vector<std::string> DerivedReads(TrackStore& store) {
         .IgnoreError();
     out.push_back(absl::StrCat(c, " size ", *store.CollectionSize(c),
                                " expiry ", store.CollectionExpiry(c),
-                               " retention ", store.GetRetention(c).max_age_ms,
-                               " log end ", store.FenceLogEnd(c)));
-    auto fences = store.ListFences(c);
+                               " retention ", store.retention().Get(c).max_age_ms,
+                               " log end ", store.fences().LogEnd(c)));
+    auto fences = store.fences().List(c);
     for (const v1::Fence& f : *fences) out.push_back(f.name());
   }
   for (const char* name : {"s1", "s2", "s3"}) {
@@ -138,10 +138,10 @@ void WriteEveryKind(TrackStore& store, int round) {
   ASSERT_TRUE(store.PutString("s2", {"x", kNow + 3'600'000}, kNow).ok());
   ASSERT_TRUE(
       store.SetCollectionExpiry("other", kNow + 9'000'000 + round).ok());
-  ASSERT_TRUE(store.SetRetention("fleet", {86'400'000 + round, false, 0}).ok());
+  ASSERT_TRUE(store.retention().Set("fleet", {86'400'000 + round, false, 0}).ok());
   v1::Fence fence = fence::testing::CircleFence(40.0, 116.0, 500);
   fence.set_name(absl::StrCat("f", round % 2));
-  ASSERT_TRUE(store.PutFence(fence).ok());
+  ASSERT_TRUE(store.fences().Put(fence).ok());
   ASSERT_TRUE(store
                   .AddPoints("fleet", {Point("walker", kNow + round * 1000,
                                              round % 2 ? 40.0 : 40.1, 116.0)})
@@ -162,14 +162,14 @@ void WriteEveryKind(TrackStore& store, int round) {
                                })
                   .ok());
   if (round % 3 == 2) {
-    ASSERT_TRUE(store.DeleteFence("fleet", "f0").ok());
+    ASSERT_TRUE(store.fences().Delete("fleet", "f0").ok());
     ASSERT_TRUE(store.DeleteNames({"s2"}, kNow).ok());
   }
 }
 
 // The fences and kinds of the events a walk in and out of the depot logs.
 std::vector<std::string> FenceEventsAfterAWalk(TrackStore& store) {
-  const uint64_t from = store.FenceLogEnd("fleet");
+  const uint64_t from = store.fences().LogEnd("fleet");
   for (int i = 0; i < 4; ++i) {
     EXPECT_TRUE(store
                     .AddPoints("fleet", {Point("runner", kNow + 100'000 + i,
@@ -177,7 +177,7 @@ std::vector<std::string> FenceEventsAfterAWalk(TrackStore& store) {
                     .ok());
   }
   std::vector<std::string> out;
-  auto page = store.ReadFenceEvents("fleet", from, 100);
+  auto page = store.fences().ReadEvents("fleet", from, 100);
   for (const FenceEventRecord& e : page->events) {
     out.push_back(absl::StrCat(e.fence, " ", e.kind, " ", e.offset));
   }

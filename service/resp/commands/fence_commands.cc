@@ -311,7 +311,7 @@ void FenceSet(CommandContext& ctx) {
   fence.set_collection(ctx.Name(ctx.argv[1]));
   fence.set_name(ctx.argv[2]);
   if (!FenceSetParser(ctx).Parse(&fence)) return;
-  absl::StatusOr<bool> created = ctx.store().PutFence(fence);
+  absl::StatusOr<bool> created = ctx.store().fences().Put(fence);
   if (!created.ok() &&
       created.status().code() == absl::StatusCode::kInvalidArgument) {
     ctx.reply.Error(created.status().message());
@@ -326,7 +326,7 @@ void FenceGet(CommandContext& ctx) {
       !ValidFenceNameOrReply(ctx, ctx.argv[2])) {
     return;
   }
-  auto fence = ctx.store().GetFence(ctx.Name(ctx.argv[1]), ctx.argv[2]);
+  auto fence = ctx.store().fences().Get(ctx.Name(ctx.argv[1]), ctx.argv[2]);
   if (!ctx.Check(fence.status())) return;
   if (!fence->has_value()) return ctx.reply.Null();
   ctx.reply.Bulk(FenceJson(ctx.argv[1], **std::move(fence)));
@@ -339,7 +339,7 @@ void FenceDel(CommandContext& ctx) {
   }
   int64_t deleted = 0;
   for (size_t i = 2; i < ctx.argv.size(); ++i) {
-    auto existed = ctx.store().DeleteFence(ctx.Name(ctx.argv[1]), ctx.argv[i]);
+    auto existed = ctx.store().fences().Delete(ctx.Name(ctx.argv[1]), ctx.argv[i]);
     if (!ctx.Check(existed.status())) return;
     deleted += *existed ? 1 : 0;
   }
@@ -348,7 +348,7 @@ void FenceDel(CommandContext& ctx) {
 
 void FenceList(CommandContext& ctx) {
   if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
-  auto fences = ctx.store().ListFences(ctx.Name(ctx.argv[1]));
+  auto fences = ctx.store().fences().List(ctx.Name(ctx.argv[1]));
   if (!ctx.Check(fences.status())) return;
   ctx.reply.Array(fences->size());
   for (const v1::Fence& f : *fences) ctx.reply.Bulk(f.name());
@@ -360,13 +360,13 @@ void FenceState(CommandContext& ctx) {
     return;
   }
   const std::string name = ctx.Name(ctx.argv[1]);
-  auto fence = ctx.store().GetFence(name, ctx.argv[2]);
+  auto fence = ctx.store().fences().Get(name, ctx.argv[2]);
   if (!ctx.Check(fence.status())) return;
   if (!fence->has_value()) {
     ctx.reply.Error(absl::StrCat("no fence '", ctx.argv[2], "' on this key"));
     return;
   }
-  auto inside = ctx.store().FenceMembers(name, ctx.argv[2]);
+  auto inside = ctx.store().fences().Members(name, ctx.argv[2]);
   if (!ctx.Check(inside.status())) return;
   ctx.reply.Array(inside->size());
   for (const std::string& id : *inside) ctx.reply.Bulk(id);
@@ -388,7 +388,7 @@ void FenceEvents(CommandContext& ctx) {
           absl::StrCat("COUNT must be 1 to ", model::kMaxPageSize));
     }
   }
-  auto page = ctx.store().ReadFenceEvents(ctx.Name(ctx.argv[1]),
+  auto page = ctx.store().fences().ReadEvents(ctx.Name(ctx.argv[1]),
                                           static_cast<uint64_t>(from),
                                           static_cast<size_t>(count));
   if (!ctx.Check(page.status())) return;

@@ -45,7 +45,7 @@ TEST(FenceCommandsTest, SetGetListDelete) {
             "*2\r\n$4\r\ncity\r\n$5\r\ndepot\r\n");
 
   // The same fence gRPC's GetFence returns, with the key as collection.
-  auto stored = server.store().GetFence("fleet", "city");
+  auto stored = server.store().fences().Get("fleet", "city");
   ASSERT_TRUE(stored.ok() && stored->has_value());
   EXPECT_EQ((*stored)->rect().north_east().longitude(), 13.8);
   EXPECT_EQ((*stored)->debounce_fixes(), 3u);
@@ -94,7 +94,7 @@ TEST(FenceCommandsTest, GeoaddMovesMembersThroughTheFence) {
   EXPECT_THAT(second, StartsWith("*2\r\n:3\r\n*1\r\n"));
   EXPECT_THAT(second, HasSubstr("FENCE_EVENT_EXIT"));
   // The log gRPC's Watch reads holds the same two events.
-  auto page = server.store().ReadFenceEvents("fleet", 0, 10);
+  auto page = server.store().fences().ReadEvents("fleet", 0, 10);
   ASSERT_TRUE(page.ok());
   ASSERT_EQ(page->events.size(), 2u);
   EXPECT_EQ(page->events[0].kind, v1::FENCE_EVENT_ENTER);
@@ -235,7 +235,7 @@ TEST(FenceCommandsTest, RoamingFenceBetweenMembers) {
   EXPECT_EQ(
       c.Call({"FENCE.SET", "cars", "depot", "ROAM", "depots", "d*", "1", "km"}),
       ":1\r\n");
-  auto stored = server.store().GetFence("cars", "depot");
+  auto stored = server.store().fences().Get("cars", "depot");
   ASSERT_TRUE(stored.ok() && stored->has_value());
   EXPECT_EQ((*stored)->roam().collection(), "depots");
   EXPECT_EQ((*stored)->roam().radius_m(), 1000);
@@ -262,7 +262,7 @@ TEST(FenceCommandsTest, WhereAndWhereInFilterTheFixes) {
   ASSERT_EQ(c.Call(With(kDepot, {"WHERE", "speed_kmh", "5", "+inf", "WHEREIN",
                                  "load", "2", "full", "half"})),
             ":1\r\n");
-  auto stored = server.store().GetFence("fleet", "depot");
+  auto stored = server.store().fences().Get("fleet", "depot");
   ASSERT_TRUE(stored.ok() && stored->has_value());
   ASSERT_EQ((*stored)->where_size(), 2);
   EXPECT_EQ((*stored)->where(0).min(), 5);
@@ -291,7 +291,7 @@ TEST(FenceCommandsTest, WhereAndWhereInFilterTheFixes) {
             "-ERR syntax error\r\n");
   EXPECT_EQ(c.Call(With(kDepot, {"WHEREIN", "load", "0"})),
             "-ERR value is not an integer or out of range\r\n");
-  EXPECT_EQ((*server.store().GetFence("fleet", "depot"))->where_size(), 2)
+  EXPECT_EQ((*server.store().fences().Get("fleet", "depot"))->where_size(), 2)
       << "refused requests changed nothing";
 }
 

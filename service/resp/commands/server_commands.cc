@@ -263,7 +263,7 @@ std::string WebhooksSection(CommandContext& ctx) {
 
 // What history retention removed since start (storage/points/retention.h).
 std::string RetentionSection(CommandContext& ctx) {
-  const storage::RetentionCounters r = ctx.store().retention_counters();
+  const storage::RetentionCounters r = ctx.store().retention().counters();
   return absl::StrCat(
       "# Retention\r\nretention_points_expired:", r.points_expired,
       "\r\nretention_entities_expired:", r.entities_expired,

@@ -258,7 +258,7 @@ void TrackSetRetention(CommandContext& ctx) {
       policy.max_age_ms, policy.expire_latest, "max-age-ms", "EXPIRELATEST");
   s.Update(model::ValidateRetentionPoints(policy.max_points, "MAXPOINTS"));
   if (!s.ok()) return ctx.reply.Error(std::string(s.message()));
-  if (!ctx.Check(ctx.store().SetRetention(ctx.Name(ctx.argv[1]), policy))) {
+  if (!ctx.Check(ctx.store().retention().Set(ctx.Name(ctx.argv[1]), policy))) {
     return;
   }
   ctx.reply.Ok();
@@ -267,7 +267,7 @@ void TrackSetRetention(CommandContext& ctx) {
 void TrackGetRetention(CommandContext& ctx) {
   if (!ValidGeoKeyOrReply(ctx, ctx.argv[1])) return;
   const storage::RetentionPolicy policy =
-      ctx.store().GetRetention(ctx.Name(ctx.argv[1]));
+      ctx.store().retention().Get(ctx.Name(ctx.argv[1]));
   ctx.reply.Map(3);
   ctx.reply.Bulk("max_age_ms");
   ctx.reply.Integer(policy.max_age_ms);

@@ -121,7 +121,7 @@ TEST_F(TrackCommandsTest, MaxPointsKeepsEachMembersNewestFixes) {
             "+OK\r\n");
   EXPECT_THAT(Call({"TRACK.GETRETENTION", "fleet"}),
               ::testing::EndsWith("$10\r\nmax_points\r\n:3\r\n"));
-  ASSERT_EQ(*server_.store().TrimHistories(), 9);  // 12 fixes, 3 kept
+  ASSERT_EQ(*server_.store().retention().TrimHistories(), 9);  // 12 fixes, 3 kept
   EXPECT_THAT(Call({"TRACK.ANALYZE", "fleet", "car"}),
               StartsWith("*24\r\n$5\r\nfixes\r\n:3\r\n"));
   EXPECT_THAT(Call({"INFO", "retention"}),
@@ -145,7 +145,7 @@ TEST_F(TrackCommandsTest, RetentionRefusesBadArgumentsAndSetsNothing) {
               StartsWith("-ERR MAXPOINTS must be in [0, "));
   EXPECT_THAT(Call({"TRACK.SETRETENTION", "fleet"}),
               HasSubstr("wrong number of arguments"));
-  EXPECT_TRUE(server_.store().GetRetention("fleet").keeps_everything());
+  EXPECT_TRUE(server_.store().retention().Get("fleet").keeps_everything());
 }
 
 // The reply's rows and next cursor, from a RESP2 [cursor, rows] reply.

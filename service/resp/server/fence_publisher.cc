@@ -20,7 +20,7 @@ constexpr size_t kPage = 1000;
 FencePublisher::FencePublisher(storage::TrackStore* store, PubSub* pubsub)
     : store_(store), pubsub_(pubsub) {
   // From now on: what was logged before the server started is not news.
-  for (auto& [name, end] : store_->FenceLogEnds()) next_[name] = end;
+  for (auto& [name, end] : store_->fences().LogEnds()) next_[name] = end;
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -34,10 +34,10 @@ void FencePublisher::Stop() {
 void FencePublisher::Run() {
   uint64_t seen = 0;  // below any tick: the first round looks at every log
   while (!stop_.load()) {
-    store_->WaitForFenceLogTick(seen, absl::Now() + kStopCheck);
+    store_->fences().WaitForLogTick(seen, absl::Now() + kStopCheck);
     // Read before the logs: a tick after this is waited for next round.
-    seen = store_->FenceLogTicks();
-    for (const auto& [name, end] : store_->FenceLogEnds()) {
+    seen = store_->fences().LogTicks();
+    for (const auto& [name, end] : store_->fences().LogEnds()) {
       // A collection fenced since the start: its log from the beginning.
       uint64_t& next = next_.try_emplace(name, 1).first->second;
       if (end <= next) continue;
@@ -56,7 +56,7 @@ void FencePublisher::Publish(const std::string& name, uint64_t end) {
   const std::optional<types::DbKey> key = types::ParseKeyName(name);
   const std::string shown = key ? key->key : name;
   while (next < end && !stop_.load()) {
-    auto page = store_->ReadFenceEvents(name, next, kPage);
+    auto page = store_->fences().ReadEvents(name, next, kPage);
     if (!page.ok() || page->next_offset <= next) return;  // retried next tick
     for (const storage::FenceEventRecord& e : page->events) {
       pubsub_->Publish(absl::StrCat("fence:", e.fence),

@@ -5,7 +5,7 @@
 // "fence:<fence name>", one message per event, in FENCE.EVENTS's JSON
 // (fence_json.h; its "collection" field says which key's fence it is):
 // `SUBSCRIBE fence:depot`, or `PSUBSCRIBE fence:*` for every fence. A
-// thread follows every collection's event log (TrackStore::FenceLogTicks)
+// thread follows every collection's event log (FenceStore::LogTicks)
 // from the moment it starts, so events come in each collection's offset
 // order, about as soon as their points are acknowledged.
 //

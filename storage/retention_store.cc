@@ -1,6 +1,7 @@
-// History retention (storage/points/retention.h): policies stored and loaded, the
-// expiry pass that removes entities whose latest point has expired, and
-// the trimming pass that keeps each entity's newest max_points fixes.
+// RetentionStore (retention_store.h), and LoadRetention, which loads the
+// policies on open.
+#include "storage/retention_store.h"
+
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -8,7 +9,6 @@
 #include "storage/engine/engine.h"
 #include "storage/format/keys.h"
 #include "storage/format/rocks_util.h"
-#include "storage/track_store.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -64,8 +64,8 @@ absl::Status LoadRetention(Engine& engine) {
       });
 }
 
-absl::Status TrackStore::SetRetention(absl::string_view collection,
-                                      const RetentionPolicy& policy) {
+absl::Status RetentionStore::Set(absl::string_view collection,
+                                 const RetentionPolicy& policy) {
   if (absl::Status v =
           model::ValidateRetention(policy.max_age_ms, policy.expire_latest,
                                    "max_age_ms", "expire_latest");
@@ -79,7 +79,7 @@ absl::Status TrackStore::SetRetention(absl::string_view collection,
   }
   // Exclusive: two settings of one collection land in the order they
   // reach memory.
-  absl::MutexLock collection_lock(&CollectionLock(collection));
+  absl::MutexLock collection_lock(&collection_locks_->For(collection));
   WriteBatchBuilder batch(*engine_);
   const std::string key = RetentionKey(collection);
   absl::Status put = policy.keeps_everything()
@@ -92,32 +92,32 @@ absl::Status TrackStore::SetRetention(absl::string_view collection,
   return absl::OkStatus();
 }
 
-RetentionPolicy TrackStore::GetRetention(absl::string_view collection) const {
+RetentionPolicy RetentionStore::Get(absl::string_view collection) const {
   return engine_->options.retention->Get(collection);
 }
 
-RetentionCounters TrackStore::retention_counters() const {
+RetentionCounters RetentionStore::counters() const {
   return engine_->options.retention->counters();
 }
 
-int64_t TrackStore::HistoryCutoff(absl::string_view collection,
-                                  int64_t now_ms) const {
+int64_t RetentionStore::HistoryCutoff(absl::string_view collection,
+                                      int64_t now_ms) const {
   const RetentionPolicies& policies = *engine_->options.retention;
   if (policies.empty()) return INT64_MIN;
   return HistoryCutoffMs(policies.Get(collection), now_ms);
 }
 
-absl::StatusOr<size_t> TrackStore::ExpireSome(
+absl::StatusOr<size_t> RetentionStore::ExpireSome(
     absl::string_view collection, absl::Span<const std::string> entities,
     int64_t cutoff_ms) {
-  absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
+  absl::ReaderMutexLock collection_lock(&collection_locks_->For(collection));
   std::vector<size_t> stripes;
   std::vector<absl::string_view> names;
   for (const std::string& e : entities) {
     stripes.push_back(EntityLocks::StripeOf(collection, e));
     names.push_back(e);
   }
-  EntityLocks::Held held = locks_.Lock(stripes);
+  EntityLocks::Held held = entity_locks_->Lock(stripes);
   // Under the stripes the index is what `latest` holds (I6): an entity
   // written since it was picked is newer now and stays.
   const std::vector<std::optional<PointPosition>> latest =
@@ -133,7 +133,7 @@ absl::StatusOr<size_t> TrackStore::ExpireSome(
   return expired;
 }
 
-absl::StatusOr<int64_t> TrackStore::ExpireEntities(int64_t now_ms) {
+absl::StatusOr<int64_t> RetentionStore::ExpireEntities(int64_t now_ms) {
   int64_t total = 0;
   for (const auto& [collection, policy] : engine_->options.retention->All()) {
     if (!policy.expire_latest) continue;
@@ -210,12 +210,12 @@ absl::StatusOr<uint64_t> CountFrom(rocksdb::Iterator& it,
 
 }  // namespace
 
-absl::StatusOr<TrackStore::HistoryTrim> TrackStore::TrimHistory(
+absl::StatusOr<RetentionStore::HistoryTrim> RetentionStore::TrimHistory(
     absl::string_view collection, absl::string_view entity, int64_t max_points,
     std::optional<int64_t> from_ms) {
-  absl::ReaderMutexLock collection_lock(&CollectionLock(collection));
+  absl::ReaderMutexLock collection_lock(&collection_locks_->For(collection));
   EntityLocks::Held held =
-      locks_.Lock({EntityLocks::StripeOf(collection, entity)});
+      entity_locks_->Lock({EntityLocks::StripeOf(collection, entity)});
   const std::string begin = EntityPointsPrefix(collection, entity);
   const std::string end = begin + std::string(9, '\xff');
   rocksdb::Slice lower(begin), upper(end);
@@ -257,7 +257,7 @@ absl::StatusOr<TrackStore::HistoryTrim> TrackStore::TrimHistory(
   return trim;
 }
 
-absl::StatusOr<int64_t> TrackStore::TrimHistories() {
+absl::StatusOr<int64_t> RetentionStore::TrimHistories() {
   RetentionPolicies& policies = *engine_->options.retention;
   int64_t total = 0;
   for (const auto& [collection, policy] : policies.All()) {

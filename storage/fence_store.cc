@@ -1,7 +1,7 @@
-// Fences as stored objects (TrackStore's fence methods), their event log's
-// reads, and LoadFences, which builds the registry on open
-// (storage/fences/fence_registry.h). A fence's changes take its collection's lock
-// exclusively, so no points write evaluates a fence while it changes.
+// FenceStore (fence_store.h), and LoadFences, which builds the registry on
+// open (storage/fences/fence_registry.h).
+#include "storage/fence_store.h"
+
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -13,7 +13,6 @@
 #include "storage/fence_codec.h"
 #include "storage/format/keys.h"
 #include "storage/format/rocks_util.h"
-#include "storage/track_store.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -191,11 +190,11 @@ absl::Status LoadFences(Engine& engine) {
   return FromRocks(it->status(), "loading fences");
 }
 
-absl::StatusOr<bool> TrackStore::PutFence(const v1::Fence& proto) {
+absl::StatusOr<bool> FenceStore::Put(const v1::Fence& proto) {
   auto compiled = fence::CompileFence(proto, model::Limits());
   if (!compiled.ok()) return compiled.status();
   const std::string& collection = compiled->collection;
-  absl::WriterMutexLock lock(&CollectionLock(collection));
+  absl::WriterMutexLock lock(&collection_locks_->For(collection));
   CollectionFences& f = engine_->fence_registry.FindOrAdd(collection);
   const bool existed = f.ids.contains(compiled->name);
   WriteBatchBuilder batch(*engine_);
@@ -217,7 +216,7 @@ absl::StatusOr<bool> TrackStore::PutFence(const v1::Fence& proto) {
   return !existed;
 }
 
-absl::StatusOr<std::optional<v1::Fence>> TrackStore::GetFence(
+absl::StatusOr<std::optional<v1::Fence>> FenceStore::Get(
     absl::string_view collection, absl::string_view name) {
   std::string value;
   rocksdb::Status s =
@@ -230,9 +229,9 @@ absl::StatusOr<std::optional<v1::Fence>> TrackStore::GetFence(
   return std::optional<v1::Fence>(*std::move(f));
 }
 
-absl::StatusOr<bool> TrackStore::DeleteFence(absl::string_view collection,
-                                             absl::string_view name) {
-  absl::WriterMutexLock lock(&CollectionLock(collection));
+absl::StatusOr<bool> FenceStore::Delete(absl::string_view collection,
+                                        absl::string_view name) {
+  absl::WriterMutexLock lock(&collection_locks_->For(collection));
   CollectionFences* f = engine_->fence_registry.Find(collection);
   if (f == nullptr || !f->ids.contains(name)) return false;
   WriteBatchBuilder batch(*engine_);
@@ -250,7 +249,7 @@ absl::StatusOr<bool> TrackStore::DeleteFence(absl::string_view collection,
   return true;
 }
 
-absl::StatusOr<std::vector<v1::Fence>> TrackStore::ListFences(
+absl::StatusOr<std::vector<v1::Fence>> FenceStore::List(
     absl::string_view collection) {
   std::vector<v1::Fence> out;
   const std::string begin = FencesPrefix(collection, kFenceTag);
@@ -266,7 +265,7 @@ absl::StatusOr<std::vector<v1::Fence>> TrackStore::ListFences(
   return out;
 }
 
-absl::StatusOr<std::vector<std::string>> TrackStore::FenceMembers(
+absl::StatusOr<std::vector<std::string>> FenceStore::Members(
     absl::string_view collection, absl::string_view name) {
   std::vector<std::string> out;
   const std::string begin = FencesPrefix(collection, kFenceStateTag);
@@ -285,7 +284,7 @@ absl::StatusOr<std::vector<std::string>> TrackStore::FenceMembers(
   return out;
 }
 
-absl::StatusOr<FenceEventsPage> TrackStore::ReadFenceEvents(
+absl::StatusOr<FenceEventsPage> FenceStore::ReadEvents(
     absl::string_view collection, uint64_t from, size_t max) {
   FenceEventsPage page;
   CollectionFences* f = engine_->fence_registry.Find(collection);
@@ -310,29 +309,29 @@ absl::StatusOr<FenceEventsPage> TrackStore::ReadFenceEvents(
   return page;
 }
 
-uint64_t TrackStore::FenceLogEnd(absl::string_view collection) {
+uint64_t FenceStore::LogEnd(absl::string_view collection) {
   return engine_->fence_registry.FindOrAdd(collection).visible();
 }
 
-bool TrackStore::WaitForFenceEvents(absl::string_view collection, uint64_t from,
-                                    absl::Time deadline) {
+bool FenceStore::WaitForEvents(absl::string_view collection, uint64_t from,
+                               absl::Time deadline) {
   return engine_->fence_registry.FindOrAdd(collection)
       .WaitUntilReadable(std::max(from, uint64_t{1}), deadline);
 }
 
-uint64_t TrackStore::FenceLogTicks() {
+uint64_t FenceStore::LogTicks() {
   return engine_->fence_registry.clock().ticks();
 }
 
-bool TrackStore::WaitForFenceLogTick(uint64_t seen, absl::Time deadline) {
+bool FenceStore::WaitForLogTick(uint64_t seen, absl::Time deadline) {
   return engine_->fence_registry.clock().WaitPast(seen, deadline);
 }
 
-std::vector<std::pair<std::string, uint64_t>> TrackStore::FenceLogEnds() {
+std::vector<std::pair<std::string, uint64_t>> FenceStore::LogEnds() {
   return engine_->fence_registry.LogEnds();
 }
 
-absl::StatusOr<uint64_t> TrackStore::TrimFenceLogs(absl::Time now) {
+absl::StatusOr<uint64_t> FenceStore::TrimLogs(absl::Time now) {
   const int64_t max_age_ms =
       static_cast<int64_t>(std::min<uint64_t>(
           engine_->options.config.fence_log_max_age_s(), INT64_MAX / 1000)) *
@@ -367,7 +366,7 @@ absl::StatusOr<uint64_t> TrackStore::TrimFenceLogs(absl::Time now) {
   return removed;
 }
 
-absl::StatusOr<std::optional<uint64_t>> TrackStore::FenceCursor(
+absl::StatusOr<std::optional<uint64_t>> FenceStore::Cursor(
     absl::string_view collection, absl::string_view consumer) {
   std::string key = FencesPrefix(collection, kFenceCursorTag);
   key.append(consumer.data(), consumer.size());
@@ -380,9 +379,8 @@ absl::StatusOr<std::optional<uint64_t>> TrackStore::FenceCursor(
   return ReadBigEndian64(value);
 }
 
-absl::Status TrackStore::SetFenceCursor(absl::string_view collection,
-                                        absl::string_view consumer,
-                                        uint64_t next) {
+absl::Status FenceStore::SetCursor(absl::string_view collection,
+                                   absl::string_view consumer, uint64_t next) {
   std::string key = FencesPrefix(collection, kFenceCursorTag);
   key.append(consumer.data(), consumer.size());
   std::string value;
