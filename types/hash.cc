@@ -4,7 +4,7 @@ namespace trackdb::types {
 
 absl::StatusOr<std::optional<std::string>> HashWriter::Get(
     absl::string_view field) {
-  return txn_.Get(name_, meta_, field);
+  return txn().Get(name(), meta(), field);
 }
 
 absl::StatusOr<bool> HashWriter::Set(absl::string_view field,
@@ -17,25 +17,19 @@ absl::StatusOr<bool> HashWriter::Set(absl::string_view field,
 
 void HashWriter::Set(absl::string_view field, absl::string_view value,
                      bool existed) {
-  txn_.Put(name_, meta_, field, value);
+  txn().Put(name(), meta(), field, value);
   if (existed) return;
-  ++meta_.size;
-  resized_ = true;
+  ++ChangeMeta().size;
 }
 
 absl::StatusOr<bool> HashWriter::Remove(absl::string_view field) {
-  if (meta_.size == 0) return false;
+  if (meta().size == 0) return false;
   absl::StatusOr<std::optional<std::string>> old = Get(field);
   if (!old.ok()) return old.status();
   if (!old->has_value()) return false;
-  txn_.Delete(name_, meta_, field);
-  --meta_.size;
-  resized_ = true;
+  txn().Delete(name(), meta(), field);
+  --ChangeMeta().size;
   return true;
-}
-
-void HashWriter::Finish() {
-  if (resized_) txn_.SetMeta(name_, meta_);
 }
 
 }  // namespace trackdb::types

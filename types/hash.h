@@ -13,15 +13,16 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "storage/format/typed_values.h"
+#include "types/value_writer.h"
 
 namespace trackdb::types {
 
 // Stages changes to one hash in a transaction: its fields and its size.
-class HashWriter {
+class HashWriter : public ValueWriter {
  public:
   HashWriter(storage::TypedTxn& txn, absl::string_view name,
              const storage::TypedMeta& meta)
-      : txn_(txn), name_(name), meta_(meta) {}
+      : ValueWriter(txn, name, meta) {}
   // A field's value, this writer's changes included.
   absl::StatusOr<std::optional<std::string>> Get(absl::string_view field);
   // Gives `field` `value`; whether the field is new.
@@ -31,15 +32,6 @@ class HashWriter {
   void Set(absl::string_view field, absl::string_view value, bool existed);
   // Removes `field`; whether it was there.
   absl::StatusOr<bool> Remove(absl::string_view field);
-  // Stages the meta if the size changed (an empty hash removes the key).
-  void Finish();
-  const storage::TypedMeta& meta() const { return meta_; }
-
- private:
-  storage::TypedTxn& txn_;
-  const std::string name_;
-  storage::TypedMeta meta_;
-  bool resized_ = false;
 };
 
 }  // namespace trackdb::types

@@ -20,33 +20,18 @@ namespace {
 using storage::TypedMeta;
 using storage::TypedTxn;
 using storage::ValueType;
+using testing::Answer;
 using ::testing::ElementsAre;
 using ::testing::Pair;
 
-// A writer's answer, failing the test if it is an error.
-bool Answer(const absl::StatusOr<bool>& answer) {
-  EXPECT_TRUE(answer.ok()) << answer.status();
-  return answer.value_or(false);
-}
-
-class HashTest : public ::testing::Test {
+class HashTest : public testing::StoreTest {
  protected:
-  void SetUp() override {
-    store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
-    ASSERT_NE(store_, nullptr);
-  }
-
   // Runs `body` on `name`'s hash (a new one when it has none) and finishes
   // the writer.
   void Write(const std::string& name,
              const std::function<void(HashWriter&)>& body) {
-    absl::Status s = testing::WriteValue(
-        *store_, name, ValueType::kHash,
-        [&](TypedTxn& txn, const TypedMeta& meta) {
-          HashWriter w(txn, name, meta);
-          body(w);
-          w.Finish();
-        });
+    absl::Status s =
+        testing::WriteWith<HashWriter>(*store_, name, ValueType::kHash, body);
     ASSERT_TRUE(s.ok()) << s;
   }
 
@@ -68,8 +53,6 @@ class HashTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s;
     return {fields, size};
   }
-
-  std::unique_ptr<storage::TrackStore> store_;
 };
 
 TEST_F(HashTest, SetCountsNewFieldsOnceAndSeesItsOwnChanges) {
@@ -83,9 +66,7 @@ TEST_F(HashTest, SetCountsNewFieldsOnceAndSeesItsOwnChanges) {
   auto [fields, size] = Read("h");
   EXPECT_THAT(fields, ElementsAre(Pair("a", "2"), Pair("b", "3")));
   EXPECT_EQ(size, 2);
-  Write("h", [](HashWriter& w) {
-    EXPECT_FALSE(Answer(w.Set("b", "4")));
-  });
+  Write("h", [](HashWriter& w) { EXPECT_FALSE(Answer(w.Set("b", "4"))); });
   EXPECT_EQ(Read("h").second, 2);
 }
 
@@ -102,9 +83,7 @@ TEST_F(HashTest, RemoveCountsOnlyPresentFieldsAndAnEmptyHashGoes) {
   auto [fields, size] = Read("h");
   EXPECT_THAT(fields, ElementsAre(Pair("b", "2")));
   EXPECT_EQ(size, 1);
-  Write("h", [](HashWriter& w) {
-    EXPECT_TRUE(Answer(w.Remove("b")));
-  });
+  Write("h", [](HashWriter& w) { EXPECT_TRUE(Answer(w.Remove("b"))); });
   EXPECT_EQ(Read("h").second, -1);  // the key went with its last field
 }
 
@@ -120,9 +99,7 @@ TEST_F(HashTest, ASetOfAFieldJustReadCountsAsItIsTold) {
 
 TEST_F(HashTest, AWriterThatChangesNoSizeStagesNoMeta) {
   // A new hash that gets no field is never created.
-  Write("h", [](HashWriter& w) {
-    EXPECT_FALSE(Answer(w.Remove("a")));
-  });
+  Write("h", [](HashWriter& w) { EXPECT_FALSE(Answer(w.Remove("a"))); });
   EXPECT_EQ(Read("h").second, -1);
 }
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "storage/track_store.h"
 #include "storage/format/typed_values.h"
+#include "storage/track_store.h"
 #include "types/codec/rdb_payload.h"
 
 namespace trackdb::types {

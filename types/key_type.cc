@@ -20,8 +20,8 @@ KeyType KeyTypeOf(storage::ValueType t) {
 
 absl::StatusOr<KeyType> TypeOf(storage::TrackStore& store,
                                absl::string_view name, int64_t now_ms) {
-  // A name holds one kind of value (storage/format/typed_values.h), so the order
-  // of the looks only decides their cost: a typed value's meta is mostly
+  // A name holds one kind of value (storage/format/typed_values.h), so the
+  // order of the looks only decides their cost: a typed value's meta is mostly
   // in the typed cache, which a sorted-set command's check then answers
   // without a read of `kv`.
   auto typed = store.GetTypedMeta(name, now_ms);

@@ -4,8 +4,8 @@
 // What a Redis key holds in trackdb, and the type checks and removal that
 // commands apply to any key. A key is a string (the kv column family, with
 // an optional expiry), a hash, list, set or sorted set (a typed value,
-// storage/format/typed_values.h, with an optional expiry), a GEO key (a non-empty
-// collection, which Redis calls a zset; geo_key.h), or nothing.
+// storage/format/typed_values.h, with an optional expiry), a GEO key (a
+// non-empty collection, which Redis calls a zset; geo_key.h), or nothing.
 
 #include <cstdint>
 #include <optional>

@@ -7,8 +7,9 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/store_test_util.h"
 #include "storage/format/typed_codec.h"
+#include "storage/store_test_util.h"
+#include "types/typed_test_util.h"
 
 namespace trackdb::types {
 namespace {
@@ -19,13 +20,8 @@ using storage::ValueType;
 
 int64_t Now() { return absl::ToUnixMillis(absl::Now()); }
 
-class KeyTypeTest : public ::testing::Test {
+class KeyTypeTest : public testing::StoreTest {
  protected:
-  void SetUp() override {
-    store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
-    ASSERT_NE(store_, nullptr);
-  }
-
   void PutTyped(const std::string& name, ValueType type) {
     const std::string names[] = {name};
     ASSERT_TRUE(store_
@@ -45,8 +41,6 @@ class KeyTypeTest : public ::testing::Test {
     EXPECT_TRUE(t.ok()) << t.status();
     return t.ok() ? *t : KeyType::kNone;
   }
-
-  std::unique_ptr<storage::TrackStore> store_;
 };
 
 TEST_F(KeyTypeTest, EachKindOfValueHasItsType) {

@@ -67,13 +67,8 @@ TEST(ListArithmeticTest, WithoutMatchesCountsFromEitherEnd) {
   EXPECT_EQ(WithoutMatches(was, "y", 0), was);
 }
 
-class ListTest : public ::testing::Test {
+class ListTest : public testing::StoreTest {
  protected:
-  void SetUp() override {
-    store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
-    ASSERT_NE(store_, nullptr);
-  }
-
   // Runs `body` on the list `kName` (a new one when there is none) and
   // stores the meta it leaves.
   void Write(const std::function<void(TypedTxn&, TypedMeta&)>& body) {
@@ -121,7 +116,6 @@ class ListTest : public ::testing::Test {
   }
 
   static constexpr char kName[] = "l";
-  std::unique_ptr<storage::TrackStore> store_;
 };
 
 TEST_F(ListTest, PushesAtEitherEndAndPopsInOrder) {

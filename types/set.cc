@@ -37,18 +37,17 @@ void ReplaceSet(storage::TypedTxn& txn, const std::string& dest, bool had_old,
 }
 
 absl::StatusOr<bool> SetWriter::Add(absl::string_view member) {
-  absl::StatusOr<bool> had = IsSetMember(txn_, name_, meta_, member);
+  absl::StatusOr<bool> had = IsSetMember(txn(), name(), meta(), member);
   if (!had.ok()) return had.status();
   if (*had) return false;
-  txn_.Put(name_, meta_, member, "");
-  ++meta_.size;
-  resized_ = true;
+  txn().Put(name(), meta(), member, "");
+  ++ChangeMeta().size;
   return true;
 }
 
 absl::StatusOr<bool> SetWriter::Remove(absl::string_view member) {
-  if (meta_.size == 0) return false;
-  absl::StatusOr<bool> had = IsSetMember(txn_, name_, meta_, member);
+  if (meta().size == 0) return false;
+  absl::StatusOr<bool> had = IsSetMember(txn(), name(), meta(), member);
   if (!had.ok()) return had.status();
   if (!*had) return false;
   RemoveMember(member);
@@ -56,13 +55,8 @@ absl::StatusOr<bool> SetWriter::Remove(absl::string_view member) {
 }
 
 void SetWriter::RemoveMember(absl::string_view member) {
-  txn_.Delete(name_, meta_, member);
-  --meta_.size;
-  resized_ = true;
-}
-
-void SetWriter::Finish() {
-  if (resized_) txn_.SetMeta(name_, meta_);
+  txn().Delete(name(), meta(), member);
+  --ChangeMeta().size;
 }
 
 }  // namespace trackdb::types

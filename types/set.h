@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "storage/format/typed_values.h"
+#include "types/value_writer.h"
 
 namespace trackdb::types {
 
@@ -33,26 +34,17 @@ void ReplaceSet(storage::TypedTxn& txn, const std::string& dest, bool had_old,
                 const std::vector<std::string>& members);
 
 // Stages changes to one set in a transaction: its members and its size.
-class SetWriter {
+class SetWriter : public ValueWriter {
  public:
   SetWriter(storage::TypedTxn& txn, absl::string_view name,
             const storage::TypedMeta& meta)
-      : txn_(txn), name_(name), meta_(meta) {}
+      : ValueWriter(txn, name, meta) {}
   // Adds `member`; whether it is new.
   absl::StatusOr<bool> Add(absl::string_view member);
   // Removes `member`; whether it was there.
   absl::StatusOr<bool> Remove(absl::string_view member);
   // Removes a member the caller has just read from the set.
   void RemoveMember(absl::string_view member);
-  // Stages the meta if the size changed (an empty set removes the key).
-  void Finish();
-  const storage::TypedMeta& meta() const { return meta_; }
-
- private:
-  storage::TypedTxn& txn_;
-  const std::string name_;
-  storage::TypedMeta meta_;
-  bool resized_ = false;
 };
 
 }  // namespace trackdb::types

@@ -17,33 +17,18 @@ namespace {
 using storage::TypedMeta;
 using storage::TypedTxn;
 using storage::ValueType;
+using testing::Answer;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-// A writer's answer, failing the test if it is an error.
-bool Answer(const absl::StatusOr<bool>& answer) {
-  EXPECT_TRUE(answer.ok()) << answer.status();
-  return answer.value_or(false);
-}
-
-class SetTest : public ::testing::Test {
+class SetTest : public testing::StoreTest {
  protected:
-  void SetUp() override {
-    store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
-    ASSERT_NE(store_, nullptr);
-  }
-
   // Runs `body` on `name`'s set (a new one when it has none) and finishes
   // the writer.
   void Write(const std::string& name,
              const std::function<void(SetWriter&)>& body) {
     absl::Status s =
-        testing::WriteValue(*store_, name, ValueType::kSet,
-                            [&](TypedTxn& txn, const TypedMeta& meta) {
-                              SetWriter w(txn, name, meta);
-                              body(w);
-                              w.Finish();
-                            });
+        testing::WriteWith<SetWriter>(*store_, name, ValueType::kSet, body);
     ASSERT_TRUE(s.ok()) << s;
   }
 
@@ -63,8 +48,6 @@ class SetTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s;
     return out;
   }
-
-  std::unique_ptr<storage::TrackStore> store_;
 };
 
 TEST_F(SetTest, AddCountsNewMembersOnceAndSeesItsOwnChanges) {

@@ -16,11 +16,11 @@ using storage::TypedTxn;
 using storage::ValueType;
 using testing::Now;
 
-class TypedKeyTest : public ::testing::Test {
+class TypedKeyTest : public testing::StoreTest {
  protected:
   void SetUp() override {
-    store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
-    ASSERT_NE(store_, nullptr);
+    StoreTest::SetUp();
+    if (HasFatalFailure()) return;
     ASSERT_TRUE(store_->PutString("str", {"v", 0}, Now()).ok());
     ASSERT_TRUE(
         store_
@@ -56,8 +56,6 @@ class TypedKeyTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s;
     return found;
   }
-
-  std::unique_ptr<storage::TrackStore> store_;
 };
 
 TEST_F(TypedKeyTest, AKeyOfTheWantedTypeGivesItsMeta) {

@@ -1,6 +1,7 @@
 #include "types/typed_test_util.h"
 
 #include "absl/time/clock.h"
+#include "storage/store_test_util.h"
 
 namespace trackdb::types::testing {
 
@@ -14,8 +15,7 @@ absl::Status WriteValue(
   const std::string names[] = {name};
   return store.UpdateTyped(
       names, Now(), [&](storage::TypedTxn& txn) -> absl::Status {
-        absl::StatusOr<std::optional<storage::TypedMeta>> meta =
-            txn.Meta(name);
+        absl::StatusOr<std::optional<storage::TypedMeta>> meta = txn.Meta(name);
         if (!meta.ok()) return meta.status();
         body(txn, *meta ? **meta : txn.Create(type));
         return absl::OkStatus();
@@ -29,11 +29,20 @@ absl::Status ReadValue(
   const std::string names[] = {name};
   return store.ReadTyped(
       names, Now(), [&](storage::TypedTxn& txn) -> absl::Status {
-        absl::StatusOr<std::optional<storage::TypedMeta>> meta =
-            txn.Meta(name);
+        absl::StatusOr<std::optional<storage::TypedMeta>> meta = txn.Meta(name);
         if (!meta.ok() || !*meta) return meta.status();
         return body(txn, **meta);
       });
+}
+
+bool Answer(const absl::StatusOr<bool>& answer) {
+  EXPECT_TRUE(answer.ok()) << answer.status();
+  return answer.value_or(false);
+}
+
+void StoreTest::SetUp() {
+  store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
+  ASSERT_NE(store_, nullptr);
 }
 
 }  // namespace trackdb::types::testing

@@ -87,39 +87,34 @@ absl::StatusOr<std::optional<double>> TypedZsetReader::Score(
 
 absl::StatusOr<std::optional<double>> ZsetWriter::Score(
     absl::string_view member) {
-  return TypedZsetReader(txn_, name_, meta_).Score(member);
+  return TypedZsetReader(txn(), name(), meta()).Score(member);
 }
 
 void ZsetWriter::Set(absl::string_view member, std::optional<double> old,
                      double score) {
+  storage::TypedMeta& meta = ChangeMeta();
   if (old) {
-    txn_.Delete(name_, meta_, storage::ZsetScoreSubkey(*old, member));
+    txn().Delete(name(), meta, storage::ZsetScoreSubkey(*old, member));
   } else {
-    ++meta_.size;
+    ++meta.size;
   }
-  txn_.Put(name_, meta_, storage::ZsetMemberSubkey(member),
-           storage::EncodeScore(score));
+  txn().Put(name(), meta, storage::ZsetMemberSubkey(member),
+            storage::EncodeScore(score));
   std::string score_key = storage::ZsetScoreSubkey(score, member);
-  if (score_key < meta_.low) meta_.low = score_key;
-  txn_.Put(name_, meta_, score_key, "");
-  changed_ = true;
+  if (score_key < meta.low) meta.low = score_key;
+  txn().Put(name(), meta, score_key, "");
 }
 
 void ZsetWriter::RemovedLowest(double score, absl::string_view member) {
   std::string score_key = storage::ZsetScoreSubkey(score, member);
-  if (score_key > meta_.low) meta_.low = std::move(score_key);
-  changed_ = true;
+  storage::TypedMeta& meta = ChangeMeta();
+  if (score_key > meta.low) meta.low = std::move(score_key);
 }
 
 void ZsetWriter::Remove(absl::string_view member, double score) {
-  txn_.Delete(name_, meta_, storage::ZsetMemberSubkey(member));
-  txn_.Delete(name_, meta_, storage::ZsetScoreSubkey(score, member));
-  --meta_.size;
-  changed_ = true;
-}
-
-void ZsetWriter::Finish() {
-  if (changed_) txn_.SetMeta(name_, meta_);
+  txn().Delete(name(), meta(), storage::ZsetMemberSubkey(member));
+  txn().Delete(name(), meta(), storage::ZsetScoreSubkey(score, member));
+  --ChangeMeta().size;
 }
 
 std::vector<ZEntry> GeoEntries(const std::vector<ScoredMember>& members) {

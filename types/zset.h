@@ -1,9 +1,9 @@
 #ifndef TRACKDB_TYPES_ZSET_H_
 #define TRACKDB_TYPES_ZSET_H_
 
-// Redis sorted sets kept as typed values (storage/format/typed_codec.h's layout:
-// 'm'|member -> EncodeScore(score), and 's'|EncodeScore(score)|member -> ""
-// so that a walk of the 's' subkeys is a walk in sorted-set order): both
+// Redis sorted sets kept as typed values (storage/format/typed_codec.h's
+// layout: 'm'|member -> EncodeScore(score), and 's'|EncodeScore(score)|member
+// -> "" so that a walk of the 's' subkeys is a walk in sorted-set order): both
 // indexes kept together by one writer, and the sorted sets a command may
 // read from a key that holds a typed zset, a typed set or a GEO key
 // (geo_key.h).
@@ -20,9 +20,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "storage/track_store.h"
 #include "storage/format/typed_values.h"
+#include "storage/track_store.h"
 #include "types/geo_key.h"
+#include "types/value_writer.h"
 #include "types/zset_range.h"
 
 namespace trackdb::types {
@@ -52,11 +53,11 @@ class TypedZsetReader : public ZsetReader {
 
 // Stages changes to one typed zset, both subkeys of each member and its
 // meta's size.
-class ZsetWriter {
+class ZsetWriter : public ValueWriter {
  public:
   ZsetWriter(storage::TypedTxn& txn, absl::string_view name,
              const storage::TypedMeta& meta)
-      : txn_(txn), name_(name), meta_(meta) {}
+      : ValueWriter(txn, name, meta) {}
   // A member's score, this writer's changes included.
   absl::StatusOr<std::optional<double>> Score(absl::string_view member);
   // Gives `member` `score`; `old` is its score now (nullopt: a new member).
@@ -65,15 +66,6 @@ class ZsetWriter {
   // Says that every member up to (score, member), which was removed, is
   // gone: later walks start after it (TypedMeta::low).
   void RemovedLowest(double score, absl::string_view member);
-  // Stages the meta if anything changed (an empty zset removes the key).
-  void Finish();
-  const storage::TypedMeta& meta() const { return meta_; }
-
- private:
-  storage::TypedTxn& txn_;
-  const std::string name_;
-  storage::TypedMeta meta_;
-  bool changed_ = false;
 };
 
 // A GEO key's scored members as entries (their 52-bit scores are exact

@@ -8,8 +8,8 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "storage/store_test_util.h"
 #include "storage/format/typed_codec.h"
+#include "storage/store_test_util.h"
 #include "types/key_type.h"
 #include "types/typed_test_util.h"
 
@@ -24,24 +24,14 @@ using ::testing::Pair;
 
 using testing::Now;
 
-class ZsetTest : public ::testing::Test {
+class ZsetTest : public testing::StoreTest {
  protected:
-  void SetUp() override {
-    store_ = storage::testing::OpenStore(storage::testing::NewDataDir());
-    ASSERT_NE(store_, nullptr);
-  }
-
   // Runs `body` on `name`'s zset (a new one when it has none) and
   // finishes the writer.
   void Write(const std::string& name,
              const std::function<void(ZsetWriter&)>& body) {
-    absl::Status s = testing::WriteValue(
-        *store_, name, ValueType::kZset,
-        [&](TypedTxn& txn, const TypedMeta& meta) {
-          ZsetWriter w(txn, name, meta);
-          body(w);
-          w.Finish();
-        });
+    absl::Status s =
+        testing::WriteWith<ZsetWriter>(*store_, name, ValueType::kZset, body);
     ASSERT_TRUE(s.ok()) << s;
   }
 
@@ -63,8 +53,6 @@ class ZsetTest : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s;
     return {entries, size};
   }
-
-  std::unique_ptr<storage::TrackStore> store_;
 };
 
 TEST_F(ZsetTest, WriterKeepsBothIndexesAndTheSize) {
