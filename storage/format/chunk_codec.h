@@ -1,0 +1,61 @@
+#ifndef TRACKDB_STORAGE_FORMAT_CHUNK_CODEC_H_
+#define TRACKDB_STORAGE_FORMAT_CHUNK_CODEC_H_
+
+// A chunk: a run of one entity's fixes, oldest first, distinct times,
+// stored as one value column by column, so that a fix costs a few bytes
+// where a point value costs 40 and a key of its own.
+//
+//   byte     format version (1)
+//   varint   count (at least 1)
+//   zigzag   first loc_time_ms, then last - first (so a reader learns the
+//            chunk's span without decoding the rest)
+//   times    the second time's delta, then each next delta's change
+//            (a tracker reporting at a steady rate costs a byte a fix)
+//   doubles  latitudes, then longitudes (a double column, below)
+//   4 x      speed, direction, height, accuracy: a presence byte (0 none,
+//            1 all, 2 a bitmap of count bits follows), then the present
+//            values as a double column
+//   attrs    per fix: varint 0 when its attributes are the previous fix's
+//            (the first fix's "previous" is none), else 1 + count, then
+//            per attribute varint len, key, varint len, value
+//
+// A double column is a mode byte, then its values: mode 0xff keeps each
+// value's 8 bytes; otherwise the low nibble is a decimal scale s (0..9)
+// such that every value v is exactly llround(v * 10^s) / 10^s, bit for
+// bit, and the high nibble the order (1: deltas of those integers, 2:
+// changes of the deltas, as zigzag varints), whichever is shorter. So
+// every value is kept exactly; values of at most s decimals cost their
+// deltas.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "model/track_point.h"
+
+namespace trackdb::storage {
+
+// `fixes` must be non-empty and strictly increasing in loc_time_ms; their
+// entities are not stored.
+std::string EncodeChunk(absl::Span<const model::TrackPoint> fixes);
+
+// Appends the chunk's fixes to `fixes`, entities left empty. DATA_LOSS on
+// a value that is not a chunk.
+absl::Status DecodeChunk(absl::string_view value,
+                         std::vector<model::TrackPoint>* fixes);
+
+struct ChunkSpan {
+  int64_t first_ms;
+  int64_t last_ms;
+  uint32_t count;
+};
+// The header alone; nullopt on a value that is not a chunk.
+std::optional<ChunkSpan> DecodeChunkSpan(absl::string_view value);
+
+}  // namespace trackdb::storage
+
+#endif  // TRACKDB_STORAGE_FORMAT_CHUNK_CODEC_H_
