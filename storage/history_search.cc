@@ -16,6 +16,7 @@
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
 #include "storage/points/history_cells.h"
+#include "storage/points/history_cursor.h"
 #include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 
@@ -89,13 +90,12 @@ class HistorySearch {
   absl::Status ScanBucket(rocksdb::Iterator& it,
                           const std::vector<index::CellRange>& ranges,
                           int64_t bucket);
-  absl::Status CheckEntity(rocksdb::Iterator& it, const std::string& entity,
+  absl::Status CheckEntity(HistoryCursor& cursor, const std::string& entity,
                            const std::vector<int64_t>& buckets);
   // Takes the entity's fixes in [from, to] that the region contains;
   // `*page_full` is set when Take refused one.
-  absl::Status CheckEntityWindow(rocksdb::Iterator& it,
-                                 const std::string& entity,
-                                 const std::string& entity_prefix, int64_t from,
+  absl::Status CheckEntityWindow(HistoryCursor& cursor,
+                                 const std::string& entity, int64_t from,
                                  int64_t to, bool* page_full);
   // Takes one fix inside; false when the page is full (and one more row
   // exists, so the page gets a token).
@@ -166,19 +166,24 @@ absl::Status HistorySearch::ScanBucket(
 }
 
 absl::Status HistorySearch::CheckCandidates() {
-  std::unique_ptr<rocksdb::Iterator> it(
+  // Both under the search's snapshot: a fold is seen whole or not at all.
+  std::unique_ptr<rocksdb::Iterator> points(
       engine_.db->NewIterator(read_, engine_.points()));
+  std::unique_ptr<rocksdb::Iterator> chunks(
+      engine_.db->NewIterator(read_, engine_.chunks()));
+  HistoryCursor cursor(points.get(), chunks.get());
   for (const auto& [entity, buckets] : candidates_) {
-    if (absl::Status s = CheckEntity(*it, entity, buckets); !s.ok()) return s;
+    if (absl::Status s = CheckEntity(cursor, entity, buckets); !s.ok()) {
+      return s;
+    }
     if (full_ || !EndEntity()) break;
   }
   return absl::OkStatus();
 }
 
-absl::Status HistorySearch::CheckEntity(rocksdb::Iterator& it,
+absl::Status HistorySearch::CheckEntity(HistoryCursor& cursor,
                                         const std::string& entity,
                                         const std::vector<int64_t>& buckets) {
-  const std::string entity_prefix = EntityPointsPrefix(q_.collection, entity);
   int64_t from_floor = start_ms_;
   if (resume_.any && entity == resume_.entity) {
     if (resume_.time == INT64_MAX) return absl::OkStatus();
@@ -192,7 +197,7 @@ absl::Status HistorySearch::CheckEntity(rocksdb::Iterator& it,
     checked_to = to;
     bool page_full = false;
     if (absl::Status s =
-            CheckEntityWindow(it, entity, entity_prefix, from, to, &page_full);
+            CheckEntityWindow(cursor, entity, from, to, &page_full);
         !s.ok()) {
       return s;
     }
@@ -201,34 +206,30 @@ absl::Status HistorySearch::CheckEntity(rocksdb::Iterator& it,
   return absl::OkStatus();
 }
 
-absl::Status HistorySearch::CheckEntityWindow(rocksdb::Iterator& it,
+absl::Status HistorySearch::CheckEntityWindow(HistoryCursor& cursor,
                                               const std::string& entity,
-                                              const std::string& entity_prefix,
                                               int64_t from, int64_t to,
                                               bool* page_full) {
-  for (it.Seek(PointKey(q_.collection, entity, from)); it.Valid(); it.Next()) {
-    const absl::string_view key = SliceView(it.key());
-    if (key.size() != entity_prefix.size() + 8 ||
-        key.compare(0, entity_prefix.size(), entity_prefix) != 0 ||
-        PointKeyTime(key) > to) {
-      break;
-    }
-    ++page_.fixes_read;
-    const std::optional<PointPosition> at =
-        DecodePosition(SliceView(it.value()));
-    if (!at) return absl::DataLossError("corrupt point value");
-    if (!q_.region->Contains({at->lat, at->lon})) continue;
-    model::TrackPoint p;
-    p.entity = entity;
-    if (absl::Status s = DecodePointValue(SliceView(it.value()), &p); !s.ok()) {
-      return s;
-    }
-    if (!Take(std::move(p))) {
-      *page_full = true;
-      return absl::OkStatus();
-    }
+  if (absl::Status s = cursor.Seek(q_.collection, entity, {from, from, to});
+      !s.ok()) {
+    return s;
   }
-  return FromRocks(it.status(), "reading history");
+  for (; cursor.Valid();) {
+    ++page_.fixes_read;
+    const absl::StatusOr<PointPosition> at = cursor.Position();
+    if (!at.ok()) return at.status();
+    if (q_.region->Contains({at->lat, at->lon})) {
+      model::TrackPoint p;
+      p.entity = entity;
+      if (absl::Status s = cursor.Read(&p); !s.ok()) return s;
+      if (!Take(std::move(p))) {
+        *page_full = true;
+        return absl::OkStatus();
+      }
+    }
+    if (absl::Status s = cursor.Next(); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 bool HistorySearch::Take(model::TrackPoint p) {

@@ -16,10 +16,10 @@
 #include "index/distance.h"
 #include "index/region.h"
 #include "storage/engine/engine.h"
-#include "storage/points/history_cells.h"
 #include "storage/format/keys.h"
-#include "storage/strings/kv_expiry.h"
+#include "storage/points/history_cells.h"
 #include "storage/store_test_util.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -215,6 +215,41 @@ TEST(HistorySearchTest, EqualsBruteForceOverGeneratedTracks) {
   WriteShuffled(*store, "other", GenerateTracks(rng, 5, 100), rng, &other);
   EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
   CheckRandomSearches(*store, "fleet", truth, rng, 60);
+}
+
+// The same over history folded into chunks part way (small chunks, so that
+// a window starts and ends inside them), then written over with late and
+// repeated fixes that stay raw beside the chunks.
+TEST(HistorySearchTest, EqualsBruteForceOverChunkedAndRawHistory) {
+  std::mt19937_64 rng(20261202);
+  auto store = OpenStore(NewDataDir());
+  Truth truth;
+  std::vector<model::TrackPoint> tracks = GenerateTracks(rng, 30, 300);
+  WriteShuffled(*store, "fleet", tracks, rng, &truth);
+  FoldOptions fold;
+  fold.min_fixes = 1;
+  fold.chunk_fixes = 7;
+  absl::StatusOr<FoldCounts> folded = store->chunker().FoldAll(fold, 0);
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  EXPECT_EQ(folded->fixes, truth.size());
+  // Every third fix again, moved: raw ones that replace chunked ones.
+  std::vector<model::TrackPoint> again;
+  for (size_t i = 0; i < tracks.size(); i += 3) {
+    model::TrackPoint p = tracks[i];
+    p.lat += 0.01;
+    again.push_back(p);
+  }
+  WriteShuffled(*store, "fleet", again, rng, &truth);
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
+  CheckRandomSearches(*store, "fleet", truth, rng, 40);
+  // Folded again, the late fixes go into the chunks they fall in.
+  fold.chunk_fixes = 64;
+  ASSERT_TRUE(store->chunker().FoldAll(fold, 0).ok());
+  EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kPoints,
+                               EntityPointsPrefix("fleet", "veh0")),
+              IsEmpty());
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
+  CheckRandomSearches(*store, "fleet", truth, rng, 40);
 }
 
 TEST(HistorySearchTest, CostFollowsTheBoxNotTheCollection) {

@@ -13,13 +13,14 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "index/covering.h"
-#include "storage/format/counter_merge.h"
 #include "storage/engine/engine.h"
-#include "storage/points/history_cells.h"
+#include "storage/format/chunk_codec.h"
+#include "storage/format/counter_merge.h"
 #include "storage/format/keys.h"
-#include "storage/strings/kv_expiry.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/points/history_cells.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/strings/string_cache.h"
 
 namespace trackdb::storage::testing {
@@ -127,28 +128,101 @@ std::map<std::string, std::string> ReadLatest(TrackStore& store,
   return latest;
 }
 
-// I1: latest is the history's newest point, byte for byte.
+// The newest raw fix of the entity (its time and value) and the newest
+// chunked one, as stored.
+struct NewestFixes {
+  std::optional<std::pair<int64_t, std::string>> raw;
+  std::optional<model::TrackPoint> chunked;
+};
+NewestFixes ReadNewest(TrackStore& store, const rocksdb::ReadOptions& read,
+                       const std::string& entity_prefix) {
+  NewestFixes out;
+  const std::string past = entity_prefix + std::string(9, '\xff');
+  std::unique_ptr<rocksdb::Iterator> h(
+      store.engine().db->NewIterator(read, store.engine().points()));
+  h->SeekForPrev(past);
+  if (h->Valid() && h->key().starts_with(entity_prefix)) {
+    out.raw.emplace(PointKeyTime(SliceView(h->key())), h->value().ToString());
+  }
+  std::unique_ptr<rocksdb::Iterator> c(
+      store.engine().db->NewIterator(read, store.engine().chunks()));
+  c->SeekForPrev(past);
+  std::vector<model::TrackPoint> fixes;
+  if (c->Valid() && c->key().starts_with(entity_prefix) &&
+      DecodeChunk(SliceView(c->value()), &fixes).ok()) {
+    out.chunked = fixes.back();
+  }
+  return out;
+}
+
+// I1: latest is the history's newest point, byte for byte (a raw fix
+// wins over a chunked one of the same time).
 void CheckLatestIsNewest(TrackStore& store, const rocksdb::ReadOptions& read,
                          const std::string& collection,
                          const std::string& entity, const std::string& value,
                          const PointPosition& pos,
                          std::vector<std::string>& bad) {
-  std::unique_ptr<rocksdb::Iterator> h(
-      store.engine().db->NewIterator(read, store.engine().points()));
-  const std::string entity_prefix = EntityPointsPrefix(collection, entity);
-  h->SeekForPrev(entity_prefix + std::string(9, '\xff'));
-  if (!h->Valid() || !h->key().starts_with(entity_prefix)) {
+  NewestFixes newest =
+      ReadNewest(store, read, EntityPointsPrefix(collection, entity));
+  if (newest.chunked &&
+      (!newest.raw || newest.raw->first < newest.chunked->loc_time_ms)) {
+    newest.raw.emplace(newest.chunked->loc_time_ms,
+                       EncodePointValue(*newest.chunked));
+  }
+  if (!newest.raw) {
     // Retention may have dropped the history of a latest point it keeps.
-    if (pos.loc_time_ms >= store.retention().HistoryCutoff(collection, SystemNowMs())) {
+    if (pos.loc_time_ms >=
+        store.retention().HistoryCutoff(collection, SystemNowMs())) {
       bad.push_back(absl::StrCat(entity, ": latest without history"));
     }
     return;
   }
-  if (PointKeyTime(SliceView(h->key())) != pos.loc_time_ms ||
-      h->value().ToString() != value) {
-    bad.push_back(absl::StrCat(entity, ": latest (t=", pos.loc_time_ms,
-                               ") is not the newest history point (t=",
-                               PointKeyTime(SliceView(h->key())), ")"));
+  if (newest.raw->first != pos.loc_time_ms || newest.raw->second != value) {
+    bad.push_back(absl::StrCat(
+        entity, ": latest (t=", pos.loc_time_ms,
+        ") is not the newest history point (t=", newest.raw->first, ")"));
+  }
+}
+
+// The chunks of `collection`: each entity's in time order, none
+// overlapping another, each keyed by its last fix; every fix's history
+// cell into `needed`, every entity into `entities`.
+void CheckChunks(TrackStore& store, const rocksdb::ReadOptions& read,
+                 const std::string& prefix,
+                 std::set<std::tuple<int64_t, uint64_t, std::string>>* needed,
+                 std::set<std::string>* entities,
+                 std::vector<std::string>& bad) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      store.engine().db->NewIterator(read, store.engine().chunks()));
+  std::string last_entity;
+  int64_t last_ms = INT64_MIN;
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    absl::string_view rest = SliceView(it->key()).substr(prefix.size());
+    uint32_t len = 0;
+    ReadVarint32(&rest, &len);
+    const std::string entity(rest.substr(0, len));
+    std::vector<model::TrackPoint> fixes;
+    if (!DecodeChunk(SliceView(it->value()), &fixes).ok()) {
+      bad.push_back(absl::StrCat(entity, ": a chunk does not decode"));
+      continue;
+    }
+    if (entity != last_entity) last_ms = INT64_MIN;
+    if (fixes.front().loc_time_ms <= last_ms) {
+      bad.push_back(absl::StrCat(
+          entity, ": chunks overlap at t=", fixes.front().loc_time_ms));
+    }
+    if (fixes.back().loc_time_ms != PointKeyTime(SliceView(it->key()))) {
+      bad.push_back(
+          absl::StrCat(entity, ": a chunk's key is not its last fix"));
+    }
+    last_entity = entity;
+    last_ms = fixes.back().loc_time_ms;
+    entities->insert(entity);
+    for (const model::TrackPoint& p : fixes) {
+      const HistoryCell cell = HistoryCellOf(p.loc_time_ms, p.lat, p.lon);
+      needed->insert({cell.bucket, cell.cell, entity});
+    }
   }
 }
 
@@ -188,6 +262,13 @@ void CheckHistoryHasLatest(TrackStore& store, const rocksdb::ReadOptions& read,
     if (!at) continue;
     const HistoryCell cell = HistoryCellOf(at->loc_time_ms, at->lat, at->lon);
     needed.insert({cell.bucket, cell.cell, entity});
+  }
+  std::set<std::string> chunked;
+  CheckChunks(store, read, prefix, &needed, &chunked, bad);
+  for (const std::string& entity : chunked) {
+    if (latest.count(entity) == 0) {
+      bad.push_back(absl::StrCat(entity, ": chunked history without latest"));
+    }
   }
   for (const Cell& c : needed) {
     if (stored.count(c) == 0) {

@@ -8,6 +8,7 @@
 #include "storage/format/keys.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/points/history_cursor.h"
 #include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 
@@ -43,26 +44,28 @@ absl::Status CheckTrackQuery(const TrackQuery& q, int64_t* from_ms) {
   return absl::OkStatus();
 }
 
-// Up to q.limit of the points `it` holds from `from_key` on (down, when
-// descending) into `page`, with a token when more are left.
-absl::Status ReadTrackPage(rocksdb::Iterator& it, const TrackQuery& q,
-                           const std::string& from_key, TrackPage* page) {
-  if (q.descending) {
-    it.SeekForPrev(from_key);
-  } else {
-    it.Seek(from_key);
+// Up to q.limit of the entity's fixes from `from_ms` on (down, when
+// descending) inside [start_ms, q.end_ms] into `page`, with a token when
+// more are left.
+absl::Status ReadTrackPage(HistoryCursor& cursor, const TrackQuery& q,
+                           int64_t from_ms, int64_t start_ms, TrackPage* page) {
+  if (absl::Status s = cursor.Seek(q.collection, q.entity,
+                                   {from_ms, start_ms, q.end_ms, q.descending});
+      !s.ok()) {
+    return s;
   }
-  for (; it.Valid(); q.descending ? it.Prev() : it.Next()) {
-    const int64_t t = PointKeyTime(SliceView(it.key()));
+  for (; cursor.Valid();) {
     if (static_cast<int>(page->points.size()) == q.limit) {
-      page->next_page_token = absl::StrCat(t);
+      page->next_page_token = absl::StrCat(cursor.time());
       break;
     }
-    auto p = DecodeWithEntity(SliceView(it.value()), q.entity);
-    if (!p.ok()) return p.status();
-    page->points.push_back(*std::move(p));
+    model::TrackPoint p;
+    p.entity = q.entity;
+    if (absl::Status s = cursor.Read(&p); !s.ok()) return s;
+    page->points.push_back(std::move(p));
+    if (absl::Status s = cursor.Next(); !s.ok()) return s;
   }
-  return FromRocks(it.status(), "reading track");
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -121,21 +124,27 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
     if (q.descending) return TrackPage{};
     from_ms = start_ms;
   }
-  const std::string lower = PointKey(q.collection, q.entity, start_ms);
-  // Keys of an entity are prefix + 8 bytes, so appending a byte to the last
-  // one in range gives an exclusive upper bound just past it.
-  const std::string upper =
-      PointKey(q.collection, q.entity, q.end_ms) + std::string(1, '\0');
-  rocksdb::Slice lower_slice(lower), upper_slice(upper);
+  // One view of both families: a fold moving fixes between them is seen
+  // whole or not at all.
+  const std::string begin = EntityPointsPrefix(q.collection, q.entity);
+  const std::string end = begin + std::string(9, '\xff');
+  rocksdb::Slice lower(begin), upper(end);
   rocksdb::ReadOptions read;
-  read.iterate_lower_bound = &lower_slice;
-  read.iterate_upper_bound = &upper_slice;
-  std::unique_ptr<rocksdb::Iterator> it(
-      engine_->db->NewIterator(read, engine_->points()));
-
-  const std::string from_key = PointKey(q.collection, q.entity, from_ms);
+  read.iterate_lower_bound = &lower;
+  read.iterate_upper_bound = &upper;
+  std::vector<rocksdb::Iterator*> its;
+  if (absl::Status s =
+          FromRocks(engine_->db->NewIterators(
+                        read, {engine_->points(), engine_->chunks()}, &its),
+                    "reading track");
+      !s.ok()) {
+    return s;
+  }
+  std::unique_ptr<rocksdb::Iterator> points(its[0]), chunks(its[1]);
+  HistoryCursor cursor(points.get(), chunks.get());
   TrackPage page;
-  if (absl::Status s = ReadTrackPage(*it, q, from_key, &page); !s.ok()) {
+  if (absl::Status s = ReadTrackPage(cursor, q, from_ms, start_ms, &page);
+      !s.ok()) {
     return s;
   }
   return page;

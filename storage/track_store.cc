@@ -161,6 +161,15 @@ absl::Status TrackStore::Upgrade(const std::string& data_dir,
     version = kSchemaVersionWithoutHistoryCells;
   }
   if (version == kSchemaVersionWithoutHistoryCells) return BuildHistoryCells();
+  // Version 4's histories are valid as they are (all in `points`); the
+  // chunks column family exists now (Open creates missing ones), and the
+  // version says so, so that a trackd without it refuses the dir.
+  if (version == kSchemaVersionWithoutChunks) {
+    rocksdb::Status s =
+        db->Put(rocksdb::WriteOptions(), kSchemaVersionKey, kSchemaVersion);
+    if (!s.ok()) return FromRocks(s, "writing schema version");
+    return absl::OkStatus();
+  }
   if (version == kSchemaVersion) return absl::OkStatus();
   return absl::FailedPreconditionError(
       absl::StrCat("data dir ", data_dir, " has schema version ", version,
@@ -170,8 +179,10 @@ absl::Status TrackStore::Upgrade(const std::string& data_dir,
 TrackStore::TrackStore()
     : engine_(std::make_unique<Engine>()),
       fences_(std::make_unique<FenceStore>(engine_.get(), &collection_locks_)),
-      retention_(std::make_unique<RetentionStore>(
-          engine_.get(), &collection_locks_, &locks_)) {}
+      retention_(std::make_unique<RetentionStore>(engine_.get(),
+                                                  &collection_locks_, &locks_)),
+      chunker_(std::make_unique<HistoryChunker>(engine_.get(),
+                                                &collection_locks_, &locks_)) {}
 
 TrackStore::~TrackStore() { Close().IgnoreError(); }
 

@@ -32,6 +32,7 @@
 #include "storage/format/kv_codec.h"
 #include "storage/format/typed_values.h"
 #include "storage/points/retention.h"
+#include "storage/history_chunker.h"
 #include "storage/retention_store.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/fence.pb.h"
@@ -243,6 +244,8 @@ class TrackStore {
 
   // --- History retention (retention_store.h) ---
 
+  // Moves history from a key a fix into chunks (storage/history_chunker.h).
+  HistoryChunker& chunker() { return *chunker_; }
   RetentionStore& retention() { return *retention_; }
   const RetentionStore& retention() const { return *retention_; }
 
@@ -459,6 +462,7 @@ class TrackStore {
   CollectionLockTable collection_locks_;
   std::unique_ptr<FenceStore> fences_;
   std::unique_ptr<RetentionStore> retention_;
+  std::unique_ptr<HistoryChunker> chunker_;
   std::unique_ptr<StringCache> string_cache_;
   absl::Status ApplyCfOptions(bool bulk_load);  // bulk_load.cc
   absl::Mutex bulk_load_mu_;

@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "storage/engine/store_events.h"
 #include "storage/format/counter_merge.h"
 #include "storage/format/rocks_util.h"
-#include "storage/engine/store_events.h"
 #include "storage/unchecked_by_tsan.h"
 
 namespace trackdb::storage {
@@ -95,10 +95,12 @@ void WriteBatchBuilder::CountEntities(absl::string_view collection,
 void WriteBatchBuilder::DeleteEntity(
     absl::string_view collection, absl::string_view entity,
     const std::optional<PointPosition>& latest) {
-  // Every points key of the entity is the prefix plus 8 time bytes, so the
-  // prefix plus nine 0xff bytes is past all of them.
+  // Every points and chunks key of the entity is the prefix plus 8 time
+  // bytes, so the prefix plus nine 0xff bytes is past all of them.
   const std::string begin = EntityPointsPrefix(collection, entity);
-  DeleteRange(ColumnFamily::kPoints, begin, begin + std::string(9, '\xff'));
+  const std::string end = begin + std::string(9, '\xff');
+  DeleteRange(ColumnFamily::kPoints, begin, end);
+  DeleteRange(ColumnFamily::kChunks, begin, end);
   if (!latest) return;
   if (engine_.fence_registry.Find(collection) != nullptr) {
     const std::string states = EntityFenceStatesPrefix(collection, entity);
@@ -110,12 +112,17 @@ void WriteBatchBuilder::DeleteEntity(
   CountEntities(collection, -1);
 }
 
+// The column families in which a collection is one range (its history,
+// chunked or not, and latest points).
+constexpr ColumnFamily kCollectionFamilies[] = {
+    ColumnFamily::kPoints, ColumnFamily::kChunks, ColumnFamily::kLatest};
+
 void WriteBatchBuilder::DeleteCollection(absl::string_view collection) {
-  // Every key of the collection in points and latest starts with its
-  // prefix, so one range per column family covers it.
+  // Every key of the collection in points, chunks and latest starts with
+  // its prefix, so one range per column family covers it.
   const std::string begin = CollectionPrefix(collection);
   const std::string end = PrefixEnd(begin);
-  for (ColumnFamily cf : {ColumnFamily::kPoints, ColumnFamily::kLatest}) {
+  for (ColumnFamily cf : kCollectionFamilies) {
     DeleteRange(cf, begin, end);
   }
   if (engine_.fence_registry.Find(collection) != nullptr) {
@@ -151,7 +158,7 @@ absl::Status WriteBatchBuilder::CopyCollection(absl::string_view src,
   const std::string end = PrefixEnd(src_prefix);
   const std::string dst_prefix = CollectionPrefix(dst);
   std::string key;
-  for (ColumnFamily cf : {ColumnFamily::kPoints, ColumnFamily::kLatest}) {
+  for (ColumnFamily cf : kCollectionFamilies) {
     rocksdb::ReadOptions read;
     rocksdb::Slice upper(end);
     if (!end.empty()) read.iterate_upper_bound = &upper;

@@ -82,6 +82,9 @@ struct Engine {
   rocksdb::ColumnFamilyHandle* types() const {
     return cf(ColumnFamily::kTypes);
   }
+  rocksdb::ColumnFamilyHandle* chunks() const {
+    return cf(ColumnFamily::kChunks);
+  }
 };
 
 }  // namespace trackdb::storage

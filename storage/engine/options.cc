@@ -11,8 +11,8 @@
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/write_buffer_manager.h"
 #include "storage/format/counter_merge.h"
-#include "storage/points/history_expiry.h"
 #include "storage/format/keys.h"
+#include "storage/points/history_expiry.h"
 #include "storage/strings/kv_expiry.h"
 #include "storage/typed/typed_gc.h"
 
@@ -57,14 +57,15 @@ rocksdb::DBOptions TunedDbOptions(const v1::StorageConfig& c) {
   db.db_write_buffer_size = c.db_write_buffer_size_mb() * kMiB;
   db.bytes_per_sync = 1 * kMiB;
   db.keep_log_file_num = 10;
-  // Flushed WAL kept for replicas that fell behind (storage/replication/replication.h).
+  // Flushed WAL kept for replicas that fell behind
+  // (storage/replication/replication.h).
   db.WAL_ttl_seconds = c.wal_retention_s();
   db.WAL_size_limit_MB = c.wal_retention_mb();
   // No pipelined writes, though they measured SET +15% and GEOADD +4-20%
   // (redis-benchmark -c 50, bench/README.md): with them a write group's
   // WAL record can be in the WAL while only part of it is published, and a
-  // replica's WAL reader (GetUpdatesSince, storage/replication/replication.h) that
-  // reaches it trips an assertion of Debian's RocksDB (a reader that skips
+  // replica's WAL reader (GetUpdatesSince, storage/replication/replication.h)
+  // that reaches it trips an assertion of Debian's RocksDB (a reader that skips
   // it would ship a batch readers cannot see yet). Without them a group is
   // published whole, and the reader stops at the last published one.
   db.enable_pipelined_write = false;
@@ -242,6 +243,21 @@ rocksdb::ColumnFamilyOptions LookedUp(rocksdb::ColumnFamilyOptions o) {
   return o;
 }
 
+// chunks: expired fixes go as points' do (storage/points/history_expiry.h).
+// Chunks are written once and read whole, columns of small varints: ZSTD
+// (where this RocksDB has it) takes a third more off them than LZ4.
+rocksdb::ColumnFamilyOptions Chunked(
+    rocksdb::ColumnFamilyOptions o,
+    std::shared_ptr<RetentionPolicies> policies) {
+  o.compaction_filter_factory =
+      NewExpiredChunkFilterFactory(std::move(policies));
+  for (rocksdb::CompressionType supported :
+       rocksdb::GetSupportedCompressions()) {
+    if (supported == rocksdb::kZSTD) o.compression = rocksdb::kZSTD;
+  }
+  return o;
+}
+
 // Each column family: `cf` with the table options and additions its use
 // needs. Scanned column families need no bloom filter; looked-up ones do.
 std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
@@ -254,12 +270,13 @@ std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
   return {
       {rocksdb::kDefaultColumnFamilyName,
        Counters(WithTable(cf, point_lookup_table))},
-      {kPointsCf, Retained(WithTable(cf, table), std::move(retention))},
+      {kPointsCf, Retained(WithTable(cf, table), retention)},
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
       {kFencesCf, WithTable(cf, table)},
       {kTypesCf,
        LookedUp(Collected(WithTable(cf, point_lookup_table), typed_gc))},
+      {kChunksCf, Chunked(WithTable(cf, table), std::move(retention))},
   };
 }
 

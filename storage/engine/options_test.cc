@@ -1,7 +1,10 @@
 #include "storage/engine/options.h"
 
+#include <algorithm>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/table.h"
 #include "storage/format/keys.h"
 
@@ -33,7 +36,7 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
   pipelined.set_rocksdb_db_options("enable_pipelined_write=true");
   EXPECT_THAT(BuildStoreOptions(pipelined).status().message(),
               ::testing::HasSubstr("enable_pipelined_write=true is refused"));
-  ASSERT_EQ(o->column_families.size(), 6u);
+  ASSERT_EQ(o->column_families.size(), 7u);
   for (const char* name : {kPointsCf, kLatestCf, kKvCf, kFencesCf, kTypesCf}) {
     const auto& cf = Cf(*o, name);
     EXPECT_EQ(cf.write_buffer_size, 8u << 20) << name;
@@ -44,6 +47,15 @@ TEST(StoreOptionsTest, DefaultsAreTrackdbs) {
     EXPECT_EQ(cf.compression, rocksdb::kLZ4Compression);
     EXPECT_FALSE(cf.disable_auto_compactions);
   }
+  // Chunks: ZSTD where this RocksDB has it, and retention's filter.
+  const auto& chunks = Cf(*o, kChunksCf);
+  EXPECT_EQ(chunks.write_buffer_size, 8u << 20);
+  const auto supported = rocksdb::GetSupportedCompressions();
+  EXPECT_EQ(chunks.compression, std::find(supported.begin(), supported.end(),
+                                          rocksdb::kZSTD) != supported.end()
+                                    ? rocksdb::kZSTD
+                                    : rocksdb::kLZ4Compression);
+  EXPECT_NE(chunks.compaction_filter_factory, nullptr);
   EXPECT_FALSE(o->write.disableWAL);
   EXPECT_FALSE(o->write.sync);
 }
@@ -202,8 +214,8 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   s.set_db_write_buffer_size_mb(1024);
   s.set_max_write_buffer_number(6);
   EXPECT_THAT(StorageConfigWarnings(s),
-              Contains(AllOf(HasSubstr("256 x 6 x 6 = 9216 MiB"),
-                             HasSubstr("36x storage.memory_budget_mb (256"))));
+              Contains(AllOf(HasSubstr("256 x 6 x 7 = 10752 MiB"),
+                             HasSubstr("42x storage.memory_budget_mb (256"))));
   EXPECT_THAT(StorageConfigWarnings(s),
               Contains(HasSubstr("1024 + 24 = 1048 MiB exceeds RocksDB's share "
                                  "(192 MiB) of storage.memory_budget_mb (256 "
@@ -220,7 +232,7 @@ TEST(StorageConfigWarningsTest, IncoherentMemorySettingsAreWarnedWithNumbers) {
   v1::StorageConfig unbounded;
   unbounded.set_db_write_buffer_size_mb(0);
   EXPECT_THAT(StorageConfigWarnings(unbounded),
-              Contains(HasSubstr("8 x 4 x 6 = 192 MiB")));
+              Contains(HasSubstr("8 x 4 x 7 = 224 MiB")));
 
   v1::StorageConfig bulk;
   bulk.set_bulk_load(true);

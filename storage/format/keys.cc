@@ -71,8 +71,12 @@ std::string EntityPointsPrefix(absl::string_view collection,
 std::string PointKey(absl::string_view collection, absl::string_view entity,
                      int64_t loc_time_ms) {
   std::string key = EntityPointsPrefix(collection, entity);
-  AppendBigEndian64(&key, static_cast<uint64_t>(loc_time_ms) ^ kSignBit);
+  AppendKeyTime(&key, loc_time_ms);
   return key;
+}
+
+void AppendKeyTime(std::string* key, int64_t loc_time_ms) {
+  AppendBigEndian64(key, static_cast<uint64_t>(loc_time_ms) ^ kSignBit);
 }
 
 int64_t PointKeyTime(absl::string_view key) {

@@ -22,10 +22,20 @@
 //           of at least 2^14 bytes, over kMaxEntityIdBytes), so these
 //           keys sort after every entity's history, and a collection's
 //           ranges (DeleteCollection, CopyCollection) take them along.
+//   chunks  CollectionPrefix | varint32(len(entity)) entity | time
+//           -> EncodeChunk (storage/format/chunk_codec.h): a run of the
+//           entity's fixes, keyed by the time of its last one (so the key
+//           is a points key's shape: PointKey and PointKeyTime serve both).
+//           The history is `points` and `chunks` together: a fix is in
+//           one or the other, or in both with the points one written
+//           later (it wins). One entity's chunks never overlap in time, so
+//           a seek to a time finds the one chunk that may hold it
+//           (storage/history_cursor.h; storage/history_fold.cc makes them).
 //   latest  CollectionPrefix | entity
 //           -> EncodePointValue of the entity's point with the greatest time.
-//           Region queries walk the latest index (storage/points/latest_index.h),
-//           which is derived from this CF, so no spatial key is stored.
+//           Region queries walk the latest index
+//           (storage/points/latest_index.h), which is derived from this CF, so
+//           no spatial key is stored.
 //   kv      name -> EncodeStringValue (storage/format/kv_codec.h)
 //           The Redis key path's strings, with their expiry. `name` is the
 //           key as the front door names it (types/keyspace.h maps a
@@ -49,8 +59,8 @@
 //   default holds trackdb's metadata:
 //           kSchemaVersionKey -> kSchemaVersion
 //           RegistryKey(collection) -> int64 little-endian entity count,
-//           maintained by Merge (storage/format/counter_merge.h) in the same batch
-//           as the write that adds or removes an entity.
+//           maintained by Merge (storage/format/counter_merge.h) in the same
+//           batch as the write that adds or removes an entity.
 //           RetentionKey(collection) -> EncodeRetentionPolicy
 //           (storage/points/retention.h), only for a collection that has one.
 //           CollectionExpiryKey(collection) -> int64 big-endian Unix ms
@@ -75,8 +85,17 @@ namespace trackdb::storage {
 
 // The column families, by what they hold (TrackStore::handle addresses them
 // by this, never by position).
-enum class ColumnFamily { kDefault, kPoints, kLatest, kKv, kFences, kTypes };
-inline constexpr uint64_t kColumnFamilyCount = 6;
+// New ones go last: replication names a column family by its position.
+enum class ColumnFamily {
+  kDefault,
+  kPoints,
+  kLatest,
+  kKv,
+  kFences,
+  kTypes,
+  kChunks
+};
+inline constexpr uint64_t kColumnFamilyCount = 7;
 // The column families every point writes: points, latest.
 inline constexpr uint64_t kPointColumnFamilies = 2;
 
@@ -85,9 +104,13 @@ inline constexpr char kLatestCf[] = "latest";
 inline constexpr char kKvCf[] = "kv";
 inline constexpr char kFencesCf[] = "fences";
 inline constexpr char kTypesCf[] = "types";
+inline constexpr char kChunksCf[] = "chunks";
 inline constexpr char kSchemaVersionKey[] = "trackdb.schema_version";
 inline constexpr char kTypedVersionFloorKey[] = "trackdb.typed_version_floor";
-inline constexpr char kSchemaVersion[] = "4";
+inline constexpr char kSchemaVersion[] = "5";
+// Version 4 had no chunks: its histories are all in `points`, which is
+// still a valid history (folding moves them into chunks as it goes).
+inline constexpr char kSchemaVersionWithoutChunks[] = "4";
 // Versions 1 to 3 had no history cells; Open() builds them from `points`.
 inline constexpr char kSchemaVersionWithoutHistoryCells[] = "3";
 // Version 1 had no collection registry; Open() builds it and upgrades.
@@ -105,6 +128,9 @@ std::string PointKey(absl::string_view collection, absl::string_view entity,
 // The prefix shared by every points key of one entity.
 std::string EntityPointsPrefix(absl::string_view collection,
                                absl::string_view entity);
+// Appends the 8 bytes a points key ends with: EntityPointsPrefix then
+// AppendKeyTime is PointKey.
+void AppendKeyTime(std::string* key, int64_t loc_time_ms);
 // The loc_time of a points key, which must start with `entity_prefix`.
 int64_t PointKeyTime(absl::string_view key);
 // The history's space-time index, in `points` after the histories.

@@ -5,16 +5,17 @@
 #include <utility>
 
 #include "absl/strings/match.h"
-#include "storage/points/history_cells.h"
+#include "storage/format/chunk_codec.h"
 #include "storage/format/keys.h"
 #include "storage/format/rocks_util.h"
+#include "storage/points/history_cells.h"
 
 namespace trackdb::storage {
 namespace {
 
 // A points key: CollectionPrefix | varint32 entity length | entity | time,
-// or a history cell key (storage/format/keys.h). The collection, or nullopt for a
-// malformed key.
+// or a history cell key (storage/format/keys.h). The collection, or nullopt for
+// a malformed key.
 std::optional<absl::string_view> CollectionOf(absl::string_view key) {
   uint32_t length = 0;
   if (!ReadVarint32(&key, &length) || key.size() < length) {
@@ -22,6 +23,72 @@ std::optional<absl::string_view> CollectionOf(absl::string_view key) {
   }
   return key.substr(0, length);
 }
+
+// The cutoff of each collection a compaction meets, as of its start.
+class CollectionCutoffs {
+ public:
+  explicit CollectionCutoffs(absl::flat_hash_map<std::string, int64_t> cutoffs)
+      : cutoffs_(std::move(cutoffs)) {}
+  // Keys come in order, so one collection's run needs one lookup.
+  int64_t Of(absl::string_view collection) const {
+    if (!has_last_ || collection != last_collection_) {
+      auto it = cutoffs_.find(collection);
+      last_cutoff_ = it == cutoffs_.end() ? INT64_MIN : it->second;
+      last_collection_.assign(collection.data(), collection.size());
+      has_last_ = true;
+    }
+    return last_cutoff_;
+  }
+
+ private:
+  const absl::flat_hash_map<std::string, int64_t> cutoffs_;
+  // One filter serves one compaction, on one thread.
+  mutable bool has_last_ = false;
+  mutable std::string last_collection_;
+  mutable int64_t last_cutoff_ = INT64_MIN;
+};
+
+// On `chunks`: a chunk wholly before its collection's cutoff goes; one
+// across it is rewritten without the fixes before it.
+class ExpiredChunkFilter : public rocksdb::CompactionFilter {
+ public:
+  ExpiredChunkFilter(absl::flat_hash_map<std::string, int64_t> cutoffs,
+                     std::shared_ptr<RetentionPolicies> policies)
+      : cutoffs_(std::move(cutoffs)), policies_(std::move(policies)) {}
+  ~ExpiredChunkFilter() override {
+    if (dropped_ > 0) policies_->CountExpiredPoints(dropped_);
+  }
+
+  bool Filter(int /*level*/, const rocksdb::Slice& key,
+              const rocksdb::Slice& existing_value, std::string* new_value,
+              bool* value_changed) const override {
+    const std::optional<absl::string_view> collection =
+        CollectionOf(SliceView(key));
+    const absl::string_view value = SliceView(existing_value);
+    const std::optional<ChunkSpan> span = DecodeChunkSpan(value);
+    if (!collection || !span) return false;
+    const int64_t cutoff = cutoffs_.Of(*collection);
+    if (span->first_ms >= cutoff) return false;
+    if (span->last_ms < cutoff) {
+      dropped_ += span->count;
+      return true;
+    }
+    std::vector<model::TrackPoint> fixes;
+    if (!DecodeChunk(value, &fixes).ok()) return false;  // kept: reads say
+    size_t expired = 0;
+    while (fixes[expired].loc_time_ms < cutoff) ++expired;
+    dropped_ += expired;
+    *new_value = EncodeChunk(absl::MakeConstSpan(fixes).subspan(expired));
+    *value_changed = true;
+    return false;
+  }
+  const char* Name() const override { return "trackdb.ExpiredChunkFilter"; }
+
+ private:
+  const CollectionCutoffs cutoffs_;
+  const std::shared_ptr<RetentionPolicies> policies_;
+  mutable uint64_t dropped_ = 0;
+};
 
 class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
  public:
@@ -77,6 +144,7 @@ class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
   mutable uint64_t dropped_ = 0;
 };
 
+template <typename Filter>
 class ExpiredHistoryFilterFactory : public rocksdb::CompactionFilterFactory {
  public:
   ExpiredHistoryFilterFactory(std::shared_ptr<RetentionPolicies> policies,
@@ -91,11 +159,11 @@ class ExpiredHistoryFilterFactory : public rocksdb::CompactionFilterFactory {
     absl::flat_hash_map<std::string, int64_t> cutoffs =
         policies_->Cutoffs(clock_());
     if (cutoffs.empty()) return nullptr;  // only limits of fixes per entity
-    return std::make_unique<ExpiredHistoryFilter>(std::move(cutoffs),
-                                                  policies_);
+    return std::make_unique<Filter>(std::move(cutoffs), policies_);
   }
   const char* Name() const override {
-    return "trackdb.ExpiredHistoryFilterFactory";
+    return "trackdb.ExpiredHistoryFilterFactory";  // both: Filter's names
+                                                   // differ
   }
 
  private:
@@ -108,8 +176,14 @@ class ExpiredHistoryFilterFactory : public rocksdb::CompactionFilterFactory {
 std::shared_ptr<rocksdb::CompactionFilterFactory>
 NewExpiredHistoryFilterFactory(std::shared_ptr<RetentionPolicies> policies,
                                ClockMs clock) {
-  return std::make_shared<ExpiredHistoryFilterFactory>(std::move(policies),
-                                                       std::move(clock));
+  return std::make_shared<ExpiredHistoryFilterFactory<ExpiredHistoryFilter>>(
+      std::move(policies), std::move(clock));
+}
+
+std::shared_ptr<rocksdb::CompactionFilterFactory> NewExpiredChunkFilterFactory(
+    std::shared_ptr<RetentionPolicies> policies, ClockMs clock) {
+  return std::make_shared<ExpiredHistoryFilterFactory<ExpiredChunkFilter>>(
+      std::move(policies), std::move(clock));
 }
 
 }  // namespace trackdb::storage

@@ -19,6 +19,12 @@ std::shared_ptr<rocksdb::CompactionFilterFactory>
 NewExpiredHistoryFilterFactory(std::shared_ptr<RetentionPolicies> policies,
                                ClockMs clock = SystemNowMs);
 
+// The same on `chunks`: a chunk wholly older than the cutoff is dropped,
+// one across it rewritten without its expired fixes.
+std::shared_ptr<rocksdb::CompactionFilterFactory>
+NewExpiredChunkFilterFactory(std::shared_ptr<RetentionPolicies> policies,
+                             ClockMs clock = SystemNowMs);
+
 }  // namespace trackdb::storage
 
 #endif  // TRACKDB_STORAGE_POINTS_HISTORY_EXPIRY_H_

@@ -1,6 +1,6 @@
-// The replica's side of replication (storage/replication/replication.h): portable
-// batches applied with every derived structure following them, full syncs
-// as differences, the mark, and the replica's role.
+// The replica's side of replication (storage/replication/replication.h):
+// portable batches applied with every derived structure following them, full
+// syncs as differences, the mark, and the replica's role.
 #include "storage/replication/replica_apply.h"
 
 #include <algorithm>
@@ -14,12 +14,12 @@
 #include "storage/engine/engine.h"
 #include "storage/format/keys.h"
 #include "storage/format/point_codec.h"
+#include "storage/format/rocks_util.h"
+#include "storage/format/typed_codec.h"
+#include "storage/points/retention.h"
 #include "storage/replication/portable_batch.h"
 #include "storage/replication/replication.h"
-#include "storage/points/retention.h"
-#include "storage/format/rocks_util.h"
 #include "storage/strings/string_cache.h"
-#include "storage/format/typed_codec.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -144,6 +144,7 @@ class ReplicaDecoder : public rocksdb::WriteBatch::Handler {
       case ColumnFamily::kTypes:
         return DeriveTyped(key);
       case ColumnFamily::kPoints:
+      case ColumnFamily::kChunks:
         return absl::OkStatus();
     }
     return absl::OkStatus();
@@ -226,11 +227,14 @@ class ReplicaDecoder : public rocksdb::WriteBatch::Handler {
   }
 
   // The write funnel's range deletions: a collection's latest points
-  // (DeleteCollection), its history and fence states, and a log's
-  // trimmed events (whose kept start is a key of its own).
+  // (DeleteCollection), its history (raw and chunked) and fence states, and a
+  // log's trimmed events (whose kept start is a key of its own).
   absl::Status DeriveRange(ColumnFamily cf, const rocksdb::Slice& begin,
                            const rocksdb::Slice& end) {
-    if (cf == ColumnFamily::kPoints) return absl::OkStatus();
+    // History, raw or chunked, has nothing derived from it.
+    if (cf == ColumnFamily::kPoints || cf == ColumnFamily::kChunks) {
+      return absl::OkStatus();
+    }
     const auto split = SplitCollection(SliceView(begin));
     if (cf == ColumnFamily::kLatest && split && split->second.empty() &&
         SliceView(end) == PrefixEnd(SliceView(begin))) {

@@ -45,7 +45,9 @@ Path Sync(TrackStore& primary, TrackStore& replica) {
       if (absl::IsOutOfRange(batches.status())) break;
       EXPECT_TRUE(batches.ok()) << batches.status();
       if (batches->empty()) return applied ? Path::kPartial : Path::kUpToDate;
-      EXPECT_TRUE(ApplyShipped(replica, replid, *batches).ok());
+      absl::Status applied_now = ApplyShipped(replica, replid, *batches);
+      EXPECT_TRUE(applied_now.ok()) << applied_now;
+      if (!applied_now.ok()) break;
       applied = true;
     }
   }
@@ -94,8 +96,9 @@ std::vector<std::string> DerivedReads(TrackStore& store) {
         .IgnoreError();
     out.push_back(absl::StrCat(c, " size ", *store.CollectionSize(c),
                                " expiry ", store.CollectionExpiry(c),
-                               " retention ", store.retention().Get(c).max_age_ms,
-                               " log end ", store.fences().LogEnd(c)));
+                               " retention ",
+                               store.retention().Get(c).max_age_ms, " log end ",
+                               store.fences().LogEnd(c)));
     auto fences = store.fences().List(c);
     for (const v1::Fence& f : *fences) out.push_back(f.name());
   }
@@ -138,7 +141,8 @@ void WriteEveryKind(TrackStore& store, int round) {
   ASSERT_TRUE(store.PutString("s2", {"x", kNow + 3'600'000}, kNow).ok());
   ASSERT_TRUE(
       store.SetCollectionExpiry("other", kNow + 9'000'000 + round).ok());
-  ASSERT_TRUE(store.retention().Set("fleet", {86'400'000 + round, false, 0}).ok());
+  ASSERT_TRUE(
+      store.retention().Set("fleet", {86'400'000 + round, false, 0}).ok());
   v1::Fence fence = fence::testing::CircleFence(40.0, 116.0, 500);
   fence.set_name(absl::StrCat("f", round % 2));
   ASSERT_TRUE(store.fences().Put(fence).ok());
