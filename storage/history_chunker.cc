@@ -248,6 +248,12 @@ std::optional<EntityOfKey> ParsePointsKey(absl::string_view key) {
 absl::StatusOr<FoldCounts> HistoryChunker::FoldBatch(
     absl::string_view collection, absl::string_view entity,
     const FoldOptions& options, bool* more) {
+  *more = false;
+  // Trimming to max_points counts raw fixes only (retention_store.cc):
+  // such a collection's history stays raw.
+  if (engine_->options.retention->Get(collection).max_points > 0) {
+    return FoldCounts{};
+  }
   absl::ReaderMutexLock collection_lock(&collection_locks_->For(collection));
   EntityLocks::Held held =
       entity_locks_->Lock({EntityLocks::StripeOf(collection, entity)});
@@ -297,12 +303,27 @@ absl::StatusOr<FoldCounts> HistoryChunker::FoldEntity(
 
 absl::StatusOr<FoldCounts> HistoryChunker::FoldAll(const FoldOptions& options,
                                                    int64_t now_ms) {
+  return FoldRange("", "", options, now_ms);
+}
+
+absl::StatusOr<FoldCounts> HistoryChunker::FoldCollection(
+    absl::string_view collection, const FoldOptions& options) {
+  const std::string begin = CollectionPrefix(collection);
+  return FoldRange(begin, PrefixEnd(begin), options, INT64_MAX);
+}
+
+absl::StatusOr<FoldCounts> HistoryChunker::FoldRange(const std::string& begin,
+                                                     const std::string& end,
+                                                     const FoldOptions& options,
+                                                     int64_t now_ms) {
   rocksdb::ReadOptions read;
   read.fill_cache = false;
+  rocksdb::Slice upper(end);
+  if (!end.empty()) read.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(
       engine_->db->NewIterator(read, engine_->points()));
   FoldCounts total;
-  it->SeekToFirst();
+  it->Seek(begin);
   while (it->Valid()) {
     const std::optional<EntityOfKey> at = ParsePointsKey(SliceView(it->key()));
     if (!at || at->cells) {
@@ -321,7 +342,7 @@ absl::StatusOr<FoldCounts> HistoryChunker::FoldAll(const FoldOptions& options,
       ++count;
       newest = PointKeyTime(SliceView(it->key()));
     }
-    if (count < options.min_fixes && newest >= now_ms - options.idle_ms) {
+    if (count < options.min_fixes && now_ms - options.idle_ms <= newest) {
       continue;
     }
     absl::StatusOr<FoldCounts> counts = FoldEntity(collection, entity, options);

@@ -14,6 +14,9 @@
 // stripe and its collection's lock shared, as a points write does, no
 // write to the entity runs beside a fold.
 //
+// Not yet for a collection whose retention keeps max_points per entity:
+// trimming counts raw fixes only, so such a history stays raw.
+//
 // TrackStore owns one (TrackStore::chunker()).
 
 #include <cstddef>
@@ -63,8 +66,16 @@ class HistoryChunker {
   // `options` says is due at `now_ms`. Safe beside writers.
   absl::StatusOr<FoldCounts> FoldAll(const FoldOptions& options,
                                      int64_t now_ms);
+  // Folds every raw fix of `collection` (after an import).
+  absl::StatusOr<FoldCounts> FoldCollection(absl::string_view collection,
+                                            const FoldOptions& options);
 
  private:
+  // FoldAll over the points keys in [begin, end) (end empty: no bound).
+  absl::StatusOr<FoldCounts> FoldRange(const std::string& begin,
+                                       const std::string& end,
+                                       const FoldOptions& options,
+                                       int64_t now_ms);
   absl::StatusOr<FoldCounts> FoldBatch(absl::string_view collection,
                                        absl::string_view entity,
                                        const FoldOptions& options, bool* more);

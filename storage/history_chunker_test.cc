@@ -12,9 +12,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/engine/engine.h"
+#include "storage/format/chunk_codec.h"
 #include "storage/format/keys.h"
 #include "storage/points/position_at.h"
 #include "storage/store_test_util.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -232,6 +234,53 @@ TEST(HistoryChunkerTest, PositionAtReadsInsideAChunk) {
   EXPECT_EQ(at->before->loc_time_ms, kT0 + 90'000);
   EXPECT_EQ(at->after->loc_time_ms, kT0 + 100'000);
   EXPECT_NEAR(at->position.lat, 10.0095, 1e-9);
+}
+
+TEST(HistoryChunkerTest, AMaxPointsCollectionStaysRaw) {
+  auto store = OpenStore(NewDataDir());
+  ASSERT_TRUE(store->retention().Set("fleet", {0, false, 100}).ok());
+  std::vector<model::TrackPoint> fixes;
+  for (int i = 0; i < 20; ++i) {
+    fixes.push_back(testing::Point("a", kT0 + i, 1, 2));
+  }
+  ASSERT_TRUE(store->AddPoints("fleet", fixes).ok());
+  FoldOptions o;
+  o.min_fixes = 1;
+  auto c = store->chunker().FoldEntity("fleet", "a", o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->fixes, 0u);
+  EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kChunks), IsEmpty());
+}
+
+// Compaction drops a chunk wholly past the cutoff and rewrites the one
+// across it without its expired fixes.
+TEST(HistoryChunkerTest, RetentionCutsAChunkAcrossItsCutoff) {
+  auto store = OpenStore(NewDataDir());
+  const int64_t now = SystemNowMs();
+  const int64_t hour = 3'600'000;
+  std::vector<model::TrackPoint> fixes;
+  for (int i = 0; i < 30; ++i) {
+    fixes.push_back(testing::Point("a", now - 30 * hour + i * hour, 1, 2));
+  }
+  ASSERT_TRUE(store->AddPoints("fleet", fixes).ok());
+  FoldOptions o;
+  o.min_fixes = 1;
+  o.chunk_fixes = 10;
+  ASSERT_TRUE(store->chunker().FoldEntity("fleet", "a", o).ok());
+  // Keep the last 15.5 hours: chunk 1 goes, chunk 2 is cut to 5 fixes.
+  ASSERT_TRUE(
+      store->retention().Set("fleet", {15 * hour + hour / 2, false}).ok());
+  ASSERT_TRUE(testing::FlushAndCompact(*store, ColumnFamily::kChunks).ok());
+  const testing::RawEntries chunks =
+      testing::ReadRaw(*store, ColumnFamily::kChunks);
+  ASSERT_EQ(chunks.size(), 2u);
+  std::vector<model::TrackPoint> kept;
+  for (const auto& [key, value] : chunks) {
+    ASSERT_TRUE(DecodeChunk(value, &kept).ok());
+  }
+  ASSERT_EQ(kept.size(), 15u);
+  EXPECT_EQ(kept.front().loc_time_ms, fixes[15].loc_time_ms);
+  EXPECT_EQ(store->retention().counters().points_expired, 15u);
 }
 
 // A data dir written before chunks: version 4, every fix raw. It opens,

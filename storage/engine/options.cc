@@ -1,5 +1,7 @@
 #include "storage/engine/options.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "conf/config.h"
@@ -243,17 +245,34 @@ rocksdb::ColumnFamilyOptions LookedUp(rocksdb::ColumnFamilyOptions o) {
   return o;
 }
 
+bool HasZstd() {
+  const std::vector<rocksdb::CompressionType> all =
+      rocksdb::GetSupportedCompressions();
+  return std::find(all.begin(), all.end(), rocksdb::kZSTD) != all.end();
+}
+
+// points, beside retention: files in the last level (cold history and the
+// history cells' keys, which stay) are ZSTD's where this RocksDB has it.
+rocksdb::ColumnFamilyOptions ColdInZstd(rocksdb::ColumnFamilyOptions o) {
+  if (HasZstd()) o.bottommost_compression = rocksdb::kZSTD;
+  return o;
+}
+
 // chunks: expired fixes go as points' do (storage/points/history_expiry.h).
 // Chunks are written once and read whole, columns of small varints: ZSTD
-// (where this RocksDB has it) takes a third more off them than LZ4.
+// at level 9 over 32 KiB blocks (a few chunks each) where this RocksDB has
+// it, which stores them in about half what LZ4 over 4 KiB blocks does
+// (bench/README.md, History on disk).
 rocksdb::ColumnFamilyOptions Chunked(
-    rocksdb::ColumnFamilyOptions o,
+    rocksdb::ColumnFamilyOptions o, rocksdb::BlockBasedTableOptions table,
     std::shared_ptr<RetentionPolicies> policies) {
+  table.block_size = 32 << 10;
+  o = WithTable(std::move(o), table);
   o.compaction_filter_factory =
       NewExpiredChunkFilterFactory(std::move(policies));
-  for (rocksdb::CompressionType supported :
-       rocksdb::GetSupportedCompressions()) {
-    if (supported == rocksdb::kZSTD) o.compression = rocksdb::kZSTD;
+  if (HasZstd()) {
+    o.compression = rocksdb::kZSTD;
+    o.compression_opts.level = 9;
   }
   return o;
 }
@@ -270,13 +289,13 @@ std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
   return {
       {rocksdb::kDefaultColumnFamilyName,
        Counters(WithTable(cf, point_lookup_table))},
-      {kPointsCf, Retained(WithTable(cf, table), retention)},
+      {kPointsCf, ColdInZstd(Retained(WithTable(cf, table), retention))},
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
       {kFencesCf, WithTable(cf, table)},
       {kTypesCf,
        LookedUp(Collected(WithTable(cf, point_lookup_table), typed_gc))},
-      {kChunksCf, Chunked(WithTable(cf, table), std::move(retention))},
+      {kChunksCf, Chunked(cf, table, std::move(retention))},
   };
 }
 

@@ -16,12 +16,12 @@
 #include "index/latlng.h"
 #include "model/validate.h"
 #include "rocksdb/sst_file_writer.h"
-#include "storage/format/counter_merge.h"
 #include "storage/engine/engine.h"
-#include "storage/points/history_cells.h"
+#include "storage/format/counter_merge.h"
 #include "storage/format/keys.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/points/history_cells.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
@@ -251,6 +251,7 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
     return s.ok() ? absl::StatusOr<SstImportStats>(stats_) : s;
   }
   if (s = Compact(); !s.ok()) return s;
+  if (s = Chunk(); !s.ok()) return s;
   return stats_;
 }
 
@@ -315,8 +316,8 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
   return points.Cut();
 }
 
-// I7 (storage/points/history_cells.h): the cell key of each change of cell along
-// an entity's history, which comes sorted by time. `entity` is the
+// I7 (storage/points/history_cells.h): the cell key of each change of cell
+// along an entity's history, which comes sorted by time. `entity` is the
 // entity's part of a points key (varint32 length, name).
 absl::Status SstImport::AddCell(ExternalSorter& cells, absl::string_view entity,
                                 absl::string_view value,
@@ -453,7 +454,8 @@ absl::Status SstImport::Compact() {
   rocksdb::CompactRangeOptions compact;
   compact.exclusive_manual_compaction = false;
   const Engine& engine = store_->engine();
-  for (rocksdb::ColumnFamilyHandle* cf : {engine.points(), engine.latest()}) {
+  for (rocksdb::ColumnFamilyHandle* cf :
+       {engine.points(), engine.chunks(), engine.latest()}) {
     if (absl::Status s = FromRocks(
             engine.db->CompactRange(compact, cf, &begin_slice,
                                     end.empty() ? nullptr : &end_slice),
@@ -463,6 +465,23 @@ absl::Status SstImport::Compact() {
     }
   }
   stats_.compact_seconds = SecondsSince(compact_start);
+  return absl::OkStatus();
+}
+
+// Step 6: the imported history into chunks (storage/history_chunker.h),
+// then compacted again, so that the raw keys' tombstones leave with them.
+absl::Status SstImport::Chunk() {
+  Report("chunking", 0, 0);
+  const absl::Time start = absl::Now();
+  FoldOptions fold;
+  fold.min_fixes = 1;
+  absl::StatusOr<FoldCounts> folded =
+      store_->chunker().FoldCollection(collection_, fold);
+  if (!folded.ok()) return folded.status();
+  const double compact_seconds = stats_.compact_seconds;  // step 5's
+  if (absl::Status s = Compact(); !s.ok()) return s;
+  stats_.compact_seconds = compact_seconds;
+  stats_.chunk_seconds = SecondsSince(start);
   return absl::OkStatus();
 }
 

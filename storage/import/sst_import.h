@@ -5,7 +5,8 @@
 // writer uses, by building SST files and ingesting them, bypassing the
 // memtables and the WAL.
 //
-//   1. Add() encodes each point (storage/format/keys.h, storage/format/point_codec.h) and
+//   1. Add() encodes each point (storage/format/keys.h,
+//   storage/format/point_codec.h) and
 //      sorts it with bounded memory (storage/import/external_sort.h).
 //   2. Finish() streams the sorted points into `points` SST files. An
 //      entity's points arrive together, time-ordered, so its last one is its
@@ -23,6 +24,10 @@
 //   5. CompactRange over the collection in points and latest, so that no
 //      L0 files or deletions are left behind and reads and reopening are as
 //      fast as before the import.
+//   6. The collection's raw fixes are folded into chunks
+//      (storage/history_chunker.h), one entity a batch, and compacted
+//      again: the history is stored as online writes leave it once folded.
+//      (A crash here leaves each fix raw or chunked: both read the same.)
 //
 // Afterwards I1, I3, I4 and I6 of storage/write_funnel.h hold for the
 // collection exactly as if the points had gone through AddPoints, with the
@@ -45,8 +50,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "model/track_point.h"
-#include "storage/points/history_cells.h"
 #include "storage/import/external_sort.h"
+#include "storage/points/history_cells.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -78,6 +83,7 @@ struct SstImportStats {
   double sort_seconds = 0;  // sorting and writing SST files
   double ingest_seconds = 0;
   double compact_seconds = 0;
+  double chunk_seconds = 0;  // folding into chunks, its compaction included
 };
 
 class SstImport {
@@ -111,6 +117,7 @@ class SstImport {
   absl::Status WriteLatest(ExternalSorter& newest, SstSink& latest,
                            int64_t* new_entities);
   absl::Status WriteRegistry(SstSink& registry, int64_t new_entities);
+  absl::Status Chunk();
   absl::Status Ingest(std::initializer_list<const SstSink*> sinks,
                       bool* ingested);
   absl::Status Compact();

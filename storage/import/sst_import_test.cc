@@ -30,14 +30,20 @@ using Dump = testing::RawEntries;
 // writes one per change of cell along each sorted history, AddPoints one
 // per change from what each batch knew, and both keep I7, which
 // InvariantViolations checks.
+// Every raw fix is folded first (as the import's last step does), so that
+// a store written by AddPoints and an imported one hold the same chunks.
 std::vector<Dump> DumpAll(TrackStore& store) {
+  FoldOptions fold;
+  fold.min_fixes = 1;
+  EXPECT_TRUE(store.chunker().FoldAll(fold, INT64_MAX).ok());
   Dump points;
   for (auto& entry : testing::ReadRaw(store, ColumnFamily::kPoints)) {
     const std::optional<LatestKeyParts> key = ParseLatestKey(entry.first);
     if (key && absl::StartsWith(key->entity, kHistoryCellsTag)) continue;
     points.push_back(std::move(entry));
   }
-  return {points, testing::ReadRaw(store, ColumnFamily::kLatest)};
+  return {points, testing::ReadRaw(store, ColumnFamily::kChunks),
+          testing::ReadRaw(store, ColumnFamily::kLatest)};
 }
 
 uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "absl/strings/match.h"
@@ -14,7 +15,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/grpc/test_server.h"
+#include "storage/format/chunk_codec.h"
 #include "storage/format/keys.h"
+#include "storage/format/point_codec.h"
 #include "storage/store_test_util.h"
 #include "tools/import/offline_sink.h"
 #include "tools/import/online_sink.h"
@@ -161,7 +164,28 @@ Outcome ImportOffline(const ImportOptions& options,
 
 using Dump = std::vector<std::pair<std::string, std::string>>;
 
-// Every points and latest key and value of one collection.
+// The fixes of chunks (each as its points key and value), beside the raw
+// ones of `points`, which win at the same time: history as one list,
+// however it is laid out.
+void AddChunkedFixes(storage::TrackStore& store, const std::string& prefix,
+                     Dump* points) {
+  std::map<std::string, std::string> all(points->begin(), points->end());
+  for (const auto& [key, value] : storage::testing::ReadRaw(
+           store, storage::ColumnFamily::kChunks, prefix)) {
+    std::vector<model::TrackPoint> fixes;
+    EXPECT_TRUE(storage::DecodeChunk(value, &fixes).ok());
+    const std::string entity_prefix = key.substr(0, key.size() - 8);
+    for (const model::TrackPoint& p : fixes) {
+      std::string fix_key = entity_prefix;
+      storage::AppendKeyTime(&fix_key, p.loc_time_ms);
+      all.emplace(fix_key, storage::EncodePointValue(p));
+    }
+  }
+  points->assign(all.begin(), all.end());
+}
+
+// Every fix (raw or chunked) and latest point of one collection, as keys
+// and values.
 std::vector<Dump> DumpCollection(storage::TrackStore& store,
                                  const std::string& collection = "fleet") {
   const std::string prefix = storage::CollectionPrefix(collection);
@@ -180,6 +204,7 @@ std::vector<Dump> DumpCollection(storage::TrackStore& store,
                                 return absl::StartsWith(entry.first, cells);
                               }),
                points.end());
+  AddChunkedFixes(store, prefix, &points);
   return out;
 }
 

@@ -57,10 +57,11 @@ std::vector<std::string> OfflineSink::Summary() const {
           "latest: %d entities set, %d kept (the DB held a newer point)",
           s.latest_updated, s.latest_kept),
       absl::StrFormat("sort and SST files: %.2f s (%d spilled runs, %d files, "
-                      "%.1f MiB); ingest: %.2f s; compaction: %.2f s",
+                      "%.1f MiB); ingest: %.2f s; compaction: %.2f s; "
+                      "chunking: %.2f s",
                       s.sort_seconds, s.spilled_runs, s.sst_files,
                       s.sst_bytes / double{1 << 20}, s.ingest_seconds,
-                      s.compact_seconds),
+                      s.compact_seconds, s.chunk_seconds),
       absl::StrFormat("reopen after the import: %.3f s", reopen_seconds_),
   };
 }
