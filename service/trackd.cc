@@ -26,14 +26,15 @@
 #include "conf/security_config.h"
 #include "google/protobuf/text_format.h"
 #include "service/auth/users.h"
-#include "service/jobs/collection_expirer.h"
 #include "service/events/fence_webhook.h"
 #include "service/grpc/grpc_server.h"
+#include "service/jobs/collection_expirer.h"
+#include "service/jobs/history_folder.h"
 #include "service/jobs/memory_return.h"
+#include "service/jobs/retention_trimmer.h"
 #include "service/replication/replica_registry.h"
 #include "service/replication/sync_acks.h"
 #include "service/resp/server/resp_server.h"
-#include "service/jobs/retention_trimmer.h"
 #include "storage/engine/options.h"
 #include "storage/replication/replication.h"
 #include "storage/track_store.h"
@@ -204,6 +205,9 @@ int Run() {
   // collections' expiring latest points (TrackService.SetRetention).
   auto retention_trimmer = std::make_unique<service::RetentionTrimmer>(
       store->get(), absl::Minutes(1));
+  // History from a key a fix into chunks (storage/history_chunker.h).
+  auto history_folder =
+      std::make_unique<service::HistoryFolder>(store->get(), absl::Minutes(1));
   // GEO keys past their expiry (storage/collections/collection_expiry.h).
   auto collection_expirer = std::make_unique<service::CollectionExpirer>(
       store->get(), absl::Milliseconds(200));
@@ -218,6 +222,7 @@ int Run() {
   // They use the store: stopped before it closes.
   webhooks->reset();
   retention_trimmer.reset();
+  history_folder.reset();
   collection_expirer.reset();
   Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);

@@ -324,7 +324,7 @@ absl::StatusOr<FoldCounts> HistoryChunker::FoldRange(const std::string& begin,
       engine_->db->NewIterator(read, engine_->points()));
   FoldCounts total;
   it->Seek(begin);
-  while (it->Valid()) {
+  while (it->Valid() && !(options.cancelled && options.cancelled())) {
     const std::optional<EntityOfKey> at = ParsePointsKey(SliceView(it->key()));
     if (!at || at->cells) {
       // Past the collection's cells (or a key no entity has).

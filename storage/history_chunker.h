@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -42,6 +43,8 @@ struct FoldOptions {
   // The most raw fixes one batch moves (an entity with more, such as one
   // of a data dir written before chunks, takes several batches).
   size_t batch_fixes = 65536;
+  // Asked between entities: a pass stops early once it says true.
+  std::function<bool()> cancelled;
 };
 
 struct FoldCounts {
