@@ -145,6 +145,22 @@ absl::StatusOr<std::unique_ptr<storage::TrackStore>> OpenStore(
   return store;
 }
 
+// The background jobs over the store, stopped (destroyed) before it closes.
+struct StoreJobs {
+  explicit StoreJobs(storage::TrackStore* store)
+      // The fence event logs' retention (storage.fence_log_max_*) and the
+      // collections' expiring latest points (TrackService.SetRetention).
+      : retention_trimmer(store, absl::Minutes(1)),
+        // History from a key a fix into chunks (storage/history_chunker.h).
+        history_folder(store, absl::Minutes(1)),
+        // GEO keys past their expiry (storage/collections/collection_expiry.h).
+        collection_expirer(store, absl::Milliseconds(200)) {}
+
+  service::RetentionTrimmer retention_trimmer;
+  service::HistoryFolder history_folder;
+  service::CollectionExpirer collection_expirer;
+};
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -201,16 +217,7 @@ int Run() {
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
-  // The fence event logs' retention (storage.fence_log_max_*) and the
-  // collections' expiring latest points (TrackService.SetRetention).
-  auto retention_trimmer = std::make_unique<service::RetentionTrimmer>(
-      store->get(), absl::Minutes(1));
-  // History from a key a fix into chunks (storage/history_chunker.h).
-  auto history_folder =
-      std::make_unique<service::HistoryFolder>(store->get(), absl::Minutes(1));
-  // GEO keys past their expiry (storage/collections/collection_expiry.h).
-  auto collection_expirer = std::make_unique<service::CollectionExpirer>(
-      store->get(), absl::Milliseconds(200));
+  auto jobs = std::make_unique<StoreJobs>(store->get());
   Log("ready");
 
   int sig = 0;
@@ -221,9 +228,7 @@ int Run() {
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.
   webhooks->reset();
-  retention_trimmer.reset();
-  history_folder.reset();
-  collection_expirer.reset();
+  jobs.reset();
   Log("gRPC and RESP stopped, closing the store");
   if (absl::Status s = (*store)->Close(); !s.ok()) return Fail(s);
   Log("closed cleanly");

@@ -33,16 +33,9 @@ struct StoredChunk {
   std::vector<TrackPoint> fixes;
 };
 
-std::string KeyAt(absl::string_view prefix, int64_t ms) {
-  std::string key(prefix);
-  AppendKeyTime(&key, ms);
-  return key;
-}
-
+// Whether the iterator is on a key of the entity whose prefix is `prefix`.
 bool OfEntity(const rocksdb::Iterator& it, absl::string_view prefix) {
-  if (!it.Valid()) return false;
-  const absl::string_view key = SliceView(it.key());
-  return key.size() == prefix.size() + 8 && absl::StartsWith(key, prefix);
+  return it.Valid() && IsEntityTimeKey(SliceView(it.key()), prefix);
 }
 
 // Up to `max` of the entity's raw fixes, oldest first; *more when more
@@ -123,7 +116,7 @@ absl::Status PutChunks(WriteBatchBuilder& batch, absl::string_view prefix,
     const absl::Span<const TrackPoint> piece =
         fixes.subspan(begin, end - begin);
     if (absl::Status s = batch.Put(ColumnFamily::kChunks,
-                                   KeyAt(prefix, piece.back().loc_time_ms),
+                                   EntityTimeKey(prefix, piece.back().loc_time_ms),
                                    EncodeChunk(piece));
         !s.ok()) {
       return s;
@@ -168,7 +161,7 @@ class FoldPlan {
 };
 
 absl::StatusOr<std::optional<StoredChunk>> FoldPlan::RoomBefore(int64_t t) {
-  chunks_->SeekForPrev(KeyAt(prefix_, t));
+  chunks_->SeekForPrev(EntityTimeKey(prefix_, t));
   absl::StatusOr<std::optional<StoredChunk>> prev = ChunkAt(*chunks_, prefix_);
   if (!prev.ok() || !*prev) return prev;
   // One this batch rewrote already is not read again: what it holds now
@@ -183,7 +176,7 @@ absl::StatusOr<std::optional<StoredChunk>> FoldPlan::RoomBefore(int64_t t) {
 absl::StatusOr<size_t> FoldPlan::FoldFrom(absl::Span<const RawFix> raw,
                                           size_t begin) {
   const int64_t t = raw[begin].point.loc_time_ms;
-  chunks_->Seek(KeyAt(prefix_, t));  // the first chunk ending at or after t
+  chunks_->Seek(EntityTimeKey(prefix_, t));  // the first chunk ending at or after t
   absl::StatusOr<std::optional<StoredChunk>> next = ChunkAt(*chunks_, prefix_);
   if (!next.ok()) return next.status();
   std::optional<StoredChunk> older;

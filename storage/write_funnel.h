@@ -10,10 +10,14 @@
 // Invariants, per (collection, entity), after every mutation lands:
 //   I1  `latest` holds the entity's point with the greatest loc_time (of
 //       equal times, the one written last), or nothing if it has no points.
-//   I3  `points` holds every point written, one per loc_time (a repeated
-//       loc_time overwrites), but those its collection's retention has
-//       expired or trimmed (storage/points/retention.h): compaction drops expired
-//       ones, so I1's latest point may outlive its copy in history.
+//   I3  `points` and `chunks` together hold every point written, one per
+//       loc_time (a repeated loc_time overwrites; where both hold a time,
+//       the `points` one, written later, is the fix), but those its
+//       collection's retention has expired or trimmed
+//       (storage/points/retention.h): compaction drops expired ones, so
+//       I1's latest point may outlive its copy in history.
+//   I9  One entity's chunks never overlap in time: each holds fixes no
+//       other of its chunks spans (storage/history_chunker.h).
 //   I4  The registry entry of a collection (storage/format/keys.h RegistryKey)
 //       counts the entities that have a latest point; it is absent or 0 for
 //       a collection with none.
@@ -30,6 +34,13 @@
 //       absent or unreachable either way.)
 //
 // Why they hold:
+//   - I3 and I9 across a fold: HistoryChunker deletes the raw keys it
+//     folds and writes the chunks they go into in one batch, under the
+//     entity's stripe, and joins a fix to a chunk only where no other
+//     chunk spans its time; readers merge both (storage/points/
+//     history_cursor.h), the raw fix first, and a snapshot sees a fold
+//     whole or not at all, so every fix reads once, before, during and
+//     after a fold.
 //   - I1 follows from one rule, PlanLatestMove below, used by the online
 //     path and the import alike: a point replaces the stored latest when
 //     its loc_time is >= the stored one's; then `latest` is rewritten in the
@@ -95,9 +106,17 @@
 //                                       DeleteEntity; history past
 //                                       max_points per entity (a range
 //                                       deletion each)
+//   chunker().Fold*     history_chunker.cc  raw fixes folded into chunks
+//                                       (raw keys deleted, chunks put),
+//                                       one entity a batch; the history
+//                                       cells stay
 //   SetBulkLoad         bulk_load.cc    options only, no keys
 //   Open (schema 1->3)  collections.cc  the registry built from `latest`
 //   Open (schema 3->4)  history_cells_build.cc  history cells from `points`
+//   Open (schema 4->5)  track_store.cc  the version only: `chunks` starts
+//                                       empty
+//   SstImport           sst_import.cc   step 6: the imported history
+//                                       folded, as chunker().Fold*
 //   SstImport           sst_import.cc   offline: SST files through the same
 //                                       PlanLatestMove, one ingestion
 //   ApplyShipped,       replica_apply.cc  a replica's copy of its primary's

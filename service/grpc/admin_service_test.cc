@@ -50,7 +50,7 @@ TEST_F(AdminServiceTest, GetStatsReportsWritesPerColumnFamilyAndInfoText) {
   EXPECT_EQ(stats.memtable_budget_bytes(), 16u << 20);  // the test store's
   EXPECT_GT(stats.rate_interval_seconds(), 0);  // since the service started
   EXPECT_GT(stats.disk_write_bytes_per_second(), 0);
-  ASSERT_EQ(stats.column_families_size(), 6);
+  ASSERT_EQ(stats.column_families_size(), 7);
   EXPECT_EQ(stats.column_families(1).name(), "points");
   EXPECT_GT(stats.column_families(1).memtable_bytes(), 0u);
   EXPECT_EQ(stats.column_families(1).level0_stop_writes_trigger(), 64);

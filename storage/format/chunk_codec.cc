@@ -226,14 +226,6 @@ void AppendString(std::string* out, absl::string_view s) {
   out->append(s.data(), s.size());
 }
 
-bool ReadString(absl::string_view* in, std::string* out) {
-  uint32_t len;
-  if (!ReadVarint32(in, &len) || in->size() < len) return false;
-  out->assign(in->data(), len);
-  in->remove_prefix(len);
-  return true;
-}
-
 void AppendAttributes(std::string* out,
                       absl::Span<const model::TrackPoint> fixes) {
   static const model::TrackPoint kNone;
@@ -264,7 +256,7 @@ bool ReadAttributes(absl::string_view* in, size_t n,
     }
     p.attributes.resize(tag - 1);
     for (auto& [key, value] : p.attributes) {
-      if (!ReadString(in, &key) || !ReadString(in, &value)) return false;
+      if (!ReadLengthPrefixed(in, &key) || !ReadLengthPrefixed(in, &value)) return false;
     }
   }
   return true;

@@ -34,6 +34,14 @@ bool ReadVarint32(absl::string_view* in, uint32_t* v) {
   return false;
 }
 
+bool ReadLengthPrefixed(absl::string_view* in, std::string* out) {
+  uint32_t len;
+  if (!ReadVarint32(in, &len) || in->size() < len) return false;
+  out->assign(in->data(), len);
+  in->remove_prefix(len);
+  return true;
+}
+
 void AppendBigEndian64(std::string* out, uint64_t v) {
   // One append of 8 bytes: a push_back per byte checked the capacity 8
   // times (7% of LRANGE's CPU, which builds a key per element).
@@ -77,6 +85,18 @@ std::string PointKey(absl::string_view collection, absl::string_view entity,
 
 void AppendKeyTime(std::string* key, int64_t loc_time_ms) {
   AppendBigEndian64(key, static_cast<uint64_t>(loc_time_ms) ^ kSignBit);
+}
+
+std::string EntityTimeKey(absl::string_view entity_prefix,
+                          int64_t loc_time_ms) {
+  std::string key(entity_prefix);
+  AppendKeyTime(&key, loc_time_ms);
+  return key;
+}
+
+bool IsEntityTimeKey(absl::string_view key, absl::string_view entity_prefix) {
+  return key.size() == entity_prefix.size() + 8 &&
+         absl::StartsWith(key, entity_prefix);
 }
 
 int64_t PointKeyTime(absl::string_view key) {

@@ -133,6 +133,12 @@ std::string EntityPointsPrefix(absl::string_view collection,
 void AppendKeyTime(std::string* key, int64_t loc_time_ms);
 // The loc_time of a points key, which must start with `entity_prefix`.
 int64_t PointKeyTime(absl::string_view key);
+// `entity_prefix` (an EntityPointsPrefix) then AppendKeyTime(loc_time_ms):
+// the key of one fix in `points`, of the chunk ending then in `chunks`.
+std::string EntityTimeKey(absl::string_view entity_prefix, int64_t loc_time_ms);
+// Whether `key` is a fix's or a chunk's key of the entity whose prefix is
+// `entity_prefix` (a longer entity id sharing the prefix is not).
+bool IsEntityTimeKey(absl::string_view key, absl::string_view entity_prefix);
 // The history's space-time index, in `points` after the histories.
 inline constexpr char kHistoryCellsTag[] = "\xff\xff";
 // CollectionPrefix(collection) followed by kHistoryCellsTag.
@@ -220,6 +226,9 @@ std::optional<absl::string_view> NameOfKey(ColumnFamily cf,
 // Byte helpers shared with the value codec.
 void AppendVarint32(std::string* out, uint32_t v);
 bool ReadVarint32(absl::string_view* in, uint32_t* v);
+// A varint32 length then that many bytes; false (and *in unspecified) when
+// `in` is shorter.
+bool ReadLengthPrefixed(absl::string_view* in, std::string* out);
 void AppendBigEndian64(std::string* out, uint64_t v);
 uint64_t ReadBigEndian64(absl::string_view in);  // first 8 bytes
 

@@ -26,14 +26,6 @@ double ReadDouble(absl::string_view in) {
   return v;
 }
 
-bool ReadString(absl::string_view* in, std::string* out) {
-  uint32_t len;
-  if (!ReadVarint32(in, &len) || in->size() < len) return false;
-  out->assign(in->data(), len);
-  in->remove_prefix(len);
-  return true;
-}
-
 absl::Status Corrupt(const char* what) {
   return absl::DataLossError(std::string("corrupt point value in storage: ") +
                              what);
@@ -100,7 +92,7 @@ absl::Status DecodePointValue(absl::string_view value, model::TrackPoint* p) {
   p->attributes.clear();
   for (uint32_t i = 0; i < count; ++i) {
     std::string key, val;
-    if (!ReadString(&value, &key) || !ReadString(&value, &val)) {
+    if (!ReadLengthPrefixed(&value, &key) || !ReadLengthPrefixed(&value, &val)) {
       return Corrupt("truncated attribute");
     }
     p->attributes.emplace_back(std::move(key), std::move(val));

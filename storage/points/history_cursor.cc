@@ -10,17 +10,9 @@
 namespace trackdb::storage {
 namespace {
 
-std::string KeyAt(absl::string_view prefix, int64_t ms) {
-  std::string key(prefix);
-  AppendKeyTime(&key, ms);
-  return key;
-}
-
-// A key of the entity whose prefix is `prefix`: the prefix and 8 time bytes.
+// Whether the iterator is on a key of the entity whose prefix is `prefix`.
 bool OfEntity(const rocksdb::Iterator& it, absl::string_view prefix) {
-  if (!it.Valid()) return false;
-  const absl::string_view key = SliceView(it.key());
-  return key.size() == prefix.size() + 8 && absl::StartsWith(key, prefix);
+  return it.Valid() && IsEntityTimeKey(SliceView(it.key()), prefix);
 }
 
 }  // namespace
@@ -50,11 +42,11 @@ absl::Status HistoryCursor::LoadChunk() {
 
 // The first chunk whose last fix is at or after `from_ms`.
 void HistoryCursor::SeekChunkForward(int64_t from_ms) {
-  chunks_->Seek(KeyAt(prefix_, from_ms));
+  chunks_->Seek(EntityTimeKey(prefix_, from_ms));
 }
 
 void HistoryCursor::SeekChunkBackward(int64_t from_ms) {
-  const std::string key = KeyAt(prefix_, from_ms);
+  const std::string key = EntityTimeKey(prefix_, from_ms);
   // The chunk holding from_ms ends at or after it; if the first such chunk
   // begins after it, the one before it (ending before from_ms) is next.
   chunks_->Seek(key);

@@ -118,16 +118,9 @@ class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
     } else if (rest.size() < 9) {
       return false;  // too short to hold a time: not a point's
     }
-    // Keys come in order, so one collection's run needs one lookup.
-    if (!has_last_ || *collection != last_collection_) {
-      auto it = cutoffs_.find(*collection);
-      last_cutoff_ = it == cutoffs_.end() ? INT64_MIN : it->second;
-      last_collection_.assign(collection->data(), collection->size());
-      has_last_ = true;
-    }
     const int64_t last_ms =
         cell ? HistoryBucketLastMs(parts->bucket) : PointKeyTime(k);
-    if (last_ms >= last_cutoff_) return false;
+    if (last_ms >= cutoffs_.Of(*collection)) return false;
     if (cell) return true;  // not a fix: not counted
     ++dropped_;
     return true;
@@ -135,12 +128,8 @@ class ExpiredHistoryFilter : public rocksdb::CompactionFilter {
   const char* Name() const override { return "trackdb.ExpiredHistoryFilter"; }
 
  private:
-  const absl::flat_hash_map<std::string, int64_t> cutoffs_;
+  const CollectionCutoffs cutoffs_;
   const std::shared_ptr<RetentionPolicies> policies_;
-  // One filter serves one compaction, on one thread.
-  mutable bool has_last_ = false;
-  mutable std::string last_collection_;
-  mutable int64_t last_cutoff_ = INT64_MIN;
   mutable uint64_t dropped_ = 0;
 };
 
