@@ -38,17 +38,11 @@ import="$PWD/tools/import/trackdb_import"
 export_tool="$PWD/tools/export/trackdb_export"
 trackd="$PWD/service/trackd"
 conf="$PWD/conf/trackdb.textproto"
-traj_to_csv="$PWD/bench/traj_to_csv.py"
 for tool in sst_dump ldb xz gzip unzip python3; do
   command -v "$tool" >/dev/null || { echo "history_cost: needs $tool (sst_dump, ldb: apt-get install rocksdb-tools)" >&2; exit 2; }
 done
 
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/trackdb-bench"
-wheel_name="tracktable_data-1.7.3.1-py3-none-any.whl"
-# The wheel's sha256 as PyPI served it when this script was written: a
-# changed or truncated cache is refetched, never measured.
-wheel_sha256="949cd19954baaf98fd2610c282c1c1265514bc4675cb0ea2ff59250136a3c0a1"
-traj_files=(US_coastal_2020_06_30.traj NYHarbor_2020_12_first_week.traj)
+source "$PWD/bench/ais_data.sh"
 
 dir="$(mktemp -d "${TMPDIR:-/tmp}/trackdb-history-cost.XXXXXX")"
 pid=""
@@ -60,24 +54,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM  # so that an interrupted run cleans up too
 
 # --- the data ----------------------------------------------------------------
-
-fetch_ais() {
-  mkdir -p "$cache"
-  local wheel="$cache/$wheel_name"
-  if [[ ! -f "$wheel" ]] || ! echo "$wheel_sha256  $wheel" | sha256sum --check --status; then
-    rm -f "$wheel"
-    echo "== downloading tracktable-data 1.7.3.1 (about 70 MB) into $cache"
-    python3 -m pip download --quiet --no-deps --only-binary=:all: \
-      tracktable-data==1.7.3.1 -d "$cache"
-    echo "$wheel_sha256  $wheel" | sha256sum --check --status ||
-      { echo "history_cost: $wheel does not have the expected sha256" >&2; exit 1; }
-  fi
-  # Only the two files measured, straight from the wheel (a zip).
-  local f
-  for f in "${traj_files[@]}"; do
-    unzip -p "$wheel" "tracktable_data/python_example_data/$f" >"$dir/$f"
-  done
-}
 
 # A city's fleet: each vehicle starts somewhere in a 30 km x 30 km square
 # around (39.9, 116.4) and drives at 1 Hz: speed eases towards a target
@@ -226,11 +202,7 @@ measure() {
 
 # --- the run -----------------------------------------------------------------
 
-fetch_ais
-echo "== converting ${traj_files[*]} to CSV"
-(cd "$dir" && python3 "$traj_to_csv" "${traj_files[@]}") >"$dir/ais.csv" 2>"$dir/convert.log"
-sed 's/^traj_to_csv: /   /' "$dir/convert.log"
-rm -f "${traj_files[@]/#/$dir/}"
+ais_csv "$dir" "$dir/ais.csv"
 
 echo "== generating the synthetic fleet: 2000 vehicles x 1000 fixes at 1 Hz"
 generate_fleet 2000 1000 >"$dir/synthetic.csv"

@@ -1,5 +1,9 @@
 // Reads of latest positions and of history.
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -68,6 +72,42 @@ absl::Status ReadTrackPage(HistoryCursor& cursor, const TrackQuery& q,
   return absl::OkStatus();
 }
 
+// One entity's history over one view of both families (a fold moving
+// fixes between them is seen whole or not at all), bounded to the entity.
+class EntityHistory {
+ public:
+  EntityHistory(absl::string_view collection, absl::string_view entity)
+      : begin_(EntityPointsPrefix(collection, entity)),
+        end_(begin_ + std::string(9, '\xff')),
+        lower_(begin_),
+        upper_(end_) {}
+
+  absl::Status Open(const Engine& engine) {
+    rocksdb::ReadOptions read;
+    read.iterate_lower_bound = &lower_;
+    read.iterate_upper_bound = &upper_;
+    std::vector<rocksdb::Iterator*> its;
+    if (absl::Status s = FromRocks(
+            engine.db->NewIterators(read, {engine.points(), engine.chunks()},
+                                    &its),
+            "reading track");
+        !s.ok()) {
+      return s;
+    }
+    points_.reset(its[0]);
+    chunks_.reset(its[1]);
+    cursor_.emplace(points_.get(), chunks_.get());
+    return absl::OkStatus();
+  }
+  HistoryCursor& cursor() { return *cursor_; }
+
+ private:
+  const std::string begin_, end_;
+  const rocksdb::Slice lower_, upper_;
+  std::unique_ptr<rocksdb::Iterator> points_, chunks_;
+  std::optional<HistoryCursor> cursor_;
+};
+
 }  // namespace
 
 absl::StatusOr<std::optional<model::TrackPoint>> TrackStore::GetLatest(
@@ -124,30 +164,50 @@ absl::StatusOr<TrackPage> TrackStore::GetTrack(const TrackQuery& q) {
     if (q.descending) return TrackPage{};
     from_ms = start_ms;
   }
-  // One view of both families: a fold moving fixes between them is seen
-  // whole or not at all.
-  const std::string begin = EntityPointsPrefix(q.collection, q.entity);
-  const std::string end = begin + std::string(9, '\xff');
-  rocksdb::Slice lower(begin), upper(end);
-  rocksdb::ReadOptions read;
-  read.iterate_lower_bound = &lower;
-  read.iterate_upper_bound = &upper;
-  std::vector<rocksdb::Iterator*> its;
-  if (absl::Status s =
-          FromRocks(engine_->db->NewIterators(
-                        read, {engine_->points(), engine_->chunks()}, &its),
-                    "reading track");
-      !s.ok()) {
-    return s;
-  }
-  std::unique_ptr<rocksdb::Iterator> points(its[0]), chunks(its[1]);
-  HistoryCursor cursor(points.get(), chunks.get());
+  EntityHistory history(q.collection, q.entity);
+  if (absl::Status s = history.Open(*engine_); !s.ok()) return s;
   TrackPage page;
-  if (absl::Status s = ReadTrackPage(cursor, q, from_ms, start_ms, &page);
+  if (absl::Status s =
+          ReadTrackPage(history.cursor(), q, from_ms, start_ms, &page);
       !s.ok()) {
     return s;
   }
   return page;
+}
+
+absl::StatusOr<FixesAround> TrackStore::GetFixesAround(
+    absl::string_view collection, absl::string_view entity, int64_t time_ms) {
+  const int64_t cutoff =
+      retention_->HistoryCutoff(collection, SystemNowMs());
+  EntityHistory history(collection, entity);
+  if (absl::Status s = history.Open(*engine_); !s.ok()) return s;
+  HistoryCursor& cursor = history.cursor();
+  FixesAround out;
+  // One cursor for both sides: a chunk holding both is decoded once.
+  const auto read = [&](const HistoryCursor::Range& range,
+                        std::optional<model::TrackPoint>* fix) {
+    if (absl::Status s = cursor.Seek(collection, entity, range); !s.ok()) {
+      return s;
+    }
+    if (!cursor.Valid()) return absl::OkStatus();
+    fix->emplace();
+    (*fix)->entity = std::string(entity);
+    return cursor.Read(&**fix);
+  };
+  if (time_ms >= cutoff) {
+    if (absl::Status s = read({time_ms, cutoff, time_ms, true}, &out.before);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (time_ms < INT64_MAX) {
+    const int64_t from_ms = std::max(time_ms + 1, cutoff);
+    if (absl::Status s = read({from_ms, from_ms, INT64_MAX, false}, &out.after);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return out;
 }
 
 }  // namespace trackdb::storage

@@ -59,6 +59,11 @@ struct TrackPage {
   std::string next_page_token;  // empty on the last page
 };
 
+struct FixesAround {
+  std::optional<model::TrackPoint> before;  // at or before the time
+  std::optional<model::TrackPoint> after;   // the first after it
+};
+
 // Fixes inside a region during [start_ms, end_ms] (SearchHistory).
 struct HistoryQuery {
   std::string collection;
@@ -169,6 +174,12 @@ class TrackStore {
 
   // One page of an entity's history in [start_ms, end_ms].
   absl::StatusOr<TrackPage> GetTrack(const TrackQuery& query);
+  // The entity's fix at or before `time_ms` and its first fix after it
+  // (either absent when there is none, or it is past retention), from one
+  // view of its history.
+  absl::StatusOr<FixesAround> GetFixesAround(absl::string_view collection,
+                                             absl::string_view entity,
+                                             int64_t time_ms);
 
   // --- Spatial (spatial_scan.cc) ---
 

@@ -156,15 +156,16 @@ void AppendTimes(std::string* out, absl::Span<const model::TrackPoint> fixes) {
 }
 
 bool ReadTimes(absl::string_view* in, int64_t first, size_t n,
-               std::vector<model::TrackPoint>* fixes, size_t base) {
+               std::vector<int64_t>* times) {
   int64_t t = first, delta = 0;
-  (*fixes)[base].loc_time_ms = t;
+  times->clear();
+  times->push_back(t);
   for (size_t i = 1; i < n; ++i) {
     int64_t d;
     if (!ReadSigned(in, &d)) return false;
     delta = i == 1 ? d : Plus(delta, d);
     t = Plus(t, delta);
-    (*fixes)[base + i].loc_time_ms = t;
+    times->push_back(t);
   }
   return true;
 }
@@ -195,28 +196,32 @@ void AppendOptional(std::string* out, absl::Span<const model::TrackPoint> fixes,
   AppendDoubles(out, present);
 }
 
-bool ReadOptional(absl::string_view* in, size_t n,
-                  std::vector<model::TrackPoint>* fixes, size_t base,
-                  std::optional<double> model::TrackPoint::*field) {
+// One optional field's column: *values holds one value a fix (0 where
+// *has says none); *has is left empty when every fix has one or none does
+// (then *values is empty too).
+bool ReadOptional(absl::string_view* in, size_t n, std::vector<double>* values,
+                  std::vector<uint8_t>* has) {
   if (in->empty()) return false;
   const char mode = in->front();
   in->remove_prefix(1);
+  values->clear();
+  has->clear();
   if (mode == 0) return true;
-  std::vector<bool> has(n, true);
-  if (mode == 2) {
-    const size_t bytes = (n + 7) / 8;
-    if (in->size() < bytes) return false;
-    for (size_t i = 0; i < n; ++i) has[i] = ((*in)[i / 8] >> (i % 8)) & 1;
-    in->remove_prefix(bytes);
-  } else if (mode != 1) {
-    return false;
-  }
+  if (mode == 1) return ReadDoubles(in, n, values);
+  if (mode != 2) return false;
+  const size_t bytes = (n + 7) / 8;
+  if (in->size() < bytes) return false;
   size_t count = 0;
-  for (bool h : has) count += h;
-  std::vector<double> values;
-  if (!ReadDoubles(in, count, &values)) return false;
-  for (size_t i = 0, j = 0; i < n; ++i) {
-    if (has[i]) (*fixes)[base + i].*field = values[j++];
+  has->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    (*has)[i] = ((*in)[i / 8] >> (i % 8)) & 1;
+    count += (*has)[i];
+  }
+  in->remove_prefix(bytes);
+  if (!ReadDoubles(in, count, values)) return false;
+  values->resize(n);
+  for (size_t i = n, j = count; i-- > 0;) {  // spread, from the back
+    (*values)[i] = (*has)[i] ? (*values)[--j] : 0;
   }
   return true;
 }
@@ -244,21 +249,34 @@ void AppendAttributes(std::string* out,
   }
 }
 
-bool ReadAttributes(absl::string_view* in, size_t n,
-                    std::vector<model::TrackPoint>* fixes, size_t base) {
+// Each fix's attribute set as an index into *sets (0, the empty set: none;
+// a fix that repeats the previous fix's attributes shares its index).
+bool ReadAttributes(
+    absl::string_view* in, size_t n, std::vector<uint32_t>* of,
+    std::vector<std::vector<std::pair<std::string, std::string>>>* sets) {
+  of->clear();
+  sets->resize(1);
+  (*sets)[0].clear();
+  size_t used = 1;
   for (size_t i = 0; i < n; ++i) {
-    model::TrackPoint& p = (*fixes)[base + i];
     uint32_t tag;
     if (!ReadVarint32(in, &tag)) return false;
     if (tag == 0) {
-      if (i > 0) p.attributes = (*fixes)[base + i - 1].attributes;
+      of->push_back(i > 0 ? of->back() : 0);
       continue;
     }
-    p.attributes.resize(tag - 1);
-    for (auto& [key, value] : p.attributes) {
-      if (!ReadLengthPrefixed(in, &key) || !ReadLengthPrefixed(in, &value)) return false;
+    if (tag - 1 > in->size()) return false;
+    if (used == sets->size()) sets->emplace_back();
+    auto& set = (*sets)[used];
+    set.resize(tag - 1);
+    for (auto& [key, value] : set) {
+      if (!ReadLengthPrefixed(in, &key) || !ReadLengthPrefixed(in, &value)) {
+        return false;
+      }
     }
+    of->push_back(static_cast<uint32_t>(used++));
   }
+  sets->resize(used);
   return true;
 }
 
@@ -305,34 +323,57 @@ std::optional<ChunkSpan> DecodeChunkSpan(absl::string_view value) {
   return ReadHeader(&value);
 }
 
-absl::Status DecodeChunk(absl::string_view value,
-                         std::vector<model::TrackPoint>* fixes) {
+void ChunkColumns::Fill(size_t i, model::TrackPoint* p) const {
+  p->loc_time_ms = times_[i];
+  p->lat = lat_[i];
+  p->lon = lon_[i];
+  for (int f = 0; f < kOptionalFields; ++f) {
+    std::optional<double>& field = p->*kOptionals[f];
+    if (optional_[f].empty() || (!has_[f].empty() && !has_[f][i])) {
+      field.reset();
+    } else {
+      field = optional_[f][i];
+    }
+  }
+  p->attributes = attribute_sets_[attribute_of_[i]];
+}
+
+absl::Status DecodeChunkColumns(absl::string_view value, ChunkColumns* out) {
   const std::optional<ChunkSpan> span = ReadHeader(&value);
   if (!span) return Corrupt("bad header");
-  const size_t n = span->count, base = fixes->size();
+  const size_t n = span->count;
   if (n > value.size()) return Corrupt("count past the value");
-  fixes->resize(base + n);
-  if (!ReadTimes(&value, span->first_ms, n, fixes, base)) {
+  if (!ReadTimes(&value, span->first_ms, n, &out->times_)) {
     return Corrupt("truncated times");
   }
-  if ((*fixes)[base + n - 1].loc_time_ms != span->last_ms) {
+  if (out->times_.back() != span->last_ms) {
     return Corrupt("times do not end at the header's last");
   }
-  std::vector<double> column;
-  for (double model::TrackPoint::*field :
-       {&model::TrackPoint::lat, &model::TrackPoint::lon}) {
-    if (!ReadDoubles(&value, n, &column)) return Corrupt("truncated position");
-    for (size_t i = 0; i < n; ++i) (*fixes)[base + i].*field = column[i];
+  if (!ReadDoubles(&value, n, &out->lat_) ||
+      !ReadDoubles(&value, n, &out->lon_)) {
+    return Corrupt("truncated position");
   }
-  for (auto field : kOptionals) {
-    if (!ReadOptional(&value, n, fixes, base, field)) {
+  for (int f = 0; f < ChunkColumns::kOptionalFields; ++f) {
+    if (!ReadOptional(&value, n, &out->optional_[f], &out->has_[f])) {
       return Corrupt("truncated optional field");
     }
   }
-  if (!ReadAttributes(&value, n, fixes, base)) {
+  if (!ReadAttributes(&value, n, &out->attribute_of_, &out->attribute_sets_)) {
     return Corrupt("truncated attributes");
   }
   if (!value.empty()) return Corrupt("trailing bytes");
+  return absl::OkStatus();
+}
+
+absl::Status DecodeChunk(absl::string_view value,
+                         std::vector<model::TrackPoint>* fixes) {
+  ChunkColumns columns;
+  if (absl::Status s = DecodeChunkColumns(value, &columns); !s.ok()) return s;
+  const size_t base = fixes->size();
+  fixes->resize(base + columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    columns.Fill(i, &(*fixes)[base + i]);
+  }
   return absl::OkStatus();
 }
 

@@ -43,6 +43,35 @@ namespace trackdb::storage {
 // entities are not stored.
 std::string EncodeChunk(absl::Span<const model::TrackPoint> fixes);
 
+// A chunk decoded column by column: what a reader seeks and steps through
+// without building a TrackPoint a fix (one is built when it is read).
+// Decoding into the same object again reuses its memory.
+class ChunkColumns {
+ public:
+  size_t size() const { return times_.size(); }
+  const std::vector<int64_t>& times() const { return times_; }
+  double lat(size_t i) const { return lat_[i]; }
+  double lon(size_t i) const { return lon_[i]; }
+  // Fix i into *p, its entity untouched.
+  void Fill(size_t i, model::TrackPoint* p) const;
+
+ private:
+  friend absl::Status DecodeChunkColumns(absl::string_view, ChunkColumns*);
+  static constexpr int kOptionalFields = 4;  // speed, direction, height, acc.
+  std::vector<int64_t> times_;
+  std::vector<double> lat_, lon_;
+  // Per optional field: each fix's value, NaN-free only where has_ says.
+  std::vector<double> optional_[kOptionalFields];
+  std::vector<uint8_t> has_[kOptionalFields];  // empty: none has it
+  // Each fix's attributes: an index into attribute_sets_ (0: none).
+  std::vector<uint32_t> attribute_of_;
+  std::vector<std::vector<std::pair<std::string, std::string>>>
+      attribute_sets_;
+};
+
+// DATA_LOSS on a value that is not a chunk (*out then unspecified).
+absl::Status DecodeChunkColumns(absl::string_view value, ChunkColumns* out);
+
 // Appends the chunk's fixes to `fixes`, entities left empty. DATA_LOSS on
 // a value that is not a chunk.
 absl::Status DecodeChunk(absl::string_view value,

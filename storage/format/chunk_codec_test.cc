@@ -135,6 +135,36 @@ TEST(ChunkCodecTest, DecodeAppends) {
   ExpectSame(Drive(6), got);
 }
 
+// One ChunkColumns decodes chunk after chunk: what a chunk does not have
+// (attributes, an optional field, some fixes' values) is never left over
+// from the one before.
+TEST(ChunkCodecTest, ColumnsReusedForAnotherChunkHoldOnlyIt) {
+  std::vector<TrackPoint> rich = Drive(40);
+  for (size_t i = 0; i < rich.size(); ++i) {
+    rich[i].attributes = {{"k", std::to_string(i % 3)}};
+    if (i % 2) rich[i].height_m = 10.0 + i;
+    rich[i].accuracy_m = 5;
+  }
+  std::vector<TrackPoint> bare = Drive(7);
+  for (TrackPoint& p : bare) p.speed_kmh.reset();
+  bare[2].height_m = 1;
+  ChunkColumns columns;
+  for (const std::vector<TrackPoint>* want : {&rich, &bare, &rich, &bare}) {
+    ASSERT_TRUE(DecodeChunkColumns(EncodeChunk(*want), &columns).ok());
+    ASSERT_EQ(columns.size(), want->size());
+    std::vector<TrackPoint> got(want->size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      got[i].attributes = {{"stale", "x"}};  // Fill replaces all of it
+      got[i].direction_deg = 1;
+      columns.Fill(i, &got[i]);
+      EXPECT_EQ(columns.times()[i], (*want)[i].loc_time_ms);
+      EXPECT_EQ(columns.lat(i), (*want)[i].lat);
+      EXPECT_EQ(columns.lon(i), (*want)[i].lon);
+    }
+    ExpectSame(*want, got);
+  }
+}
+
 TEST(ChunkCodecTest, EveryTruncationAndAFlippedVersionAreDataLoss) {
   std::vector<TrackPoint> fixes = Drive(50);
   fixes[7].attributes = {{"k", "v"}};

@@ -28,16 +28,27 @@ void HistoryCursor::CheckRaw() {
 }
 
 void HistoryCursor::CheckChunk() {
-  chunked_ = index_ >= 0 && index_ < static_cast<int64_t>(fixes_.size()) &&
-             InRange(fixes_[index_].loc_time_ms);
+  chunked_ = loaded_ && index_ >= 0 &&
+             index_ < static_cast<int64_t>(chunk_.size()) &&
+             InRange(chunk_.times()[index_]);
 }
 
 absl::Status HistoryCursor::LoadChunk() {
-  fixes_.clear();
   index_ = -1;
-  if (!OfEntity(*chunks_, prefix_))
+  if (!OfEntity(*chunks_, prefix_)) {
+    loaded_ = false;
     return FromRocks(chunks_->status(), "reading history");
-  return DecodeChunk(SliceView(chunks_->value()), &fixes_);
+  }
+  const absl::string_view key = SliceView(chunks_->key());
+  if (loaded_ && key == chunk_key_) return absl::OkStatus();
+  chunk_key_.assign(key.data(), key.size());
+  loaded_ = false;
+  if (absl::Status s = DecodeChunkColumns(SliceView(chunks_->value()), &chunk_);
+      !s.ok()) {
+    return s;
+  }
+  loaded_ = true;
+  return absl::OkStatus();
 }
 
 // The first chunk whose last fix is at or after `from_ms`.
@@ -60,15 +71,16 @@ void HistoryCursor::SeekChunkBackward(int64_t from_ms) {
 
 absl::Status HistoryCursor::PlaceInChunk(int64_t from_ms) {
   if (absl::Status s = LoadChunk(); !s.ok()) return s;
-  if (fixes_.empty()) return absl::OkStatus();
-  const auto at = [](const model::TrackPoint& p, int64_t t) {
-    return p.loc_time_ms < t;
-  };
-  auto it = std::lower_bound(fixes_.begin(), fixes_.end(), from_ms, at);
-  if (range_.descending && (it == fixes_.end() || it->loc_time_ms > from_ms)) {
+  if (!loaded_) {
+    chunked_ = false;  // what a Seek before this one found is gone
+    return absl::OkStatus();
+  }
+  const std::vector<int64_t>& times = chunk_.times();
+  auto it = std::lower_bound(times.begin(), times.end(), from_ms);
+  if (range_.descending && (it == times.end() || *it > from_ms)) {
     --it;  // the chunk begins at or before from_ms, so one is there
   }
-  index_ = it - fixes_.begin();
+  index_ = it - times.begin();
   CheckChunk();
   return absl::OkStatus();
 }
@@ -91,7 +103,7 @@ absl::Status HistoryCursor::Seek(absl::string_view collection,
 }
 
 int64_t HistoryCursor::time() const {
-  return FromRaw() ? raw_time_ : fixes_[index_].loc_time_ms;
+  return FromRaw() ? raw_time_ : chunk_.times()[index_];
 }
 
 // The raw fix when it comes first in the cursor's order, or at the same
@@ -99,14 +111,14 @@ int64_t HistoryCursor::time() const {
 bool HistoryCursor::FromRaw() const {
   if (!chunked_) return raw_;
   if (!raw_) return false;
-  const int64_t chunk_time = fixes_[index_].loc_time_ms;
+  const int64_t chunk_time = chunk_.times()[index_];
   return range_.descending ? raw_time_ >= chunk_time : raw_time_ <= chunk_time;
 }
 
 absl::StatusOr<PointPosition> HistoryCursor::Position() const {
   if (!FromRaw()) {
-    const model::TrackPoint& p = fixes_[index_];
-    return PointPosition{p.loc_time_ms, p.lat, p.lon};
+    return PointPosition{chunk_.times()[index_], chunk_.lat(index_),
+                         chunk_.lon(index_)};
   }
   std::optional<PointPosition> at = DecodePosition(SliceView(points_->value()));
   if (!at) return absl::DataLossError("corrupt point value in storage");
@@ -115,24 +127,21 @@ absl::StatusOr<PointPosition> HistoryCursor::Position() const {
 
 absl::Status HistoryCursor::Read(model::TrackPoint* p) const {
   if (FromRaw()) return DecodePointValue(SliceView(points_->value()), p);
-  const model::TrackPoint& fix = fixes_[index_];
-  std::string entity = std::move(p->entity);
-  *p = fix;
-  p->entity = std::move(entity);
+  chunk_.Fill(index_, p);
   return absl::OkStatus();
 }
 
 absl::Status HistoryCursor::StepChunk() {
   index_ += range_.descending ? -1 : 1;
-  if (index_ < 0 || index_ >= static_cast<int64_t>(fixes_.size())) {
+  if (index_ < 0 || index_ >= static_cast<int64_t>(chunk_.size())) {
     if (range_.descending) {
       chunks_->Prev();
     } else {
       chunks_->Next();
     }
     if (absl::Status s = LoadChunk(); !s.ok()) return s;
-    if (!fixes_.empty()) {
-      index_ = range_.descending ? static_cast<int64_t>(fixes_.size()) - 1 : 0;
+    if (loaded_) {
+      index_ = range_.descending ? static_cast<int64_t>(chunk_.size()) - 1 : 0;
     }
   }
   CheckChunk();
@@ -142,7 +151,7 @@ absl::Status HistoryCursor::StepChunk() {
 absl::Status HistoryCursor::Next() {
   const bool from_raw = FromRaw();
   const bool both =
-      from_raw && chunked_ && fixes_[index_].loc_time_ms == raw_time_;
+      from_raw && chunked_ && chunk_.times()[index_] == raw_time_;
   if (from_raw) {
     if (range_.descending) {
       points_->Prev();

@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "model/track_point.h"
 #include "rocksdb/iterator.h"
+#include "storage/format/chunk_codec.h"
 #include "storage/format/point_codec.h"
 
 namespace trackdb::storage {
@@ -64,9 +65,11 @@ class HistoryCursor {
   Range range_;
   bool raw_ = false;  // points_ is at a fix of the range
   int64_t raw_time_ = 0;
-  std::vector<model::TrackPoint> fixes_;  // the chunk chunks_ is at
-  int64_t index_ = -1;                    // into fixes_; -1: no chunk
-  bool chunked_ = false;  // fixes_[index_] is a fix of the range
+  ChunkColumns chunk_;     // the chunk chunks_ is at
+  bool loaded_ = false;    // chunk_ holds it
+  std::string chunk_key_;  // its key: a seek back to it decodes nothing
+  int64_t index_ = -1;     // into chunk_; -1: no chunk
+  bool chunked_ = false;  // chunk_ at index_ is a fix of the range
 };
 
 }  // namespace trackdb::storage

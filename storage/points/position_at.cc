@@ -12,27 +12,6 @@ namespace {
 
 index::LatLng Position(const model::TrackPoint& p) { return {p.lat, p.lon}; }
 
-// The fix on one side of the time: at or before it (descending from it), or
-// the first after it.
-absl::StatusOr<std::optional<model::TrackPoint>> FixBeside(
-    TrackStore& store, const PositionAtQuery& q, bool before) {
-  TrackQuery track;
-  track.collection = q.collection;
-  track.entity = q.entity;
-  track.limit = 1;
-  if (before) {
-    track.end_ms = q.time_ms;
-    track.descending = true;
-  } else {
-    if (q.time_ms == INT64_MAX) return std::nullopt;
-    track.start_ms = q.time_ms + 1;
-  }
-  absl::StatusOr<TrackPage> page = store.GetTrack(track);
-  if (!page.ok()) return page.status();
-  if (page->points.empty()) return std::nullopt;
-  return std::move(page->points.front());
-}
-
 absl::StatusOr<PositionAt> Nearest(
     const std::optional<model::TrackPoint>& before,
     const std::optional<model::TrackPoint>& after, const PositionAtQuery& q) {
@@ -99,17 +78,10 @@ absl::StatusOr<PositionAt> PositionBetween(
 
 absl::StatusOr<PositionAt> GetPositionAt(TrackStore& store,
                                          const PositionAtQuery& query) {
-  absl::StatusOr<std::optional<model::TrackPoint>> before =
-      FixBeside(store, query, /*before=*/true);
-  if (!before.ok()) return before.status();
-  // A fix at the time is the answer either way.
-  if (*before && (*before)->loc_time_ms == query.time_ms) {
-    return PositionBetween(*before, std::nullopt, query);
-  }
-  absl::StatusOr<std::optional<model::TrackPoint>> after =
-      FixBeside(store, query, /*before=*/false);
-  if (!after.ok()) return after.status();
-  return PositionBetween(*before, *after, query);
+  absl::StatusOr<FixesAround> around =
+      store.GetFixesAround(query.collection, query.entity, query.time_ms);
+  if (!around.ok()) return around.status();
+  return PositionBetween(around->before, around->after, query);
 }
 
 }  // namespace trackdb::storage

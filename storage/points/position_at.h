@@ -2,8 +2,8 @@
 #define TRACKDB_STORAGE_POINTS_POSITION_AT_H_
 
 // Where an entity was at a time: from its fix at or before the time and the
-// first fix after it (two one-point reads of its track, whatever its
-// length).
+// first fix after it (TrackStore::GetFixesAround: one read of its history,
+// whatever its length).
 //
 // kInterpolate: a fix at exactly the time is the answer; otherwise the
 // position is along the great circle between the two fixes around the

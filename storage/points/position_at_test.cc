@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/distance.h"
@@ -78,15 +80,15 @@ PositionAtQuery::Method RandomMethod(std::mt19937_64& rng) {
                    : PositionAtQuery::Method::kInterpolate;
 }
 
-TEST(PositionAtTest, AgreesWithAWholeTrackReference) {
-  auto store = testing::OpenStore(testing::NewDataDir());
-  std::mt19937_64 rng(11);
+// Random fixes every second or so, with a gap now and then, written in
+// random order in batches; returned in time order.
+std::vector<model::TrackPoint> WriteRandomTrack(TrackStore& store,
+                                                std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<model::TrackPoint> track;
   int64_t t = 1763700000000;
   double lat = 39.9, lon = 116.4;
   for (int i = 0; i < 400; ++i) {
-    // Fixes every second or so, with a gap now and then.
     t += unit(rng) < 0.05 ? 600000 : 1000 + static_cast<int64_t>(rng() % 500);
     lat += (unit(rng) - 0.5) * 1e-3;
     lon += (unit(rng) - 0.5) * 1e-3;
@@ -98,8 +100,15 @@ TEST(PositionAtTest, AgreesWithAWholeTrackReference) {
     const size_t end = std::min(shuffled.size(), i + 37);
     const std::vector<model::TrackPoint> batch(shuffled.begin() + i,
                                                shuffled.begin() + end);
-    ASSERT_TRUE(store->AddPoints("fleet", batch).ok());
+    EXPECT_TRUE(store.AddPoints("fleet", batch).ok());
   }
+  return track;
+}
+
+// 2000 random queries against the track searched linearly.
+void ExpectAgreesWithReference(TrackStore& store,
+                               const std::vector<model::TrackPoint>& track,
+                               std::mt19937_64& rng) {
   const int64_t first = track.front().loc_time_ms;
   const int64_t last = track.back().loc_time_ms;
   int answered = 0, refused = 0;
@@ -118,12 +127,8 @@ TEST(PositionAtTest, AgreesWithAWholeTrackReference) {
       if (p.loc_time_ms <= q.time_ms) before = p;
       if (p.loc_time_ms > q.time_ms && !after) after = p;
     }
-    if (q.method == PositionAtQuery::Method::kInterpolate && before &&
-        before->loc_time_ms == q.time_ms) {
-      after.reset();
-    }
     const absl::StatusOr<PositionAt> want = PositionBetween(before, after, q);
-    const absl::StatusOr<PositionAt> got = GetPositionAt(*store, q);
+    const absl::StatusOr<PositionAt> got = GetPositionAt(store, q);
     ASSERT_EQ(got.status().code(), want.status().code()) << q.time_ms;
     if (!got.ok()) {
       ++refused;
@@ -148,6 +153,58 @@ TEST(PositionAtTest, AgreesWithAWholeTrackReference) {
   }
   EXPECT_GT(answered, 1000);
   EXPECT_GT(refused, 50);
+}
+
+TEST(PositionAtTest, AgreesWithAWholeTrackReference) {
+  auto store = testing::OpenStore(testing::NewDataDir());
+  std::mt19937_64 rng(11);
+  const std::vector<model::TrackPoint> track = WriteRandomTrack(*store, rng);
+  ExpectAgreesWithReference(*store, track, rng);
+}
+
+// The same over chunks of a few fixes each (so that the fixes around a
+// time are often in two chunks), with late and repeated fixes written raw
+// after the fold: a repeat replaces the chunk's fix of its time.
+TEST(PositionAtTest, AgreesWithTheReferenceOverChunksAndLateFixes) {
+  auto store = testing::OpenStore(testing::NewDataDir());
+  std::mt19937_64 rng(12);
+  std::vector<model::TrackPoint> track = WriteRandomTrack(*store, rng);
+  FoldOptions fold;
+  fold.chunk_fixes = 7;
+  absl::StatusOr<FoldCounts> folded =
+      store->chunker().FoldEntity("fleet", "car", fold);
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  ASSERT_EQ(folded->fixes, track.size());
+  for (size_t i = 3; i < track.size(); i += 11) {
+    track[i].lat += 1e-4;  // a repeat of a folded time
+    ASSERT_TRUE(store->AddPoints("fleet", {track[i]}).ok());
+  }
+  ExpectAgreesWithReference(*store, track, rng);
+}
+
+// Retention hides the fixes before its cutoff from the answer.
+TEST(PositionAtTest, AFixPastRetentionIsNotTheFixBefore) {
+  auto store = testing::OpenStore(testing::NewDataDir());
+  const int64_t now = absl::ToUnixMillis(absl::Now());
+  ASSERT_TRUE(store
+                  ->AddPoints("fleet", {testing::Point("t1", now - 7'200'000, 0, 10),
+                                        testing::Point("t1", now - 600'000, 0, 11)})
+                  .ok());
+  PositionAtQuery q;
+  q.collection = "fleet";
+  q.entity = "t1";
+  q.time_ms = now - 1'800'000;
+  ASSERT_TRUE(GetPositionAt(*store, q).ok());  // between the two
+  RetentionPolicy keep_an_hour;
+  keep_an_hour.max_age_ms = 3'600'000;
+  ASSERT_TRUE(store->retention().Set("fleet", keep_an_hour).ok());
+  EXPECT_THAT(GetPositionAt(*store, q).status().message(),
+              HasSubstr("before the first fix"));
+  q.method = PositionAtQuery::Method::kNearest;
+  absl::StatusOr<PositionAt> at = GetPositionAt(*store, q);
+  ASSERT_TRUE(at.ok()) << at.status();
+  EXPECT_EQ(at->after->loc_time_ms, now - 600'000);
+  EXPECT_FALSE(at->before);
 }
 
 }  // namespace
