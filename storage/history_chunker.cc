@@ -110,21 +110,12 @@ std::vector<TrackPoint> Merge(std::vector<TrackPoint> older,
 absl::Status PutChunks(WriteBatchBuilder& batch, absl::string_view prefix,
                        absl::Span<const TrackPoint> fixes, size_t max,
                        FoldCounts* counts) {
-  const size_t pieces = (fixes.size() + max - 1) / max;
-  for (size_t p = 0, begin = 0; p < pieces; ++p) {
-    const size_t end = fixes.size() * (p + 1) / pieces;
-    const absl::Span<const TrackPoint> piece =
-        fixes.subspan(begin, end - begin);
-    if (absl::Status s = batch.Put(ColumnFamily::kChunks,
-                                   EntityTimeKey(prefix, piece.back().loc_time_ms),
-                                   EncodeChunk(piece));
-        !s.ok()) {
-      return s;
-    }
+  return ForEachChunk(fixes, max, [&](absl::Span<const TrackPoint> piece) {
     ++counts->chunks;
-    begin = end;
-  }
-  return absl::OkStatus();
+    return batch.Put(ColumnFamily::kChunks,
+                     EntityTimeKey(prefix, piece.back().loc_time_ms),
+                     EncodeChunk(piece));
+  });
 }
 
 // One batch's plan: the chunks it replaces and writes.

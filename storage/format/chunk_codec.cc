@@ -319,6 +319,21 @@ std::string EncodeChunk(absl::Span<const model::TrackPoint> fixes) {
   return out;
 }
 
+absl::Status ForEachChunk(
+    absl::Span<const model::TrackPoint> fixes, size_t max,
+    const std::function<absl::Status(absl::Span<const model::TrackPoint>)>&
+        put) {
+  const size_t pieces = (fixes.size() + max - 1) / max;
+  for (size_t p = 0, begin = 0; p < pieces; ++p) {
+    const size_t end = fixes.size() * (p + 1) / pieces;
+    if (absl::Status s = put(fixes.subspan(begin, end - begin)); !s.ok()) {
+      return s;
+    }
+    begin = end;
+  }
+  return absl::OkStatus();
+}
+
 std::optional<ChunkSpan> DecodeChunkSpan(absl::string_view value) {
   return ReadHeader(&value);
 }

@@ -28,6 +28,7 @@
 // deltas.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,14 @@ absl::Status DecodeChunkColumns(absl::string_view value, ChunkColumns* out);
 // a value that is not a chunk.
 absl::Status DecodeChunk(absl::string_view value,
                          std::vector<model::TrackPoint>* fixes);
+
+// Calls `put` with runs of `fixes` that make the fewest chunks of at most
+// `max` fixes each, in order, their sizes differing by one at most (so a
+// run of 300 at 256 is two of 150, not 256 and 44); stops at an error.
+absl::Status ForEachChunk(
+    absl::Span<const model::TrackPoint> fixes, size_t max,
+    const std::function<absl::Status(absl::Span<const model::TrackPoint>)>&
+        put);
 
 struct ChunkSpan {
   int64_t first_ms;

@@ -165,6 +165,36 @@ TEST(ChunkCodecTest, ColumnsReusedForAnotherChunkHoldOnlyIt) {
   }
 }
 
+TEST(ChunkCodecTest, ForEachChunkCutsTheFewestEvenRuns) {
+  const std::vector<TrackPoint> fixes = Drive(300);
+  for (const auto& [max, want] :
+       std::vector<std::pair<size_t, std::vector<size_t>>>{
+           {256, {150, 150}}, {300, {300}}, {100, {100, 100, 100}},
+           {7, std::vector<size_t>(43, 0)}}) {
+    std::vector<size_t> sizes;
+    int64_t next_time = fixes.front().loc_time_ms;
+    ASSERT_TRUE(ForEachChunk(fixes, max, [&](absl::Span<const TrackPoint> run) {
+                  EXPECT_EQ(run.front().loc_time_ms, next_time);  // in order
+                  next_time = run.back().loc_time_ms + 5000;
+                  sizes.push_back(run.size());
+                  return absl::OkStatus();
+                }).ok());
+    if (want.front() != 0) {
+      EXPECT_EQ(sizes, want) << max;
+    } else {  // 300 in 43 runs of 6 or 7
+      EXPECT_EQ(sizes.size(), 43u);
+      for (size_t n : sizes) EXPECT_TRUE(n == 6 || n == 7) << n;
+    }
+  }
+  int calls = 0;
+  const absl::Status stop = ForEachChunk(fixes, 10, [&](auto) {
+    ++calls;
+    return absl::InternalError("stop");
+  });
+  EXPECT_EQ(stop.message(), "stop");
+  EXPECT_EQ(calls, 1);
+}
+
 TEST(ChunkCodecTest, EveryTruncationAndAFlippedVersionAreDataLoss) {
   std::vector<TrackPoint> fixes = Drive(50);
   fixes[7].attributes = {{"k", "v"}};

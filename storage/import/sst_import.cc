@@ -15,84 +15,17 @@
 #include "index/covering.h"
 #include "index/latlng.h"
 #include "model/validate.h"
-#include "rocksdb/sst_file_writer.h"
 #include "storage/engine/engine.h"
 #include "storage/format/counter_merge.h"
 #include "storage/format/keys.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/import/history_sink.h"
+#include "storage/import/sst_sink.h"
 #include "storage/points/history_cells.h"
 #include "storage/write_funnel.h"
 
 namespace trackdb::storage {
-namespace {
-const rocksdb::ColumnFamilyDescriptor& CfOptions(const Engine& engine,
-                                                 ColumnFamily cf) {
-  return engine.options.column_families[static_cast<size_t>(cf)];
-}
-}  // namespace
-
-// Writes one column family's sorted records into SST files cut at about
-// `file_bytes`.
-class SstSink {
- public:
-  SstSink(const Engine& engine, ColumnFamily cf, std::string dir,
-          uint64_t file_bytes)
-      : options_(engine.options.db, CfOptions(engine, cf).options),
-        handle_(engine.cf(cf)),
-        name_(std::move(dir) + "/" + CfOptions(engine, cf).name),
-        file_bytes_(file_bytes != 0 ? file_bytes
-                                    : options_.target_file_size_base) {}
-
-  absl::Status Put(const rocksdb::Slice& key, const rocksdb::Slice& value) {
-    if (absl::Status s = EnsureOpen(); !s.ok()) return s;
-    return Check(writer_->Put(key, value), "adding to");
-  }
-  absl::Status Delete(const rocksdb::Slice& key) {
-    if (absl::Status s = EnsureOpen(); !s.ok()) return s;
-    return Check(writer_->Delete(key), "adding to");
-  }
-  // Ends the current file; the next Put starts another.
-  absl::Status Cut() {
-    if (!writer_) return absl::OkStatus();
-    rocksdb::ExternalSstFileInfo info;
-    absl::Status s = Check(writer_->Finish(&info), "finishing");
-    writer_.reset();
-    bytes_ += info.file_size;
-    return s;
-  }
-  // Cuts when the current file has reached `factor` times its size.
-  absl::Status MaybeCut(uint64_t factor = 1) {
-    if (writer_ && writer_->FileSize() >= factor * file_bytes_) return Cut();
-    return absl::OkStatus();
-  }
-  const std::vector<std::string>& files() const { return files_; }
-  uint64_t bytes() const { return bytes_; }
-  rocksdb::ColumnFamilyHandle* handle() const { return handle_; }
-
- private:
-  absl::Status EnsureOpen() {
-    if (writer_) return absl::OkStatus();
-    // No page-cache eviction: the files are ingested and read back at once.
-    writer_ = std::make_unique<rocksdb::SstFileWriter>(
-        rocksdb::EnvOptions(), options_, handle_,
-        /*invalidate_page_cache=*/false);
-    files_.push_back(absl::StrCat(name_, "-", files_.size(), ".sst"));
-    return Check(writer_->Open(files_.back()), "creating");
-  }
-  absl::Status Check(const rocksdb::Status& s, absl::string_view what) {
-    return FromRocks(s, absl::StrCat(what, " SST file ", files_.back()));
-  }
-
-  rocksdb::Options options_;
-  rocksdb::ColumnFamilyHandle* handle_;
-  std::string name_;
-  uint64_t file_bytes_;
-  std::unique_ptr<rocksdb::SstFileWriter> writer_;
-  std::vector<std::string> files_;
-  uint64_t bytes_ = 0;
-};
-
 namespace {
 
 double SecondsSince(absl::Time start) {
@@ -232,6 +165,8 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   const Engine& engine = store_->engine();
   SstSink points(engine, ColumnFamily::kPoints, temp_dir_,
                  options_.sst_file_bytes);
+  SstSink chunks(engine, ColumnFamily::kChunks, temp_dir_,
+                 options_.sst_file_bytes);
   SstSink latest(engine, ColumnFamily::kLatest, temp_dir_,
                  options_.sst_file_bytes);
   SstSink registry(engine, ColumnFamily::kDefault, temp_dir_, 0);
@@ -239,19 +174,21 @@ absl::StatusOr<SstImportStats> SstImport::Finish(const Progress& progress) {
   ExternalSorter newest(ExternalSortOptions{
       temp_dir_, options_.sort_memory_bytes, std::string(kLatestCf)});
   int64_t new_entities = 0;
-  absl::Status s = WriteHistory(points, newest);
+  absl::Status s = WriteHistory(points, chunks, newest);
   points_.reset();  // frees the sort buffer and spill files
   if (s.ok()) s = WriteLatest(newest, latest, &new_entities);
   if (s.ok()) s = WriteRegistry(registry, new_entities);
   if (!s.ok()) return s;
   stats_.sort_seconds = SecondsSince(sort_start);
   bool ingested = false;
-  if (s = Ingest({&points, &latest, &registry}, &ingested);
+  if (s = Ingest({&points, &chunks, &latest, &registry}, &ingested);
       !s.ok() || !ingested) {
     return s.ok() ? absl::StatusOr<SstImportStats>(stats_) : s;
   }
   if (s = Compact(); !s.ok()) return s;
-  if (s = Chunk(); !s.ok()) return s;
+  if (stats_.raw_entities > 0) {
+    if (s = Chunk(); !s.ok()) return s;
+  }
   return stats_;
 }
 
@@ -261,7 +198,8 @@ void SstImport::Report(absl::string_view phase, uint64_t done,
 }
 
 // Step 2: history, and each entity's newest point into `newest`.
-absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
+absl::Status SstImport::WriteHistory(SstSink& points, SstSink& chunks,
+                                     ExternalSorter& newest) {
   Report("sorting", 0, 0);
   auto stream = points_->Finish();
   if (!stream.ok()) return stream.status();
@@ -269,8 +207,11 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
   std::string key = collection_prefix_;
   std::string entity_part;  // of the current entity
   std::string last_value;   // its newest point so far
+  HistorySink history(store_->engine(), collection_, &points, &chunks,
+                      FoldOptions());
   auto flush_entity = [&]() -> absl::Status {
     if (entity_part.empty()) return absl::OkStatus();
+    if (absl::Status s = history.EndEntity(); !s.ok()) return s;
     ++stats_.entities;
     absl::string_view in = entity_part;
     uint32_t len = 0;
@@ -289,21 +230,15 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
       if (absl::Status f = flush_entity(); !f.ok()) return f;
       entity_part.assign(entity.data(), entity.size());
       last_cell.reset();
+      if (absl::Status h = history.StartEntity(entity); !h.ok()) return h;
     }
     if (absl::Status c = AddCell(cells, entity, s.value(), &last_cell);
         !c.ok()) {
       return c;
     }
-    // Files are cut between entities, so that an entity's history is in
-    // one file, unless it alone outgrows several.
-    if (absl::Status c = points.MaybeCut(new_entity ? 1 : 4); !c.ok()) {
-      return c;
-    }
     key.resize(collection_prefix_.size());
     key.append(suffix.data(), suffix.size());
-    if (absl::Status w = points.Put(key, ToSlice(s.value())); !w.ok()) {
-      return w;
-    }
+    if (absl::Status w = history.Add(key, s.value()); !w.ok()) return w;
     last_value.assign(s.value().data(), s.value().size());
     if (++stats_.points_written % 65536 == 0) {
       Report("writing points", stats_.points_written, stats_.points_added);
@@ -312,6 +247,10 @@ absl::Status SstImport::WriteHistory(SstSink& points, ExternalSorter& newest) {
   if (!s.status().ok()) return s.status();
   if (absl::Status f = flush_entity(); !f.ok()) return f;
   Report("writing points", stats_.points_written, stats_.points_added);
+  stats_.chunked_entities = history.chunked_entities();
+  stats_.raw_entities = history.raw_entities();
+  stats_.chunks = history.chunks();
+  if (absl::Status c = chunks.Cut(); !c.ok()) return c;
   if (absl::Status c = WriteCells(cells, points); !c.ok()) return c;
   return points.Cut();
 }

@@ -8,9 +8,11 @@
 //   1. Add() encodes each point (storage/format/keys.h,
 //   storage/format/point_codec.h) and
 //      sorts it with bounded memory (storage/import/external_sort.h).
-//   2. Finish() streams the sorted points into `points` SST files. An
-//      entity's points arrive together, time-ordered, so its last one is its
-//      newest imported point.
+//   2. Finish() streams the sorted points into SST files. An entity's
+//      points arrive together, time-ordered, so its last one is its newest
+//      imported point. An entity without stored history goes straight
+//      into `chunks`, the rest into `points` as raw keys
+//      (storage/import/history_sink.h); the history cells into `points`.
 //   3. Each entity's newest imported point is joined with its stored latest
 //      point, in key order, and goes through the write funnel's move rule
 //      (storage/write_funnel.h PlanLatestMove, WriteLatestMove), as an
@@ -24,10 +26,11 @@
 //   5. CompactRange over the collection in points and latest, so that no
 //      L0 files or deletions are left behind and reads and reopening are as
 //      fast as before the import.
-//   6. The collection's raw fixes are folded into chunks
-//      (storage/history_chunker.h), one entity a batch, and compacted
-//      again: the history is stored as online writes leave it once folded.
-//      (A crash here leaves each fix raw or chunked: both read the same.)
+//   6. When some entity had stored history, the collection's raw fixes
+//      are folded into chunks (storage/history_chunker.h), one entity a
+//      batch, and compacted again: the history is stored as online writes
+//      leave it once folded. (A crash here leaves each fix raw or chunked:
+//      both read the same.)
 //
 // Afterwards I1, I3, I4 and I6 of storage/write_funnel.h hold for the
 // collection exactly as if the points had gone through AddPoints, with the
@@ -56,7 +59,7 @@
 
 namespace trackdb::storage {
 
-class SstSink;  // sst_import.cc
+class SstSink;  // storage/import/sst_sink.h
 
 struct SstImportOptions {
   // Spill and SST files go in a fresh directory under this one (default:
@@ -84,6 +87,9 @@ struct SstImportStats {
   double ingest_seconds = 0;
   double compact_seconds = 0;
   double chunk_seconds = 0;  // folding into chunks, its compaction included
+  uint64_t chunked_entities = 0;  // written straight into chunks
+  uint64_t raw_entities = 0;      // written raw (they had stored history)
+  uint64_t chunks = 0;            // chunks written straight
 };
 
 class SstImport {
@@ -109,7 +115,8 @@ class SstImport {
             SstImportOptions options);
 
   void Report(absl::string_view phase, uint64_t done, uint64_t total) const;
-  absl::Status WriteHistory(SstSink& points, ExternalSorter& newest);
+  absl::Status WriteHistory(SstSink& points, SstSink& chunks,
+                            ExternalSorter& newest);
   absl::Status AddCell(ExternalSorter& cells, absl::string_view entity,
                        absl::string_view value,
                        std::optional<HistoryCell>* last);

@@ -46,6 +46,16 @@ std::vector<Dump> DumpAll(TrackStore& store) {
           testing::ReadRaw(store, ColumnFamily::kLatest)};
 }
 
+// Raw fixes in `points` (history cells left out).
+size_t RawFixes(TrackStore& store) {
+  size_t n = 0;
+  for (const auto& entry : testing::ReadRaw(store, ColumnFamily::kPoints)) {
+    const std::optional<LatestKeyParts> key = ParseLatestKey(entry.first);
+    n += !(key && absl::StartsWith(key->entity, kHistoryCellsTag));
+  }
+  return n;
+}
+
 uint64_t IntProperty(TrackStore& store, rocksdb::ColumnFamilyHandle* cf,
                      const std::string& name) {
   std::string text;
@@ -124,6 +134,12 @@ TEST_F(SstImportTest, ImportIntoEmptyStoreEqualsAddPoints) {
   AddToReference(points);
 
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+  // No entity had history: all of it went straight into chunks.
+  EXPECT_EQ(RawFixes(*store_), 0u);
+  EXPECT_EQ(stats->chunked_entities, 20u);
+  EXPECT_EQ(stats->raw_entities, 0u);
+  EXPECT_EQ(stats->chunks, 20u);
+  EXPECT_EQ(stats->chunk_seconds, 0);  // nothing to fold
   EXPECT_EQ(DumpAll(*store_), DumpAll(*reference_));
   EXPECT_EQ(stats->points_added, points.size());
   EXPECT_EQ(stats->points_written, 20u * 50u);
@@ -131,7 +147,7 @@ TEST_F(SstImportTest, ImportIntoEmptyStoreEqualsAddPoints) {
   EXPECT_EQ(stats->latest_updated, 20u);
   EXPECT_EQ(stats->latest_kept, 0u);
   EXPECT_EQ(stats->spilled_runs, 0);
-  EXPECT_EQ(stats->sst_files, 3);  // points, latest, registry count
+  EXPECT_EQ(stats->sst_files, 4);  // cells, chunks, latest, registry count
   // The later copy of a repeated (entity, time) won.
   TrackQuery q{"fleet", "car0", 1700000001000, 1700000001000};
   auto page = store_->GetTrack(q);
@@ -162,6 +178,9 @@ TEST_F(SstImportTest, MergesWithNewerAndOlderStoredPoints) {
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
   EXPECT_EQ(DumpAll(*store_), DumpAll(*reference_));
   EXPECT_EQ(stats->entities, 5u);
+  EXPECT_EQ(stats->raw_entities, 4u);      // had history: folded after
+  EXPECT_EQ(stats->chunked_entities, 1u);  // new
+  EXPECT_EQ(RawFixes(*store_), 0u);
   EXPECT_EQ(stats->latest_kept, 1u);     // newer
   EXPECT_EQ(stats->latest_updated, 4u);  // older, same, still, new
   auto newer = store_->GetLatest("fleet", "newer");
@@ -170,6 +189,19 @@ TEST_F(SstImportTest, MergesWithNewerAndOlderStoredPoints) {
   auto same = store_->GetLatest("fleet", "same");
   ASSERT_TRUE(same.ok() && same->has_value());
   EXPECT_EQ((*same)->lat, 14);  // equal time: the import, written last, wins
+}
+
+// Histories longer than a chunk go straight into the chunks the folder
+// would have made of them, byte for byte.
+TEST_F(SstImportTest, LongHistoriesGoStraightIntoTheFoldersChunks) {
+  const auto points = MovingPoints(3, 700, 1700000000000, 4);
+  auto stats = Import(*store_, points);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  AddToReference(points);
+  EXPECT_EQ(RawFixes(*store_), 0u);
+  EXPECT_EQ(stats->chunks, 9u);  // 700 fixes: 233 + 233 + 234
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+  EXPECT_EQ(DumpAll(*store_), DumpAll(*reference_));
 }
 
 TEST_F(SstImportTest, ReimportChangesNothing) {
