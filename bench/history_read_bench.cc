@@ -349,6 +349,8 @@ void Load(StoreRun* runs, const std::vector<model::TrackPoint>& points) {
     auto compacted = r.store->SetBulkLoad(false);
     if (!compacted.ok()) Die("compacting", compacted.status());
     r.sst_bytes = SstBytes(r.dir);
+    std::printf("%s: compacted in %.2f s\n", r.name,
+                compacted->compaction_seconds);
   }
 }
 
