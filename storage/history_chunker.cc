@@ -233,11 +233,6 @@ absl::StatusOr<FoldCounts> HistoryChunker::FoldBatch(
     absl::string_view collection, absl::string_view entity,
     const FoldOptions& options, bool* more) {
   *more = false;
-  // Trimming to max_points counts raw fixes only (retention_store.cc):
-  // such a collection's history stays raw.
-  if (engine_->options.retention->Get(collection).max_points > 0) {
-    return FoldCounts{};
-  }
   absl::ReaderMutexLock collection_lock(&collection_locks_->For(collection));
   EntityLocks::Held held =
       entity_locks_->Lock({EntityLocks::StripeOf(collection, entity)});

@@ -14,9 +14,6 @@
 // stripe and its collection's lock shared, as a points write does, no
 // write to the entity runs beside a fold.
 //
-// Not yet for a collection whose retention keeps max_points per entity:
-// trimming counts raw fixes only, so such a history stays raw.
-//
 // TrackStore owns one (TrackStore::chunker()).
 
 #include <cstddef>

@@ -236,9 +236,11 @@ TEST(HistoryChunkerTest, PositionAtReadsInsideAChunk) {
   EXPECT_NEAR(at->position.lat, 10.0095, 1e-9);
 }
 
-TEST(HistoryChunkerTest, AMaxPointsCollectionStaysRaw) {
+// A collection keeping max_points per entity is folded too: its trim cuts
+// across chunks (storage/history_trim.h), dropping the chunks before the
+// oldest fix kept and rewriting the one across it, and raw fixes alike.
+TEST(HistoryChunkerTest, AMaxPointsCollectionIsFoldedAndTrimmedAcrossChunks) {
   auto store = OpenStore(NewDataDir());
-  ASSERT_TRUE(store->retention().Set("fleet", {0, false, 100}).ok());
   std::vector<model::TrackPoint> fixes;
   for (int i = 0; i < 20; ++i) {
     fixes.push_back(testing::Point("a", kT0 + i, 1, 2));
@@ -246,10 +248,33 @@ TEST(HistoryChunkerTest, AMaxPointsCollectionStaysRaw) {
   ASSERT_TRUE(store->AddPoints("fleet", fixes).ok());
   FoldOptions o;
   o.min_fixes = 1;
+  o.chunk_fixes = 8;
   auto c = store->chunker().FoldEntity("fleet", "a", o);
   ASSERT_TRUE(c.ok());
-  EXPECT_EQ(c->fixes, 0u);
-  EXPECT_THAT(testing::ReadRaw(*store, ColumnFamily::kChunks), IsEmpty());
+  EXPECT_EQ(c->fixes, 20u);
+  EXPECT_EQ(c->chunks, 3u);  // 6, 7, 7 fixes: kT0+5, kT0+12, kT0+19
+  ASSERT_TRUE(store->AddPoints("fleet", {testing::Point("a", kT0 + 20, 1, 2)})
+                  .ok());  // raw, newest
+  ASSERT_TRUE(store->retention().Set("fleet", {0, false, 10}).ok());
+  absl::StatusOr<int64_t> trimmed = store->retention().TrimHistories();
+  ASSERT_TRUE(trimmed.ok()) << trimmed.status();
+  EXPECT_EQ(*trimmed, 11);  // kT0 .. kT0+10
+  const auto chunks = testing::ReadRaw(*store, ColumnFamily::kChunks);
+  ASSERT_EQ(chunks.size(), 2u);  // the first gone, the second cut
+  std::vector<model::TrackPoint> second;
+  ASSERT_TRUE(DecodeChunk(chunks[0].second, &second).ok());
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second.front().loc_time_ms, kT0 + 11);
+  EXPECT_EQ(PointKeyTime(chunks[0].first), kT0 + 12);  // its key stays
+  TrackQuery q;
+  q.collection = "fleet";
+  q.entity = "a";
+  auto page = store->GetTrack(q);
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->points.size(), 10u);
+  EXPECT_EQ(page->points.front().loc_time_ms, kT0 + 11);
+  EXPECT_EQ(page->points.back().loc_time_ms, kT0 + 20);
+  EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
 }
 
 // Compaction drops a chunk wholly past the cutoff and rewrites the one

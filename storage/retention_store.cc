@@ -167,94 +167,14 @@ absl::StatusOr<int64_t> RetentionStore::ExpireEntities(int64_t now_ms) {
   return total;
 }
 
-namespace {
-
-// Removes what lies before the fix `it` is at (the oldest one kept) from
-// the entity's history starting at `begin`; how many fixes that was.
-absl::StatusOr<uint64_t> CutBefore(Engine& engine, rocksdb::Iterator& it,
-                                   const std::string& begin) {
-  const std::string cut = it.key().ToString();
-  std::vector<std::string> keys;
-  uint64_t removed = 0;
-  for (it.Prev(); it.Valid(); it.Prev()) {
-    if (++removed <= kMaxPointDeletions) keys.push_back(it.key().ToString());
-  }
-  if (absl::Status s = FromRocks(it.status(), "trimming history"); !s.ok()) {
-    return s;
-  }
-  if (removed == 0) return removed;
-  WriteBatchBuilder batch(engine);
-  if (removed > kMaxPointDeletions) {
-    batch.DeleteRange(ColumnFamily::kPoints, begin, cut);
-  } else {
-    for (const std::string& key : keys) {
-      if (absl::Status d = batch.Delete(ColumnFamily::kPoints, key); !d.ok()) {
-        return d;
-      }
-    }
-  }
-  if (absl::Status w = batch.Commit("trimming history"); !w.ok()) return w;
-  return removed;
-}
-
-// Forward from `from_ms`: how many fixes lie at or after it.
-absl::StatusOr<uint64_t> CountFrom(rocksdb::Iterator& it,
-                                   const std::string& from) {
-  uint64_t n = 0;
-  for (it.Seek(from); it.Valid(); it.Next()) ++n;
-  if (absl::Status s = FromRocks(it.status(), "trimming history"); !s.ok()) {
-    return s;
-  }
-  return n;
-}
-
-}  // namespace
-
 absl::StatusOr<RetentionStore::HistoryTrim> RetentionStore::TrimHistory(
     absl::string_view collection, absl::string_view entity, int64_t max_points,
     std::optional<int64_t> from_ms) {
   absl::ReaderMutexLock collection_lock(&collection_locks_->For(collection));
   EntityLocks::Held held =
       entity_locks_->Lock({EntityLocks::StripeOf(collection, entity)});
-  const std::string begin = EntityPointsPrefix(collection, entity);
-  const std::string end = begin + std::string(9, '\xff');
-  rocksdb::Slice lower(begin), upper(end);
-  rocksdb::ReadOptions read;
-  read.iterate_lower_bound = &lower;
-  read.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(
-      engine_->db->NewIterator(read, engine_->points()));
-  const uint64_t max = static_cast<uint64_t>(max_points);
-  // From where the last pass kept: with at least max_points fixes there,
-  // the oldest kept is found counting forward, and all before it goes.
-  if (from_ms) {
-    const std::string from = PointKey(collection, entity, *from_ms);
-    absl::StatusOr<uint64_t> n = CountFrom(*it, from);
-    if (!n.ok()) return n.status();
-    if (*n >= max) {
-      it->Seek(from);
-      for (uint64_t skip = *n - max; skip > 0; --skip) it->Next();
-    }
-  }
-  // Otherwise (the first pass, or fixes removed since): back from the
-  // newest.
-  if (!from_ms || !it->Valid()) {
-    it->SeekToLast();
-    for (uint64_t kept = 1; it->Valid() && kept < max; ++kept) it->Prev();
-    if (!it->Valid()) it->SeekToFirst();  // max_points or fewer: all kept
-  }
-  if (!it->Valid()) {
-    if (absl::Status s = FromRocks(it->status(), "trimming history"); !s.ok()) {
-      return s;
-    }
-    return HistoryTrim{};  // no fixes at all
-  }
-  HistoryTrim trim;
-  trim.oldest_kept_ms = PointKeyTime(SliceView(it->key()));
-  absl::StatusOr<uint64_t> removed = CutBefore(*engine_, *it, begin);
-  if (!removed.ok()) return removed.status();
-  trim.removed = *removed;
-  return trim;
+  return TrimEntityHistory(*engine_, collection, entity,
+                           static_cast<uint64_t>(max_points), from_ms);
 }
 
 absl::StatusOr<int64_t> RetentionStore::TrimHistories() {

@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "storage/engine/collection_lock_table.h"
 #include "storage/engine/entity_locks.h"
+#include "storage/history_trim.h"
 #include "storage/points/retention.h"
 
 namespace trackdb::storage {
@@ -65,10 +66,7 @@ class RetentionStore {
                                     int64_t cutoff_ms);
   // Keeps one entity's newest `max_points` fixes, counting forward from
   // `from_ms` (the oldest fix its last trim kept) when it can.
-  struct HistoryTrim {
-    uint64_t removed = 0;
-    int64_t oldest_kept_ms = INT64_MIN;
-  };
+  using HistoryTrim = storage::HistoryTrim;
   absl::StatusOr<HistoryTrim> TrimHistory(absl::string_view collection,
                                           absl::string_view entity,
                                           int64_t max_points,

@@ -4,6 +4,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -259,6 +262,59 @@ TEST(RetentionTest, TrimHistoriesKeepsEachEntitysNewestFixes) {
   EXPECT_EQ(store->retention().Set("fleet", {0, false, -1}).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(store->retention().Get("fleet"), (RetentionPolicy{0, false, 2}));
+}
+
+// Trimming over chunks: random histories folded into small chunks, with
+// late and repeated fixes written raw after, trimmed to random limits,
+// against a model of each entity's times (a repeat is one fix).
+TEST(RetentionTest, TrimHistoriesOverChunksKeepsTheNewestAgainstAModel) {
+  auto store = OpenStore(NewDataDir());
+  std::mt19937_64 rng(5);
+  std::map<std::string, std::set<int64_t>> model;
+  const auto write = [&](const std::string& entity, int64_t t) {
+    ASSERT_TRUE(store->AddPoints("fleet", {Point(entity, t, 1, 2)}).ok());
+    model[entity].insert(t);
+  };
+  FoldOptions fold;
+  fold.min_fixes = 1;
+  fold.chunk_fixes = 7;
+  for (int round = 0; round < 12; ++round) {
+    for (int e = 0; e < 4; ++e) {
+      const std::string entity = absl::StrCat("e", e);
+      for (int i = 0, n = 5 + rng() % 40; i < n; ++i) {
+        write(entity, 1000 + static_cast<int64_t>(rng() % 400) * 10);
+      }
+    }
+    if (rng() % 3 != 0) {
+      ASSERT_TRUE(store->chunker().FoldAll(fold, INT64_MAX).ok());
+    }
+    const int64_t max = 1 + rng() % 60;
+    ASSERT_TRUE(store->retention().Set("fleet", {0, false, max}).ok());
+    uint64_t want_removed = 0;
+    for (auto& [entity, times] : model) {
+      while (times.size() > static_cast<size_t>(max)) {
+        times.erase(times.begin());
+        ++want_removed;
+      }
+    }
+    absl::StatusOr<int64_t> removed = store->retention().TrimHistories();
+    ASSERT_TRUE(removed.ok()) << removed.status();
+    // An entity whose latest did not move waits: trimmed here only if it
+    // was written this round, which every one was unless no fix was newer.
+    EXPECT_LE(*removed, static_cast<int64_t>(want_removed)) << round;
+    // A fresh write to each moves its latest: now every one is trimmed.
+    for (auto& [entity, times] : model) {
+      write(entity, *times.rbegin() + 10);
+      while (times.size() > static_cast<size_t>(max)) times.erase(times.begin());
+    }
+    ASSERT_TRUE(store->retention().TrimHistories().ok());
+    for (const auto& [entity, times] : model) {
+      EXPECT_THAT(TrackTimes(*store, "fleet", entity),
+                  ElementsAreArray(times.begin(), times.end()))
+          << entity << " round " << round;
+    }
+    EXPECT_THAT(InvariantViolations(*store, "fleet"), ::testing::IsEmpty());
+  }
 }
 
 // The passes beside writers: entities keep being written while

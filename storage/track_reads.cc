@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "model/validate.h"
 #include "storage/engine/engine.h"
+#include "storage/entity_history.h"
 #include "storage/format/keys.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
@@ -71,42 +72,6 @@ absl::Status ReadTrackPage(HistoryCursor& cursor, const TrackQuery& q,
   }
   return absl::OkStatus();
 }
-
-// One entity's history over one view of both families (a fold moving
-// fixes between them is seen whole or not at all), bounded to the entity.
-class EntityHistory {
- public:
-  EntityHistory(absl::string_view collection, absl::string_view entity)
-      : begin_(EntityPointsPrefix(collection, entity)),
-        end_(begin_ + std::string(9, '\xff')),
-        lower_(begin_),
-        upper_(end_) {}
-
-  absl::Status Open(const Engine& engine) {
-    rocksdb::ReadOptions read;
-    read.iterate_lower_bound = &lower_;
-    read.iterate_upper_bound = &upper_;
-    std::vector<rocksdb::Iterator*> its;
-    if (absl::Status s = FromRocks(
-            engine.db->NewIterators(read, {engine.points(), engine.chunks()},
-                                    &its),
-            "reading track");
-        !s.ok()) {
-      return s;
-    }
-    points_.reset(its[0]);
-    chunks_.reset(its[1]);
-    cursor_.emplace(points_.get(), chunks_.get());
-    return absl::OkStatus();
-  }
-  HistoryCursor& cursor() { return *cursor_; }
-
- private:
-  const std::string begin_, end_;
-  const rocksdb::Slice lower_, upper_;
-  std::unique_ptr<rocksdb::Iterator> points_, chunks_;
-  std::optional<HistoryCursor> cursor_;
-};
 
 }  // namespace
 

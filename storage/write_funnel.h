@@ -104,8 +104,10 @@
 //                       retention_store.cc  a collection's retention
 //                                       policy; expired entities, as
 //                                       DeleteEntity; history past
-//                                       max_points per entity (a range
-//                                       deletion each)
+//                                       max_points per entity, raw
+//                                       fixes and chunks (history_trim.cc:
+//                                       deletions, the chunk across the
+//                                       cut rewritten)
 //   chunker().Fold*     history_chunker.cc  raw fixes folded into chunks
 //                                       (raw keys deleted, chunks put),
 //                                       one entity a batch; the history

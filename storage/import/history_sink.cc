@@ -46,8 +46,7 @@ HistorySink::HistorySink(const Engine& engine, absl::string_view collection,
       points_(points),
       chunks_(chunks),
       chunk_fixes_(options.chunk_fixes),
-      batch_fixes_(std::max(options.batch_fixes, options.chunk_fixes)),
-      may_chunk_(engine.options.retention->Get(collection).max_points == 0) {
+      batch_fixes_(std::max(options.batch_fixes, options.chunk_fixes)) {
   // An error here is met again, and returned, by StartEntity's seeks.
   auto stored = OverCollection(engine, engine.points(), collection_prefix_);
   if (stored.ok()) stored_points_ = std::move(*stored);
@@ -64,7 +63,7 @@ absl::Status HistorySink::StartEntity(absl::string_view entity_part) {
   absl::StatusOr<bool> chunked =
       HoldsEntity(stored_chunks_.get(), entity_prefix_);
   if (!chunked.ok()) return chunked.status();
-  chunking_ = may_chunk_ && !*raw && !*chunked;
+  chunking_ = !*raw && !*chunked;
   ++(chunking_ ? chunked_entities_ : raw_entities_);
   // Files are cut between entities, so that an entity's history is in
   // one file, unless it alone outgrows several.

@@ -5,9 +5,7 @@
 // (storage/format/chunk_codec.h) when the store holds no history of the
 // entity, so that the import leaves it as the history folder would without
 // writing it twice; else as raw keys, which the import's fold then merges
-// with the stored ones (storage/history_chunker.h keeps I9 there). A
-// collection whose retention keeps max_points per entity stays raw, as the
-// folder leaves it (its trimming counts raw fixes).
+// with the stored ones (storage/history_chunker.h keeps I9 there).
 
 #include <cstddef>
 #include <cstdint>
@@ -54,7 +52,6 @@ class HistorySink {
   SstSink* const chunks_;
   const size_t chunk_fixes_;
   const size_t batch_fixes_;
-  bool may_chunk_ = true;  // the collection's history may be chunked
   // Over the collection's stored history; null when it holds none.
   std::unique_ptr<rocksdb::Iterator> stored_points_, stored_chunks_;
   std::string entity_prefix_;  // the current entity's keys' prefix

@@ -204,22 +204,6 @@ TEST_F(SstImportTest, LongHistoriesGoStraightIntoTheFoldersChunks) {
   EXPECT_EQ(DumpAll(*store_), DumpAll(*reference_));
 }
 
-// Trimming to max_points counts raw fixes, so such a collection's import
-// stays raw, as the folder leaves its history.
-TEST_F(SstImportTest, ACollectionKeepingMaxPointsStaysRaw) {
-  RetentionPolicy keep;
-  keep.max_points = 1000;
-  ASSERT_TRUE(store_->retention().Set("fleet", keep).ok());
-  const auto points = MovingPoints(4, 300, 1700000000000, 5);
-  auto stats = Import(*store_, points);
-  ASSERT_TRUE(stats.ok()) << stats.status();
-  EXPECT_EQ(stats->chunked_entities, 0u);
-  EXPECT_EQ(stats->raw_entities, 4u);
-  EXPECT_EQ(RawFixes(*store_), 4u * 300u);
-  EXPECT_THAT(testing::ReadRaw(*store_, ColumnFamily::kChunks), IsEmpty());
-  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
-}
-
 TEST_F(SstImportTest, ReimportChangesNothing) {
   const auto points = MovingPoints(10, 30, 1700000000000, 2);
   ASSERT_TRUE(Import(*store_, points).ok());

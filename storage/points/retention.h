@@ -21,7 +21,8 @@
 //     and the collection's count must follow.
 // max_points is enforced by the same minute's pass alone
 // (RetentionStore::TrimHistories: the fixes past an entity's limit deleted,
-// their space reclaimed by compaction), so an entity may hold a minute's
+// raw or in chunks, storage/history_trim.h; their space reclaimed by
+// compaction), so an entity may hold a minute's
 // fixes more than its limit between passes.
 // A policy is stored in `default` (storage/format/keys.h RetentionKey) and loaded
 // on open. It belongs to the collection's name, not to its contents:
