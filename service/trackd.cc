@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -48,6 +49,12 @@ ABSL_FLAG(std::optional<int>, resp_port, std::nullopt,
           "Overrides server.resp_port.");
 ABSL_FLAG(std::optional<bool>, cluster_enabled, std::nullopt,
           "Overrides server.cluster_enabled (Redis Cluster protocol).");
+// For tests that need folds within seconds (the crash test): how often the
+// history folder runs, and the raw fixes that make an entity due.
+ABSL_FLAG(int64_t, history_fold_interval_ms, 60000,
+          "Testing: how often raw fixes are folded into chunks.");
+ABSL_FLAG(int64_t, history_fold_min_fixes, 256,
+          "Testing: raw fixes that make an entity due for folding.");
 
 namespace trackdb {
 namespace {
@@ -145,6 +152,13 @@ absl::StatusOr<std::unique_ptr<storage::TrackStore>> OpenStore(
   return store;
 }
 
+storage::FoldOptions FoldOptions() {
+  storage::FoldOptions options;
+  options.min_fixes = static_cast<size_t>(
+      std::max<int64_t>(1, absl::GetFlag(FLAGS_history_fold_min_fixes)));
+  return options;
+}
+
 // The background jobs over the store, stopped (destroyed) before it closes.
 struct StoreJobs {
   explicit StoreJobs(storage::TrackStore* store)
@@ -152,7 +166,10 @@ struct StoreJobs {
       // collections' expiring latest points (TrackService.SetRetention).
       : retention_trimmer(store, absl::Minutes(1)),
         // History from a key a fix into chunks (storage/history_chunker.h).
-        history_folder(store, absl::Minutes(1)),
+        history_folder(
+            store,
+            absl::Milliseconds(absl::GetFlag(FLAGS_history_fold_interval_ms)),
+            FoldOptions()),
         // GEO keys past their expiry (storage/collections/collection_expiry.h).
         collection_expirer(store, absl::Milliseconds(200)) {}
 

@@ -9,7 +9,9 @@
 # the restarted trackd serves the next round. Every ROUNDS_PER_DIR rounds
 # (default 10) a mode starts a fresh data dir, so checks stay short in long
 # runs, and the last trackd of each data dir is stopped cleanly, restarted
-# and checked once more. Prints one line per round and a summary.
+# and checked once more, and its chunks counted (ldb, from rocksdb-tools):
+# the history folder runs every 300 ms here, so kills land amid folds.
+# Prints one line per round and a summary.
 # Run from the runfiles root (bazel test does; tools/crash/long_run.sh too).
 set -u
 kills="${1:-10}"
@@ -31,7 +33,10 @@ start() {  # start CONF DATA: starts trackd, sets pid, grpc_port, resp_port
   # Emptied here, not by trackd's redirection, which runs in the child
   # after the loop below may already have read the previous trackd's log.
   : >"$work/trackd.log"
+  # The history folder runs every 300 ms on entities with 4 raw fixes, so
+  # that kills land before, during and after folds.
   "$trackd" --config="$1" --data_dir="$2" --grpc_port=0 --resp_port=0 \
+    --history_fold_interval_ms=300 --history_fold_min_fixes=4 \
     2>"$work/trackd.log" &
   pid=$!
   # Replaying the WAL of a big round on a busy machine can take a while.
@@ -51,6 +56,7 @@ start() {  # start CONF DATA: starts trackd, sets pid, grpc_port, resp_port
 }
 
 checked=0
+chunks=0   # history chunks found after the rounds (the folds ran)
 watched=0  # fence events a Watch saw before a kill (crash_fences.py)
 check() {  # check STATE LABEL: runs the checks, adds up what was checked
   out=$("$python" "$client" check "$1" "$grpc_port" "$resp_port") ||
@@ -94,10 +100,15 @@ for mode in DURABILITY_WAL_SYNC DURABILITY_WAL; do
     kill -TERM "$pid"
     wait "$pid" 2>/dev/null
     pid=""
+    # What was checked came partly from chunks: the folds ran.
+    n=$(ldb --db="$data" --column_family=chunks --hex scan 2>&1 | grep -c '^0x') ||
+      fail "$mode: no history chunk in $data (ldb: $(ldb --db="$data" --column_family=chunks --hex scan 2>&1 | tail -1))"
+    chunks=$((chunks + n))
     rm -rf "$data"
   done
 done
 # The resume check needs a watcher that saw events before some kill.
 [ "$watched" -gt 0 ] || fail "no fence event was watched before a kill"
 echo "PASS: $done_kills kills, $checked acknowledged writes checked, 0 lost," \
-  "$watched fence events watched across kills, $(($(date +%s) - began)) s"
+  "$watched fence events watched across kills, $chunks history chunks," \
+  "$(($(date +%s) - began)) s"
