@@ -69,7 +69,8 @@ std::vector<std::string> AllKeys(TrackStore& store) {
   std::vector<std::string> out;
   for (ColumnFamily cf :
        {ColumnFamily::kDefault, ColumnFamily::kPoints, ColumnFamily::kLatest,
-        ColumnFamily::kKv, ColumnFamily::kFences, ColumnFamily::kTypes}) {
+        ColumnFamily::kKv, ColumnFamily::kFences, ColumnFamily::kTypes,
+        ColumnFamily::kChunks}) {
     for (const auto& [k, v] : testing::ReadRaw(store, cf)) {
       if (cf == ColumnFamily::kDefault &&
           absl::StartsWith(k, kReplicationKeyPrefix)) {
@@ -101,6 +102,19 @@ std::vector<std::string> DerivedReads(TrackStore& store) {
                                store.fences().LogEnd(c)));
     auto fences = store.fences().List(c);
     for (const v1::Fence& f : *fences) out.push_back(f.name());
+    // History, from raw fixes and chunks.
+    for (const char* entity : {"car1", "car7", "walker"}) {
+      TrackQuery q;
+      q.collection = c;
+      q.entity = entity;
+      q.limit = 1000;
+      auto page = store.GetTrack(q);
+      if (!page.ok()) continue;
+      for (const model::TrackPoint& p : page->points) {
+        out.push_back(absl::StrCat(c, " ", entity, " ", p.loc_time_ms, " ",
+                                   p.lat, " ", p.lon));
+      }
+    }
   }
   for (const char* name : {"s1", "s2", "s3"}) {
     auto v = store.GetString(name, kNow);
@@ -169,6 +183,14 @@ void WriteEveryKind(TrackStore& store, int round) {
     ASSERT_TRUE(store.fences().Delete("fleet", "f0").ok());
     ASSERT_TRUE(store.DeleteNames({"s2"}, kNow).ok());
   }
+  // History folded into chunks of a few fixes (a fix written after joins
+  // or replaces one), and "other" trimmed to its newest fixes across them.
+  FoldOptions fold;
+  fold.min_fixes = 1;
+  fold.chunk_fixes = 3;
+  ASSERT_TRUE(store.chunker().FoldAll(fold, INT64_MAX).ok());
+  ASSERT_TRUE(store.retention().Set("other", {0, false, 4}).ok());
+  ASSERT_TRUE(store.retention().TrimHistories().ok());
 }
 
 // The fences and kinds of the events a walk in and out of the depot logs.
@@ -197,6 +219,7 @@ TEST(ReplicationTest, AReplicaEqualsItsPrimaryAfterWritesOfEveryKind) {
   EXPECT_EQ(Sync(*primary, *replica), Path::kFull);
   EXPECT_EQ(AllKeys(*replica), AllKeys(*primary));
   EXPECT_EQ(DerivedReads(*replica), DerivedReads(*primary));
+  EXPECT_FALSE(testing::ReadRaw(*replica, ColumnFamily::kChunks).empty());
   for (int round = 1; round < 6; ++round) {
     WriteEveryKind(*primary, round);
     EXPECT_EQ(Sync(*primary, *replica), Path::kPartial);
