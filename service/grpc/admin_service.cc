@@ -47,12 +47,14 @@ void StatsToProto(const storage::StoreStats& s, v1::GetStatsResponse* out) {
   out->set_write_stopped(s.write_stopped);
   out->set_l0_files(s.l0_files());
   out->set_pending_compaction_bytes(s.pending_compaction_bytes());
+  out->set_history_bytes_per_fix(s.history_bytes_per_fix());
   for (const storage::CfStats& c : s.column_families) {
     v1::ColumnFamilyStats* cf = out->add_column_families();
     cf->set_name(c.name);
     cf->set_l0_files(c.l0_files);
     cf->set_l0_bytes(c.l0_bytes);
     cf->set_live_sst_bytes(c.live_sst_bytes);
+    cf->set_history_fixes(c.history_fixes);
     cf->set_pending_compaction_bytes(c.pending_compaction_bytes);
     cf->set_memtable_bytes(c.memtable_bytes);
     cf->set_flushes(c.flushes);

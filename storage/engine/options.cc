@@ -15,6 +15,7 @@
 #include "storage/format/counter_merge.h"
 #include "storage/format/keys.h"
 #include "storage/points/history_expiry.h"
+#include "storage/points/history_fixes.h"
 #include "storage/strings/kv_expiry.h"
 #include "storage/typed/typed_gc.h"
 
@@ -258,6 +259,14 @@ rocksdb::ColumnFamilyOptions ColdInZstd(rocksdb::ColumnFamilyOptions o) {
   return o;
 }
 
+// points and chunks: each file counts its fixes, for stats' bytes a fix.
+rocksdb::ColumnFamilyOptions CountingFixes(rocksdb::ColumnFamilyOptions o,
+                                           HistoryFamily family) {
+  o.table_properties_collector_factories.push_back(
+      NewHistoryFixesCollectorFactory(family));
+  return o;
+}
+
 // chunks: expired fixes go as points' do (storage/points/history_expiry.h).
 // Chunks are written once and read whole, columns of small varints: ZSTD
 // at level 9 over 32 KiB blocks (a few chunks each) where this RocksDB has
@@ -289,13 +298,16 @@ std::vector<rocksdb::ColumnFamilyDescriptor> ColumnFamilies(
   return {
       {rocksdb::kDefaultColumnFamilyName,
        Counters(WithTable(cf, point_lookup_table))},
-      {kPointsCf, ColdInZstd(Retained(WithTable(cf, table), retention))},
+      {kPointsCf,
+       CountingFixes(ColdInZstd(Retained(WithTable(cf, table), retention)),
+                     HistoryFamily::kRawFixes)},
       {kLatestCf, LookedUp(Overwritten(WithTable(cf, point_lookup_table)))},
       {kKvCf, LookedUp(Expiring(WithTable(cf, point_lookup_table)))},
       {kFencesCf, WithTable(cf, table)},
       {kTypesCf,
        LookedUp(Collected(WithTable(cf, point_lookup_table), typed_gc))},
-      {kChunksCf, Chunked(cf, table, std::move(retention))},
+      {kChunksCf, CountingFixes(Chunked(cf, table, std::move(retention)),
+                                HistoryFamily::kChunks)},
   };
 }
 

@@ -256,6 +256,24 @@ void ReportDiskWrites(const StoreStats& s, std::vector<Finding>& out) {
                    absl::StrFormat("%.1f%%", 100 * s.block_cache_hit_rate())));
 }
 
+// Not a problem either: what history costs, raw and in chunks.
+void ReportHistoryBytes(const StoreStats& s, std::vector<Finding>& out) {
+  const CfStats* points = s.cf(kPointsCf);
+  const CfStats* chunks = s.cf(kChunksCf);
+  if (!points || !chunks || points->history_fixes + chunks->history_fixes == 0) {
+    return;
+  }
+  Add(out, Finding::kInfo, "history_bytes",
+      absl::StrCat(
+          "history on disk: ",
+          absl::StrFormat("%.2f", s.history_bytes_per_fix()),
+          " bytes a fix (", chunks->history_fixes, " fixes in chunks, ",
+          points->history_fixes,
+          " raw, not yet folded; points ", Mib(points->history_bytes),
+          " with the history cells, chunks ", Mib(chunks->history_bytes),
+          ")"));
+}
+
 }  // namespace
 
 const char* SeverityName(Finding::Severity severity) {
@@ -282,6 +300,7 @@ std::vector<Finding> Diagnose(const StoreStats& s, const StoreOptions& o) {
   CheckBulkLoad(s, out);
   CheckMemory(s, o, out);
   ReportDiskWrites(s, out);
+  ReportHistoryBytes(s, out);
   // Worst first; stable, so that findings of one severity keep this order.
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) {

@@ -24,7 +24,8 @@ struct Finding {
   // "l0_stop", "memtable_stall", "compaction_behind",
   // "memory_above_budget", "rss_above_budget", "bulk_load_on",
   // "memtable_budget_below_memtables", "memtables_far_above_budget",
-  // "disk_full", "disk_error", "disk_writes" (info).
+  // "disk_full", "disk_error", "disk_writes" (info), "history_bytes"
+  // (info).
   std::string code;
   std::string message;  // one or two sentences with the numbers
 };

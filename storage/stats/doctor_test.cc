@@ -88,6 +88,25 @@ TEST(DoctorTest, HealthyStoreHasNoProblems) {
   EXPECT_THAT(FormatFindings(findings), HasSubstr("no problems found"));
 }
 
+TEST(DoctorTest, HistoryBytesAFixWithTheFixesRawAndInChunks) {
+  StoreStats s = Healthy();
+  EXPECT_THAT(Diagnose(s, DefaultOptions()),
+              Not(Contains(Field(&Finding::code, "history_bytes"))));
+  Cf(s, kPointsCf).history_fixes = 1000;
+  Cf(s, kPointsCf).history_bytes = 30000;
+  CfStats chunks;
+  chunks.name = kChunksCf;
+  chunks.history_fixes = 9000;
+  chunks.history_bytes = 30000;
+  s.column_families.push_back(chunks);
+  const std::vector<Finding> findings = Diagnose(s, DefaultOptions());
+  EXPECT_THAT(findings, Contains(Named("history_bytes", Finding::kInfo)));
+  EXPECT_THAT(findings,
+              Contains(Says("history_bytes",
+                            "history on disk: 6.00 bytes a fix (9000 fixes in "
+                            "chunks, 1000 raw, not yet folded")));
+}
+
 TEST(DoctorTest, SmallFlushesWithNumbers) {
   StoreStats s = Healthy();
   Cf(s, kPointsCf).flushes = 200;

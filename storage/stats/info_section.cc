@@ -62,6 +62,7 @@ std::string FormatInfoSection(const storage::StoreStats& s) {
   line("background_errors", s.background_errors);
   line("error_recoveries", s.error_recoveries);
   line("delayed_write_rate", s.delayed_write_rate);
+  line("history_bytes_per_fix", Fixed(s.history_bytes_per_fix(), 2));
   for (const storage::CfStats& c : s.column_families) {
     line(absl::StrCat("cf_", c.name),
          absl::StrCat(
@@ -74,7 +75,8 @@ std::string FormatInfoSection(const storage::StoreStats& s) {
              ",slowdowns=", c.slowdowns, ",stops=", c.stops,
              ",slowdown_seconds=", Fixed(c.slowdown_seconds, 3),
              ",stop_seconds=", Fixed(c.stop_seconds, 3),
-             ",l0_slowdowns=", c.l0_slowdowns, ",l0_stops=", c.l0_stops));
+             ",l0_slowdowns=", c.l0_slowdowns, ",l0_stops=", c.l0_stops,
+             ",history_fixes=", c.history_fixes));
   }
   return out;
 }

@@ -12,7 +12,9 @@
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/write_buffer_manager.h"
 #include "storage/engine/engine.h"
+#include "storage/format/keys.h"
 #include "storage/format/rocks_util.h"
+#include "storage/points/history_fixes.h"
 #include "storage/track_store.h"
 
 namespace trackdb::storage {
@@ -139,6 +141,11 @@ CfStats ReadCfStats(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* handle,
     c.l0_files = std::atoi(text.c_str());
   }
   c.live_sst_bytes = IntProperty(db, handle, "rocksdb.live-sst-files-size");
+  if (c.name == kPointsCf || c.name == kChunksCf) {
+    const HistoryFiles history = HistoryFixesInFiles(db, handle);
+    c.history_fixes = history.fixes;
+    c.history_bytes = history.bytes;
+  }
   c.pending_compaction_bytes =
       IntProperty(db, handle, "rocksdb.estimate-pending-compaction-bytes");
   c.memtable_bytes = IntProperty(db, handle, "rocksdb.cur-size-all-mem-tables");
@@ -183,6 +190,15 @@ double StoreStats::slowdown_seconds() const {
 }
 double StoreStats::stop_seconds() const {
   return SumOver(column_families, &CfStats::stop_seconds);
+}
+double StoreStats::history_bytes_per_fix() const {
+  uint64_t bytes = 0, fixes = 0;
+  for (const CfStats& c : column_families) {
+    if (c.name != kPointsCf && c.name != kChunksCf) continue;
+    bytes += c.history_bytes;
+    fixes += c.history_fixes;
+  }
+  return fixes ? static_cast<double>(bytes) / fixes : 0;
 }
 
 namespace {

@@ -31,6 +31,11 @@ class TrackStore;
 
 struct CfStats {
   std::string name;
+  // Fixes its SST files hold (points: raw fixes; chunks: the fixes in
+  // them; 0 for the other families), and those files' bytes:
+  // storage/points/history_fixes.h.
+  uint64_t history_fixes = 0;
+  uint64_t history_bytes = 0;
   // LSM shape.
   int l0_files = 0;
   uint64_t l0_bytes = 0;
@@ -163,6 +168,10 @@ struct StoreStats {
   uint64_t flush_raw_bytes() const;
   double slowdown_seconds() const;
   double stop_seconds() const;
+  // What history costs on disk: the SST bytes of points (raw fixes and the
+  // history cells) and chunks over the fixes they hold (of files that
+  // count them); 0 with none.
+  double history_bytes_per_fix() const;
 };
 
 // Everything above but the rates, from the store's DB and the observers in

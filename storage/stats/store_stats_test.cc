@@ -84,6 +84,36 @@ TEST(StoreStatsTest, ReadsWritesFlushesCacheAndOptions) {
   EXPECT_EQ(s.l0_files(), 1);
 }
 
+// Each SST file counts the fixes it holds: raw ones in points (the history
+// cells left out), those inside chunks; bytes a fix follows.
+TEST(StoreStatsTest, HistoryFixesAndBytesAFixFromTheFiles) {
+  auto store = OpenStore(NewDataDir());
+  WritePoints(*store, 2000, 1000);  // 500 entities, 4 fixes each
+  ASSERT_TRUE(testing::FlushAndCompact(*store, ColumnFamily::kPoints).ok());
+  StoreStats s = ReadStoreStats(*store);
+  EXPECT_EQ(s.cf(kPointsCf)->history_fixes, 2000u);
+  EXPECT_EQ(s.cf(kChunksCf)->history_fixes, 0u);
+  EXPECT_EQ(s.cf(kLatestCf)->history_fixes, 0u);
+  // The files' blocks: within a few per cent of their sizes.
+  EXPECT_NEAR(s.history_bytes_per_fix(),
+              1.0 * s.cf(kPointsCf)->live_sst_bytes / 2000,
+              0.05 * s.cf(kPointsCf)->live_sst_bytes / 2000);
+  // Half the entities folded: their fixes move to chunks.
+  for (int i = 0; i < 250; ++i) {
+    ASSERT_TRUE(store->chunker()
+                    .FoldEntity("fleet", absl::StrCat("car", i), FoldOptions())
+                    .ok());
+  }
+  ASSERT_TRUE(testing::FlushAndCompact(*store, ColumnFamily::kPoints).ok());
+  ASSERT_TRUE(testing::FlushAndCompact(*store, ColumnFamily::kChunks).ok());
+  s = ReadStoreStats(*store);
+  EXPECT_EQ(s.cf(kPointsCf)->history_fixes, 1000u);
+  EXPECT_EQ(s.cf(kChunksCf)->history_fixes, 1000u);
+  const double live = s.cf(kPointsCf)->live_sst_bytes +
+                      s.cf(kChunksCf)->live_sst_bytes;
+  EXPECT_NEAR(s.history_bytes_per_fix(), live / 2000, 0.05 * live / 2000);
+}
+
 TEST(StoreStatsTest, SamplerGivesRatesOverTheInterval) {
   auto store = OpenStore(NewDataDir());
   StatsSampler sampler;
