@@ -35,28 +35,6 @@ int64_t Plus(int64_t a, int64_t b) {
                               static_cast<uint64_t>(b));
 }
 
-void AppendVarint64(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>(v | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-bool ReadVarint64(absl::string_view* in, uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0; shift <= 63 && !in->empty(); shift += 7) {
-    const uint8_t byte = static_cast<uint8_t>(in->front());
-    in->remove_prefix(1);
-    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
-    if ((byte & 0x80) == 0) {
-      *v = result;
-      return true;
-    }
-  }
-  return false;
-}
-
 bool ReadSigned(absl::string_view* in, int64_t* v) {
   uint64_t z;
   if (!ReadVarint64(in, &z)) return false;

@@ -12,7 +12,9 @@ constexpr uint64_t kSignBit = 1ULL << 63;
 
 }  // namespace
 
-void AppendVarint32(std::string* out, uint32_t v) {
+void AppendVarint32(std::string* out, uint32_t v) { AppendVarint64(out, v); }
+
+void AppendVarint64(std::string* out, uint64_t v) {
   while (v >= 0x80) {
     out->push_back(static_cast<char>(v | 0x80));
     v >>= 7;
@@ -27,6 +29,20 @@ bool ReadVarint32(absl::string_view* in, uint32_t* v) {
     in->remove_prefix(1);
     result |= static_cast<uint32_t>(byte & 0x7f) << shift;
     if (!(byte & 0x80)) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ReadVarint64(absl::string_view* in, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && !in->empty(); shift += 7) {
+    const uint8_t byte = static_cast<uint8_t>(in->front());
+    in->remove_prefix(1);
+    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
       *v = result;
       return true;
     }

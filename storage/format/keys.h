@@ -226,6 +226,8 @@ std::optional<absl::string_view> NameOfKey(ColumnFamily cf,
 // Byte helpers shared with the value codec.
 void AppendVarint32(std::string* out, uint32_t v);
 bool ReadVarint32(absl::string_view* in, uint32_t* v);
+void AppendVarint64(std::string* out, uint64_t v);
+bool ReadVarint64(absl::string_view* in, uint64_t* v);
 // A varint32 length then that many bytes; false (and *in unspecified) when
 // `in` is shorter.
 bool ReadLengthPrefixed(absl::string_view* in, std::string* out);
