@@ -35,7 +35,13 @@ int64_t Plus(int64_t a, int64_t b) {
                               static_cast<uint64_t>(b));
 }
 
-bool ReadSigned(absl::string_view* in, int64_t* v) {
+// Most values in a chunk are deltas of one byte: those take the short way.
+inline bool ReadSigned(absl::string_view* in, int64_t* v) {
+  if (!in->empty() && static_cast<uint8_t>(in->front()) < 0x80) {
+    *v = UnZigZag(static_cast<uint8_t>(in->front()));
+    in->remove_prefix(1);
+    return true;
+  }
   uint64_t z;
   if (!ReadVarint64(in, &z)) return false;
   *v = UnZigZag(z);
@@ -96,30 +102,32 @@ void AppendDoubles(std::string* out, absl::Span<const double> values) {
   out->append(order == 2 ? second : first);
 }
 
-bool ReadDoubles(absl::string_view* in, size_t n, std::vector<double>* out) {
+using Doubles = ChunkColumns::Doubles;
+
+bool ReadDoubles(absl::string_view* in, size_t n, Doubles* out) {
   if (in->empty()) return false;
   const uint8_t mode = static_cast<uint8_t>(in->front());
   in->remove_prefix(1);
-  out->clear();
+  out->ints.clear();
   if (mode == kRawDoubles) {
     if (in->size() < 8 * n) return false;
+    out->scale = -1;
     for (size_t i = 0; i < n; ++i, in->remove_prefix(8)) {
-      const uint64_t bits = ReadBigEndian64(*in);
-      double v;
-      std::memcpy(&v, &bits, sizeof v);
-      out->push_back(v);
+      out->ints.push_back(static_cast<int64_t>(ReadBigEndian64(*in)));
     }
     return true;
   }
   const int scale = mode & 0x0f, order = mode >> 4;
   if (scale > kMaxScale || (order != 1 && order != 2)) return false;
+  out->scale = scale;
+  out->ints.resize(n);
   int64_t value = 0, delta = 0;
   for (size_t i = 0; i < n; ++i) {
     int64_t d;
     if (!ReadSigned(in, &d)) return false;
     delta = order == 2 && i > 0 ? Plus(delta, d) : d;
     value = Plus(value, delta);
-    out->push_back(static_cast<double>(value) / kPow10[scale]);
+    out->ints[i] = value;
   }
   return true;
 }
@@ -177,12 +185,12 @@ void AppendOptional(std::string* out, absl::Span<const model::TrackPoint> fixes,
 // One optional field's column: *values holds one value a fix (0 where
 // *has says none); *has is left empty when every fix has one or none does
 // (then *values is empty too).
-bool ReadOptional(absl::string_view* in, size_t n, std::vector<double>* values,
+bool ReadOptional(absl::string_view* in, size_t n, Doubles* values,
                   std::vector<uint8_t>* has) {
   if (in->empty()) return false;
   const char mode = in->front();
   in->remove_prefix(1);
-  values->clear();
+  values->ints.clear();
   has->clear();
   if (mode == 0) return true;
   if (mode == 1) return ReadDoubles(in, n, values);
@@ -197,9 +205,10 @@ bool ReadOptional(absl::string_view* in, size_t n, std::vector<double>* values,
   }
   in->remove_prefix(bytes);
   if (!ReadDoubles(in, count, values)) return false;
-  values->resize(n);
+  std::vector<int64_t>& ints = values->ints;
+  ints.resize(n);
   for (size_t i = n, j = count; i-- > 0;) {  // spread, from the back
-    (*values)[i] = (*has)[i] ? (*values)[--j] : 0;
+    ints[i] = (*has)[i] ? ints[--j] : 0;
   }
   return true;
 }
@@ -316,16 +325,27 @@ std::optional<ChunkSpan> DecodeChunkSpan(absl::string_view value) {
   return ReadHeader(&value);
 }
 
+double ChunkColumns::Doubles::at(size_t i) const {
+  if (scale < 0) {
+    const uint64_t bits = static_cast<uint64_t>(ints[i]);
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+  // The division the encoder checked each value against, bit for bit.
+  return static_cast<double>(ints[i]) / kPow10[scale];
+}
+
 void ChunkColumns::Fill(size_t i, model::TrackPoint* p) const {
   p->loc_time_ms = times_[i];
-  p->lat = lat_[i];
-  p->lon = lon_[i];
+  p->lat = lat_.at(i);
+  p->lon = lon_.at(i);
   for (int f = 0; f < kOptionalFields; ++f) {
     std::optional<double>& field = p->*kOptionals[f];
     if (optional_[f].empty() || (!has_[f].empty() && !has_[f][i])) {
       field.reset();
     } else {
-      field = optional_[f][i];
+      field = optional_[f].at(i);
     }
   }
   p->attributes = attribute_sets_[attribute_of_[i]];

@@ -51,23 +51,32 @@ class ChunkColumns {
  public:
   size_t size() const { return times_.size(); }
   const std::vector<int64_t>& times() const { return times_; }
-  double lat(size_t i) const { return lat_[i]; }
-  double lon(size_t i) const { return lon_[i]; }
+  double lat(size_t i) const { return lat_.at(i); }
+  double lon(size_t i) const { return lon_.at(i); }
   // Fix i into *p, its entity untouched.
   void Fill(size_t i, model::TrackPoint* p) const;
+
+  // A double column as it is stored: integers and their decimal scale,
+  // divided only for the values read (a reader at one fix of a chunk pays
+  // for one), or each value's bits.
+  struct Doubles {
+    std::vector<int64_t> ints;  // scaled integers, or raw bits
+    int scale = -1;             // -1: ints holds each double's bits
+    bool empty() const { return ints.empty(); }
+    double at(size_t i) const;
+  };
 
  private:
   friend absl::Status DecodeChunkColumns(absl::string_view, ChunkColumns*);
   static constexpr int kOptionalFields = 4;  // speed, direction, height, acc.
   std::vector<int64_t> times_;
-  std::vector<double> lat_, lon_;
-  // Per optional field: each fix's value, NaN-free only where has_ says.
-  std::vector<double> optional_[kOptionalFields];
+  Doubles lat_, lon_;
+  // Per optional field: each fix's value, meaningful only where has_ says.
+  Doubles optional_[kOptionalFields];
   std::vector<uint8_t> has_[kOptionalFields];  // empty: none has it
   // Each fix's attributes: an index into attribute_sets_ (0: none).
   std::vector<uint32_t> attribute_of_;
-  std::vector<std::vector<std::pair<std::string, std::string>>>
-      attribute_sets_;
+  std::vector<std::vector<std::pair<std::string, std::string>>> attribute_sets_;
 };
 
 // DATA_LOSS on a value that is not a chunk (*out then unspecified).
