@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -178,6 +179,24 @@ struct StoreJobs {
   service::CollectionExpirer collection_expirer;
 };
 
+// Says "ready" and waits for SIGTERM, SIGINT or SHUTDOWN, which stops the
+// process as SIGTERM does: the signal it raises wakes the wait.
+void ReadyUntilStop(const sigset_t& stop_signals, resp::RespServer& resp) {
+  static std::atomic<bool> shutdown_command{false};
+  resp.OnShutdownCommand([] {
+    shutdown_command = true;
+    kill(getpid(), SIGTERM);
+  });
+  Log("ready");
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  Log(absl::StrCat("received ",
+                   shutdown_command ? "SHUTDOWN"
+                   : sig == SIGTERM ? "SIGTERM"
+                                    : "SIGINT",
+                   ", draining in-flight calls"));
+}
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -235,12 +254,7 @@ int Run() {
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
   auto jobs = std::make_unique<StoreJobs>(store->get());
-  Log("ready");
-
-  int sig = 0;
-  sigwait(&stop_signals, &sig);
-  Log(absl::StrCat("received ", sig == SIGTERM ? "SIGTERM" : "SIGINT",
-                   ", draining in-flight calls"));
+  ReadyUntilStop(stop_signals, **resp_server);
   (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.

@@ -46,6 +46,43 @@ rc=$?
 [ $rc -eq 0 ] || fail "trackd exited $rc on SIGTERM"
 grep -q "closed cleanly" "$work/first.log" || fail "no clean close logged"
 
+# resp_call PORT WORDS...: one RESP request on a new connection; its reply's
+# first line (empty when the server closed the connection without one).
+resp_call() {
+  local port=$1 reply=
+  shift
+  exec 4<>"/dev/tcp/127.0.0.1/$port" || fail "cannot connect to RESP"
+  local request="*$#"$'\r\n'
+  for word in "$@"; do request+="\$${#word}"$'\r\n'"$word"$'\r\n'; done
+  printf '%s' "$request" >&4
+  IFS= read -r -t 10 reply <&4 || true
+  exec 4>&-
+  printf '%s' "${reply%$'\r'}"
+}
+
+# SHUTDOWN from a Redis client stops trackd as SIGTERM does, keeping what it
+# acknowledged.
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 --resp_port=0 2>"$work/stop.log" &
+stopped=$!
+wait_for "$work/stop.log" "ready"
+resp_port=$(sed -n 's/.*serving the Redis protocol on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/stop.log")
+[ "$(resp_call "$resp_port" SET kept yes)" = "+OK" ] || fail "SET before SHUTDOWN"
+[ "$(resp_call "$resp_port" SHUTDOWN ABORT)" = "-ERR No shutdown in progress." ] ||
+  fail "SHUTDOWN ABORT without a shutdown"
+[ -z "$(resp_call "$resp_port" SHUTDOWN)" ] || fail "SHUTDOWN replied"
+wait "$stopped"
+rc=$?
+[ $rc -eq 0 ] || fail "trackd exited $rc on SHUTDOWN"
+grep -q "received SHUTDOWN" "$work/stop.log" || fail "SHUTDOWN not logged"
+grep -q "closed cleanly" "$work/stop.log" || fail "no clean close after SHUTDOWN"
+"$trackd" --config="$conf" --data_dir="$work/data" --grpc_port=0 --resp_port=0 2>"$work/again.log" &
+again=$!
+wait_for "$work/again.log" "ready"
+resp_port=$(sed -n 's/.*serving the Redis protocol on 127.0.0.1:\([0-9]*\).*/\1/p' "$work/again.log")
+[ "$(resp_call "$resp_port" GET kept)" = '$3' ] || fail "SET lost across SHUTDOWN"
+kill -TERM "$again"
+wait "$again"
+
 # A typo in the config stops trackd with the line and the field.
 printf 'storage {\n  write_bufer_size_mb: 8\n}\n' >"$work/bad.textproto"
 "$trackd" --config="$work/bad.textproto" --data_dir="$work/data" 2>"$work/bad.log"

@@ -188,26 +188,41 @@ TrackStore::~TrackStore() { Close().IgnoreError(); }
 
 const StoreOptions& TrackStore::options() const { return engine_->options; }
 
+namespace {
+bool DiskFailing(const Engine& engine) {
+  return engine.options.events && engine.options.events->disk_error().failing;
+}
+}  // namespace
+
+absl::Status TrackStore::Flush() {
+  if (!engine_->db) return absl::FailedPreconditionError("the store is closed");
+  // Not after a disk error RocksDB has not recovered from: it refuses to
+  // flush, and syncing a WAL whose write failed trips an assertion in
+  // Debian's librocksdb.
+  if (DiskFailing(*engine_)) {
+    return absl::UnavailableError(
+        "not flushing: the disk failed and the store has not recovered");
+  }
+  rocksdb::FlushOptions flush;
+  flush.wait = true;
+  flush.allow_write_stall = true;
+  absl::Status result =
+      FromRocks(engine_->db->Flush(flush, engine_->handles), "flushing memtables");
+  if (!engine_->options.write.disableWAL) {
+    result.Update(FromRocks(engine_->db->SyncWAL(), "syncing the WAL"));
+  }
+  return result;
+}
+
 absl::Status TrackStore::Close() {
   if (!engine_->db) return absl::OkStatus();
   absl::Status result;
   // Flush every memtable: without a WAL they are the only copy, and with
   // one, a reopen would otherwise replay up to db_write_buffer_size of log
   // (seconds for the default 512 MiB) before serving. Not after a disk
-  // error RocksDB has not recovered from: it refuses to flush, and syncing
-  // a WAL whose write failed trips an assertion in Debian's librocksdb;
-  // what the WAL holds from before the error is replayed on reopening.
-  if (!engine_->options.events ||
-      !engine_->options.events->disk_error().failing) {
-    rocksdb::FlushOptions flush;
-    flush.wait = true;
-    flush.allow_write_stall = true;
-    result.Update(FromRocks(engine_->db->Flush(flush, engine_->handles),
-                            "flushing memtables"));
-    if (!engine_->options.write.disableWAL) {
-      result.Update(FromRocks(engine_->db->SyncWAL(), "syncing the WAL"));
-    }
-  }
+  // error (Flush says why): what the WAL holds from before the error is
+  // replayed on reopening.
+  if (!DiskFailing(*engine_)) result.Update(Flush());
   // The types filter reads through a handle about to be destroyed.
   if (engine_->options.typed_gc) engine_->options.typed_gc->Detach();
   for (rocksdb::ColumnFamilyHandle* h : engine_->handles) {

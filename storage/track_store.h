@@ -143,6 +143,10 @@ class TrackStore {
 
   // Flushes the memtables (so reopening replays no log) and closes the DB.
   absl::Status Close();
+  // Writes every memtable to its files and syncs the WAL, the store staying
+  // open (SHUTDOWN SAVE, a backup's start). UNAVAILABLE after a disk error
+  // RocksDB has not recovered from.
+  absl::Status Flush();
 
   // --- Write path (write_path.cc) ---
 

@@ -2,6 +2,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "storage/engine/engine.h"
 #include "storage/store_test_util.h"
 
 namespace trackdb::storage {
@@ -59,6 +60,28 @@ TEST(TrackStoreTest, DestructorClosesCleanly) {
   }
   auto store = OpenStore(dir, v1::DURABILITY_WAL_OFF);
   EXPECT_TRUE(store->GetLatest("c", "e")->has_value());
+}
+
+// Flush leaves nothing in any memtable and the store open.
+TEST(TrackStoreTest, FlushEmptiesTheMemtables) {
+  auto store = OpenStore(NewDataDir(), v1::DURABILITY_WAL);
+  ASSERT_TRUE(store->AddPoints("c", {Point("e", 1, 1, 1)}).ok());
+  const auto in_memtables = [&] {
+    uint64_t total = 0;
+    for (rocksdb::ColumnFamilyHandle* h : store->engine().handles) {
+      uint64_t n = 0;
+      store->engine().db->GetIntProperty(
+          h, "rocksdb.num-entries-active-mem-table", &n);
+      total += n;
+    }
+    return total;
+  };
+  ASSERT_GT(in_memtables(), 0u);
+  ASSERT_TRUE(store->Flush().ok());
+  EXPECT_EQ(in_memtables(), 0u);
+  EXPECT_TRUE(store->GetLatest("c", "e")->has_value());
+  ASSERT_TRUE(store->Close().ok());
+  EXPECT_FALSE(store->Flush().ok());
 }
 
 TEST(TrackStoreTest, SecondOpenOfADataDirFailsClearly) {

@@ -55,7 +55,7 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
       ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
                   "geo", "geo_search", "hash", "key", "list", "memory",
                   "migrate", "object", "pubsub", "replication", "server", "set",
-                  "slowlog", "sort", "string", "track", "track_search",
+                  "shutdown", "slowlog", "sort", "string", "track", "track_search",
                   "transaction", "zset", "zset_algebra", "zset_write"));
 }
 
@@ -110,7 +110,9 @@ TEST(CommandTableTest, WorkerCommands) {
            "lpos", "blmpop",
            // Replication: a replica's pulls (which wait for writes), a full
            // sync's snapshot pieces, a store's digest, a migration's keys.
-           "repl.pull", "repl.snapshot", "repl.digest", "repl.import"}));
+           "repl.pull", "repl.snapshot", "repl.digest", "repl.import",
+           // SHUTDOWN waits for the replicas (its ABORT runs on the loop).
+           "shutdown"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {

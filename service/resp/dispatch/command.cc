@@ -449,6 +449,10 @@ std::string Refusal(ServerState& server, ClientState& client,
         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
         "allowed in this context");
   }
+  // Redis's no-multi commands are refused, not queued, and abort EXEC.
+  if (client.multi && HasFlag(spec, "no-multi")) {
+    return "Command not allowed inside a transaction";
+  }
   if (server.cluster() != nullptr) {
     std::string refusal =
         spec.name == "exec" && client.multi

@@ -38,6 +38,7 @@
 #include "service/events/fence_webhook.h"
 #include "service/replication/node_role.h"
 #include "service/resp/dispatch/exec_gate.h"
+#include "service/resp/dispatch/shutdown_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/pubsub.h"
 #include "service/resp/dispatch/slow_log.h"
@@ -202,6 +203,7 @@ class ServerState {
   // Wakes the blocking pops (BLPOP, BZPOPMIN, ...) when a push commits.
   PopWaiters& pop_waiters() { return pop_waiters_; }
   ExecGate& exec_gate() { return exec_gate_; }
+  ShutdownGate& shutdown_gate() { return shutdown_gate_; }
   SlowLog& slow_log() { return slow_log_; }
   const SlowLog& slow_log() const { return slow_log_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
@@ -261,6 +263,7 @@ class ServerState {
   PubSub pubsub_;
   PopWaiters pop_waiters_;
   ExecGate exec_gate_;
+  ShutdownGate shutdown_gate_;
   SlowLog slow_log_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};

@@ -958,6 +958,9 @@ const cluster::ClusterState* RespServer::cluster() const {
   return impl_->cluster();
 }
 void RespServer::Shutdown() { impl_->Shutdown(); }
+void RespServer::OnShutdownCommand(std::function<void()> stop) {
+  impl_->state().shutdown_gate().set_stop(std::move(stop));
+}
 
 absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,

@@ -21,6 +21,7 @@
 // 1 MiB pieces: the rest of it is served once a piece is sent, so a client
 // that pipelines and never reads holds one piece, not every reply.
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -56,6 +57,9 @@ class RespServer {
   const cluster::ClusterState* cluster() const;
   // Stops accepting, closes every connection, joins the threads.
   void Shutdown();
+  // How SHUTDOWN stops the process (it returns at once; the process then
+  // calls Shutdown()). Until set, SHUTDOWN is refused.
+  void OnShutdownCommand(std::function<void()> stop);
 
   class Impl;
 

@@ -74,6 +74,7 @@ class TrackdbResp {
   ~TrackdbResp();
   int port() const { return server_->port(); }
   storage::TrackStore& store() { return *store_; }
+  RespServer& server() { return *server_; }
   const v1::TrackdbConfig& config() const { return config_; }
 
  private:
