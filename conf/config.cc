@@ -317,6 +317,7 @@ void SetCacheAndRetentionDefaults(v1::StorageConfig* s) {
   }
   if (!s->has_wal_retention_s()) s->set_wal_retention_s(3600);
   if (!s->has_wal_retention_mb()) s->set_wal_retention_mb(1024);
+  if (!s->has_backups_to_keep()) s->set_backups_to_keep(1);
 }
 
 // RocksDB's flush, compaction and compression knobs.

@@ -50,13 +50,13 @@ TEST(CommandTableTest, FindAnswersInAnyCaseForItsOwnTable) {
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(
-      CommandFamilyNames(),
-      ElementsAre("cluster", "config", "connection", "dump_restore", "fence",
-                  "geo", "geo_search", "hash", "key", "list", "memory",
-                  "migrate", "object", "pubsub", "replication", "server", "set",
-                  "shutdown", "slowlog", "sort", "string", "track", "track_search",
-                  "transaction", "zset", "zset_algebra", "zset_write"));
+  EXPECT_THAT(CommandFamilyNames(),
+              ElementsAre("cluster", "config", "connection", "dump_restore",
+                          "fence", "geo", "geo_search", "hash", "key", "list",
+                          "memory", "migrate", "object", "pubsub",
+                          "replication", "save", "server", "set", "shutdown",
+                          "slowlog", "sort", "string", "track", "track_search",
+                          "transaction", "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -111,8 +111,9 @@ TEST(CommandTableTest, WorkerCommands) {
            // Replication: a replica's pulls (which wait for writes), a full
            // sync's snapshot pieces, a store's digest, a migration's keys.
            "repl.pull", "repl.snapshot", "repl.digest", "repl.import",
-           // SHUTDOWN waits for the replicas (its ABORT runs on the loop).
-           "shutdown"}));
+           // SHUTDOWN waits for the replicas (its ABORT runs on the loop);
+           // SAVE for its backup.
+           "shutdown", "save"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -163,7 +164,9 @@ TEST(CommandTableTest, LoopCommands) {
            "subscribe", "psubscribe", "unsubscribe", "punsubscribe", "publish",
            "pubsub",
            // slowlog
-           "slowlog"}));
+           "slowlog",
+           // backups: BGSAVE starts one on a thread of its own
+           "bgsave", "lastsave"}));
 }
 
 TEST(CommandTableTest, RunsOnWorkerLooksUpAnyCase) {

@@ -355,6 +355,9 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
   if (WantsSection(section, "memory")) {
     absl::StrAppend(&text, MemorySection(ctx));
   }
+  if (WantsSection(section, "persistence")) {
+    absl::StrAppend(&text, PersistenceInfoSection(ctx));
+  }
   if (WantsSection(section, "stats")) {
     absl::StrAppend(&text, StatsSection(ctx));
   }

@@ -60,7 +60,8 @@ ServerState::ServerState(storage::TrackStore* store,
                  : std::make_shared<auth::UserTable>(config.server())),
       webhooks_(webhooks),
       start_ms_(NowMs()),
-      role_(role) {
+      role_(role),
+      backups_(std::make_unique<service::BackupJob>(store, config)) {
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();
   }

@@ -38,6 +38,7 @@
 #include "service/events/fence_webhook.h"
 #include "service/replication/node_role.h"
 #include "service/resp/dispatch/exec_gate.h"
+#include "service/jobs/backup_job.h"
 #include "service/resp/dispatch/shutdown_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/pubsub.h"
@@ -204,6 +205,8 @@ class ServerState {
   PopWaiters& pop_waiters() { return pop_waiters_; }
   ExecGate& exec_gate() { return exec_gate_; }
   ShutdownGate& shutdown_gate() { return shutdown_gate_; }
+  // BGSAVE's and SAVE's backups into storage.backup_dir.
+  service::BackupJob& backups() { return *backups_; }
   SlowLog& slow_log() { return slow_log_; }
   const SlowLog& slow_log() const { return slow_log_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
@@ -268,6 +271,9 @@ class ServerState {
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
   replication::NodeRole* const role_;
+  // Destroyed before the members above (a backup in the background ends
+  // first).
+  std::unique_ptr<service::BackupJob> backups_;
 
   mutable absl::Mutex mu_;
   LiveSettings settings_ ABSL_GUARDED_BY(mu_);
@@ -485,6 +491,8 @@ absl::Status FollowTopology(ServerState& server);
 
 // INFO's "# Replication" section (replication_commands.cc).
 std::string ReplicationInfoSection(CommandContext& ctx);
+// INFO's persistence section (save_commands.cc): the backups.
+std::string PersistenceInfoSection(CommandContext& ctx);
 
 // Replies Redis's "wrong number of arguments" for the running command.
 void ReplyArityError(CommandContext& ctx, absl::string_view full_name);

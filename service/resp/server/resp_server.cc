@@ -943,6 +943,7 @@ void RespServer::Impl::Shutdown() {
   state_.pop_waiters().Stop();
   state_.role().replicas().Stop();  // WAIT 1 0 would wait for ever
   workers_->join();
+  state_.backups().WaitForBackground();  // it reads the store
   // With the acceptor and every socket closed, their pending operations
   // finish (aborted) and each loop's run() returns once nothing is left.
   guards_.clear();

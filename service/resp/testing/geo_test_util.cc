@@ -38,7 +38,8 @@ void AddTrackdbOnlyPoint(Differential& d, int db, const std::string& key,
   p.loc_time_ms = NowMs();
   p.lat = lat;
   p.lon = lon;
-  ASSERT_TRUE(d.trackdb_server().store().AddPoints(types::KeyName(db, key), {p}).ok());
+  ASSERT_TRUE(
+      d.trackdb_server().store().AddPoints(types::KeyName(db, key), {p}).ok());
 }
 
 }  // namespace trackdb::resp::testing

@@ -259,7 +259,9 @@ TrackdbResp::TrackdbResp(v1::TrackdbConfig config)
   if (!config_.server().has_resp_max_multibulk_len()) {
     config_.mutable_server()->set_resp_max_multibulk_len(1024 * 1024);
   }
-  config_.set_data_dir(storage::testing::NewDataDir());
+  if (config_.data_dir().empty()) {
+    config_.set_data_dir(storage::testing::NewDataDir());
+  }
   store_ = storage::testing::OpenStore(config_.data_dir());
   auto server = RespServer::Start(config_, store_.get());
   if (!server.ok()) {

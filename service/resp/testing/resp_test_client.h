@@ -67,7 +67,8 @@ class RedisServerProcess {
   int port_ = 0;
 };
 
-// trackdb's RESP server over a fresh store in the test's temp dir.
+// trackdb's RESP server over a fresh store in the test's temp dir (or over
+// config.data_dir, when set).
 class TrackdbResp {
  public:
   explicit TrackdbResp(v1::TrackdbConfig config = {});
