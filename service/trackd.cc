@@ -239,15 +239,17 @@ int Run() {
   // In cluster mode gRPC calls go where their collection's slot is served
   // (cluster_router.h), by the RESP door's topology, attached below.
   auto router = std::make_shared<service::ClusterRouter>(config.replication());
+  // One backup at a time, from either door (BGSAVE, CreateBackup).
+  auto backups = std::make_shared<service::BackupJob>(store->get(), config);
   auto grpc_server = service::GrpcServer::Start(
-      config, store->get(), users, webhooks->get(), sync_acks, router);
+      config, store->get(), users, webhooks->get(), sync_acks, router, backups);
   if (!grpc_server.ok()) return Fail(grpc_server.status());
   // The RESP door reports the gRPC door's bound port (INFO server's
   // grpc_port), which is how a cluster node finds a peer's gRPC address.
   v1::TrackdbConfig resp_config = config;
   resp_config.mutable_server()->set_grpc_port((*grpc_server)->port());
-  auto resp_server = resp::RespServer::Start(resp_config, store->get(), users,
-                                             webhooks->get(), sync_acks);
+  auto resp_server = resp::RespServer::Start(
+      resp_config, store->get(), users, webhooks->get(), sync_acks, backups);
   if (!resp_server.ok()) return Fail(resp_server.status());
   router->Attach((*resp_server)->cluster());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
@@ -258,6 +260,7 @@ int Run() {
   (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.
+  backups->WaitForBackground();
   webhooks->reset();
   jobs.reset();
   Log("gRPC and RESP stopped, closing the store");

@@ -6,8 +6,8 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "service/grpc/grpc_status.h"
-#include "storage/stats/info_section.h"
 #include "storage/stats/doctor.h"
+#include "storage/stats/info_section.h"
 
 namespace trackdb::service {
 namespace {
@@ -96,8 +96,14 @@ void WebhookStatsToProto(const std::vector<WebhookStats>& stats,
 }
 
 AdminServiceImpl::AdminServiceImpl(storage::TrackStore* store,
-                                   const FenceWebhooks* webhooks)
-    : store_(store), webhooks_(webhooks) {
+                                   const FenceWebhooks* webhooks,
+                                   std::shared_ptr<BackupJob> backups,
+                                   const v1::TrackdbConfig& config)
+    : store_(store),
+      webhooks_(webhooks),
+      backups_(backups != nullptr
+                   ? std::move(backups)
+                   : std::make_shared<BackupJob>(store, config)) {
   sampler_.Sample(*store_);  // the first interval starts at startup
 }
 
@@ -169,6 +175,47 @@ grpc::Status AdminServiceImpl::SetBulkLoad(
   response->set_l0_files_before(change->l0_files_before);
   response->set_l0_files_after(change->l0_files_after);
   return grpc::Status::OK;
+}
+
+namespace {
+void BackupToProto(const storage::BackupInfo& info, v1::Backup* out) {
+  out->set_id(info.id);
+  out->set_created_unix_s(info.unix_s);
+  out->set_bytes(info.bytes);
+  out->set_files(info.files);
+  out->set_sequence(info.sequence);
+}
+}  // namespace
+
+grpc::Status AdminServiceImpl::CreateBackup(grpc::ServerContext*,
+                                            const v1::CreateBackupRequest*,
+                                            v1::Backup* response) {
+  absl::StatusOr<storage::BackupInfo> info = backups_->RunNow();
+  if (!info.ok()) return ToGrpc(info.status());
+  BackupToProto(*info, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AdminServiceImpl::ListBackups(grpc::ServerContext*,
+                                           const v1::ListBackupsRequest*,
+                                           v1::ListBackupsResponse* response) {
+  absl::StatusOr<std::vector<storage::BackupInfo>> list = backups_->List();
+  if (!list.ok()) return ToGrpc(list.status());
+  for (const storage::BackupInfo& info : *list) {
+    BackupToProto(info, response->add_backups());
+  }
+  response->set_backup_dir(backups_->backup_dir());
+  return grpc::Status::OK;
+}
+
+grpc::Status AdminServiceImpl::DeleteBackup(
+    grpc::ServerContext*, const v1::DeleteBackupRequest* request,
+    v1::DeleteBackupResponse*) {
+  if (request->id() == 0) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "id: a backup's id (ListBackups), 1 or more");
+  }
+  return ToGrpc(backups_->Delete(request->id()));
 }
 
 }  // namespace trackdb::service

@@ -3,12 +3,15 @@
 
 // trackdb.v1.AdminService over a TrackStore: storage statistics
 // (storage/stats/store_stats.h) and the webhooks' counters, the doctor
-// (storage/stats/doctor.h) and bulk-load mode (TrackStore::SetBulkLoad).
+// (storage/stats/doctor.h), bulk-load mode (TrackStore::SetBulkLoad) and
+// backups (service/jobs/backup_job.h).
 
+#include <memory>
 #include <vector>
 
 #include "grpcpp/grpcpp.h"
 #include "service/events/fence_webhook.h"
+#include "service/jobs/backup_job.h"
 #include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
@@ -19,9 +22,13 @@ inline constexpr double kMaxSampleSeconds = 60;
 
 class AdminServiceImpl final : public v1::AdminService::Service {
  public:
-  // `store` and `webhooks` (null: none run) outlive the service.
+  // `store` and `webhooks` (null: none run) outlive the service. `backups`
+  // may be shared with the RESP door (null: the service's own, from
+  // `config`).
   explicit AdminServiceImpl(storage::TrackStore* store,
-                            const FenceWebhooks* webhooks = nullptr);
+                            const FenceWebhooks* webhooks = nullptr,
+                            std::shared_ptr<BackupJob> backups = nullptr,
+                            const v1::TrackdbConfig& config = {});
 
   grpc::Status GetStats(grpc::ServerContext*, const v1::GetStatsRequest*,
                         v1::GetStatsResponse*) override;
@@ -29,6 +36,14 @@ class AdminServiceImpl final : public v1::AdminService::Service {
                         v1::DiagnoseResponse*) override;
   grpc::Status SetBulkLoad(grpc::ServerContext*, const v1::SetBulkLoadRequest*,
                            v1::SetBulkLoadResponse*) override;
+  grpc::Status CreateBackup(grpc::ServerContext*,
+                            const v1::CreateBackupRequest*,
+                            v1::Backup*) override;
+  grpc::Status ListBackups(grpc::ServerContext*, const v1::ListBackupsRequest*,
+                           v1::ListBackupsResponse*) override;
+  grpc::Status DeleteBackup(grpc::ServerContext*,
+                            const v1::DeleteBackupRequest*,
+                            v1::DeleteBackupResponse*) override;
 
  private:
   // A sample; with sample_seconds > 0, the second of two that far apart.
@@ -37,6 +52,7 @@ class AdminServiceImpl final : public v1::AdminService::Service {
 
   storage::TrackStore* store_;
   const FenceWebhooks* webhooks_;
+  const std::shared_ptr<BackupJob> backups_;
   storage::StatsSampler sampler_;
 };
 

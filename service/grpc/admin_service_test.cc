@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/grpc/test_server.h"
+#include "storage/backup/backups.h"
 #include "storage/store_test_util.h"
 #include "trackdb/v1/admin_service.grpc.pb.h"
 
@@ -173,6 +174,54 @@ TEST_F(AdminServiceTest, RetentionHidesReclaimsAndReportsExpiredHistory) {
       admin_->GetStats(&stats_context, v1::GetStatsRequest(), &stats).ok());
   EXPECT_EQ(stats.retention().points_expired(), 10u);
   EXPECT_EQ(stats.retention().entities_expired(), 0u);
+}
+
+TEST_F(AdminServiceTest, BackupsAreMadeListedRestoredAndDeleted) {
+  AddPoints(10, 0);
+  v1::Backup first, second;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->CreateBackup(&context, {}, &first).ok());
+  }
+  AddPoints(10, 1000);
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->CreateBackup(&context, {}, &second).ok());
+  }
+  EXPECT_EQ(second.id(), first.id() + 1);
+  EXPECT_GT(second.sequence(), first.sequence());
+  EXPECT_GT(second.files(), 0u);
+  v1::ListBackupsResponse list;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(admin_->ListBackups(&context, {}, &list).ok());
+  }
+  // storage.backups_to_keep defaults to 1.
+  ASSERT_EQ(list.backups_size(), 1);
+  EXPECT_EQ(list.backups(0).id(), second.id());
+  EXPECT_THAT(list.backup_dir(), ::testing::EndsWith(".backup"));
+
+  const std::string restored = storage::testing::NewDataDir() + "/restored";
+  ASSERT_TRUE(storage::RestoreBackup(list.backup_dir(), 0, restored).ok());
+  {
+    auto copy = storage::testing::OpenStore(restored);
+    auto latest = copy->GetLatest("fleet", "car3");
+    ASSERT_TRUE(latest.ok() && latest->has_value());
+    EXPECT_EQ((*latest)->loc_time_ms, 1763700000000 + 1000);
+  }
+
+  v1::DeleteBackupRequest del;
+  v1::DeleteBackupResponse deleted;
+  for (const auto& [id, code] :
+       std::vector<std::pair<uint32_t, grpc::StatusCode>>{
+           {0, grpc::StatusCode::INVALID_ARGUMENT},
+           {second.id(), grpc::StatusCode::OK},
+           {second.id(), grpc::StatusCode::NOT_FOUND}}) {
+    del.set_id(id);
+    grpc::ClientContext context;
+    EXPECT_EQ(admin_->DeleteBackup(&context, del, &deleted).error_code(), code)
+        << id;
+  }
 }
 
 }  // namespace

@@ -240,6 +240,14 @@ class AdminServiceWrapper final : public v1::AdminService::Service {
                      v1::DiagnoseResponse*, Access::kRead)
   TRACKDB_AUTHORIZED(SetBulkLoad, const v1::SetBulkLoadRequest*,
                      v1::SetBulkLoadResponse*, Access::kAdmin)
+  // Backups read the whole store and write outside it, as Redis's BGSAVE
+  // (an admin command); their list is read.
+  TRACKDB_AUTHORIZED(CreateBackup, const v1::CreateBackupRequest*, v1::Backup*,
+                     Access::kAdmin)
+  TRACKDB_AUTHORIZED(ListBackups, const v1::ListBackupsRequest*,
+                     v1::ListBackupsResponse*, Access::kRead)
+  TRACKDB_AUTHORIZED(DeleteBackup, const v1::DeleteBackupRequest*,
+                     v1::DeleteBackupResponse*, Access::kAdmin)
   // Who serves which slots: what CLUSTER SHARDS says, for readers.
   grpc::Status GetTopology(grpc::ServerContext* context,
                            const v1::GetTopologyRequest*,

@@ -84,14 +84,15 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,
     std::shared_ptr<const auth::UserTable> users, const FenceWebhooks* webhooks,
     std::shared_ptr<const replication::SyncAcks> sync_acks,
-    std::shared_ptr<ClusterRouter> router) {
+    std::shared_ptr<ClusterRouter> router, std::shared_ptr<BackupJob> backups) {
   grpc::EnableDefaultHealthCheckService(true);
   RegisterHealthDescriptor();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
   std::unique_ptr<GrpcServer> server(new GrpcServer());
   server->service_ = std::make_unique<TrackServiceImpl>(store, config.limits());
-  server->admin_ = std::make_unique<AdminServiceImpl>(store, webhooks);
+  server->admin_ = std::make_unique<AdminServiceImpl>(
+      store, webhooks, std::move(backups), config);
   server->fences_ = std::make_unique<FenceServiceImpl>(store);
   if (users == nullptr) {
     users = std::make_shared<auth::UserTable>(config.server());

@@ -13,9 +13,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
+#include "service/events/fence_webhook.h"
 #include "service/grpc/admin_service.h"
 #include "service/grpc/fence_service.h"
-#include "service/events/fence_webhook.h"
 #include "service/grpc/grpc_auth.h"
 #include "service/grpc/track_service.h"
 #include "storage/track_store.h"
@@ -36,7 +36,8 @@ class GrpcServer {
       std::shared_ptr<const auth::UserTable> users = nullptr,
       const FenceWebhooks* webhooks = nullptr,
       std::shared_ptr<const replication::SyncAcks> sync_acks = nullptr,
-      std::shared_ptr<ClusterRouter> router = nullptr);
+      std::shared_ptr<ClusterRouter> router = nullptr,
+      std::shared_ptr<BackupJob> backups = nullptr);
 
   int port() const { return port_; }
 

@@ -33,6 +33,7 @@ BackupJob::BackupJob(storage::TrackStore* store,
 BackupJob::~BackupJob() { WaitForBackground(); }
 
 void BackupJob::WaitForBackground() {
+  absl::MutexLock l(&thread_mu_);
   if (background_.joinable()) background_.join();
 }
 
@@ -48,6 +49,7 @@ bool BackupJob::StartInBackground() {
   if (!Claim()) return false;
   // The slot was free, so the thread before (if any) has ended or is
   // ending: joining it waits no longer than its last statement.
+  absl::MutexLock l(&thread_mu_);
   if (background_.joinable()) background_.join();
   background_ = std::thread([this] { Run().IgnoreError(); });
   return true;

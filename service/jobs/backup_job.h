@@ -36,7 +36,7 @@ class BackupJob {
   // A backup on this thread; FAILED_PRECONDITION while another runs.
   absl::StatusOr<storage::BackupInfo> RunNow();
   // Until a backup started in the background has ended (before the store
-  // closes). Not concurrently with StartInBackground.
+  // closes).
   void WaitForBackground();
 
   struct State {
@@ -65,7 +65,8 @@ class BackupJob {
   mutable absl::Mutex mu_;
   std::unique_ptr<storage::Backups> backups_ ABSL_GUARDED_BY(mu_);
   State state_ ABSL_GUARDED_BY(mu_);
-  std::thread background_;  // joined before the next starts
+  absl::Mutex thread_mu_;  // never held with mu_ waited for
+  std::thread background_ ABSL_GUARDED_BY(thread_mu_);
 };
 
 }  // namespace trackdb::service

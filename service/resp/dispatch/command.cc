@@ -51,7 +51,8 @@ ServerState::ServerState(storage::TrackStore* store,
                          const v1::TrackdbConfig& config,
                          replication::NodeRole* role,
                          std::shared_ptr<auth::UserTable> users,
-                         const service::FenceWebhooks* webhooks)
+                         const service::FenceWebhooks* webhooks,
+                         std::shared_ptr<service::BackupJob> backups)
     : store_(store),
       config_(config),
       commands_(NewCommandTable()),
@@ -61,7 +62,9 @@ ServerState::ServerState(storage::TrackStore* store,
       webhooks_(webhooks),
       start_ms_(NowMs()),
       role_(role),
-      backups_(std::make_unique<service::BackupJob>(store, config)) {
+      backups_(backups != nullptr
+                   ? std::move(backups)
+                   : std::make_shared<service::BackupJob>(store, config)) {
   if (config.server().has_resp_max_clients()) {
     settings_.maxclients = config.server().resp_max_clients();
   }

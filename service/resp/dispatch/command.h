@@ -36,12 +36,12 @@
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
 #include "service/events/fence_webhook.h"
+#include "service/jobs/backup_job.h"
 #include "service/replication/node_role.h"
 #include "service/resp/dispatch/exec_gate.h"
-#include "service/jobs/backup_job.h"
-#include "service/resp/dispatch/shutdown_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/pubsub.h"
+#include "service/resp/dispatch/shutdown_gate.h"
 #include "service/resp/dispatch/slow_log.h"
 #include "service/resp/protocol/reply.h"
 #include "storage/replication/replication.h"
@@ -192,10 +192,13 @@ class ServerState {
   // `role` (this node's replicas, link and migration) outlives the state.
   // `users` may be shared with the gRPC door; null makes this state's own
   // from config.server. `webhooks` (null: none run) outlives the state.
+  // `backups` may be shared with the gRPC door; null makes this state's own
+  // from config.
   ServerState(storage::TrackStore* store, const v1::TrackdbConfig& config,
               replication::NodeRole* role,
               std::shared_ptr<auth::UserTable> users = nullptr,
-              const service::FenceWebhooks* webhooks = nullptr);
+              const service::FenceWebhooks* webhooks = nullptr,
+              std::shared_ptr<service::BackupJob> backups = nullptr);
 
   storage::TrackStore& store() { return *store_; }
   const v1::TrackdbConfig& config() const { return config_; }
@@ -273,7 +276,7 @@ class ServerState {
   replication::NodeRole* const role_;
   // Destroyed before the members above (a backup in the background ends
   // first).
-  std::unique_ptr<service::BackupJob> backups_;
+  std::shared_ptr<service::BackupJob> backups_;
 
   mutable absl::Mutex mu_;
   LiveSettings settings_ ABSL_GUARDED_BY(mu_);

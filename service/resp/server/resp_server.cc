@@ -57,14 +57,15 @@ class RespServer::Impl {
   Impl(const v1::TrackdbConfig& config, storage::TrackStore* store,
        std::shared_ptr<auth::UserTable> users,
        const service::FenceWebhooks* webhooks,
-       std::shared_ptr<replication::SyncAcks> sync_acks)
+       std::shared_ptr<replication::SyncAcks> sync_acks,
+       std::shared_ptr<service::BackupJob> backups)
       : config_(config),
-        role_(sync_acks != nullptr
-                  ? std::make_unique<replication::NodeRole>(
-                        store, std::move(sync_acks))
-                  : std::make_unique<replication::NodeRole>(
-                        store, config.replication())),
-        state_(store, config, role_.get(), std::move(users), webhooks) {
+        role_(sync_acks != nullptr ? std::make_unique<replication::NodeRole>(
+                                         store, std::move(sync_acks))
+                                   : std::make_unique<replication::NodeRole>(
+                                         store, config.replication())),
+        state_(store, config, role_.get(), std::move(users), webhooks,
+               std::move(backups)) {
     const int loops = std::max<int>(1, config_.server().resp_threads());
     for (int i = 0; i < loops; ++i) {
       // One thread per loop: Asio's scheduler skips the hand-offs between
@@ -469,7 +470,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
       asio::post(self->executor(), [self, wait] {
         if (self->ack_timer_) self->ack_timer_->cancel();
         Reply reply(&self->out_, self->client_.protocol);
-        reply.Integer(self->server_->state().role().replicas().Acked(wait.sequence));
+        reply.Integer(
+            self->server_->state().role().replicas().Acked(wait.sequence));
         self->Serve();
       });
     };
@@ -509,7 +511,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
         executor(), std::chrono::milliseconds(acks.timeout_ms()));
     ack_timer_->async_wait([self, waiter, settle](asio::error_code ec) {
       if (ec) return;
-      if (self->server_->state().role().replicas().Cancel(waiter)) settle(false);
+      if (self->server_->state().role().replicas().Cancel(waiter))
+        settle(false);
     });
   }
 
@@ -967,9 +970,10 @@ absl::StatusOr<std::unique_ptr<RespServer>> RespServer::Start(
     const v1::TrackdbConfig& config, storage::TrackStore* store,
     std::shared_ptr<auth::UserTable> users,
     const service::FenceWebhooks* webhooks,
-    std::shared_ptr<replication::SyncAcks> sync_acks) {
+    std::shared_ptr<replication::SyncAcks> sync_acks,
+    std::shared_ptr<service::BackupJob> backups) {
   auto impl = std::make_unique<Impl>(config, store, std::move(users), webhooks,
-                                     std::move(sync_acks));
+                                     std::move(sync_acks), std::move(backups));
   if (absl::Status s = impl->Listen(); !s.ok()) return s;
   return std::unique_ptr<RespServer>(new RespServer(std::move(impl)));
 }

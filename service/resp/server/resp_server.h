@@ -29,6 +29,7 @@
 #include "cluster/cluster_state.h"
 #include "service/auth/users.h"
 #include "service/events/fence_webhook.h"
+#include "service/jobs/backup_job.h"
 #include "service/replication/sync_acks.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -43,12 +44,14 @@ class RespServer {
   // be shared with the gRPC door (null: the server's own, from config).
   // `webhooks`, whose counters INFO reports, outlives the server (null:
   // none run). `sync_acks` may be shared with the gRPC door (null: the
-  // server's own, from config.replication).
+  // server's own, from config.replication). `backups` may be shared with
+  // the gRPC door (null: the server's own, from config).
   static absl::StatusOr<std::unique_ptr<RespServer>> Start(
       const v1::TrackdbConfig& config, storage::TrackStore* store,
       std::shared_ptr<auth::UserTable> users = nullptr,
       const service::FenceWebhooks* webhooks = nullptr,
-      std::shared_ptr<replication::SyncAcks> sync_acks = nullptr);
+      std::shared_ptr<replication::SyncAcks> sync_acks = nullptr,
+      std::shared_ptr<service::BackupJob> backups = nullptr);
   ~RespServer();  // Shutdown()s
 
   int port() const;      // 0 with resp_tls_only
