@@ -1,11 +1,10 @@
 #include "storage/backup/backups.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -65,6 +64,12 @@ std::optional<Metadata> DecodeMetadata(absl::string_view in) {
         len > in.size()) {
       return std::nullopt;
     }
+    // Only the names a backup keeps: a hostile one could name a path out
+    // of the target, or one of RocksDB's own files.
+    if (std::find(std::begin(kKeptFiles), std::end(kKeptFiles), words[1]) ==
+        std::end(kKeptFiles)) {
+      return std::nullopt;
+    }
     m.files.emplace_back(words[1], std::string(in.substr(0, len)));
     in.remove_prefix(len);
   }
@@ -89,12 +94,15 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ReadKept(
   std::vector<std::pair<std::string, std::string>> files;
   for (const char* name : kKeptFiles) {
     const std::string path = absl::StrCat(data_dir, "/", name);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) continue;
     std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) return absl::InternalError(absl::StrCat("reading ", path));
-    files.emplace_back(name, bytes.str());
+    std::string bytes((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+    if (!in.is_open() || in.bad()) {
+      return absl::InternalError(absl::StrCat("reading ", path));
+    }
+    files.emplace_back(name, std::move(bytes));
   }
   return files;
 }
@@ -160,16 +168,23 @@ absl::StatusOr<BackupInfo> Backups::Create(TrackStore& store,
       ReadKept(data_dir);
   if (!kept.ok()) return kept.status();
   metadata.files = *std::move(kept);
+  // Refused on a failed disk, as every flush is (TrackStore::Flush).
+  if (absl::Status s = store.Flush(); !s.ok()) return s;
   absl::MutexLock l(&mu_);
   rocksdb::CreateBackupOptions options;
-  options.flush_before_backup = true;
+  options.flush_before_backup = true;  // what came since Flush
   rocksdb::BackupID id = 0;
   rocksdb::IOStatus s = engine_->CreateNewBackupWithMetadata(
       options, store.engine().db.get(), EncodeMetadata(metadata), &id);
   if (!s.ok()) return FromRocksIo(s, "backing up");
+  // The new backup stands whether or not the old ones could go: the next
+  // backup tries again.
   if (keep > 0) {
     s = engine_->PurgeOldBackups(static_cast<uint32_t>(keep));
-    if (!s.ok()) return FromRocksIo(s, "deleting old backups");
+    if (!s.ok()) {
+      std::fprintf(stderr, "trackd: backup %u made; deleting old ones: %s\n",
+                   id, s.ToString().c_str());
+    }
   }
   rocksdb::BackupInfo info;
   rocksdb::Status got = engine_->GetBackupInfo(id, &info);
@@ -198,17 +213,44 @@ absl::Status Backups::Delete(uint32_t id) {
                      absl::StrCat("deleting backup ", id));
 }
 
-absl::StatusOr<BackupInfo> RestoreBackup(const std::string& backup_dir,
-                                         uint32_t id,
-                                         const std::string& target_dir) {
-  if (absl::Status s = RequireEmptyDir(target_dir); !s.ok()) return s;
+namespace {
+absl::StatusOr<std::unique_ptr<rocksdb::BackupEngineReadOnly>> OpenReadOnly(
+    const std::string& backup_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(backup_dir, ec)) {
+    return absl::NotFoundError(absl::StrCat("no backup dir ", backup_dir));
+  }
   rocksdb::BackupEngineReadOnly* raw = nullptr;
   rocksdb::IOStatus s = rocksdb::BackupEngineReadOnly::Open(
       EngineOptions(backup_dir), rocksdb::Env::Default(), &raw);
   if (!s.ok()) {
     return FromRocksIo(s, absl::StrCat("opening the backup dir ", backup_dir));
   }
-  std::unique_ptr<rocksdb::BackupEngineReadOnly> engine(raw);
+  return std::unique_ptr<rocksdb::BackupEngineReadOnly>(raw);
+}
+}  // namespace
+
+absl::StatusOr<std::vector<BackupInfo>> ListBackupsIn(
+    const std::string& backup_dir) {
+  auto engine = OpenReadOnly(backup_dir);
+  if (!engine.ok()) return engine.status();
+  std::vector<rocksdb::BackupInfo> infos;
+  (*engine)->GetBackupInfo(&infos);
+  std::vector<BackupInfo> out;
+  for (const rocksdb::BackupInfo& info : infos) {
+    out.push_back(FromRocksInfo(info));
+  }
+  return out;
+}
+
+absl::StatusOr<BackupInfo> RestoreBackup(const std::string& backup_dir,
+                                         uint32_t id,
+                                         const std::string& target_dir) {
+  if (absl::Status s = RequireEmptyDir(target_dir); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<rocksdb::BackupEngineReadOnly>> opened =
+      OpenReadOnly(backup_dir);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<rocksdb::BackupEngineReadOnly> engine = *std::move(opened);
   std::vector<rocksdb::BackupInfo> infos;
   engine->GetBackupInfo(&infos);
   if (id == 0 && !infos.empty()) id = infos.back().backup_id;
@@ -222,7 +264,8 @@ absl::StatusOr<BackupInfo> RestoreBackup(const std::string& backup_dir,
     return absl::DataLossError(absl::StrCat("backup ", id, " in ", backup_dir,
                                             " was not made by trackdb"));
   }
-  if (s = engine->VerifyBackup(id, /*verify_with_checksum=*/true); !s.ok()) {
+  rocksdb::IOStatus s = engine->VerifyBackup(id, /*verify_with_checksum=*/true);
+  if (!s.ok()) {
     return absl::DataLossError(absl::StrCat("backup ", id, " in ", backup_dir,
                                             " is corrupt: ", s.ToString()));
   }

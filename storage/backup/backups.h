@@ -61,6 +61,11 @@ class Backups {
   std::unique_ptr<rocksdb::BackupEngine> engine_ ABSL_GUARDED_BY(mu_);
 };
 
+// The backups in `backup_dir`, oldest first, without writing to it (a
+// missing dir is NOT_FOUND, not made).
+absl::StatusOr<std::vector<BackupInfo>> ListBackupsIn(
+    const std::string& backup_dir);
+
 // Makes `target_dir` (which must be missing or empty) a data dir from the
 // backup `id` in `backup_dir` (0: the newest), after checking every file
 // against its checksum: DATA_LOSS naming the backup when one does not

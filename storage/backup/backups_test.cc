@@ -8,6 +8,8 @@
 #include <set>
 #include <thread>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -209,6 +211,60 @@ TEST(BackupsTest, RestoreKeepsTheNodeFileAndStartsAHistoryOfItsOwn) {
   ASSERT_TRUE(copy_replid.ok());
   EXPECT_NE(*copy_replid, *replid);
   EXPECT_TRUE(copy->GetLatest("fleet", "v")->has_value());
+}
+
+TEST(BackupsTest, ListingWritesNothing) {
+  const std::string missing = NewDataDir() + "/typo";
+  EXPECT_TRUE(absl::IsNotFound(ListBackupsIn(missing).status()));
+  EXPECT_FALSE(std::filesystem::exists(missing));
+  const std::string data = NewDataDir(), backup_dir = NewDataDir();
+  auto store = OpenStore(data);
+  auto backups = Backups::Open(backup_dir);
+  ASSERT_TRUE((*backups)->Create(*store, data, 0).ok());
+  auto list = ListBackupsIn(backup_dir);
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_EQ((*list)[0].id, 1u);
+}
+
+// A backup's metadata that names a file no backup keeps (a path out of the
+// target) is refused, and nothing is written there.
+TEST(BackupsTest, MetadataNamingOtherFilesIsRefused) {
+  const std::string data = NewDataDir(), backup_dir = NewDataDir();
+  auto store = OpenStore(data);
+  {
+    std::ofstream nodes(data + "/cluster_nodes.conf");
+    nodes << "node-id abc\n";
+  }
+  auto backups = Backups::Open(backup_dir);
+  ASSERT_TRUE((*backups)->Create(*store, data, 0).ok());
+  // The meta file is text, the metadata in hex: rename the kept file in
+  // place, same length.
+  const std::string from = absl::BytesToHexString("cluster_nodes.conf");
+  const std::string to = absl::BytesToHexString("../../../escape.cf");
+  int edited = 0;
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(backup_dir + "/meta")) {
+    std::ifstream in(e.path(), std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    size_t at = text.find(from);
+    std::string with = to;
+    if (at == std::string::npos) {
+      at = text.find(absl::AsciiStrToUpper(from));
+      with = absl::AsciiStrToUpper(to);
+    }
+    if (at == std::string::npos) continue;
+    text.replace(at, with.size(), with);
+    std::ofstream out(e.path(), std::ios::binary | std::ios::trunc);
+    out << text;
+    ++edited;
+  }
+  ASSERT_EQ(edited, 1);
+  const std::string target = NewDataDir() + "/restored";
+  absl::StatusOr<BackupInfo> r = RestoreBackup(backup_dir, 0, target);
+  EXPECT_TRUE(absl::IsDataLoss(r.status())) << r.status();
+  EXPECT_FALSE(std::filesystem::exists(target + "/CURRENT"));
 }
 
 TEST(BackupsTest, RestoreRefusesWhatItCannotDo) {

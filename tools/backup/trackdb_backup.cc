@@ -48,9 +48,7 @@ std::string Describe(const storage::BackupInfo& b) {
 }
 
 int List(const std::string& dir) {
-  auto backups = storage::Backups::Open(dir);
-  if (!backups.ok()) return Fail(backups.status().ToString());
-  auto list = (*backups)->List();
+  auto list = storage::ListBackupsIn(dir);
   if (!list.ok()) return Fail(list.status().ToString());
   if (list->empty()) std::printf("no backups in %s\n", dir.c_str());
   for (const storage::BackupInfo& b : *list) {

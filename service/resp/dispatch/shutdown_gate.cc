@@ -4,14 +4,14 @@
 
 namespace trackdb::resp {
 
-void ShutdownGate::set_stop(Stop stop) {
+void ShutdownGate::set_stop(ProcessStop stop) {
   absl::MutexLock l(&mu_);
   stop_ = std::move(stop);
 }
 
 bool ShutdownGate::Begin() {
   absl::MutexLock l(&mu_);
-  if (in_progress_ || !stop_) return false;
+  if (in_progress_ || !stop_ || stopped_) return false;
   in_progress_ = true;
   aborted_ = false;
   return true;
@@ -23,9 +23,12 @@ bool ShutdownGate::Wait(const std::function<bool()>& done,
   // here: it is polled.
   constexpr absl::Duration kPoll = absl::Milliseconds(10);
   absl::MutexLock l(&mu_);
-  while (!aborted_ && !done() && absl::Now() < deadline) {
-    mu_.AwaitWithTimeout(absl::Condition(&aborted_), kPoll);
+  waiting_ = true;
+  const auto ends = [this] { return aborted_ || stopped_; };
+  while (!ends() && !done() && absl::Now() < deadline) {
+    mu_.AwaitWithTimeout(absl::Condition(&ends), kPoll);
   }
+  waiting_ = false;
   if (!aborted_) return true;
   in_progress_ = false;
   return false;
@@ -33,7 +36,7 @@ bool ShutdownGate::Wait(const std::function<bool()>& done,
 
 bool ShutdownGate::Abort() {
   absl::MutexLock l(&mu_);
-  if (!in_progress_ || finished_) return false;
+  if (!waiting_) return false;
   aborted_ = true;
   return true;
 }
@@ -44,13 +47,18 @@ void ShutdownGate::Cancel() {
 }
 
 void ShutdownGate::Finish() {
-  Stop stop;
+  ProcessStop stop;
   {
     absl::MutexLock l(&mu_);
-    finished_ = true;
+    if (stopped_) return;
     stop = stop_;
   }
   stop();
+}
+
+void ShutdownGate::Stop() {
+  absl::MutexLock l(&mu_);
+  stopped_ = true;
 }
 
 }  // namespace trackdb::resp

@@ -18,8 +18,8 @@ namespace trackdb::resp {
 class ShutdownGate {
  public:
   // Starts the process's stop and returns at once.
-  using Stop = std::function<void()>;
-  void set_stop(Stop stop);
+  using ProcessStop = std::function<void()>;
+  void set_stop(ProcessStop stop);
 
   // Begins a shutdown: false when one is already in progress or nothing
   // can stop the process.
@@ -27,19 +27,25 @@ class ShutdownGate {
   // Waits, in the shutdown begun, until `done()`, the deadline, or
   // Abort(): false when aborted (the shutdown is then over).
   bool Wait(const std::function<bool()>& done, absl::Time deadline);
-  // Ends the shutdown a Wait is in: false when none is in progress.
+  // Ends the shutdown a Wait is in: false when no Wait is (Redis's ABORT
+  // stops only a shutdown waiting for its replicas).
   bool Abort();
   // The shutdown begun failed: the server goes on.
   void Cancel();
-  // Hands the stop to the process; the shutdown stays in progress.
+  // Hands the stop to the process (not after Stop); the shutdown stays in
+  // progress.
   void Finish();
+  // The server is stopping anyway: a Wait ends at once, and nothing begins
+  // or is handed on after this.
+  void Stop();
 
  private:
   mutable absl::Mutex mu_;
-  Stop stop_ ABSL_GUARDED_BY(mu_);
+  ProcessStop stop_ ABSL_GUARDED_BY(mu_);
   bool in_progress_ ABSL_GUARDED_BY(mu_) = false;
+  bool waiting_ ABSL_GUARDED_BY(mu_) = false;
   bool aborted_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace trackdb::resp

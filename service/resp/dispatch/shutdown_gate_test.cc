@@ -77,5 +77,32 @@ TEST(ShutdownGateTest, NoAbortOnceTheStopIsHandedOn) {
   EXPECT_FALSE(gate.Abort());
 }
 
+TEST(ShutdownGateTest, AbortOnlyWhileWaiting) {
+  ShutdownGate gate;
+  gate.set_stop([] {});
+  ASSERT_TRUE(gate.Begin());
+  // Begun, not waiting (flushing, or no replica to wait for): too late.
+  EXPECT_FALSE(gate.Abort());
+}
+
+TEST(ShutdownGateTest, StopEndsTheWaitAndHandsNothingOn) {
+  ShutdownGate gate;
+  int stops = 0;
+  gate.set_stop([&] { ++stops; });
+  ASSERT_TRUE(gate.Begin());
+  std::thread stopper([&] {
+    absl::SleepFor(absl::Milliseconds(20));
+    gate.Stop();
+  });
+  const absl::Time start = absl::Now();
+  EXPECT_TRUE(gate.Wait([] { return false; }, start + absl::Seconds(30)));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  stopper.join();
+  gate.Finish();
+  EXPECT_EQ(stops, 0);
+  gate.Cancel();
+  EXPECT_FALSE(gate.Begin());
+}
+
 }  // namespace
 }  // namespace trackdb::resp

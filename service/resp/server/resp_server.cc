@@ -945,6 +945,7 @@ void RespServer::Impl::Shutdown() {
   // blocked BLPOP gives up waiting.
   state_.pop_waiters().Stop();
   state_.role().replicas().Stop();  // WAIT 1 0 would wait for ever
+  state_.shutdown_gate().Stop();    // so would SHUTDOWN, for its replicas
   workers_->join();
   state_.backups().WaitForBackground();  // it reads the store
   // With the acceptor and every socket closed, their pending operations
