@@ -125,13 +125,20 @@ std::string PullAsReplica(RawClient& replica, storage::TrackStore& store,
       {"REPL.PULL", *replid, absl::StrCat(next), "7000", "0", "1000000"});
 }
 
-TEST(ShutdownCommandTest, WaitsForALaggingReplicaAndAbortEndsTheWait) {
+// A server with a write its one replica has not pulled.
+class LaggingReplicaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(writer.Call({"SET", "k", "v"}), "+OK\r\n");
+    PullAsReplica(replica, s.server.store(), 1);
+  }
   StoppableServer s;
-  RawClient writer(s.server.port());
-  ASSERT_EQ(writer.Call({"SET", "k", "v"}), "+OK\r\n");
-  RawClient replica(s.server.port());
-  PullAsReplica(replica, s.server.store(), 1);
-  RawClient stopper(s.server.port());
+  RawClient writer{s.server.port()};
+  RawClient replica{s.server.port()};
+  RawClient stopper{s.server.port()};
+};
+
+TEST_F(LaggingReplicaTest, ShutdownWaitsForItAndAbortEndsTheWait) {
   stopper.Send(EncodeCommand({"SHUTDOWN"}));
   // Still waiting for the replica.
   EXPECT_EQ(stopper.ReadReply(300), std::nullopt);
@@ -151,13 +158,7 @@ TEST(ShutdownCommandTest, WaitsForALaggingReplicaAndAbortEndsTheWait) {
   EXPECT_TRUE(stopper.Closed());
 }
 
-TEST(ShutdownCommandTest, NowDoesNotWaitForReplicas) {
-  StoppableServer s;
-  RawClient writer(s.server.port());
-  ASSERT_EQ(writer.Call({"SET", "k", "v"}), "+OK\r\n");
-  RawClient replica(s.server.port());
-  PullAsReplica(replica, s.server.store(), 1);
-  RawClient stopper(s.server.port());
+TEST_F(LaggingReplicaTest, ShutdownNowDoesNotWait) {
   stopper.Send(EncodeCommand({"SHUTDOWN", "NOW"}));
   EXPECT_TRUE(s.stopped.WaitForNotificationWithTimeout(absl::Seconds(2)));
   EXPECT_TRUE(stopper.Closed());
