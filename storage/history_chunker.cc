@@ -167,7 +167,8 @@ absl::StatusOr<std::optional<StoredChunk>> FoldPlan::RoomBefore(int64_t t) {
 absl::StatusOr<size_t> FoldPlan::FoldFrom(absl::Span<const RawFix> raw,
                                           size_t begin) {
   const int64_t t = raw[begin].point.loc_time_ms;
-  chunks_->Seek(EntityTimeKey(prefix_, t));  // the first chunk ending at or after t
+  chunks_->Seek(
+      EntityTimeKey(prefix_, t));  // the first chunk ending at or after t
   absl::StatusOr<std::optional<StoredChunk>> next = ChunkAt(*chunks_, prefix_);
   if (!next.ok()) return next.status();
   std::optional<StoredChunk> older;
@@ -321,7 +322,8 @@ absl::StatusOr<FoldCounts> HistoryChunker::FoldRange(const std::string& begin,
       ++count;
       newest = PointKeyTime(SliceView(it->key()));
     }
-    if (count < options.min_fixes && now_ms - options.idle_ms <= newest) {
+    if (count < options.min_fixes && (now_ms - options.idle_ms <= newest ||
+                                      count < options.idle_min_fixes)) {
       continue;
     }
     absl::StatusOr<FoldCounts> counts = FoldEntity(collection, entity, options);

@@ -32,9 +32,13 @@ struct Engine;
 struct FoldOptions {
   // An entity with fewer raw fixes than this waits (so a chunk is not
   // rewritten for every few fixes), unless its newest raw fix is older
-  // than now - idle_ms.
+  // than now - idle_ms and it has idle_min_fixes at least: a fix or two
+  // in a chunk save nothing against their raw keys, and folding each of a
+  // million such entities (one point each, with old times) costs a batch
+  // apiece, about a core for a while after every start.
   size_t min_fixes = 256;
   int64_t idle_ms = 10 * 60 * 1000;
+  size_t idle_min_fixes = 8;
   // The most fixes in one chunk: a read of one fix decodes its chunk, so
   // bigger chunks cost GetPositionAt time for fewer bytes
   // (bench/history_read_bench, a 1 Hz fleet: p50 18.8 us and 1.69 bytes a

@@ -123,6 +123,7 @@ FoldOptions SmallChunks(std::mt19937_64& rng) {
   FoldOptions o;
   o.min_fixes = 1 + rng() % 20;
   o.idle_ms = 0;
+  o.idle_min_fixes = 1 + rng() % 3;
   o.chunk_fixes = 2 + rng() % 30;
   o.batch_fixes = 1 + rng() % 50;
   return o;
@@ -172,9 +173,12 @@ TEST(HistoryChunkerTest, FoldAllWaitsForEnoughFixesOrIdleness) {
   for (int i = 0; i < 3; ++i) b.push_back(testing::Point("b", kT0 + i, 1, 2));
   ASSERT_TRUE(store->AddPoints("fleet", a).ok());
   ASSERT_TRUE(store->AddPoints("fleet", b).ok());
+  // `c` has a single fix: idle or not, it stays a raw key.
+  ASSERT_TRUE(store->AddPoints("fleet", {testing::Point("c", kT0, 1, 2)}).ok());
   FoldOptions o;
   o.min_fixes = 5;
   o.idle_ms = 60'000;
+  o.idle_min_fixes = 2;
   // Now is just after the fixes: only `a` has enough.
   auto c = store->chunker().FoldAll(o, kT0 + 1'000);
   ASSERT_TRUE(c.ok());
@@ -191,6 +195,10 @@ TEST(HistoryChunkerTest, FoldAllWaitsForEnoughFixesOrIdleness) {
       testing::ReadRaw(*store, ColumnFamily::kChunks, CollectionPrefix("fleet"))
           .size(),
       2u);
+  EXPECT_EQ(testing::ReadRaw(*store, ColumnFamily::kPoints,
+                             EntityPointsPrefix("fleet", "c"))
+                .size(),
+            1u);
   EXPECT_THAT(InvariantViolations(*store, "fleet"), IsEmpty());
 }
 

@@ -48,6 +48,10 @@ tests=(
   //service/jobs:stoppable_thread_test
   //service/events:fence_webhook_test
   //service/jobs:retention_trimmer_test
+  # SHUTDOWN's gate (a wait ended by ABORT or the server's stop from
+  # another thread) and a backup on a thread of its own.
+  //service/resp/dispatch:shutdown_gate_test
+  //service/jobs:backup_job_test
   # Replication: a replica's link pulling beside the primary's writers,
   # waiters woken by acks from other threads, a slot migration beside
   # writers of its slots.
