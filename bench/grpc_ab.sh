@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A/B of two trackd builds under the same load: preloads 1M entities once,
-# then restarts trackd alternately from OLD and NEW on that data dir and runs
-# the same grpc_load modes against each, ROUNDS times.
+# A/B of two trackd builds under the same load: each build preloads 1M
+# entities into a data dir of its own (an older build refuses a dir a newer
+# one wrote), then trackd restarts alternately from OLD and NEW on its dir
+# and runs the same grpc_load modes against each, ROUNDS times.
 #
 #   bazel run --config=bench //bench:grpc_ab -- OLD_TRACKD NEW_TRACKD \
 #     [ROUNDS] [SECONDS] [MODES]
@@ -16,17 +17,17 @@ seconds="${4:-8}"
 modes="${5:-radius get_latest add_point}"
 load="$PWD/bench/grpc_load"
 conf="$PWD/conf/trackdb.textproto"
-dir="${TMPDIR:-/tmp}/trackdb-grpc-ab"
+base="${TMPDIR:-/tmp}/trackdb-grpc-ab-sep"
 port=50552
 pid=
-rm -rf "$dir"
-trap '[[ -n $pid ]] && kill -TERM $pid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
+rm -rf "$base"; mkdir -p "$base"
+trap 'if [[ -n $pid ]]; then kill -TERM $pid 2>/dev/null || true; fi; wait 2>/dev/null || true; rm -rf "$base"' EXIT
 
-start() {
-  "$1" --config="$conf" --data_dir="$dir/data" --grpc_port=$port 2>"$dir.log" &
+start() {  # start BINARY WHICH
+  "$1" --config="$conf" --data_dir="$base/$2/data" --grpc_port=$port 2>"$base/$2.log" &
   pid=$!
-  for _ in $(seq 1 300); do grep -q ready "$dir.log" && return 0; sleep 0.2; done
-  echo "trackd $1 did not start" >&2
+  for _ in $(seq 1 300); do grep -q ready "$base/$2.log" && return 0; sleep 0.2; done
+  echo "trackd $1 did not start" >&2; cat "$base/$2.log" >&2
   exit 1
 }
 stop() {
@@ -39,12 +40,14 @@ trackd_cpu_us() {
     /proc/$pid/stat
 }
 
-start "$new"
-"$load" --target=127.0.0.1:$port --mode=preload --entities=1000000
-stop
+for which in old new; do
+  if [[ $which == old ]]; then start "$old" old; else start "$new" new; fi
+  echo "$which $("$load" --target=127.0.0.1:$port --mode=preload --entities=1000000)"
+  stop
+done
 for round in $(seq 1 "$rounds"); do
   for which in old new; do
-    if [[ $which == old ]]; then start "$old"; else start "$new"; fi
+    if [[ $which == old ]]; then start "$old" old; else start "$new" new; fi
     sleep 2
     for mode in $modes; do
       before=$(trackd_cpu_us)
