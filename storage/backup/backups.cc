@@ -84,6 +84,17 @@ BackupInfo FromRocksInfo(const rocksdb::BackupInfo& r) {
   return info;
 }
 
+// Every backup the engine holds, oldest first.
+std::vector<BackupInfo> InfosOf(const rocksdb::BackupEngineReadOnlyBase& e) {
+  std::vector<rocksdb::BackupInfo> infos;
+  e.GetBackupInfo(&infos);
+  std::vector<BackupInfo> out;
+  for (const rocksdb::BackupInfo& info : infos) {
+    out.push_back(FromRocksInfo(info));
+  }
+  return out;
+}
+
 absl::Status FromRocksIo(const rocksdb::IOStatus& s, const std::string& what) {
   return FromRocks(rocksdb::Status(s), what);
 }
@@ -194,13 +205,7 @@ absl::StatusOr<BackupInfo> Backups::Create(TrackStore& store,
 
 absl::StatusOr<std::vector<BackupInfo>> Backups::List() {
   absl::MutexLock l(&mu_);
-  std::vector<rocksdb::BackupInfo> infos;
-  engine_->GetBackupInfo(&infos);
-  std::vector<BackupInfo> out;
-  for (const rocksdb::BackupInfo& info : infos) {
-    out.push_back(FromRocksInfo(info));
-  }
-  return out;
+  return InfosOf(*engine_);
 }
 
 absl::Status Backups::Delete(uint32_t id) {
@@ -234,13 +239,7 @@ absl::StatusOr<std::vector<BackupInfo>> ListBackupsIn(
     const std::string& backup_dir) {
   auto engine = OpenReadOnly(backup_dir);
   if (!engine.ok()) return engine.status();
-  std::vector<rocksdb::BackupInfo> infos;
-  (*engine)->GetBackupInfo(&infos);
-  std::vector<BackupInfo> out;
-  for (const rocksdb::BackupInfo& info : infos) {
-    out.push_back(FromRocksInfo(info));
-  }
-  return out;
+  return InfosOf(**engine);
 }
 
 absl::StatusOr<BackupInfo> RestoreBackup(const std::string& backup_dir,
