@@ -1,5 +1,7 @@
 #include "conf/config.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -64,6 +66,23 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 
 absl::Status Invalid(absl::string_view field, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(field, " ", why));
+}
+
+absl::Status ValidateMetricsPort(const v1::ServerConfig& server) {
+  if (server.metrics_port() > 65535) {
+    return Invalid("server.metrics_port",
+                   absl::StrCat("must be 0..65535 (0: none), got ",
+                                server.metrics_port()));
+  }
+  const std::string& address = server.metrics_bind_address();
+  in_addr parsed;
+  if (!address.empty() && address != "localhost" &&
+      inet_pton(AF_INET, address.c_str(), &parsed) != 1) {
+    return Invalid("server.metrics_bind_address",
+                   absl::StrCat("\"", address,
+                                "\" is not an IPv4 address or \"localhost\""));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ValidateServer(const v1::ServerConfig& server) {
@@ -246,6 +265,10 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
     server->set_resp_bind_address("127.0.0.1");
   }
   if (!server->has_resp_port()) server->set_resp_port(6380);
+  if (!server->has_metrics_port()) server->set_metrics_port(0);
+  if (server->metrics_bind_address().empty()) {
+    server->set_metrics_bind_address("127.0.0.1");
+  }
   if (!server->has_resp_max_clients()) server->set_resp_max_clients(10000);
   if (!server->has_resp_max_bulk_len()) {
     server->set_resp_max_bulk_len(512ULL * 1024 * 1024);
@@ -354,6 +377,7 @@ v1::StorageConfig WithStorageDefaults(const v1::StorageConfig& storage) {
 absl::Status ValidateConfig(const v1::TrackdbConfig& config) {
   const v1::TrackdbConfig c = WithDefaults(config);
   absl::Status status = ValidateServer(c.server());
+  if (status.ok()) status = ValidateMetricsPort(c.server());
   if (status.ok()) status = ValidateSecurity(c.server());
   if (status.ok()) status = ValidateLimits(c.limits());
   if (status.ok()) status = ValidateStorageKnobs(c.storage());

@@ -178,6 +178,20 @@ TEST(ConfigTest, BadValuesAreRefused) {
               HasSubstr("server.grpc_max_message_bytes must be"));
 }
 
+TEST(ConfigTest, MetricsPortIsOffUnlessSetAndChecked) {
+  v1::TrackdbConfig d = WithDefaults(v1::TrackdbConfig());
+  EXPECT_EQ(d.server().metrics_port(), 0u);
+  EXPECT_EQ(d.server().metrics_bind_address(), "127.0.0.1");
+  EXPECT_THAT(ErrorOf("server { metrics_port: 70000 }"),
+              HasSubstr("server.metrics_port must be 0..65535"));
+  EXPECT_THAT(ErrorOf("server { metrics_bind_address: \"example.com\" }"),
+              HasSubstr("server.metrics_bind_address \"example.com\" is not"));
+  EXPECT_TRUE(ParseConfigText("server { metrics_port: 9851 "
+                              "metrics_bind_address: \"localhost\" }",
+                              "test.textproto")
+                  .ok());
+}
+
 TEST(ConfigTest, InconsistentValuesNameTheField) {
   EXPECT_THAT(ErrorOf("server { grpc_port: 70000 }"),
               HasSubstr("server.grpc_port"));

@@ -34,6 +34,8 @@
 #include "service/jobs/history_folder.h"
 #include "service/jobs/memory_return.h"
 #include "service/jobs/retention_trimmer.h"
+#include "service/metrics/metrics_http.h"
+#include "service/metrics/trackd_metrics.h"
 #include "service/replication/replica_registry.h"
 #include "service/replication/sync_acks.h"
 #include "service/resp/server/resp_server.h"
@@ -48,6 +50,8 @@ ABSL_FLAG(std::optional<int>, grpc_port, std::nullopt,
           "Overrides server.grpc_port.");
 ABSL_FLAG(std::optional<int>, resp_port, std::nullopt,
           "Overrides server.resp_port.");
+ABSL_FLAG(std::optional<int>, metrics_port, std::nullopt,
+          "Overrides server.metrics_port (0: no metrics port).");
 ABSL_FLAG(std::optional<bool>, cluster_enabled, std::nullopt,
           "Overrides server.cluster_enabled (Redis Cluster protocol).");
 // For tests that need folds within seconds (the crash test): how often the
@@ -124,6 +128,9 @@ absl::StatusOr<v1::TrackdbConfig> LoadConfig() {
   if (auto port = absl::GetFlag(FLAGS_resp_port)) {
     config.mutable_server()->set_resp_port(*port);
   }
+  if (auto port = absl::GetFlag(FLAGS_metrics_port)) {
+    config.mutable_server()->set_metrics_port(*port);
+  }
   if (auto enabled = absl::GetFlag(FLAGS_cluster_enabled)) {
     config.mutable_server()->set_cluster_enabled(*enabled);
   }
@@ -179,6 +186,39 @@ struct StoreJobs {
   service::CollectionExpirer collection_expirer;
 };
 
+// The metrics port, open before the store is (so /readyz tells "starting"
+// from "down"); null when server.metrics_port is 0.
+absl::StatusOr<std::unique_ptr<metrics::MetricsHttpServer>> StartMetrics(
+    const v1::ServerConfig& server, metrics::TrackdEndpoints* endpoints) {
+  if (server.metrics_port() == 0) return nullptr;
+  auto http = metrics::MetricsHttpServer::Start(
+      server.metrics_bind_address(), static_cast<int>(server.metrics_port()),
+      [endpoints](absl::string_view path) { return endpoints->Handle(path); });
+  if (!http.ok()) return http.status();
+  Log(absl::StrCat("serving metrics (/metrics, /healthz, /readyz) on ",
+                   server.metrics_bind_address(), ":", (*http)->port()));
+  return http;
+}
+
+// What the metrics port reads once both doors serve.
+metrics::TrackdSources MetricsSources(storage::TrackStore* store,
+                                      const service::GrpcServer& grpc,
+                                      const resp::RespServer& resp,
+                                      const service::FenceWebhooks* webhooks,
+                                      const replication::SyncAcks& sync_acks,
+                                      service::BackupJob* backups) {
+  metrics::TrackdSources sources;
+  sources.store = store;
+  sources.resp = &resp.call_metrics();
+  sources.grpc = &grpc.call_metrics();
+  sources.webhooks = webhooks;
+  sources.replicas = &sync_acks.replicas();
+  sources.role = &resp.role();
+  sources.backups = backups;
+  sources.resp_clients = [&resp] { return resp.connected_clients(); };
+  return sources;
+}
+
 // Says "ready" and waits for SIGTERM, SIGINT or SHUTDOWN, which stops the
 // process as SIGTERM does: the signal it raises wakes the wait.
 void ReadyUntilStop(const sigset_t& stop_signals, resp::RespServer& resp) {
@@ -221,6 +261,9 @@ int Run() {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  metrics::TrackdEndpoints endpoints;
+  auto metrics_http = StartMetrics(config.server(), &endpoints);
+  if (!metrics_http.ok()) return Fail(metrics_http.status());
   auto store = OpenStore(config);
   if (!store.ok()) return Fail(store.status());
 
@@ -256,7 +299,10 @@ int Run() {
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
   auto jobs = std::make_unique<StoreJobs>(store->get());
+  endpoints.Attach(MetricsSources(store->get(), **grpc_server, **resp_server,
+                                  webhooks->get(), *sync_acks, backups.get()));
   ReadyUntilStop(stop_signals, **resp_server);
+  endpoints.Detach();
   (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.

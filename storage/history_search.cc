@@ -264,6 +264,7 @@ bool HistorySearch::EndEntity() {
 }  // namespace
 
 absl::StatusOr<HistoryPage> TrackStore::SearchHistory(const HistoryQuery& q) {
+  engine_->activity.AddHistorySearch();
   if (q.region == nullptr) {
     return absl::InvalidArgumentError("a search area is required");
   }

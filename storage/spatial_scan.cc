@@ -61,6 +61,7 @@ absl::Status TrackStore::ScanRegion(
     absl::string_view collection, const index::Region& region,
     const std::function<bool(const model::TrackPoint&)>& visit,
     const ScanOptions& options) {
+  engine_->activity.AddRegionScan();
   ScanStats unused;
   ScanStats* stats = options.stats ? options.stats : &unused;
   const std::vector<index::CellRange> ranges = index::Covering(region);

@@ -188,6 +188,12 @@ TrackStore::~TrackStore() { Close().IgnoreError(); }
 
 const StoreOptions& TrackStore::options() const { return engine_->options; }
 
+Activity TrackStore::activity() const { return engine_->activity.Read(); }
+
+int64_t TrackStore::EntityCount() const {
+  return engine_->latest_index.EntityCount();
+}
+
 namespace {
 bool DiskFailing(const Engine& engine) {
   return engine.options.events && engine.options.events->disk_error().failing;

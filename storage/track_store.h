@@ -24,6 +24,7 @@
 #include "absl/types/span.h"
 #include "index/region.h"
 #include "model/track_point.h"
+#include "storage/engine/activity_counters.h"
 #include "storage/engine/collection_lock_table.h"
 #include "storage/engine/disk_faults.h"
 #include "storage/engine/entity_locks.h"
@@ -31,8 +32,8 @@
 #include "storage/format/keys.h"
 #include "storage/format/kv_codec.h"
 #include "storage/format/typed_values.h"
-#include "storage/points/retention.h"
 #include "storage/history_chunker.h"
+#include "storage/points/retention.h"
 #include "storage/retention_store.h"
 #include "trackdb/v1/config.pb.h"
 #include "trackdb/v1/fence.pb.h"
@@ -374,6 +375,11 @@ class TrackStore {
 
   // The options the store was opened with (storage/engine/options.h).
   const StoreOptions& options() const;
+  // Fixes, fence events and searches since open (the metrics port).
+  Activity activity() const;
+  // Entities with a latest position, in every collection (the latest
+  // index's size, expired GEO keys included until they are removed).
+  int64_t EntityCount() const;
   // The RocksDB objects, for storage's own code only: Engine is defined in
   // storage/engine/engine.h, which nothing outside storage/ can include.
   Engine& engine() { return *engine_; }

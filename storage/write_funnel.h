@@ -316,8 +316,11 @@ class FenceWrite {
   uint64_t Reserve(CollectionFences& fences, uint64_t n) {
     reserved_ = &fences;
     first_ = fences.Reserve(n);
+    events_ = n;
     return first_;
   }
+  // The events the batch holds.
+  uint64_t events() const { return events_; }
   void ForgetAfterCommit(CollectionFences& fences, absl::string_view entity) {
     fences_ = &fences;
     forget_.emplace_back(entity);
@@ -329,6 +332,7 @@ class FenceWrite {
  private:
   CollectionFences* reserved_ = nullptr;
   uint64_t first_ = 0;
+  uint64_t events_ = 0;
   CollectionFences* fences_ = nullptr;
   std::vector<std::string> forget_;
 };

@@ -238,6 +238,17 @@ absl::Status TrackStore::LockForPoints(
   }
 }
 
+namespace {
+
+// The points of `plan` that AddPointsOptions did not skip.
+uint64_t PointsWritten(const PointsPlan& plan) {
+  uint64_t written = 0;
+  for (size_t entity : plan.entity_of) written += !plan.entities[entity].skip;
+  return written;
+}
+
+}  // namespace
+
 absl::Status TrackStore::AddPoints(absl::string_view collection,
                                    absl::Span<const model::TrackPoint> points) {
   return AddPoints(collection, points, AddPointsOptions()).status();
@@ -297,6 +308,8 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   }
   if (absl::Status s = batch.Commit("writing points"); !s.ok()) return s;
   fence_write.Committed();
+  engine_->activity.AddPoints(PointsWritten(plan));
+  engine_->activity.AddFenceEvents(fence_write.events());
   return result;
 }
 

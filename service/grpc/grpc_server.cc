@@ -8,6 +8,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
+#include "service/grpc/call_metrics_interceptor.h"
 #include "service/grpc/undecodable_request.h"
 
 namespace trackdb::service {
@@ -118,6 +119,7 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
+  interceptors.push_back(CallMetricsInterceptorFactory(&server->calls_));
   interceptors.push_back(UndecodableRequestInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server->server_ = builder.BuildAndStart();

@@ -18,6 +18,7 @@
 #include "service/grpc/fence_service.h"
 #include "service/grpc/grpc_auth.h"
 #include "service/grpc/track_service.h"
+#include "service/metrics/call_metrics.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
 
@@ -40,6 +41,8 @@ class GrpcServer {
       std::shared_ptr<BackupJob> backups = nullptr);
 
   int port() const { return port_; }
+  // Every method's calls, errors and latency (the metrics port).
+  const metrics::CallMetrics& call_metrics() const { return calls_; }
 
   // Stops accepting calls, lets in-flight ones finish for up to `grace`,
   // then cancels the rest. Returns once the server has stopped.
@@ -47,6 +50,8 @@ class GrpcServer {
 
  private:
   GrpcServer() = default;
+  // Before server_: the interceptors record here until the server is gone.
+  metrics::CallMetrics calls_;
   std::unique_ptr<TrackServiceImpl> service_;
   std::unique_ptr<AdminServiceImpl> admin_;
   std::unique_ptr<FenceServiceImpl> fences_;

@@ -13,13 +13,14 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
-#include "storage/memory/cache_reservation.h"
 #include "storage/collections/collection_expiry.h"
+#include "storage/engine/activity_counters.h"
 #include "storage/engine/commit_signal.h"
+#include "storage/engine/options.h"
 #include "storage/fences/fence_registry.h"
 #include "storage/format/keys.h"
+#include "storage/memory/cache_reservation.h"
 #include "storage/points/latest_index.h"
-#include "storage/engine/options.h"
 #include "storage/typed/typed_cache.h"
 
 namespace trackdb::storage {
@@ -48,6 +49,8 @@ struct Engine {
   std::atomic<bool> replica{false};
   // Notified after every write (storage/engine/commit_signal.h).
   CommitSignal commits;
+  // Fixes, fence events and searches since open (the metrics port).
+  ActivityCounters activity;
 
   // OK, or Redis's READONLY refusal of `what` on a replica.
   absl::Status RefuseOnReplica(absl::string_view what) const {

@@ -36,6 +36,7 @@ void LatestIndex::SetLocked(Collection& c, absl::string_view entity,
   auto [it, inserted] = c.entities.try_emplace(entity, Entry{position, cell});
   if (inserted) {
     bytes_.fetch_add(EntryBytes(entity), std::memory_order_relaxed);
+    entities_.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (it->second.cell != cell) {
       c.cells.erase(CellKey{it->second.cell, &*it});
@@ -50,6 +51,7 @@ void LatestIndex::EraseLocked(Collection& c, absl::string_view entity) {
   if (it == c.entities.end()) return;
   c.cells.erase(CellKey{it->second.cell, &*it});
   bytes_.fetch_sub(EntryBytes(entity), std::memory_order_relaxed);
+  entities_.fetch_sub(1, std::memory_order_relaxed);
   c.entities.erase(it);
 }
 
@@ -66,6 +68,7 @@ void LatestIndex::Drop(absl::string_view collection) {
   absl::MutexLock l(&dropped->mu);
   for (const Node& node : dropped->entities) {
     bytes_.fetch_sub(EntryBytes(node.first), std::memory_order_relaxed);
+    entities_.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 

@@ -107,6 +107,8 @@ class LatestIndex {
   // What the index holds in memory, approximately (entries, names, tree
   // nodes): the figure charged to the memory budget.
   int64_t ApproximateBytes() const { return bytes_.load(); }
+  // Entities in every collection.
+  int64_t EntityCount() const { return entities_.load(); }
 
  private:
   struct Entry {
@@ -147,6 +149,7 @@ class LatestIndex {
   absl::flat_hash_map<std::string, std::shared_ptr<Collection>> collections_
       ABSL_GUARDED_BY(mu_);
   std::atomic<int64_t> bytes_{0};
+  std::atomic<int64_t> entities_{0};
 };
 
 }  // namespace trackdb::storage

@@ -93,6 +93,11 @@ void ServerState::RemoveClient(int64_t id) {
   clients_.erase(id);
 }
 
+int64_t ServerState::ClientCount() const {
+  absl::MutexLock l(&mu_);
+  return static_cast<int64_t>(clients_.size());
+}
+
 std::vector<ClientState> ServerState::Clients() const {
   absl::MutexLock l(&mu_);
   std::vector<ClientState> out;
@@ -535,11 +540,8 @@ std::vector<std::string> LoggedArguments(const std::string& full_name,
 // skip_slowlog (EXEC: its calls are logged one by one).
 void LogIfSlow(ServerState& server, const ClientState& client,
                const CommandSpec& spec, const std::string& full_name,
-               const std::vector<std::string>& argv,
-               std::chrono::steady_clock::time_point start) {
-  const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+               const std::vector<std::string>& argv, int64_t nanos) {
+  const int64_t us = nanos / 1000;
   if (!server.slow_log().Slow(us) || HasFlag(spec, "skip_slowlog")) return;
   server.slow_log().Add(NowMs() / 1000, us, LoggedArguments(full_name, argv),
                         client.addr, client.name);
@@ -549,17 +551,37 @@ void LogIfSlow(ServerState& server, const ClientState& client,
 // timed one by one.
 thread_local bool serving_group = false;
 
+int64_t NanosSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Records `calls` calls of `name` that took `nanos` together, each its
+// share, `failed` of them answering an error.
+void RecordCalls(ServerState& server, absl::string_view name, size_t calls,
+                 uint64_t failed, int64_t nanos) {
+  const int64_t each = nanos / static_cast<int64_t>(calls);
+  for (size_t i = 0; i < calls; ++i) {
+    server.call_metrics().Record(name, each, i < failed);
+  }
+}
+
 // Serves a pipelined group (its calls run as one transaction, one commit),
-// timed as a whole: the slow log takes a slow group as its first call.
+// timed as a whole: the slow log takes a slow group as its first call, the
+// metrics each call at its share of the group's time.
 void ServeTimedGroup(ServerState& server, ClientState& client,
                      const CommandSpec& spec,
                      absl::Span<const std::vector<std::string>> calls,
                      Reply& reply) {
   const auto start = std::chrono::steady_clock::now();
+  const uint64_t errors = reply.errors();
   serving_group = true;
   spec.group(server, client, calls, reply);
   serving_group = false;
-  LogIfSlow(server, client, spec, spec.name, calls.front(), start);
+  const int64_t nanos = NanosSince(start);
+  RecordCalls(server, spec.name, calls.size(), reply.errors() - errors, nanos);
+  LogIfSlow(server, client, spec, spec.name, calls.front(), nanos);
 }
 
 }  // namespace
@@ -591,8 +613,11 @@ void Dispatch(ServerState& server, ClientState& client,
       spec->handler(ctx);
     } else {
       const auto start = std::chrono::steady_clock::now();
+      const uint64_t errors = reply.errors();
       spec->handler(ctx);
-      LogIfSlow(server, client, *spec, full_name, argv, start);
+      const int64_t nanos = NanosSince(start);
+      server.call_metrics().Record(full_name, nanos, reply.errors() > errors);
+      LogIfSlow(server, client, *spec, full_name, argv, nanos);
     }
   }
   NoteWrite(server, client, *spec);
@@ -667,12 +692,21 @@ void ServeTogether(ServerState& server, absl::Span<const PendingGroup> groups) {
     calls += g.calls.size();
   }
   server.commands_processed.fetch_add(calls, std::memory_order_relaxed);
+  std::vector<uint64_t> errors;
+  errors.reserve(groups.size());
+  for (const PendingGroup& g : groups) errors.push_back(g.reply->errors());
   const auto start = std::chrono::steady_clock::now();
   serving_group = true;
   first.groups(server, groups);
   serving_group = false;
+  const int64_t nanos = NanosSince(start);
+  uint64_t failed = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    failed += groups[i].reply->errors() - errors[i];
+  }
+  RecordCalls(server, first.name, calls, failed, nanos);
   LogIfSlow(server, *groups.front().client, first, first.name,
-            groups.front().calls.front(), start);
+            groups.front().calls.front(), nanos);
   for (const PendingGroup& g : groups) NoteWrite(server, *g.client, *g.spec);
 }
 

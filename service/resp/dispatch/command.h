@@ -37,6 +37,7 @@
 #include "service/auth/users.h"
 #include "service/events/fence_webhook.h"
 #include "service/jobs/backup_job.h"
+#include "service/metrics/call_metrics.h"
 #include "service/replication/node_role.h"
 #include "service/resp/dispatch/exec_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
@@ -212,6 +213,9 @@ class ServerState {
   service::BackupJob& backups() { return *backups_; }
   SlowLog& slow_log() { return slow_log_; }
   const SlowLog& slow_log() const { return slow_log_; }
+  // Every command's calls, errors and latency (the metrics port).
+  metrics::CallMetrics& call_metrics() { return call_metrics_; }
+  const metrics::CallMetrics& call_metrics() const { return call_metrics_; }
   const service::FenceWebhooks* webhooks() const { return webhooks_; }
   const auth::UserTable& users() const { return *users_; }
   auth::UserTable& users() { return *users_; }
@@ -232,6 +236,7 @@ class ServerState {
   void PublishClient(const ClientState& c);
   void RemoveClient(int64_t id);
   std::vector<ClientState> Clients() const;
+  int64_t ClientCount() const;
   int64_t NextClientId() { return next_client_id_.fetch_add(1) + 1; }
 
   // SCAN cursors: Redis's cursor is an opaque integer; trackdb's position
@@ -271,6 +276,7 @@ class ServerState {
   ExecGate exec_gate_;
   ShutdownGate shutdown_gate_;
   SlowLog slow_log_;
+  metrics::CallMetrics call_metrics_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};
   replication::NodeRole* const role_;

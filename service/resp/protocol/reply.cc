@@ -23,6 +23,7 @@ void Reply::Status(absl::string_view s) {
 }
 
 void Reply::Error(absl::string_view text) {
+  ++errors_;
   out_->push_back('-');
   if (!text.empty() && text[0] == '-') {
     text.remove_prefix(1);

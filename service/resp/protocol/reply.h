@@ -21,6 +21,8 @@ class Reply {
       : out_(out), protocol_(protocol) {}
 
   int protocol() const { return protocol_; }
+  // Errors replied so far (a call that failed replied one more).
+  uint64_t errors() const { return errors_; }
   void set_protocol(int p) { protocol_ = p; }
 
   void Status(absl::string_view s);  // +OK
@@ -60,6 +62,7 @@ class Reply {
   void Header(char type, int64_t n);
   std::string* out_;
   int protocol_;
+  uint64_t errors_ = 0;
 };
 
 }  // namespace trackdb::resp

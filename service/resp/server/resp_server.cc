@@ -962,6 +962,15 @@ int RespServer::tls_port() const { return impl_->tls_port(); }
 const cluster::ClusterState* RespServer::cluster() const {
   return impl_->cluster();
 }
+const metrics::CallMetrics& RespServer::call_metrics() const {
+  return impl_->state().call_metrics();
+}
+const replication::NodeRole& RespServer::role() const {
+  return impl_->state().role();
+}
+int64_t RespServer::connected_clients() const {
+  return impl_->state().ClientCount();
+}
 void RespServer::Shutdown() { impl_->Shutdown(); }
 void RespServer::OnShutdownCommand(std::function<void()> stop) {
   impl_->state().shutdown_gate().set_stop(std::move(stop));

@@ -30,6 +30,8 @@
 #include "service/auth/users.h"
 #include "service/events/fence_webhook.h"
 #include "service/jobs/backup_job.h"
+#include "service/metrics/call_metrics.h"
+#include "service/replication/node_role.h"
 #include "service/replication/sync_acks.h"
 #include "storage/track_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -58,6 +60,11 @@ class RespServer {
   int tls_port() const;  // 0 without resp_tls_port
   // The node's cluster state; null unless server.cluster_enabled.
   const cluster::ClusterState* cluster() const;
+  // For the metrics port: every command's calls, errors and latency; the
+  // node's replication role (its replicas, its link); open connections.
+  const metrics::CallMetrics& call_metrics() const;
+  const replication::NodeRole& role() const;
+  int64_t connected_clients() const;
   // Stops accepting, closes every connection, joins the threads.
   void Shutdown();
   // How SHUTDOWN stops the process (it returns at once; the process then

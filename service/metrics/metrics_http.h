@@ -1,0 +1,60 @@
+#ifndef TRACKDB_SERVICE_METRICS_METRICS_HTTP_H_
+#define TRACKDB_SERVICE_METRICS_METRICS_HTTP_H_
+
+// The metrics port's HTTP server: GET (or HEAD) of a path, answered by a
+// handler, one request per connection (Connection: close), one connection
+// at a time on one thread. Scrapers and probes send one small request and
+// read the answer: a request line and headers of up to 8 KiB, read within
+// 2 s, or the connection is closed unanswered, so a client that sends
+// nothing holds the port for 2 s at most.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace trackdb::metrics {
+
+struct HttpAnswer {
+  int status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;
+};
+
+// The path without its query ("/metrics" of "/metrics?x=1").
+using HttpHandler = std::function<HttpAnswer(absl::string_view path)>;
+
+class MetricsHttpServer {
+ public:
+  // Listens on address:port (port 0: a free one) and serves `handler`,
+  // which is called on the server's thread. UNAVAILABLE naming the address
+  // when it cannot listen there.
+  static absl::StatusOr<std::unique_ptr<MetricsHttpServer>> Start(
+      const std::string& address, int port, HttpHandler handler);
+  ~MetricsHttpServer();  // stops and joins the thread
+
+  int port() const { return port_; }
+
+ private:
+  MetricsHttpServer(int fd, int port, HttpHandler handler);
+  void Serve();
+  void Answer(int connection);
+
+  const int listen_fd_;
+  const int port_;
+  const HttpHandler handler_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// The reply line and headers of `answer`, for a request of `method`
+// (HEAD: no body), as one string.
+std::string HttpResponse(const HttpAnswer& answer, absl::string_view method);
+
+}  // namespace trackdb::metrics
+
+#endif  // TRACKDB_SERVICE_METRICS_METRICS_HTTP_H_
