@@ -6,28 +6,57 @@
 
 namespace trackdb::metrics {
 
-CallMetrics::Counts& CallMetrics::For(absl::string_view name) {
-  {
-    absl::ReaderMutexLock l(&mu_);
-    auto it = names_.find(name);
-    if (it != names_.end()) return *it->second;
-  }
+namespace {
+
+std::atomic<uint64_t> next_id{1};
+
+// This thread's shard: threads take them in turn.
+size_t ThreadShard(size_t shards) {
+  static std::atomic<size_t> next{0};
+  thread_local const size_t shard = next.fetch_add(1) % shards;
+  return shard;
+}
+
+}  // namespace
+
+CallMetrics::CallMetrics() : id_(next_id.fetch_add(1)) {}
+
+CallMetrics::Counts& CallMetrics::ForLocked(absl::string_view name) {
   absl::MutexLock l(&mu_);
   std::unique_ptr<Counts>& slot = names_[name];
   if (!slot) slot = std::make_unique<Counts>();
   return *slot;
 }
 
+CallMetrics::Counts& CallMetrics::For(absl::string_view name) {
+  // The names this thread has recorded, of the CallMetrics it recorded
+  // into last (a thread records into one or two: its door's).
+  struct Cache {
+    uint64_t owner = 0;
+    absl::flat_hash_map<std::string, Counts*> names;
+  };
+  thread_local Cache cache;
+  if (cache.owner != id_) {
+    cache.owner = id_;
+    cache.names.clear();
+  }
+  auto it = cache.names.find(name);
+  if (it != cache.names.end()) return *it->second;
+  Counts& counts = ForLocked(name);
+  cache.names.emplace(name, &counts);
+  return counts;
+}
+
 void CallMetrics::Record(absl::string_view name, int64_t nanos, bool failed) {
-  Counts& c = For(name);
-  const double seconds = static_cast<double>(std::max<int64_t>(nanos, 0)) / 1e9;
+  Shard& c = For(name).shards[ThreadShard(kShards)];
+  const int64_t positive = std::max<int64_t>(nanos, 0);
+  const double seconds = static_cast<double>(positive) / 1e9;
   const size_t bucket =
       std::lower_bound(kLatencyBounds.begin(), kLatencyBounds.end(), seconds) -
       kLatencyBounds.begin();
   c.calls.fetch_add(1, std::memory_order_relaxed);
   if (failed) c.errors.fetch_add(1, std::memory_order_relaxed);
-  c.nanos.fetch_add(static_cast<uint64_t>(std::max<int64_t>(nanos, 0)),
-                    std::memory_order_relaxed);
+  c.nanos.fetch_add(static_cast<uint64_t>(positive), std::memory_order_relaxed);
   c.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -39,17 +68,21 @@ std::vector<CallSnapshot> CallMetrics::Snapshot() const {
     for (const auto& [name, c] : names_) {
       CallSnapshot s;
       s.name = name;
-      // Buckets first: a call recorded meanwhile then shows in `calls` at
-      // least as much as in the buckets, never less.
-      uint64_t in_buckets = 0;
-      for (size_t i = 0; i < s.buckets.size(); ++i) {
-        s.buckets[i] = c->buckets[i].load(std::memory_order_relaxed);
-        in_buckets += s.buckets[i];
+      uint64_t in_buckets = 0, calls = 0, nanos = 0;
+      for (const Shard& shard : c->shards) {
+        // Buckets first: a call recorded meanwhile then shows in `calls`
+        // at least as much as in the buckets, never less.
+        for (size_t i = 0; i < s.buckets.size(); ++i) {
+          const uint64_t n = shard.buckets[i].load(std::memory_order_relaxed);
+          s.buckets[i] += n;
+          in_buckets += n;
+        }
+        calls += shard.calls.load(std::memory_order_relaxed);
+        s.errors += shard.errors.load(std::memory_order_relaxed);
+        nanos += shard.nanos.load(std::memory_order_relaxed);
       }
-      s.calls = std::max(in_buckets, c->calls.load(std::memory_order_relaxed));
-      s.errors = c->errors.load(std::memory_order_relaxed);
-      s.seconds =
-          static_cast<double>(c->nanos.load(std::memory_order_relaxed)) / 1e9;
+      s.calls = std::max(in_buckets, calls);
+      s.seconds = static_cast<double>(nanos) / 1e9;
       out.push_back(std::move(s));
     }
   }
