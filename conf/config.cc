@@ -85,6 +85,18 @@ absl::Status ValidateMetricsPort(const v1::ServerConfig& server) {
   return absl::OkStatus();
 }
 
+// Below a second a client that is busy for a moment (a pause, a full CPU)
+// would lose its connection for not answering a PING at once.
+absl::Status ValidateGrpcKeepalive(const v1::ServerConfig& server) {
+  if (server.grpc_keepalive_time_ms() < 1000) {
+    return Invalid("server.grpc_keepalive_time_ms", "must be at least 1000");
+  }
+  if (server.grpc_keepalive_timeout_ms() < 1000) {
+    return Invalid("server.grpc_keepalive_timeout_ms", "must be at least 1000");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateServer(const v1::ServerConfig& server) {
   if (server.grpc_port() > 65535) {
     return Invalid("server.grpc_port",
@@ -116,7 +128,7 @@ absl::Status ValidateServer(const v1::ServerConfig& server) {
                    absl::StrCat("must be \"no\", \"yes\" or \"local\", got \"",
                                 debug, "\""));
   }
-  return absl::OkStatus();
+  return ValidateGrpcKeepalive(server);
 }
 
 absl::Status ValidateReplication(const v1::ReplicationConfig& r) {
@@ -235,6 +247,12 @@ void SetClientLimitDefaults(v1::ServerConfig* server) {
   }
   if (!server->has_grpc_max_message_bytes()) {
     server->set_grpc_max_message_bytes(64 << 20);  // a full batch of points
+  }
+  if (!server->has_grpc_keepalive_time_ms()) {
+    server->set_grpc_keepalive_time_ms(60 * 1000);
+  }
+  if (!server->has_grpc_keepalive_timeout_ms()) {
+    server->set_grpc_keepalive_timeout_ms(20 * 1000);
   }
 }
 

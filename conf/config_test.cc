@@ -236,6 +236,16 @@ TEST(ConfigTest, ReplicaOfIsHostAndPort) {
               HasSubstr("replication.sync_timeout_ms"));
 }
 
+TEST(ConfigTest, GrpcKeepaliveHasDefaultsAndFloors) {
+  v1::TrackdbConfig d = WithDefaults(v1::TrackdbConfig());
+  EXPECT_EQ(d.server().grpc_keepalive_time_ms(), 60000u);
+  EXPECT_EQ(d.server().grpc_keepalive_timeout_ms(), 20000u);
+  EXPECT_THAT(ErrorOf("server { grpc_keepalive_time_ms: 999 }"),
+              HasSubstr("server.grpc_keepalive_time_ms must be at least"));
+  EXPECT_THAT(ErrorOf("server { grpc_keepalive_timeout_ms: 0 }"),
+              HasSubstr("server.grpc_keepalive_timeout_ms must be at least"));
+}
+
 TEST(ConfigTest, MissingFileIsNotFound) {
   auto c = LoadConfigFile("/nonexistent/trackdb.textproto");
   EXPECT_EQ(c.status().code(), absl::StatusCode::kNotFound);
