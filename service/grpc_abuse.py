@@ -6,11 +6,17 @@ prints one line of JSON saying what the server answered:
 
   continuation PORT MIB   one header block never ended: HEADERS then
                           CONTINUATION frames of junk headers, MIB MiB of them
+  continuation_held PORT MIB
+                          the same, then the connection held open, answering
+                          nothing, until the server closes it (or 30 s)
   rapid_reset PORT N      N streams opened and reset at once (CVE-2023-44487)
   idle_streams PORT N     N StreamPoints calls opened and left waiting; holds
                           them until stdin closes
   bad_message PORT        an AddPoints request whose bytes are no protobuf
   health PORT             a well-formed grpc.health.v1.Health/Check call
+  probe PORT              a normal client: GetLatest calls one after another
+                          on one connection until stdin closes, then each
+                          call's latency (null: no answer within 2 s)
 
 The server's own memory and threads are read by the caller (/proc).
 """
@@ -19,9 +25,12 @@ import socket
 import sys
 
 import hpack
+import threading
+import time
+
 from hyperframe.frame import (ContinuationFrame, DataFrame, Frame,
-                              GoAwayFrame, HeadersFrame, RstStreamFrame,
-                              SettingsFrame)
+                              GoAwayFrame, HeadersFrame, PingFrame,
+                              RstStreamFrame, SettingsFrame, WindowUpdateFrame)
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
@@ -89,8 +98,9 @@ def describe(frames):
     return out
 
 
-def continuation(port, mib):
-    sock = connect(port)
+def send_unended_block(sock, mib):
+    """HEADERS without END_HEADERS, then CONTINUATION frames, each under
+    any header limit, until `mib` MiB are sent or the server closes."""
     start = HeadersFrame(1, request_headers("/trackdb.v1.TrackService/AddPoint"))
     start.flags.discard("END_HEADERS")
     sent = 0
@@ -105,8 +115,28 @@ def continuation(port, mib):
             sent += len(junk)
     except (BrokenPipeError, ConnectionResetError):
         pass
+    return sent
+
+
+def continuation(port, mib):
+    sock = connect(port)
+    sent = send_unended_block(sock, mib)
     result = describe(read_frames(sock, 2))
     result["sent_bytes"] = sent
+    sock.close()
+    return result
+
+
+def continuation_held(port, mib):
+    """The block, then the connection kept open, answering nothing (not the
+    server's PINGs either), until the server closes it or 30 s pass."""
+    sock = connect(port)
+    start = time.monotonic()
+    sent = send_unended_block(sock, mib)
+    result = describe(read_frames(sock, 30))
+    closed = time.monotonic() - start
+    result["sent_bytes"] = sent
+    result["closed_after_s"] = round(closed, 2) if closed < 30 else None
     sock.close()
     return result
 
@@ -146,19 +176,52 @@ def acknowledge_settings(sock):
                 return
 
 
+def answer_pings(sock, frames, stop):
+    """Reads the server's frames into `frames`, acknowledging its PINGs as
+    a live client does (so keepalive does not close it), until `stop`."""
+    data = b""
+    sock.settimeout(0.2)
+    while not stop.is_set():
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            return
+        if not chunk:
+            return
+        data += chunk
+        while len(data) >= 9:
+            frame, length = Frame.parse_frame_header(memoryview(data[:9]))
+            if len(data) < 9 + length:
+                break
+            frame.parse_body(memoryview(data[9:9 + length]))
+            data = data[9 + length:]
+            frames.append(frame)
+            if isinstance(frame, PingFrame) and "ACK" not in frame.flags:
+                sock.sendall(PingFrame(0, frame.opaque_data,
+                                       flags=["ACK"]).serialize())
+
+
 def idle_streams(port, n):
     sock = connect(port)
     acknowledge_settings(sock)
+    frames, stop = [], threading.Event()
+    reader = threading.Thread(target=answer_pings, args=(sock, frames, stop))
+    reader.start()
     for i in range(n):
         sock.sendall(headers_frame(
             2 * i + 1, "/trackdb.v1.TrackService/StreamPoints").serialize())
-    frames = read_frames(sock, 2)
-    refused = sum(1 for f in frames
+    time.sleep(2)
+    seen = list(frames)
+    refused = sum(1 for f in seen
                   if isinstance(f, RstStreamFrame) and f.error_code == 7)
-    answered = describe(frames)
+    answered = describe(seen)
     print(json.dumps({"opened": n, "refused_stream": refused,
                       "answered": answered}), flush=True)
     sys.stdin.read()
+    stop.set()
+    reader.join()
     sock.close()
     return None
 
@@ -185,12 +248,111 @@ def health(port):
     return unary_call(port, "/grpc.health.v1.Health/Check", b"")
 
 
+class ProbeConnection:
+    """One client connection as a real client keeps it: it acknowledges the
+    server's SETTINGS and PINGs and opens its receive window wide, so that
+    only the server decides how fast calls are answered."""
+
+    def __init__(self, port):
+        self.sock = connect(port)
+        # Without it a request waits behind the last WINDOW_UPDATE's ACK,
+        # which the server delays by 40 ms.
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.sendall(WindowUpdateFrame(0, (1 << 30)).serialize())
+        self.decoder = hpack.Decoder()
+        self.data = b""
+        self.stream = -1
+
+    def call(self, path, payload, deadline):
+        """The call's grpc-status if its trailers came before `deadline`,
+        else None."""
+        self.stream += 2
+        message = b"\x00" + len(payload).to_bytes(4, "big") + payload
+        body = DataFrame(self.stream, message)
+        body.flags.add("END_STREAM")
+        self.sock.sendall(headers_frame(self.stream, path).serialize() +
+                          body.serialize())
+        while time.monotonic() < deadline:
+            for frame in self._frames(deadline):
+                if frame.stream_id == self.stream and \
+                        "END_STREAM" in frame.flags:
+                    return getattr(frame, "fields", {}).get("grpc-status",
+                                                            "no status")
+        return None
+
+    def _frames(self, deadline):
+        self.sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        try:
+            chunk = self.sock.recv(65536)
+        except socket.timeout:
+            return []
+        if not chunk:
+            raise ConnectionResetError("server closed the connection")
+        self.data += chunk
+        frames = []
+        while len(self.data) >= 9:
+            frame, length = Frame.parse_frame_header(
+                memoryview(self.data[:9]))
+            if len(self.data) < 9 + length:
+                break
+            frame.parse_body(memoryview(self.data[9:9 + length]))
+            self.data = self.data[9 + length:]
+            self._answer(frame)
+            frames.append(frame)
+        return frames
+
+    def _answer(self, frame):
+        if isinstance(frame, HeadersFrame):
+            frame.fields = dict(self.decoder.decode(frame.data))
+        elif isinstance(frame, SettingsFrame) and "ACK" not in frame.flags:
+            self.sock.sendall(SettingsFrame(0, flags=["ACK"]).serialize())
+        elif isinstance(frame, PingFrame) and "ACK" not in frame.flags:
+            self.sock.sendall(
+                PingFrame(0, frame.opaque_data, flags=["ACK"]).serialize())
+        elif isinstance(frame, DataFrame) and frame.flow_controlled_length:
+            self.sock.sendall(WindowUpdateFrame(
+                0, frame.flow_controlled_length).serialize())
+
+
+def probe(port):
+    """GetLatest calls, each after the last was answered, until stdin
+    closes: each one's latency and grpc-status. A call unanswered in 2 s
+    counts as None and the next one goes on a new connection, as a client
+    whose deadline passed would retry."""
+    done = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), done.set()),
+                     daemon=True).start()
+    # GetLatestRequest{collection: "c", entity_ids: ["e"]}.
+    request = b"\x0a\x01c\x12\x01e"
+    latencies, statuses = [], {}
+    conn = None
+    while not done.is_set():
+        start = time.monotonic()
+        try:
+            conn = conn or ProbeConnection(port)
+            status = conn.call("/trackdb.v1.TrackService/GetLatest",
+                               request, start + 2)
+        except OSError:
+            status = None
+        took = time.monotonic() - start
+        latencies.append(took if status is not None and took < 2 else None)
+        statuses[status] = statuses.get(status, 0) + 1
+        if latencies[-1] is None:
+            conn = None
+        time.sleep(0.01)
+    return {"latencies": latencies, "statuses": statuses}
+
+
 def main():
     mode, port = sys.argv[1], int(sys.argv[2])
     arg = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    result = {"continuation": continuation, "rapid_reset": rapid_reset,
+    result = {"continuation": continuation,
+              "continuation_held": continuation_held,
+              "rapid_reset": rapid_reset,
               "idle_streams": idle_streams}.get(mode)
-    if mode in ("bad_message", "health"):
+    if mode == "probe":
+        out = probe(port)
+    elif mode in ("bad_message", "health"):
         out = {"bad_message": bad_message, "health": health}[mode](port)
     elif result is None:
         sys.exit("unknown mode " + mode)
