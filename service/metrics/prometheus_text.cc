@@ -10,13 +10,18 @@
 namespace trackdb::metrics {
 namespace {
 
-std::string EscapeHelp(absl::string_view help) {
+// Backslash and newline escaped, and the double quote too in a label value
+// (help text keeps it as it is: the format says so).
+std::string Escape(absl::string_view text, bool quote) {
   std::string out;
-  for (char c : help) {
+  out.reserve(text.size());
+  for (char c : text) {
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '\n') {
       out += "\\n";
+    } else if (c == '"' && quote) {
+      out += "\\\"";
     } else {
       out += c;
     }
@@ -51,25 +56,12 @@ std::string FormatValue(double value) {
 }
 
 std::string EscapeLabelValue(absl::string_view value) {
-  std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
-      out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return Escape(value, /*quote=*/true);
 }
 
 void PrometheusText::Family(absl::string_view name, absl::string_view type,
                             absl::string_view help) {
-  absl::StrAppend(&out_, "# HELP ", name, " ", EscapeHelp(help), "\n",
+  absl::StrAppend(&out_, "# HELP ", name, " ", Escape(help, /*quote=*/false), "\n",
                   "# TYPE ", name, " ", type, "\n");
 }
 
