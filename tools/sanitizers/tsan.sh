@@ -52,6 +52,10 @@ tests=(
   # another thread) and a backup on a thread of its own.
   //service/resp/dispatch:shutdown_gate_test
   //service/jobs:backup_job_test
+  # The metrics: counters recorded from many threads while a scrape reads
+  # them, and the HTTP server stopped from another thread.
+  //service/metrics:call_metrics_test
+  //service/metrics:metrics_http_test
   # Replication: a replica's link pulling beside the primary's writers,
   # waiters woken by acks from other threads, a slot migration beside
   # writers of its slots.
