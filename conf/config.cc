@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -88,11 +89,17 @@ absl::Status ValidateMetricsPort(const v1::ServerConfig& server) {
 // Below a second a client that is busy for a moment (a pause, a full CPU)
 // would lose its connection for not answering a PING at once.
 absl::Status ValidateGrpcKeepalive(const v1::ServerConfig& server) {
-  if (server.grpc_keepalive_time_ms() < 1000) {
-    return Invalid("server.grpc_keepalive_time_ms", "must be at least 1000");
+  // gRPC takes them as int.
+  constexpr uint32_t kMax = std::numeric_limits<int>::max();
+  if (server.grpc_keepalive_time_ms() < 1000 ||
+      server.grpc_keepalive_time_ms() > kMax) {
+    return Invalid("server.grpc_keepalive_time_ms",
+                   "must be at least 1000 and at most 2147483647");
   }
-  if (server.grpc_keepalive_timeout_ms() < 1000) {
-    return Invalid("server.grpc_keepalive_timeout_ms", "must be at least 1000");
+  if (server.grpc_keepalive_timeout_ms() < 1000 ||
+      server.grpc_keepalive_timeout_ms() > kMax) {
+    return Invalid("server.grpc_keepalive_timeout_ms",
+                   "must be at least 1000 and at most 2147483647");
   }
   return absl::OkStatus();
 }

@@ -244,6 +244,8 @@ TEST(ConfigTest, GrpcKeepaliveHasDefaultsAndFloors) {
               HasSubstr("server.grpc_keepalive_time_ms must be at least"));
   EXPECT_THAT(ErrorOf("server { grpc_keepalive_timeout_ms: 0 }"),
               HasSubstr("server.grpc_keepalive_timeout_ms must be at least"));
+  EXPECT_THAT(ErrorOf("server { grpc_keepalive_time_ms: 3000000000 }"),
+              HasSubstr("at most 2147483647"));
 }
 
 TEST(ConfigTest, MissingFileIsNotFound) {

@@ -156,6 +156,46 @@ def check_resp_counters(node):
     print("RESP counters move")
 
 
+def check_pipelines_and_refusals(node):
+    """Each call of a pipelined run counts under its own name, with its own
+    error; so does one typed command alone, and a refused call."""
+    r = redis.Redis(port=node.resp)
+    r.set("plain", "v")
+    before = scrape(node)
+    p = r.pipeline(transaction=False)
+    p.hset("h", "f", 1)
+    p.hget("h", "f")
+    p.sadd("s", "m")
+    p.lpush("l", "x")
+    p.hset("h", "g", 2)
+    p.hincrby("h", "f", 1)
+    p.hset("plain", "f", 1)  # WRONGTYPE
+    p.execute(raise_on_error=False)
+    p = r.pipeline(transaction=False)
+    p.geoadd("pipefleet", (13.36, 38.11, "a"))
+    p.execute_command("GEOADD", "pipefleet", 200, 38.11, "b")  # bad longitude
+    p.geoadd("pipefleet", (13.37, 38.12, "c"))
+    p.execute(raise_on_error=False)
+    try:
+        r.hset("plain", "f", 1)  # alone: WRONGTYPE
+    except redis.ResponseError:
+        pass
+    try:
+        r.execute_command("GET")  # wrong arity: refused
+    except redis.ResponseError:
+        pass
+    after = scrape(node)
+    for command, calls, errors in (("hset", 4, 2), ("hget", 1, 0),
+                                   ("sadd", 1, 0), ("lpush", 1, 0),
+                                   ("hincrby", 1, 0), ("geoadd", 3, 1),
+                                   ("get", 1, 1)):
+        expect_moved(before, after, "trackdb_resp_commands_total", calls,
+                     command=command)
+        expect_moved(before, after, "trackdb_resp_command_errors_total",
+                     errors, command=command)
+    print("pipelines, typed errors and refusals counted per call")
+
+
 def check_grpc_counters(node):
     channel = grpc.insecure_channel("127.0.0.1:%d" % node.grpc)
     stub = pb_grpc.TrackServiceStub(channel)
@@ -276,6 +316,7 @@ def main():
     try:
         check_probes_and_families(primary)
         check_resp_counters(primary)
+        check_pipelines_and_refusals(primary)
         check_grpc_counters(primary)
         check_fence_events(primary)
         check_port_in_use(primary)

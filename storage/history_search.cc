@@ -264,7 +264,6 @@ bool HistorySearch::EndEntity() {
 }  // namespace
 
 absl::StatusOr<HistoryPage> TrackStore::SearchHistory(const HistoryQuery& q) {
-  engine_->activity.AddHistorySearch();
   if (q.region == nullptr) {
     return absl::InvalidArgumentError("a search area is required");
   }
@@ -281,6 +280,7 @@ absl::StatusOr<HistoryPage> TrackStore::SearchHistory(const HistoryQuery& q) {
     }
     resume.any = true;
   }
+  engine_->activity.AddHistorySearch();
   // History past the collection's retention is not shown (as GetTrack).
   const int64_t start_ms = std::max(
       q.start_ms, retention_->HistoryCutoff(q.collection, SystemNowMs()));

@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,7 +18,11 @@ namespace trackdb::metrics {
 namespace {
 
 constexpr size_t kMaxRequestBytes = 8192;
-constexpr int kReadTimeoutMs = 2000;
+// Under a probe's usual 1 s timeout: a client that sends nothing delays
+// the next one this long at most.
+constexpr int kReadTimeoutMs = 500;
+// A client that does not read its answer is left after this.
+constexpr int kSendTimeoutMs = 2000;
 
 const char* Reason(int status) {
   switch (status) {
@@ -58,8 +63,13 @@ std::string ReadHead(int fd) {
   return head;
 }
 
+// Sends `data`, giving up kSendTimeoutMs after it began (the socket's
+// send timeout bounds each send; a client that reads a little at a time
+// would otherwise stretch it).
 void WriteAll(int fd, absl::string_view data) {
-  while (!data.empty()) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(kSendTimeoutMs);
+  while (!data.empty() && std::chrono::steady_clock::now() < deadline) {
     const ssize_t n = send(fd, data.data(), data.size(), MSG_NOSIGNAL);
     if (n <= 0) return;
     data.remove_prefix(static_cast<size_t>(n));
@@ -125,7 +135,14 @@ void MetricsHttpServer::Serve() {
     pollfd p{listen_fd_, POLLIN, 0};
     if (poll(&p, 1, 100) <= 0) continue;
     const int connection = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (connection < 0) continue;
+    if (connection < 0) {
+      // Out of descriptors, say: not a busy loop while it lasts.
+      poll(nullptr, 0, 10);
+      continue;
+    }
+    timeval send_timeout{kSendTimeoutMs / 1000, 0};
+    setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &send_timeout,
+               sizeof send_timeout);
     Answer(connection);
     close(connection);
   }

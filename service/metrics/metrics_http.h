@@ -5,8 +5,9 @@
 // handler, one request per connection (Connection: close), one connection
 // at a time on one thread. Scrapers and probes send one small request and
 // read the answer: a request line and headers of up to 8 KiB, read within
-// 2 s, or the connection is closed unanswered, so a client that sends
-// nothing holds the port for 2 s at most.
+// 0.5 s, or the connection is closed unanswered; an answer the client does
+// not take within 2 s is abandoned. So no client holds the port (or
+// trackd's stop) for longer than that.
 
 #include <atomic>
 #include <functional>

@@ -550,6 +550,10 @@ void LogIfSlow(ServerState& server, const ClientState& client,
 // Set while a pipelined group runs (ServeTimedGroup): its calls are not
 // timed one by one.
 thread_local bool serving_group = false;
+// Calls Dispatch recorded while a group ran: a group that serves its calls
+// through Dispatch (typed commands) has them recorded one by one, each under
+// its own name; one that does not (GEOADD's) is recorded as a whole.
+thread_local size_t calls_recorded_in_group = 0;
 
 int64_t NanosSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -557,8 +561,9 @@ int64_t NanosSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-// Records `calls` calls of `name` that took `nanos` together, each its
-// share, `failed` of them answering an error.
+// Records `calls` calls of `name` (a group of one command: GEOADD's) that
+// took `nanos` together, each its share, `failed` of them answering an
+// error.
 void RecordCalls(ServerState& server, absl::string_view name, size_t calls,
                  uint64_t failed, int64_t nanos) {
   const int64_t each = nanos / static_cast<int64_t>(calls);
@@ -577,10 +582,14 @@ void ServeTimedGroup(ServerState& server, ClientState& client,
   const auto start = std::chrono::steady_clock::now();
   const uint64_t errors = reply.errors();
   serving_group = true;
+  calls_recorded_in_group = 0;
   spec.group(server, client, calls, reply);
   serving_group = false;
   const int64_t nanos = NanosSince(start);
-  RecordCalls(server, spec.name, calls.size(), reply.errors() - errors, nanos);
+  if (calls_recorded_in_group == 0) {
+    RecordCalls(server, spec.name, calls.size(), reply.errors() - errors,
+                nanos);
+  }
   LogIfSlow(server, client, spec, spec.name, calls.front(), nanos);
 }
 
@@ -596,6 +605,9 @@ void Dispatch(ServerState& server, ClientState& client,
     error = Refusal(server, client, *spec, full_name, argv, &redirect);
   }
   if (!error.empty()) {
+    // A refused call of a known command counts, as an error (NOAUTH,
+    // READONLY, MOVED, a wrong arity...).
+    if (spec != nullptr) server.call_metrics().Record(full_name, 0, true);
     return ReplyRefusal(client, spec, std::move(error), redirect, reply);
   }
   if (client.multi && !RunsInsideMulti(*spec)) {
@@ -607,16 +619,22 @@ void Dispatch(ServerState& server, ClientState& client,
   {
     ExecGate::Shared shared(server.exec_gate(), TakesExecGate(*spec));
     MigrationGate gate(server, *spec, {&argv, 1});
-    if (gate.held_off()) return reply.Error(kTryAgain);
+    if (gate.held_off()) {
+      server.call_metrics().Record(full_name, 0, true);
+      return reply.Error(kTryAgain);
+    }
     ctx.spec = spec;
+    // Failed: its own reply is an error (EXEC's holds its queued calls'
+    // replies, which are counted as they run).
+    const size_t reply_at = reply.size();
+    const auto start = std::chrono::steady_clock::now();
+    spec->handler(ctx);
+    const int64_t nanos = NanosSince(start);
+    // Inside a group, a call's own time (the group's commit follows).
+    server.call_metrics().Record(full_name, nanos, reply.ErrorAt(reply_at));
     if (serving_group) {
-      spec->handler(ctx);
+      ++calls_recorded_in_group;
     } else {
-      const auto start = std::chrono::steady_clock::now();
-      const uint64_t errors = reply.errors();
-      spec->handler(ctx);
-      const int64_t nanos = NanosSince(start);
-      server.call_metrics().Record(full_name, nanos, reply.errors() > errors);
       LogIfSlow(server, client, *spec, full_name, argv, nanos);
     }
   }
@@ -697,6 +715,7 @@ void ServeTogether(ServerState& server, absl::Span<const PendingGroup> groups) {
   for (const PendingGroup& g : groups) errors.push_back(g.reply->errors());
   const auto start = std::chrono::steady_clock::now();
   serving_group = true;
+  calls_recorded_in_group = 0;
   first.groups(server, groups);
   serving_group = false;
   const int64_t nanos = NanosSince(start);
@@ -704,7 +723,9 @@ void ServeTogether(ServerState& server, absl::Span<const PendingGroup> groups) {
   for (size_t i = 0; i < groups.size(); ++i) {
     failed += groups[i].reply->errors() - errors[i];
   }
-  RecordCalls(server, first.name, calls, failed, nanos);
+  if (calls_recorded_in_group == 0) {
+    RecordCalls(server, first.name, calls, failed, nanos);
+  }
   LogIfSlow(server, *groups.front().client, first, first.name,
             groups.front().calls.front(), nanos);
   for (const PendingGroup& g : groups) NoteWrite(server, *g.client, *g.spec);

@@ -21,8 +21,14 @@ class Reply {
       : out_(out), protocol_(protocol) {}
 
   int protocol() const { return protocol_; }
-  // Errors replied so far (a call that failed replied one more).
+  // Errors replied so far: Error()s, and Encoded() replies that are one.
   uint64_t errors() const { return errors_; }
+  // Bytes in the buffer, and whether the reply that starts at `at` (an
+  // earlier size()) is an error.
+  size_t size() const { return out_->size(); }
+  bool ErrorAt(size_t at) const {
+    return out_->size() > at && (*out_)[at] == '-';
+  }
   void set_protocol(int p) { protocol_ = p; }
 
   void Status(absl::string_view s);  // +OK
@@ -48,8 +54,10 @@ class Reply {
   // A bulk string in RESP2, a verbatim "txt" string in RESP3 (INFO).
   void Verbatim(absl::string_view s);
   void Bool(bool b);  // RESP2 integer 1/0
-  // Replies already encoded (by another Reply of the same protocol).
+  // Replies already encoded (by another Reply of the same protocol); one
+  // that starts as an error counts as one.
   void Encoded(absl::string_view replies) {
+    if (!replies.empty() && replies[0] == '-') ++errors_;
     out_->append(replies.data(), replies.size());
   }
 
