@@ -9,7 +9,9 @@ prints one line of JSON saying what the server answered:
   continuation_held PORT MIB
                           the same, then the connection held open, answering
                           nothing, until the server closes it (or 30 s)
-  rapid_reset PORT N      N streams opened and reset at once (CVE-2023-44487)
+  rapid_reset PORT N [METHOD]
+                          N streams of TrackService/METHOD (GetLatest)
+                          opened and reset at once (CVE-2023-44487)
   idle_streams PORT N     N StreamPoints calls opened and left waiting; holds
                           them until stdin closes
   bad_message PORT        an AddPoints request whose bytes are no protobuf
@@ -141,14 +143,14 @@ def continuation_held(port, mib):
     return result
 
 
-def rapid_reset(port, n):
+def rapid_reset(port, n, method="GetLatest"):
     sock = connect(port)
     sent = 0
     try:
         for i in range(n):
             stream = 2 * i + 1
             frames = headers_frame(
-                stream, "/trackdb.v1.TrackService/GetLatest").serialize()
+                stream, "/trackdb.v1.TrackService/" + method).serialize()
             frames += RstStreamFrame(stream, 8).serialize()  # CANCEL
             sock.sendall(frames)
             sent += 1
@@ -352,6 +354,8 @@ def main():
               "idle_streams": idle_streams}.get(mode)
     if mode == "probe":
         out = probe(port)
+    elif mode == "rapid_reset" and len(sys.argv) > 4:
+        out = rapid_reset(port, arg, sys.argv[4])
     elif mode in ("bad_message", "health"):
         out = {"bad_message": bad_message, "health": health}[mode](port)
     elif result is None:

@@ -13,9 +13,12 @@ What gRPC 1.51 cannot bound, checked here only against today's figures:
     lives (the header limit is checked frame by frame): memory grows with
     what the client sends until keepalive closes the connection;
   - reset streams do not count against the stream limit, so a rapid reset
+    of a method served on the synchronous server's threads (GetTrack)
     queues thousands of calls ahead of other clients' and takes every
     thread for a moment: the normal client's p99 is some hundreds of ms,
-    and a few of its calls get RESOURCE_EXHAUSTED.
+    and a few of its calls get RESOURCE_EXHAUSTED. Reset streams of a
+    point call (GetLatest, AddPoint: gRPC's callback API) take no thread,
+    and the normal client's p99 stays under P99_MS.
 """
 import json
 import os
@@ -33,8 +36,8 @@ MAX_THREADS = 64
 MAX_STREAMS = 16
 KEEPALIVE_MS = 2000
 KEEPALIVE_TIMEOUT_MS = 1000
-# The issue's bounds: RSS back within this of its level before an attack,
-# and a normal client's p99 during one.
+# RSS back within this of its level before an attack, and a normal
+# client's p99 during one.
 RSS_SLACK_MIB = 20
 P99_MS = 100
 
@@ -111,6 +114,14 @@ def check_threads_bounded(port, pid, base_threads):
     holders = [abuse("idle_streams", port, 12, wait=False) for _ in range(8)]
     time.sleep(4)
     held = threads(pid)
+    # With every thread of the pool held, point calls are still served:
+    # they run on gRPC's callback API, not on the pool.
+    prober = abuse("probe", port, wait=False)
+    time.sleep(1)
+    out, _ = prober.communicate("", timeout=60)
+    point_calls = json.loads(out)["statuses"]
+    if set(point_calls) != {"0"}:
+        fail("GetLatest beside 96 idle streams answered %s" % point_calls)
     answers = []
     for h in holders:
         out, _ = h.communicate("", timeout=60)
@@ -122,8 +133,9 @@ def check_threads_bounded(port, pid, base_threads):
     if exhausted < 96 - MAX_THREADS:
         fail("only %d of the calls beyond the thread limit were refused: %s"
              % (exhausted, answers))
-    print("idle streams: %d threads held at most (from %d), %d refused"
-          % (held, base_threads, exhausted))
+    print("idle streams: %d threads held at most (from %d), %d refused; "
+          "%d GetLatest calls beside them, all OK"
+          % (held, base_threads, exhausted, point_calls["0"]))
 
 
 def check_stream_limit(port, pid, base_threads):
@@ -232,22 +244,27 @@ def check_held_header_flood(port, pid):
           "RSS %.0f -> %.0f MiB" % (closed, base_mib, after))
 
 
-def check_rapid_reset(port, pid):
-    """10000 streams opened and reset on one connection. Threads and memory
-    stay bounded and come back; the normal client's calls are all answered,
-    but slower (gRPC 1.51 has no budget for reset streams), so its p99 is
-    held to today's figure, not to P99_MS."""
+def check_rapid_reset(port, pid, method):
+    """10000 streams of `method` opened and reset on one connection.
+    Threads and memory stay bounded and come back; the normal client's
+    calls are all answered. Of a point call (callback API) the normal
+    client's p99 stays under P99_MS, all OK; of a method on the sync
+    server's threads, gRPC 1.51 has no budget for reset streams: its p99
+    is held to what it is (250 to 850 ms, a few RESOURCE_EXHAUSTED of
+    ~150 calls), not to P99_MS."""
     watch = Watch(port, pid)
-    reset = abuse("rapid_reset", port, 10000)
-    w = watch.stop("10000 reset streams")
+    reset = abuse("rapid_reset", port, 10000, method)
+    w = watch.stop("10000 reset %s streams" % method)
     if reset["streams_sent"] != 10000:
         fail("rapid reset stopped early: %s" % reset)
     if w.peak_threads > w.base_threads + MAX_THREADS:
         fail("rapid reset raised threads %d -> %d (limit %d)"
              % (w.base_threads, w.peak_threads, MAX_THREADS))
-    # Today: 250 to 850 ms, and 3 to 6 RESOURCE_EXHAUSTED of ~150 calls.
-    refused = set(w.statuses) - {"0", "8"}
-    if w.unanswered or refused or w.p50 > P99_MS or w.p99 > 1500:
+    point_call = method == "GetLatest"
+    allowed = {"0"} if point_call else {"0", "8"}
+    refused = set(w.statuses) - allowed
+    p99_bound = P99_MS if point_call else 1500
+    if w.unanswered or refused or w.p50 > P99_MS or w.p99 > p99_bound:
         fail("a normal client during rapid reset: %d of %d unanswered, "
              "statuses %s, p50 %.0f ms, p99 %.0f ms"
              % (w.unanswered, w.calls, w.statuses, w.p50, w.p99))
@@ -270,7 +287,8 @@ def main():
         check_held_header_flood(port, proc.pid)
         expect_healthy(port, "header blocks never ended")
 
-        check_rapid_reset(port, proc.pid)
+        check_rapid_reset(port, proc.pid, "GetLatest")
+        check_rapid_reset(port, proc.pid, "GetTrack")
         expect_healthy(port, "10000 reset streams")
         print("PASS")
     finally:

@@ -16,7 +16,8 @@ namespace {
 constexpr char kForwardHeader[] = "trackdb-forward";
 constexpr char kForwardedHeader[] = "trackdb-forwarded";
 
-absl::string_view Header(const grpc::ServerContext& context, const char* name) {
+absl::string_view Header(const grpc::ServerContextBase& context,
+                         const char* name) {
   auto it = context.client_metadata().find(name);
   if (it == context.client_metadata().end()) return "";
   return absl::string_view(it->second.data(), it->second.size());
@@ -159,12 +160,13 @@ v1::Topology ClusterRouter::Topology() {
   return out;
 }
 
-bool MayForward(const grpc::ServerContext& context) {
+bool MayForward(const grpc::ServerContextBase& context) {
   return Header(context, kForwardHeader) != "no" &&
          Header(context, kForwardedHeader).empty();
 }
 
-void PrepareForward(const grpc::ServerContext& from, grpc::ClientContext* to) {
+void PrepareForward(const grpc::ServerContextBase& from,
+                    grpc::ClientContext* to) {
   auto it = from.client_metadata().find("authorization");
   if (it != from.client_metadata().end()) {
     to->AddMetadata("authorization",

@@ -74,10 +74,11 @@ class ClusterRouter {
 
 // Whether the call may be forwarded: the client did not say
 // `trackdb-forward: no` and no node forwarded it already.
-bool MayForward(const grpc::ServerContext& context);
+bool MayForward(const grpc::ServerContextBase& context);
 // What a forwarded call carries: the caller's authorization and deadline,
 // and the mark that it was forwarded.
-void PrepareForward(const grpc::ServerContext& from, grpc::ClientContext* to);
+void PrepareForward(const grpc::ServerContextBase& from,
+                    grpc::ClientContext* to);
 // FAILED_PRECONDITION for a call on `collection` that `owner` serves.
 grpc::Status WrongShard(const ClusterRouter::Owner& owner,
                         absl::string_view collection);

@@ -20,10 +20,11 @@ constexpr char kHowTo[] =
 
 GrpcAuth::GrpcAuth(std::shared_ptr<const auth::UserTable> users,
                    std::shared_ptr<const replication::SyncAcks> acks,
-                   std::shared_ptr<ClusterRouter> router)
+                   std::shared_ptr<ClusterRouter> router, bool cluster)
     : users_(std::move(users)),
       acks_(std::move(acks)),
-      router_(std::move(router)) {}
+      router_(std::move(router)),
+      cluster_(cluster) {}
 
 grpc::Status GrpcAuth::Acknowledged(Access need, grpc::Status done) const {
   if (need != Access::kWrite || !done.ok() || acks_ == nullptr) return done;
@@ -33,8 +34,8 @@ grpc::Status GrpcAuth::Acknowledged(Access need, grpc::Status done) const {
                       std::string(acked.message()));
 }
 
-grpc::Status GrpcAuth::Check(const grpc::ServerContext& context, Access need,
-                             const char* method) const {
+grpc::Status GrpcAuth::Check(const grpc::ServerContextBase& context,
+                             Access need, const char* method) const {
   if (need == Access::kWrite && acks_ != nullptr) {
     if (absl::Status s = acks_->CheckReplicas(); !s.ok()) {
       return grpc::Status(grpc::StatusCode::UNAVAILABLE,
@@ -96,7 +97,7 @@ grpc::Status TryAgain(absl::string_view collection) {
 // Checks, then serves a call on one collection where its slot is served
 // (service/grpc/cluster_router.h): here, or forwarded to the owner.
 template <typename Service, typename Request, typename Local, typename Remote>
-grpc::Status ServeRouted(const GrpcAuth& auth, grpc::ServerContext* context,
+grpc::Status ServeRouted(const GrpcAuth& auth, grpc::ServerContextBase* context,
                          const Request& request, Access need,
                          const char* method, const Local& local,
                          const Remote& remote) {
@@ -162,10 +163,52 @@ int TrackServiceMethodIndex(const char* method) {
       ->index();
 }
 
+// A unary method served by gRPC's callback API, on the thread that read
+// the request: `serve` runs there and its status finishes the call.
+template <typename Request, typename Response, typename Serve>
+grpc::internal::MethodHandler* InlineUnary(Serve serve) {
+  return new grpc::internal::CallbackUnaryHandler<Request, Response>(
+      [serve](grpc::CallbackServerContext* context, const Request* request,
+              Response* response) {
+        grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+        reactor->Finish(serve(context, request, response));
+        return reactor;
+      });
+}
+
+// A routed call (TRACKDB_ROUTED) served inline by the callback API. The
+// implementations of the methods it serves read nothing of their context
+// (they are given none).
+#define TRACKDB_INLINE_ROUTED(Service, Method, Request, Response, need)     \
+  MarkMethodCallback(                                                       \
+      TrackServiceMethodIndex(#Method),                                     \
+      InlineUnary<Request, Response>([this](grpc::CallbackServerContext* c, \
+                                            const Request* request,         \
+                                            Response* response) {           \
+        return ServeRouted<v1::Service>(                                    \
+            *auth_, c, *request, need, #Method,                             \
+            [&] { return impl_->Method(nullptr, request, response); },      \
+            [&](v1::Service::Stub& stub, grpc::ClientContext* forwarded) {  \
+              return stub.Method(forwarded, *request, response);            \
+            });                                                             \
+      }))
+
 class TrackServiceWrapper final : public v1::TrackService::Service {
  public:
   TrackServiceWrapper(TrackServiceImpl* impl, const GrpcAuth* auth)
       : impl_(impl), auth_(auth) {
+    // The point calls, as the RESP door runs its point commands on its
+    // event loops: a few lookups or one batch, served on the thread that
+    // read the request, without the synchronous server's hand-off to a
+    // thread of its pool and back (most of their cost: bench/README.md,
+    // "gRPC load"). Not where a call may wait: the waits would hold
+    // gRPC's own threads.
+    if (!auth_->CallsMayWait()) {
+      TRACKDB_INLINE_ROUTED(TrackService, AddPoint, v1::AddPointRequest,
+                            v1::AddPointResponse, Access::kWrite);
+      TRACKDB_INLINE_ROUTED(TrackService, GetLatest, v1::GetLatestRequest,
+                            v1::GetLatestResponse, Access::kRead);
+    }
     // StreamPoints reads each message's bytes and decodes them itself
     // (TrackServiceImpl::StreamPointBytes), so that an undecodable message
     // is an error and not, as gRPC's typed reader reports it, the end of

@@ -34,17 +34,24 @@ class GrpcAuth {
   // `acks` (null: none) makes every write wait for replicas
   // (service/replication/sync_acks.h).
   // `router` (null: none) routes calls in cluster mode
-  // (service/grpc/cluster_router.h).
+  // (service/grpc/cluster_router.h); `cluster`: server.cluster_enabled.
   explicit GrpcAuth(std::shared_ptr<const auth::UserTable> users,
                     std::shared_ptr<const replication::SyncAcks> acks = nullptr,
-                    std::shared_ptr<ClusterRouter> router = nullptr);
+                    std::shared_ptr<ClusterRouter> router = nullptr,
+                    bool cluster = false);
   ClusterRouter* router() const { return router_.get(); }
+  // Whether a call may wait inside its handler: for replicas to
+  // acknowledge a write (replication.sync_replicas), or for the node a
+  // call is forwarded to (cluster mode).
+  bool CallsMayWait() const {
+    return cluster_ || (acks_ != nullptr && acks_->enabled());
+  }
 
   // OK if the call's user may do `need`; UNAUTHENTICATED without valid
   // credentials, PERMISSION_DENIED naming `method` when the role forbids it.
   // A write is also refused (UNAVAILABLE, Redis's NOREPLICAS) while too
   // few replicas follow to acknowledge it.
-  grpc::Status Check(const grpc::ServerContext& context, auth::Access need,
+  grpc::Status Check(const grpc::ServerContextBase& context, auth::Access need,
                      const char* method) const;
   // What a method that ran with `done` answers: a write waits for its
   // replicas, and is UNAVAILABLE when they do not have it in time.
@@ -54,6 +61,7 @@ class GrpcAuth {
   const std::shared_ptr<const auth::UserTable> users_;
   const std::shared_ptr<const replication::SyncAcks> acks_;
   const std::shared_ptr<ClusterRouter> router_;
+  const bool cluster_;
 };
 
 // TrackService with every method checked by `auth`, then served by `impl`.

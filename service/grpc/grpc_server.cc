@@ -107,7 +107,8 @@ absl::StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Start(
     users = std::make_shared<auth::UserTable>(config.server());
   }
   server->auth_ = std::make_unique<GrpcAuth>(
-      std::move(users), std::move(sync_acks), std::move(router));
+      std::move(users), std::move(sync_acks), std::move(router),
+      config.server().cluster_enabled());
   server->authorized_service_ =
       AuthorizedTrackService(server->service_.get(), server->auth_.get());
   server->authorized_admin_ =
