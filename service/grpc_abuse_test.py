@@ -220,7 +220,7 @@ def check_header_flood(port, pid):
     if w.peak_threads > w.base_threads + 4:
         fail("the header flood raised threads %d -> %d"
              % (w.base_threads, w.peak_threads))
-    # Today's figure (gRPC 1.51 holds the block whole): about 70 MiB.
+    # gRPC 1.51 holds the block whole while it is sent: about 70 MiB.
     if w.peak_mib > w.base_mib + 64 + 40:
         fail("a 64 MiB header block took RSS %.0f -> %.0f MiB"
              % (w.base_mib, w.peak_mib))

@@ -1,5 +1,6 @@
 #include "service/metrics/call_metrics.h"
 
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -57,6 +58,19 @@ TEST(CallMetricsTest, WritesThreeFamilies) {
                         "command=\"set\"} 1\n"));
 }
 
+// A thread's cache of names belongs to one CallMetrics: another made where
+// the last one was (the same address, perhaps) starts from nothing.
+TEST(CallMetricsTest, AThreadsCacheDoesNotOutliveItsMetrics) {
+  for (int round = 0; round < 3; ++round) {
+    auto m = std::make_unique<CallMetrics>();
+    m->Record("get", 1000, false);
+    m->Record("get", 1000, false);
+    const std::vector<CallSnapshot> s = m->Snapshot();
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(s[0].calls, 2u) << "round " << round;
+  }
+}
+
 TEST(CallMetricsTest, ConcurrentRecordsAreAllCounted) {
   CallMetrics m;
   std::vector<std::thread> threads;
@@ -68,6 +82,7 @@ TEST(CallMetricsTest, ConcurrentRecordsAreAllCounted) {
     });
   }
   for (std::thread& t : threads) t.join();
+  ASSERT_EQ(m.Snapshot().size(), 2u);
   for (const CallSnapshot& s : m.Snapshot()) {
     EXPECT_EQ(s.calls, 20000u) << s.name;
     EXPECT_EQ(s.errors, 2000u) << s.name;
