@@ -183,7 +183,8 @@ void WriteBackups(service::BackupJob* backups, PrometheusText& out) {
 
 }  // namespace
 
-std::string RenderMetrics(const TrackdSources& s) {
+std::string RenderMetrics(const TrackdSources& s,
+                          const storage::StoreStats& stats) {
   PrometheusText out;
   if (s.resp)
     s.resp->Write("trackdb_resp_command", "command", "RESP command", out);
@@ -195,7 +196,6 @@ std::string RenderMetrics(const TrackdSources& s) {
   WriteActivity(*s.store, out);
   WriteWebhooks(s.webhooks, out);
   WriteReplication(s, out);
-  const storage::StoreStats stats = storage::ReadStoreStats(*s.store);
   WriteMemory(stats, out);
   WriteDisk(stats, out);
   WriteBackups(s.backups, out);
@@ -213,16 +213,15 @@ void TrackdEndpoints::Detach() {
   sources_.reset();
 }
 
-HttpAnswer TrackdEndpoints::Ready() {
+HttpAnswer TrackdEndpoints::Ready(const storage::StoreStats* stats) {
   auto unavailable = [](absl::string_view why) {
     return HttpAnswer{503, "text/plain; charset=utf-8",
                       absl::StrCat(why, "\n")};
   };
   if (stopping_) return unavailable("stopping");
   if (!sources_) return unavailable("starting: opening the store");
-  const storage::StoreStats stats = storage::ReadStoreStats(*sources_->store);
-  if (stats.disk_fatal) {
-    return unavailable(absl::StrCat("disk error: ", stats.disk_error));
+  if (stats->disk_fatal) {
+    return unavailable(absl::StrCat("disk error: ", stats->disk_error));
   }
   if (sources_->role != nullptr) {
     if (auto link = sources_->role->LinkState(); link && !link->second.up) {
@@ -236,32 +235,33 @@ HttpAnswer TrackdEndpoints::Ready() {
   return HttpAnswer{200, "text/plain; charset=utf-8", "ready\n"};
 }
 
-HttpAnswer TrackdEndpoints::Healthy() {
-  if (sources_) {
-    const storage::StoreStats stats = storage::ReadStoreStats(*sources_->store);
-    if (stats.disk_fatal) {
-      return HttpAnswer{
-          503, "text/plain; charset=utf-8",
-          absl::StrCat("disk error, restart needed: ", stats.disk_error, "\n")};
-    }
+HttpAnswer TrackdEndpoints::Healthy(const storage::StoreStats* stats) {
+  if (stats != nullptr && stats->disk_fatal) {
+    return HttpAnswer{
+        503, "text/plain; charset=utf-8",
+        absl::StrCat("disk error, restart needed: ", stats->disk_error, "\n")};
   }
   return HttpAnswer{200, "text/plain; charset=utf-8", "ok\n"};
 }
 
 HttpAnswer TrackdEndpoints::Handle(absl::string_view path) {
-  absl::ReaderMutexLock l(&mu_);
-  if (path == "/healthz") return Healthy();
-  if (path == "/readyz") return Ready();
-  if (path == "/metrics") {
-    PrometheusText out;
-    out.Gauge("trackdb_ready", "1 when /readyz answers 200",
-              Ready().status == 200 ? 1 : 0);
-    std::string text = out.text();
-    if (sources_) text += RenderMetrics(*sources_);
-    return HttpAnswer{200, kPrometheusContentType, std::move(text)};
+  if (path != "/healthz" && path != "/readyz" && path != "/metrics") {
+    return HttpAnswer{404, "text/plain; charset=utf-8",
+                      "not found: /metrics, /healthz and /readyz are served\n"};
   }
-  return HttpAnswer{404, "text/plain; charset=utf-8",
-                    "not found: /metrics, /healthz and /readyz are served\n"};
+  absl::ReaderMutexLock l(&mu_);
+  // Read once an answer: /metrics reports them and its readiness.
+  std::optional<storage::StoreStats> stats;
+  if (sources_) stats = storage::ReadStoreStats(*sources_->store);
+  const storage::StoreStats* read = stats ? &*stats : nullptr;
+  if (path == "/healthz") return Healthy(read);
+  if (path == "/readyz") return Ready(read);
+  PrometheusText out;
+  out.Gauge("trackdb_ready", "1 when /readyz answers 200",
+            Ready(read).status == 200 ? 1 : 0);
+  std::string text = out.text();
+  if (sources_) text += RenderMetrics(*sources_, *stats);
+  return HttpAnswer{200, kPrometheusContentType, std::move(text)};
 }
 
 }  // namespace trackdb::metrics

@@ -32,6 +32,7 @@
 #include "service/metrics/metrics_http.h"
 #include "service/replication/node_role.h"
 #include "service/replication/replica_registry.h"
+#include "storage/stats/store_stats.h"
 #include "storage/track_store.h"
 
 namespace trackdb::metrics {
@@ -50,7 +51,9 @@ struct TrackdSources {
 };
 
 // The /metrics text of a serving trackd.
-std::string RenderMetrics(const TrackdSources& sources);
+// `stats`: the store's, read for this answer.
+std::string RenderMetrics(const TrackdSources& sources,
+                          const storage::StoreStats& stats);
 
 class TrackdEndpoints {
  public:
@@ -63,8 +66,11 @@ class TrackdEndpoints {
   void Detach();
 
  private:
-  HttpAnswer Ready() ABSL_SHARED_LOCKS_REQUIRED(mu_);
-  HttpAnswer Healthy() ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // `stats`: the store's, null while there are no sources.
+  HttpAnswer Ready(const storage::StoreStats* stats)
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  HttpAnswer Healthy(const storage::StoreStats* stats)
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   absl::Mutex mu_;
   std::optional<TrackdSources> sources_ ABSL_GUARDED_BY(mu_);
