@@ -68,13 +68,18 @@ class Node:
             stderr=self.log)
 
     def wait_ready(self):
-        for _ in range(300):
+        """Waits as a load balancer does: until /readyz answers 200. The
+        log's own lines name /readyz long before the store is open."""
+        for _ in range(600):
             if self.proc.poll() is not None:
                 fail("trackd exited: " + self.log_text())
-            if "ready" in self.log_text():
-                return self
+            try:
+                if self.get("/readyz")[0] == 200:
+                    return self
+            except OSError:
+                pass  # the metrics port is not open yet
             time.sleep(0.1)
-        fail("trackd did not start: " + self.log_text())
+        fail("trackd did not become ready: " + self.log_text())
 
     def log_text(self):
         self.log.seek(0)
