@@ -69,21 +69,35 @@ absl::Status Invalid(absl::string_view field, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrCat(field, " ", why));
 }
 
-absl::Status ValidateMetricsPort(const v1::ServerConfig& server) {
-  if (server.metrics_port() > 65535) {
-    return Invalid("server.metrics_port",
-                   absl::StrCat("must be 0..65535 (0: none), got ",
-                                server.metrics_port()));
+// A port of trackd's own HTTP servers (metrics, the map page) and the
+// address it listens on.
+absl::Status ValidateHttpPort(absl::string_view port_field, uint32_t port,
+                              absl::string_view address_field,
+                              const std::string& address) {
+  if (port > 65535) {
+    return Invalid(port_field,
+                   absl::StrCat("must be 0..65535 (0: none), got ", port));
   }
-  const std::string& address = server.metrics_bind_address();
   in_addr parsed;
   if (!address.empty() && address != "localhost" &&
       inet_pton(AF_INET, address.c_str(), &parsed) != 1) {
-    return Invalid("server.metrics_bind_address",
+    return Invalid(address_field,
                    absl::StrCat("\"", address,
                                 "\" is not an IPv4 address or \"localhost\""));
   }
   return absl::OkStatus();
+}
+
+absl::Status ValidateMetricsPort(const v1::ServerConfig& server) {
+  if (absl::Status s = ValidateHttpPort(
+          "server.metrics_port", server.metrics_port(),
+          "server.metrics_bind_address", server.metrics_bind_address());
+      !s.ok()) {
+    return s;
+  }
+  return ValidateHttpPort("server.http_port", server.http_port(),
+                          "server.http_bind_address",
+                          server.http_bind_address());
 }
 
 // Below a second a client that is busy for a moment (a pause, a full CPU)
@@ -293,6 +307,13 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
   if (!server->has_metrics_port()) server->set_metrics_port(0);
   if (server->metrics_bind_address().empty()) {
     server->set_metrics_bind_address("127.0.0.1");
+  }
+  if (!server->has_http_port()) server->set_http_port(0);
+  if (server->http_bind_address().empty()) {
+    server->set_http_bind_address("127.0.0.1");
+  }
+  if (server->http_leaflet_dir().empty()) {
+    server->set_http_leaflet_dir("/usr/share/javascript/leaflet");
   }
   if (!server->has_resp_max_clients()) server->set_resp_max_clients(10000);
   if (!server->has_resp_max_bulk_len()) {

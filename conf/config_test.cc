@@ -184,6 +184,13 @@ TEST(ConfigTest, MetricsPortIsOffUnlessSetAndChecked) {
   EXPECT_EQ(d.server().metrics_bind_address(), "127.0.0.1");
   EXPECT_THAT(ErrorOf("server { metrics_port: 70000 }"),
               HasSubstr("server.metrics_port must be 0..65535"));
+  EXPECT_EQ(d.server().http_port(), 0u);
+  EXPECT_EQ(d.server().http_bind_address(), "127.0.0.1");
+  EXPECT_EQ(d.server().http_leaflet_dir(), "/usr/share/javascript/leaflet");
+  EXPECT_THAT(ErrorOf("server { http_port: 65536 }"),
+              HasSubstr("server.http_port must be 0..65535"));
+  EXPECT_THAT(ErrorOf("server { http_bind_address: \"x.y\" }"),
+              HasSubstr("server.http_bind_address \"x.y\" is not an IPv4"));
   EXPECT_THAT(ErrorOf("server { metrics_bind_address: \"example.com\" }"),
               HasSubstr("server.metrics_bind_address \"example.com\" is not"));
   EXPECT_TRUE(ParseConfigText("server { metrics_port: 9851 "

@@ -194,6 +194,8 @@ int64_t TrackStore::EntityCount() const {
   return engine_->latest_index.EntityCount();
 }
 
+LatestFeed& TrackStore::latest_feed() { return engine_->latest_index.feed(); }
+
 namespace {
 bool DiskFailing(const Engine& engine) {
   return engine.options.events && engine.options.events->disk_error().failing;

@@ -33,6 +33,7 @@
 #include "storage/format/kv_codec.h"
 #include "storage/format/typed_values.h"
 #include "storage/history_chunker.h"
+#include "storage/points/latest_feed.h"
 #include "storage/points/retention.h"
 #include "storage/retention_store.h"
 #include "trackdb/v1/config.pb.h"
@@ -380,6 +381,8 @@ class TrackStore {
   // Entities with a latest position, in every collection (the latest
   // index's size, expired GEO keys included until they are removed).
   int64_t EntityCount() const;
+  // The latest index's changes as they are applied, for live watchers.
+  LatestFeed& latest_feed();
   // The RocksDB objects, for storage's own code only: Engine is defined in
   // storage/engine/engine.h, which nothing outside storage/ can include.
   Engine& engine() { return *engine_; }

@@ -17,14 +17,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "service/http/http_io.h"
 
 namespace trackdb::metrics {
 
-struct HttpAnswer {
-  int status = 200;
-  std::string content_type = "text/plain; charset=utf-8";
-  std::string body;
-};
+using http::HttpAnswer;
 
 // The path without its query ("/metrics" of "/metrics?x=1").
 using HttpHandler = std::function<HttpAnswer(absl::string_view path)>;
@@ -51,10 +48,6 @@ class MetricsHttpServer {
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
-
-// The reply line and headers of `answer`, for a request of `method`
-// (HEAD: no body), as one string.
-std::string HttpResponse(const HttpAnswer& answer, absl::string_view method);
 
 }  // namespace trackdb::metrics
 

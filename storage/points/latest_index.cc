@@ -96,13 +96,18 @@ void LatestIndex::Apply(absl::Span<const Change> changes) {
   size_t i = 0;
   while (i < changes.size()) {
     const Change& first = changes[i];
-    if (first.kind == Change::Kind::kDropCollection) {
-      Drop(first.collection);
-      ++i;
-      continue;
-    }
-    if (first.kind == Change::Kind::kCopyCollection) {
-      Copy(first.source, first.collection);
+    if (first.kind == Change::Kind::kDropCollection ||
+        first.kind == Change::Kind::kCopyCollection) {
+      if (first.kind == Change::Kind::kDropCollection) {
+        Drop(first.collection);
+      } else {
+        Copy(first.source, first.collection);
+      }
+      // Applied before the watchers are asked (latest_feed.h's Watch).
+      if (feed_.watched()) {
+        feed_.Record(LatestFeed::Update::Kind::kReset, first.collection, "",
+                     {});
+      }
       ++i;
       continue;
     }
@@ -118,6 +123,12 @@ void LatestIndex::Apply(absl::Span<const Change> changes) {
         EraseLocked(*c, change.entity);
       } else {
         break;
+      }
+      if (feed_.watched()) {
+        feed_.Record(change.kind == Change::Kind::kSet
+                         ? LatestFeed::Update::Kind::kSet
+                         : LatestFeed::Update::Kind::kErase,
+                     change.collection, change.entity, change.position);
       }
     }
   }

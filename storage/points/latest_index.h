@@ -39,6 +39,7 @@
 #include "absl/types/span.h"
 #include "index/covering.h"
 #include "storage/format/point_codec.h"
+#include "storage/points/latest_feed.h"
 
 namespace trackdb::storage {
 
@@ -109,6 +110,8 @@ class LatestIndex {
   int64_t ApproximateBytes() const { return bytes_.load(); }
   // Entities in every collection.
   int64_t EntityCount() const { return entities_.load(); }
+  // Its changes, for live watchers.
+  LatestFeed& feed() { return feed_; }
 
  private:
   struct Entry {
@@ -150,6 +153,7 @@ class LatestIndex {
       ABSL_GUARDED_BY(mu_);
   std::atomic<int64_t> bytes_{0};
   std::atomic<int64_t> entities_{0};
+  LatestFeed feed_;
 };
 
 }  // namespace trackdb::storage
