@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -94,6 +95,14 @@ absl::Status ValidateMetricsPort(const v1::ServerConfig& server) {
           "server.metrics_bind_address", server.metrics_bind_address());
       !s.ok()) {
     return s;
+  }
+  const std::string& tiles = server.http_tile_url();
+  if (!tiles.empty() &&
+      (!absl::StrContains(tiles, "{z}") || !absl::StrContains(tiles, "{x}") ||
+       !absl::StrContains(tiles, "{y}"))) {
+    return Invalid(
+        "server.http_tile_url",
+        absl::StrCat("must hold {z}, {x} and {y}, got \"", tiles, "\""));
   }
   return ValidateHttpPort("server.http_port", server.http_port(),
                           "server.http_bind_address",
@@ -253,6 +262,21 @@ absl::Status ValidateMemory(const v1::StorageConfig& s) {
   return absl::OkStatus();
 }
 
+// The metrics port and the map page: off unless asked for, on loopback.
+void SetHttpDefaults(v1::ServerConfig* server) {
+  if (!server->has_metrics_port()) server->set_metrics_port(0);
+  if (server->metrics_bind_address().empty()) {
+    server->set_metrics_bind_address("127.0.0.1");
+  }
+  if (!server->has_http_port()) server->set_http_port(0);
+  if (server->http_bind_address().empty()) {
+    server->set_http_bind_address("127.0.0.1");
+  }
+  if (server->http_leaflet_dir().empty()) {
+    server->set_http_leaflet_dir("/usr/share/javascript/leaflet");
+  }
+}
+
 // Client limits of both doors.
 void SetClientLimitDefaults(v1::ServerConfig* server) {
   if (!server->has_resp_idle_timeout_s()) server->set_resp_idle_timeout_s(0);
@@ -304,17 +328,7 @@ v1::TrackdbConfig WithDefaults(const v1::TrackdbConfig& config) {
     server->set_resp_bind_address("127.0.0.1");
   }
   if (!server->has_resp_port()) server->set_resp_port(6380);
-  if (!server->has_metrics_port()) server->set_metrics_port(0);
-  if (server->metrics_bind_address().empty()) {
-    server->set_metrics_bind_address("127.0.0.1");
-  }
-  if (!server->has_http_port()) server->set_http_port(0);
-  if (server->http_bind_address().empty()) {
-    server->set_http_bind_address("127.0.0.1");
-  }
-  if (server->http_leaflet_dir().empty()) {
-    server->set_http_leaflet_dir("/usr/share/javascript/leaflet");
-  }
+  SetHttpDefaults(server);
   if (!server->has_resp_max_clients()) server->set_resp_max_clients(10000);
   if (!server->has_resp_max_bulk_len()) {
     server->set_resp_max_bulk_len(512ULL * 1024 * 1024);

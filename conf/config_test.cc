@@ -187,6 +187,8 @@ TEST(ConfigTest, MetricsPortIsOffUnlessSetAndChecked) {
   EXPECT_EQ(d.server().http_port(), 0u);
   EXPECT_EQ(d.server().http_bind_address(), "127.0.0.1");
   EXPECT_EQ(d.server().http_leaflet_dir(), "/usr/share/javascript/leaflet");
+  EXPECT_THAT(ErrorOf("server { http_tile_url: \"https://t/{z}/{x}.png\" }"),
+              HasSubstr("server.http_tile_url must hold {z}, {x} and {y}"));
   EXPECT_THAT(ErrorOf("server { http_port: 65536 }"),
               HasSubstr("server.http_port must be 0..65535"));
   EXPECT_THAT(ErrorOf("server { http_bind_address: \"x.y\" }"),

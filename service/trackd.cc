@@ -39,6 +39,8 @@
 #include "service/replication/replica_registry.h"
 #include "service/replication/sync_acks.h"
 #include "service/resp/server/resp_server.h"
+#include "service/web/map_site.h"
+#include "service/web/web_server.h"
 #include "storage/engine/options.h"
 #include "storage/replication/replication.h"
 #include "storage/track_store.h"
@@ -52,6 +54,8 @@ ABSL_FLAG(std::optional<int>, resp_port, std::nullopt,
           "Overrides server.resp_port.");
 ABSL_FLAG(std::optional<int>, metrics_port, std::nullopt,
           "Overrides server.metrics_port (0: no metrics port).");
+ABSL_FLAG(std::optional<int>, http_port, std::nullopt,
+          "Overrides server.http_port (the map page; 0: none).");
 ABSL_FLAG(std::optional<bool>, cluster_enabled, std::nullopt,
           "Overrides server.cluster_enabled (Redis Cluster protocol).");
 // For tests that need folds within seconds (the crash test): how often the
@@ -128,6 +132,9 @@ absl::StatusOr<v1::TrackdbConfig> LoadConfig() {
   if (auto port = absl::GetFlag(FLAGS_resp_port)) {
     config.mutable_server()->set_resp_port(*port);
   }
+  if (auto port = absl::GetFlag(FLAGS_http_port)) {
+    config.mutable_server()->set_http_port(*port);
+  }
   if (auto port = absl::GetFlag(FLAGS_metrics_port)) {
     config.mutable_server()->set_metrics_port(*port);
   }
@@ -198,6 +205,30 @@ absl::StatusOr<std::unique_ptr<metrics::MetricsHttpServer>> StartMetrics(
   Log(absl::StrCat("serving metrics (/metrics, /healthz, /readyz) on ",
                    server.metrics_bind_address(), ":", (*http)->port()));
   return http;
+}
+
+// The map page (service/web/map_site.h) and its server; null when
+// server.http_port is 0. Stopped before the store closes.
+struct MapPage {
+  std::unique_ptr<web::MapSite> site;
+  std::unique_ptr<web::WebServer> server;
+};
+absl::StatusOr<std::unique_ptr<MapPage>> StartMapPage(
+    const v1::ServerConfig& server, storage::TrackStore* store,
+    const auth::UserTable* users) {
+  if (server.http_port() == 0) return nullptr;
+  auto page = std::make_unique<MapPage>();
+  page->site = std::make_unique<web::MapSite>(
+      store, users, server.http_leaflet_dir(), server.http_tile_url());
+  web::MapSite* site = page->site.get();
+  auto http = web::WebServer::Start(
+      server.http_bind_address(), static_cast<int>(server.http_port()),
+      [site](const http::HttpRequest& r) { return site->Handle(r); });
+  if (!http.ok()) return http.status();
+  page->server = *std::move(http);
+  Log(absl::StrCat("serving the map page on http://",
+                   server.http_bind_address(), ":", page->server->port(), "/"));
+  return page;
 }
 
 // What the metrics port reads once both doors serve.
@@ -299,10 +330,13 @@ int Run() {
   // Freed memory back to the OS after bursts (memory_return.h).
   service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
   auto jobs = std::make_unique<StoreJobs>(store->get());
+  auto map_page = StartMapPage(config.server(), store->get(), users.get());
+  if (!map_page.ok()) return Fail(map_page.status());
   endpoints.Attach(MetricsSources(store->get(), **grpc_server, **resp_server,
                                   webhooks->get(), *sync_acks, backups.get()));
   ReadyUntilStop(stop_signals, **resp_server);
   endpoints.Detach();
+  map_page->reset();
   (*resp_server)->Shutdown();
   (*grpc_server)->Shutdown(absl::Seconds(10));
   // They use the store: stopped before it closes.

@@ -1,0 +1,46 @@
+#ifndef TRACKDB_SERVICE_WEB_MAP_SITE_H_
+#define TRACKDB_SERVICE_WEB_MAP_SITE_H_
+
+// What trackd's HTTP port serves: the map page ("/", "/static/..."),
+// Leaflet from Debian's libjs-leaflet ("/leaflet/..."), and the JSON API
+// (map_api.h), and /api/config ({"tile_url": ...}, what the page draws
+// under the map). When the doors ask credentials (requirepass or users), so
+// does every path here: HTTP Basic, of a user whose role may read.
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/synchronization/mutex.h"
+#include "service/auth/users.h"
+#include "service/web/web_server.h"
+#include "storage/track_store.h"
+
+namespace trackdb::web {
+
+class MapSite {
+ public:
+  // `store` and `users` outlive the site.
+  // `tile_url`: the base map's ({z}/{x}/{y}), empty for none.
+  MapSite(storage::TrackStore* store, const auth::UserTable* users,
+          std::string leaflet_dir, std::string tile_url);
+
+  WebAnswer Handle(const http::HttpRequest& request);
+
+ private:
+  // nullopt when the request may go on; else the refusal.
+  std::optional<WebAnswer> Refusal(const http::HttpRequest& request) const;
+  WebAnswer Leaflet(absl::string_view name);
+
+  storage::TrackStore* const store_;
+  const auth::UserTable* const users_;
+  const std::string leaflet_dir_;
+  const std::string tile_url_;
+  absl::Mutex mu_;
+  // Leaflet's files as read once; they change only with the package.
+  std::map<std::string, std::string, std::less<>> leaflet_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace trackdb::web
+
+#endif  // TRACKDB_SERVICE_WEB_MAP_SITE_H_
