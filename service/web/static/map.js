@@ -10,7 +10,9 @@ const stats = {  // read by the browser test and the page bench
 };
 window.trackdbStats = stats;
 
-const map = L.map('map', {preferCanvas: false, worldCopyJump: true})
+// No zoom animation: a fit that starts while another runs leaves Leaflet's
+// vector layers clipped to the earlier view.
+const map = L.map('map', {zoomAnimation: false, worldCopyJump: true})
     .setView([20, 0], 2);
 L.control.scale().addTo(map);
 
@@ -419,6 +421,10 @@ function drawGraticule() {
 }
 
 async function start() {
+  // The map was made before the page's layout settled: without this,
+  // vector layers are clipped to the size it had then.
+  map.invalidateSize();
+  window.addEventListener('load', () => map.invalidateSize());
   const config = await getJson('/api/config');
   if (config.tile_url) {
     L.tileLayer(config.tile_url, {maxZoom: 19}).addTo(map);
