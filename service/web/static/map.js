@@ -71,6 +71,7 @@ const LiveLayer = L.Layer.extend({
     } else {
       drawClusters(ctx, bins);
     }
+    noteDrawn();
     stats.drawsMs.push(performance.now() - started);
     if (stats.drawsMs.length > 1000) stats.drawsMs.shift();
     if (stats.firstPaintMs === null && stats.snapshots > 0) {
@@ -123,8 +124,16 @@ function listSoon() {
   if (listTimer === null) listTimer = setTimeout(() => { listTimer = null; listEntities(); }, 250);
 }
 
+// Update lag: from the server sending a message to the frame that shows
+// it drawn (the oldest message a frame shows counts).
+let oldestUndrawnMs = null;
 function noteLag(sentMs) {
-  const lag = Date.now() - sentMs;
+  if (oldestUndrawnMs === null) oldestUndrawnMs = sentMs;
+}
+function noteDrawn() {
+  if (oldestUndrawnMs === null) return;
+  const lag = Date.now() - oldestUndrawnMs;
+  oldestUndrawnMs = null;
   stats.lastLagMs = lag;
   stats.maxLagMs = Math.max(stats.maxLagMs, lag);
   stats.lagsMs.push(lag);
