@@ -14,8 +14,6 @@ use it:
 - trackd refuses to start when the metrics port is taken, naming it.
 """
 import os
-import random
-import socket
 import subprocess
 import sys
 import time
@@ -31,25 +29,12 @@ TRACKD = os.path.join(HERE, "trackd")
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools", "crash"))
 from trackdb.v1 import track_service_pb2 as pb  # noqa: E402
 from trackdb.v1 import track_service_pb2_grpc as pb_grpc  # noqa: E402
+sys.path.insert(0, HERE)
+from test_support import fail, free_port  # noqa: E402
 
 WORK = os.environ.get("TEST_TMPDIR", "/tmp")
 
 
-def fail(why):
-    print("FAIL:", why)
-    sys.exit(1)
-
-
-def free_port():
-    while True:
-        s = socket.socket()
-        try:
-            s.bind(("127.0.0.1", random.randint(20000, 40000)))
-            return s.getsockname()[1]
-        except OSError:
-            pass
-        finally:
-            s.close()
 
 
 class Node:

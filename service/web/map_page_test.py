@@ -16,9 +16,6 @@ one with them.
 """
 import base64
 import os
-import random
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -38,27 +35,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
                                 "tools", "crash"))
 from trackdb.v1 import track_service_pb2 as pb  # noqa: E402
 from trackdb.v1 import track_service_pb2_grpc as pb_grpc  # noqa: E402
+sys.path.insert(0, os.path.dirname(HERE))
+from test_support import fail, free_port  # noqa: E402
 
 WORK = os.environ.get("TEST_TMPDIR", "/tmp")
 OUT = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR", WORK)
 T0 = 1_700_000_000_000  # the tracks' first fix, Unix ms
 
 
-def fail(why):
-    print("FAIL: " + why)
-    sys.exit(1)
-
-
-def free_port():
-    while True:
-        s = socket.socket()
-        try:
-            s.bind(("127.0.0.1", random.randint(20000, 40000)))
-            return s.getsockname()[1]
-        except OSError:
-            pass
-        finally:
-            s.close()
 
 
 class Trackd:

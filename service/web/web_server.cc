@@ -87,8 +87,13 @@ void WebServer::Accept() {
     }
     timeval send_timeout{kSendTimeoutMs / 1000, 0};
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
-    absl::MutexLock l(&connections_->mu);
-    if (connections_->open.size() >= static_cast<size_t>(kMaxConnections)) {
+    bool full;
+    {
+      absl::MutexLock l(&connections_->mu);
+      full = connections_->open.size() >= static_cast<size_t>(kMaxConnections);
+      if (!full) connections_->open.insert(fd);
+    }
+    if (full) {  // answered outside the lock: a slow reader holds no one
       Reply(fd,
             {503, "text/plain; charset=utf-8",
              absl::StrCat("more than ", kMaxConnections,
@@ -97,7 +102,6 @@ void WebServer::Accept() {
       close(fd);
       continue;
     }
-    connections_->open.insert(fd);
     std::thread([this, fd, c = connections_] {
       Answer(fd);  // the last use of `this`: the server waits for it
       absl::MutexLock l(&c->mu);
