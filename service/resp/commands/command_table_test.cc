@@ -50,13 +50,14 @@ TEST(CommandTableTest, FindAnswersInAnyCaseForItsOwnTable) {
 }
 
 TEST(CommandTableTest, EveryFamilyRegisters) {
-  EXPECT_THAT(CommandFamilyNames(),
-              ElementsAre("cluster", "config", "connection", "dump_restore",
-                          "fence", "geo", "geo_search", "hash", "key", "list",
-                          "memory", "migrate", "object", "pubsub",
-                          "replication", "save", "server", "set", "shutdown",
-                          "slowlog", "sort", "string", "track", "track_search",
-                          "transaction", "zset", "zset_algebra", "zset_write"));
+  EXPECT_THAT(
+      CommandFamilyNames(),
+      ElementsAre("bitmap", "cluster", "config", "connection", "dump_restore",
+                  "fence", "geo", "geo_search", "hash", "key", "list", "memory",
+                  "migrate", "object", "pubsub", "replication", "save",
+                  "server", "set", "shutdown", "slowlog", "sort", "string",
+                  "track", "track_search", "transaction", "zset",
+                  "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -142,6 +143,9 @@ TEST(CommandTableTest, LoopCommands) {
            "setex", "psetex", "getset", "mset", "msetnx", "getdel", "getex",
            "incr", "decr", "incrby", "decrby", "incrbyfloat", "append",
            "setrange",
+           // bitmaps (on strings)
+           "setbit", "getbit", "bitcount", "bitpos", "bitop", "bitfield",
+           "bitfield_ro",
            // geo
            "geoadd", "geopos", "geodist", "geohash",
            // zset; the blocking pops of one member, whose waits hold no
