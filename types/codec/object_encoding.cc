@@ -23,7 +23,7 @@ bool HashFitsListpack(const RdbValue& value) {
 bool ZsetFitsListpack(const RdbValue& value) {
   return std::all_of(value.zset.begin(), value.zset.end(),
                      [](const std::pair<std::string, double>& ms) {
-                       return ms.first.size() <= kZsetMaxListpackValue;
+                       return ms.first.size() <= ZsetMaxListpackValue();
                      });
 }
 
@@ -34,6 +34,11 @@ bool SetFitsIntset(const RdbValue& value) {
 }
 
 }  // namespace
+
+EncodingLimits& Limits() {
+  static EncodingLimits* limits = new EncodingLimits();
+  return *limits;
+}
 
 bool FitsIntset(absl::string_view member) {
   int64_t n;
@@ -59,11 +64,11 @@ const char* EncodingBySize(RdbValue::Kind kind, uint64_t size) {
     case RdbValue::Kind::kList:
       return "quicklist";
     case RdbValue::Kind::kHash:
-      return size > kHashMaxListpackEntries ? "hashtable" : nullptr;
+      return size > HashMaxListpackEntries() ? "hashtable" : nullptr;
     case RdbValue::Kind::kZset:
-      return size > kZsetMaxListpackEntries ? "skiplist" : nullptr;
+      return size > ZsetMaxListpackEntries() ? "skiplist" : nullptr;
     case RdbValue::Kind::kSet:
-      return size > kSetMaxIntsetEntries ? "hashtable" : nullptr;
+      return size > SetMaxIntsetEntries() ? "hashtable" : nullptr;
     case RdbValue::Kind::kString:
       return nullptr;
   }
@@ -77,17 +82,17 @@ const char* Encoding(const RdbValue& value) {
     case RdbValue::Kind::kList:
       return "quicklist";
     case RdbValue::Kind::kHash:
-      return value.hash.size() <= kHashMaxListpackEntries &&
+      return value.hash.size() <= HashMaxListpackEntries() &&
                      HashFitsListpack(value)
                  ? "listpack"
                  : "hashtable";
     case RdbValue::Kind::kZset:
-      return value.zset.size() <= kZsetMaxListpackEntries &&
+      return value.zset.size() <= ZsetMaxListpackEntries() &&
                      ZsetFitsListpack(value)
                  ? "listpack"
                  : "skiplist";
     case RdbValue::Kind::kSet:
-      return value.elements.size() <= kSetMaxIntsetEntries &&
+      return value.elements.size() <= SetMaxIntsetEntries() &&
                      SetFitsIntset(value)
                  ? "intset"
                  : "hashtable";

@@ -8,9 +8,12 @@
 // hashtable after HDEL shrinks it, and APPEND or SETRANGE leave a short
 // string raw. trackdb keeps no such history, so it answers the fresh one.
 //
-// The limits are the defaults redis-server 7.0 is built with (Debian's
-// redis.conf keeps them), which trackdb's CONFIG does not change.
+// The limits start as redis-server 7.0's defaults (Debian's redis.conf
+// keeps them); CONFIG SET hash-max-listpack-entries and its kin change
+// them for the whole process, as Redis's server settings are (a process
+// serves one trackd).
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -19,11 +22,31 @@
 
 namespace trackdb::types {
 
-inline constexpr size_t kHashMaxListpackEntries = 512;
-inline constexpr size_t kHashMaxListpackValue = 64;
-inline constexpr size_t kZsetMaxListpackEntries = 128;
-inline constexpr size_t kZsetMaxListpackValue = 64;
-inline constexpr size_t kSetMaxIntsetEntries = 512;
+// The encoding limits, live (CONFIG GET and SET); Redis 7.0's names.
+struct EncodingLimits {
+  std::atomic<uint64_t> hash_max_listpack_entries{512};
+  std::atomic<uint64_t> hash_max_listpack_value{64};
+  std::atomic<uint64_t> zset_max_listpack_entries{128};
+  std::atomic<uint64_t> zset_max_listpack_value{64};
+  std::atomic<uint64_t> set_max_intset_entries{512};
+};
+EncodingLimits& Limits();
+
+inline uint64_t HashMaxListpackEntries() {
+  return Limits().hash_max_listpack_entries.load(std::memory_order_relaxed);
+}
+inline uint64_t HashMaxListpackValue() {
+  return Limits().hash_max_listpack_value.load(std::memory_order_relaxed);
+}
+inline uint64_t ZsetMaxListpackEntries() {
+  return Limits().zset_max_listpack_entries.load(std::memory_order_relaxed);
+}
+inline uint64_t ZsetMaxListpackValue() {
+  return Limits().zset_max_listpack_value.load(std::memory_order_relaxed);
+}
+inline uint64_t SetMaxIntsetEntries() {
+  return Limits().set_max_intset_entries.load(std::memory_order_relaxed);
+}
 // Strings up to this long are one allocation with their object header.
 inline constexpr size_t kEmbstrSizeLimit = 44;
 // Integer strings in [0, this) share preallocated objects.
@@ -33,8 +56,8 @@ inline constexpr int64_t kSharedRefcount = 2147483647;
 
 // Whether a hash field and its value are short enough for a listpack.
 inline bool FitsHashListpack(absl::string_view field, absl::string_view value) {
-  return field.size() <= kHashMaxListpackValue &&
-         value.size() <= kHashMaxListpackValue;
+  const uint64_t max = HashMaxListpackValue();
+  return field.size() <= max && value.size() <= max;
 }
 
 // Whether a set member can be in an intset: Redis's string2ll accepts it.

@@ -1,21 +1,30 @@
 // CONFIG GET, CONFIG SET and CONFIG RESETSTAT: the settings a client may
 // read (a few of Redis's, with trackdb's values) and the ones it may change
 // live (requirepass, maxclients, proto-max-bulk-len, timeout,
-// slowlog-log-slower-than, slowlog-max-len).
+// slowlog-log-slower-than, slowlog-max-len, the encoding limits that
+// OBJECT ENCODING and the encoding-shaped replies follow, and the list and
+// busy-script settings Redis's clients set).
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "conf/security_config.h"
 #include "model/glob.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/reply_errors.h"
+#include "types/codec/object_encoding.h"
 #include "types/codec/redis_number.h"
 
 namespace trackdb::resp {
@@ -157,6 +166,129 @@ std::vector<ConfigParam> SlowlogParams() {
   };
 }
 
+// One of the encoding limits (object_encoding.h), under its Redis 7.0
+// name and its old ziplist name; 0..LLONG_MAX as Redis's size_t configs.
+std::vector<ConfigParam> EncodingLimitParam(
+    const char* name, const char* alias,
+    std::atomic<uint64_t> types::EncodingLimits::*limit) {
+  ConfigParam p{name,
+                [limit](const ServerState&) {
+                  return absl::StrCat((types::Limits().*limit).load());
+                },
+                [](const ServerState&, const std::string& v) {
+                  return CheckInt(v, 0, std::numeric_limits<int64_t>::max());
+                },
+                [limit](ServerState&, const std::string& v) {
+                  int64_t n = 0;
+                  types::ParseInt64(v, &n);
+                  (types::Limits().*limit).store(static_cast<uint64_t>(n));
+                }};
+  ConfigParam q = p;
+  q.name = alias;
+  return {p, q};
+}
+
+// An integer Redis keeps that changes nothing trackdb answers (lists are
+// always quicklists in 7.0; no scripts run yet), accepted, checked and
+// shown as Redis does.
+ConfigParam KeptInt(const char* name, int64_t initial, int64_t min, int64_t max,
+                    std::shared_ptr<std::atomic<int64_t>> value) {
+  value->store(initial);
+  return {name,
+          [value](const ServerState&) { return absl::StrCat(value->load()); },
+          [min, max](const ServerState&, const std::string& v) {
+            return CheckInt(v, min, max);
+          },
+          [value](ServerState&, const std::string& v) {
+            int64_t n = 0;
+            types::ParseInt64(v, &n);
+            value->store(n);
+          }};
+}
+
+// Redis's "save": pairs of seconds (>= 1) and changes (>= 0), shown as
+// Redis rebuilds them; "" for none. trackdb keeps every acknowledged write
+// in its log whatever it says, and takes snapshots (backups) when BGSAVE
+// asks: the setting is kept and shown, not acted on.
+std::optional<std::string> NormalizedSave(const std::string& v) {
+  if (v.empty()) return std::string();
+  std::vector<absl::string_view> words =
+      absl::StrSplit(v, ' ', absl::SkipEmpty());
+  if (words.empty() || words.size() % 2 != 0) return std::nullopt;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    int64_t n = 0;
+    if (!absl::SimpleAtoi(words[i], &n) || n < (i % 2 == 0 ? 1 : 0)) {
+      return std::nullopt;
+    }
+    out.push_back(absl::StrCat(n));
+  }
+  return absl::StrJoin(out, " ");
+}
+
+ConfigParam SaveParam() {
+  auto kept = std::make_shared<absl::Mutex>();
+  auto value = std::make_shared<std::string>();
+  return {"save",
+          [kept, value](const ServerState&) {
+            absl::MutexLock l(kept.get());
+            return *value;
+          },
+          [](const ServerState&, const std::string& v) {
+            return NormalizedSave(v) ? "" : "Invalid save parameters";
+          },
+          [kept, value](ServerState&, const std::string& v) {
+            absl::MutexLock l(kept.get());
+            *value = *NormalizedSave(v);
+          }};
+}
+
+// The encoding limits and the settings Redis's clients and test suites set.
+std::vector<ConfigParam> EncodingParams() {
+  using L = types::EncodingLimits;
+  std::vector<ConfigParam> out;
+  for (auto part :
+       {EncodingLimitParam("hash-max-listpack-entries",
+                           "hash-max-ziplist-entries",
+                           &L::hash_max_listpack_entries),
+        EncodingLimitParam("hash-max-listpack-value", "hash-max-ziplist-value",
+                           &L::hash_max_listpack_value),
+        EncodingLimitParam("zset-max-listpack-entries",
+                           "zset-max-ziplist-entries",
+                           &L::zset_max_listpack_entries),
+        EncodingLimitParam("zset-max-listpack-value", "zset-max-ziplist-value",
+                           &L::zset_max_listpack_value)}) {
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  out.push_back({"set-max-intset-entries",
+                 [](const ServerState&) {
+                   return absl::StrCat(types::SetMaxIntsetEntries());
+                 },
+                 [](const ServerState&, const std::string& v) {
+                   return CheckInt(v, 0, std::numeric_limits<int64_t>::max());
+                 },
+                 [](ServerState&, const std::string& v) {
+                   int64_t n = 0;
+                   types::ParseInt64(v, &n);
+                   types::Limits().set_max_intset_entries.store(n);
+                 }});
+  constexpr int64_t kIntMin = std::numeric_limits<int>::min();
+  constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+  constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+  auto list_size = std::make_shared<std::atomic<int64_t>>();
+  auto busy = std::make_shared<std::atomic<int64_t>>();
+  for (const char* name : {"list-max-listpack-size", "list-max-ziplist-size"}) {
+    out.push_back(KeptInt(name, -2, kIntMin, kIntMax, list_size));
+  }
+  out.push_back(SaveParam());
+  out.push_back(KeptInt("list-compress-depth", 0, 0, kIntMax,
+                        std::make_shared<std::atomic<int64_t>>()));
+  for (const char* name : {"busy-reply-threshold", "lua-time-limit"}) {
+    out.push_back(KeptInt(name, 5000, 0, kLongMax, busy));
+  }
+  return out;
+}
+
 // Settings CONFIG GET reports and CONFIG SET refuses as immutable.
 std::vector<ConfigParam> FixedParams() {
   return {
@@ -173,8 +305,6 @@ std::vector<ConfigParam> FixedParams() {
        nullptr, nullptr},
       {"appendonly", [](const ServerState&) { return std::string("no"); },
        nullptr, nullptr},
-      {"save", [](const ServerState&) { return std::string(""); }, nullptr,
-       nullptr},
       {"maxmemory", [](const ServerState&) { return std::string("0"); },
        nullptr, nullptr},
       {"io-threads",
@@ -188,7 +318,8 @@ std::vector<ConfigParam> FixedParams() {
 const std::vector<ConfigParam>& ConfigParams() {
   static const auto* params = [] {
     auto* all = new std::vector<ConfigParam>();
-    for (auto part : {LiveParams(), SlowlogParams(), FixedParams()}) {
+    for (auto part :
+         {LiveParams(), SlowlogParams(), EncodingParams(), FixedParams()}) {
       all->insert(all->end(), part.begin(), part.end());
     }
     return all;

@@ -41,7 +41,7 @@ enum class Asked { kEncoding, kRefcount, kIdleTime, kFreq };
 
 // The encoding of `name`'s hash, set, list, sorted set or GEO key; nullptr
 // when it holds none. Members are read only when the size does not decide
-// (at most kSetMaxIntsetEntries of them).
+// (at most SetMaxIntsetEntries() of them).
 absl::StatusOr<const char*> KeyEncoding(storage::TrackStore& store,
                                         TypedTxn& txn,
                                         const std::string& name) {

@@ -85,6 +85,56 @@ TEST(ObjectCommandTest, HashesAtTheListpackLimits) {
   }
 }
 
+// CONFIG SET of the encoding limits moves them on both servers: values
+// made after it get the encodings Redis gives them, and the settings
+// answer and refuse as Redis's do. (Set back at the end: they are the
+// process's.)
+TEST(ObjectCommandTest, EncodingLimitsFollowConfigSet) {
+  Differential d;
+  ExpectSameReplies(d, {{"CONFIG", "SET", "hash-max-listpack-entries", "2"},
+                        {"CONFIG", "SET", "hash-max-ziplist-value", "3"},
+                        {"CONFIG", "SET", "zset-max-ziplist-entries", "1"},
+                        {"CONFIG", "SET", "zset-max-listpack-value", "100"},
+                        {"CONFIG", "SET", "set-max-intset-entries", "2"},
+                        {"CONFIG", "GET", "hash-max-ziplist-entries"},
+                        {"CONFIG", "GET", "hash-max-listpack-value"},
+                        {"CONFIG", "GET", "zset-max-ziplist-value"},
+                        {"CONFIG", "GET", "set-max-intset-entries"},
+                        {"CONFIG", "SET", "list-max-ziplist-size", "-3"},
+                        {"CONFIG", "GET", "list-max-listpack-size"},
+                        {"CONFIG", "SET", "list-compress-depth", "-1"},
+                        {"CONFIG", "SET", "lua-time-limit", "100"},
+                        {"CONFIG", "GET", "busy-reply-threshold"},
+                        {"CONFIG", "SET", "set-max-intset-entries", "x"},
+                        {"CONFIG", "SET", "save", "3600 1 0300 100"},
+                        {"CONFIG", "GET", "save"},
+                        {"CONFIG", "SET", "save", "900"},
+                        {"CONFIG", "SET", "save", "0 1"},
+                        {"CONFIG", "SET", "save", " "},
+                        {"CONFIG", "SET", "save", ""},
+                        {"CONFIG", "GET", "save"},
+                        {"CONFIG", "SET", "hash-max-listpack-entries", "-1"},
+                        {"HSET", "two", "a", "1", "b", "2"},
+                        {"HSET", "three", "a", "1", "b", "2", "c", "3"},
+                        {"HSET", "wide", "a", "1234"},
+                        {"ZADD", "one", "1", "a"},
+                        {"ZADD", "pair", "1", "a", "2", "b"},
+                        {"ZADD", "longer", "1", std::string(80, 'm')},
+                        {"SADD", "ints2", "1", "2"},
+                        {"SADD", "ints3", "1", "2", "3"}});
+  for (const char* key :
+       {"two", "three", "wide", "one", "pair", "longer", "ints2", "ints3"}) {
+    ExpectSameObject(d, key);
+  }
+  // HSCAN of a hash Redis keeps in a listpack answers it whole.
+  ExpectSameReplies(d, {{"HSCAN", "two", "0", "COUNT", "1"}});
+  ExpectSameReplies(
+      d, {{"CONFIG", "SET", "hash-max-listpack-entries", "512",
+           "hash-max-listpack-value", "64", "zset-max-listpack-entries", "128",
+           "zset-max-listpack-value", "64", "set-max-intset-entries", "512",
+           "list-max-listpack-size", "-2", "busy-reply-threshold", "5000"}});
+}
+
 TEST(ObjectCommandTest, SetsIntsetOrHashtable) {
   Differential d;
   ExpectSameReplies(

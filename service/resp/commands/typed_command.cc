@@ -437,7 +437,7 @@ absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
                      small = types::FitsIntset(subkey);
                      break;
                    default:  // a zset member's subkey is its tag and the member
-                     small = subkey.size() - 1 <= types::kZsetMaxListpackValue;
+                     small = subkey.size() - 1 <= types::ZsetMaxListpackValue();
                  }
                  return small;
                });

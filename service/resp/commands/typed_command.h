@@ -50,7 +50,7 @@ std::mt19937_64& PickRandom();
 
 // The encoding Redis 7.0 gives the typed value `name` (object_encoding.h):
 // by its size when that decides, else by its members, read until one
-// rules the small encoding out (at most kSetMaxIntsetEntries of them).
+// rules the small encoding out (at most SetMaxIntsetEntries() of them).
 absl::StatusOr<const char*> TypedEncoding(storage::TypedTxn& txn,
                                           const std::string& name,
                                           const storage::TypedMeta& meta);

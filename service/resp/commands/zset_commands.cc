@@ -543,12 +543,12 @@ absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
                             const std::string& name, const TypedMeta& meta,
                             uint64_t cursor, const KeyScanOptions& options,
                             Reply& reply) {
-  if (meta.size <= types::kZsetMaxListpackEntries) {
+  if (meta.size <= types::ZsetMaxListpackEntries()) {
     absl::StatusOr<std::vector<types::ZEntry>> all = types::LoadZsetSource(
         ctx.store(), txn, name, {types::ZsetSource::kZset, meta});
     if (!all.ok()) return all.status();
     if (std::all_of(all->begin(), all->end(), [](const types::ZEntry& e) {
-          return e.member.size() <= types::kZsetMaxListpackValue;
+          return e.member.size() <= types::ZsetMaxListpackValue();
         })) {
       ReplyWholeScan(reply, *all, options);
       return absl::OkStatus();
