@@ -399,6 +399,21 @@ CommandSpec ClientCommand() {
     ctx.reply.Verbatim(ClientLine(ctx.client, NowMs()));
   });
   sub("list", -2, ClientList);
+  // ON replies OK; OFF and SKIP reply nothing (Dispatch drops replies
+  // while they hold, command.h's ClientState).
+  sub("reply", 3, [](CommandContext& ctx) {
+    const std::string& mode = ctx.argv[2];
+    if (EqualsIgnoreCase(mode, "on")) {
+      ctx.client.reply_off = ctx.client.reply_skip = false;
+      ctx.reply.Ok();
+    } else if (EqualsIgnoreCase(mode, "off")) {
+      ctx.client.reply_off = true;
+    } else if (EqualsIgnoreCase(mode, "skip")) {
+      if (!ctx.client.reply_off) ctx.client.reply_skip_next = true;
+    } else {
+      ctx.reply.Error(kSyntaxError);
+    }
+  });
   const std::vector<std::string> admin = {"admin", "noscript", "loading",
                                           "stale"};
   AddSubcommand(client, {"kill", -3, admin}, ClientKill);
@@ -428,6 +443,8 @@ CommandSpec ClientCommand() {
         "      Skip killing current connection (default: yes).",
         "LIST",
         "    Return information about client connections.",
+        "REPLY (ON|OFF|SKIP)",
+        "    Control the replies sent to the current connection.",
         "SETNAME <name>",
         "    Assign the name <name> to the current connection.",
         "UNBLOCK <clientid> [TIMEOUT|ERROR]",

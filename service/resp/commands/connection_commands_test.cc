@@ -114,6 +114,45 @@ TEST(ConnectionCommandsTest, InlineCommandsAndPipelining) {
   }
 }
 
+// CLIENT REPLY OFF, SKIP and ON in one pipeline, with a pipelined run of
+// SETs (served as a group when replies go out) and errors among them:
+// exactly the replies Redis sends, in order, and the writes all made.
+TEST(ConnectionCommandsTest, ClientReplyOffSkipAndOn) {
+  Differential d;
+  std::string pipeline;
+  for (const std::vector<std::string>& argv :
+       std::vector<std::vector<std::string>>{
+           {"SET", "a", "1"},
+           {"CLIENT", "REPLY", "SKIP"},
+           {"SET", "b", "2"},  // skipped
+           {"GET", "a"},
+           {"CLIENT", "REPLY", "OFF"},
+           {"SET", "c", "3"},
+           {"SET", "d", "4"},
+           {"INCR", "nope", "x"},  // an error, not sent either
+           {"CLIENT", "REPLY", "SKIP"},
+           {"CLIENT", "REPLY", "ON"},
+           {"MGET", "a", "b", "c", "d"},
+           {"CLIENT", "REPLY", "SKIP"},
+           {"CLIENT", "REPLY", "SKIP"},
+           {"PING"},  // skipped
+           {"CLIENT", "REPLY", "MAYBE"},
+           {"ECHO", "last"}}) {
+    pipeline += testing::EncodeCommand(argv);
+  }
+  d.redis().Send(pipeline);
+  d.trackdb().Send(pipeline);
+  // Redis's replies: SET a, GET a, ON's OK, MGET, the syntax error, ECHO
+  // (a SKIP after a SKIP skips the command after it: PING).
+  for (int i = 0; i < 6; ++i) {
+    const auto want = d.redis().ReadReply();
+    ASSERT_TRUE(want.has_value()) << "reply " << i;
+    EXPECT_EQ(d.trackdb().ReadReply(), want) << "reply " << i;
+  }
+  EXPECT_EQ(d.trackdb().ReadReply(300), std::nullopt);  // nothing more
+  EXPECT_SAME_REPLY(d, {"MGET", "a", "b", "c", "d"});
+}
+
 TEST(ConnectionCommandsTest, ProtocolErrorsReplyThenClose) {
   const std::string bad_inputs[] = {
       "*x\r\n",          "*1\r\n+PING\r\n",

@@ -593,10 +593,15 @@ void ServeTimedGroup(ServerState& server, ClientState& client,
   LogIfSlow(server, client, spec, spec.name, calls.front(), nanos);
 }
 
-}  // namespace
+// After each command, as Redis's resetClient: a SKIP lasts one command.
+void EndReplyMode(ClientState& client, Reply& reply, size_t reply_at) {
+  if (client.reply_off || client.reply_skip) reply.Truncate(reply_at);
+  client.reply_skip = client.reply_skip_next;
+  client.reply_skip_next = false;
+}
 
-void Dispatch(ServerState& server, ClientState& client,
-              const std::vector<std::string>& argv, Reply& reply) {
+void DispatchOne(ServerState& server, ClientState& client,
+                 const std::vector<std::string>& argv, Reply& reply) {
   CommandContext ctx{server, client, argv, reply};
   std::string full_name, error;
   const CommandSpec* spec = Resolve(server, argv, &full_name, &error);
@@ -641,12 +646,24 @@ void Dispatch(ServerState& server, ClientState& client,
   NoteWrite(server, client, *spec);
 }
 
+}  // namespace
+
+void Dispatch(ServerState& server, ClientState& client,
+              const std::vector<std::string>& argv, Reply& reply) {
+  const size_t reply_at = reply.size();
+  DispatchOne(server, client, argv, reply);
+  EndReplyMode(client, reply, reply_at);
+}
+
 void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    ClientState& client,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply) {
-  // Inside MULTI each call is queued on its own.
-  if (calls.size() == 1 || client.multi) {
+  // Inside MULTI each call is queued on its own; so is each call of a
+  // client whose replies CLIENT REPLY holds back.
+  const bool reply_mode =
+      client.reply_off || client.reply_skip || client.reply_skip_next;
+  if (calls.size() == 1 || client.multi || reply_mode) {
     for (const std::vector<std::string>& each : calls) {
       Dispatch(server, client, each, reply);
     }

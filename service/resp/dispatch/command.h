@@ -137,6 +137,12 @@ struct ClientState {
   int64_t last_command_ms = 0;
   std::string last_command = "NULL";
   bool close_after_reply = false;  // QUIT, protocol errors
+  // CLIENT REPLY: OFF sends no reply; SKIP none to the next command (its
+  // own flag turns into reply_skip once CLIENT REPLY SKIP is done), as
+  // Redis's CLIENT_REPLY_OFF, _SKIP and _SKIP_NEXT.
+  bool reply_off = false;
+  bool reply_skip = false;
+  bool reply_skip_next = false;
   // Pub/sub: where messages go (the connection; null: nowhere), and how
   // many channels and patterns it is subscribed to (pubsub.h).
   std::weak_ptr<PushTarget> push;

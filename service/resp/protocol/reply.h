@@ -61,6 +61,12 @@ class Reply {
     out_->append(replies.data(), replies.size());
   }
 
+  // Drops what was replied after `at` (an earlier size()): CLIENT REPLY
+  // OFF and SKIP. The errors among it still count (they happened).
+  void Truncate(size_t at) {
+    if (at < out_->size()) out_->resize(at);
+  }
+
   // Bytes already in the buffer: lets a command reserve a slot for an array
   // length it learns only later (DeferredArray).
   size_t DeferredArray();
