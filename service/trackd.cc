@@ -327,8 +327,10 @@ int Run() {
   if (!resp_server.ok()) return Fail(resp_server.status());
   router->Attach((*resp_server)->cluster());
   LogDoors(config.server(), (*grpc_server)->port(), **resp_server);
-  // Freed memory back to the OS after bursts (memory_return.h).
-  service::MemoryReturner memory_returner(absl::Seconds(10), 32 << 20);
+  // Freed memory back to the OS after bursts (memory_return.h). Below the
+  // 20 MiB a burst may leave behind (RELIABILITY.md): a burst of 20 to 32
+  // MiB was never trimmed at 32.
+  service::MemoryReturner memory_returner(absl::Seconds(10), 16 << 20);
   auto jobs = std::make_unique<StoreJobs>(store->get());
   auto map_page = StartMapPage(config.server(), store->get(), users.get());
   if (!map_page.ok()) return Fail(map_page.status());
