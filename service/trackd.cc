@@ -268,6 +268,17 @@ void ReadyUntilStop(const sigset_t& stop_signals, resp::RespServer& resp) {
                    ", draining in-flight calls"));
 }
 
+// Blocks SIGTERM and SIGINT before any thread starts, so that RocksDB's
+// background threads inherit the mask and sigwait() receives them.
+sigset_t BlockStopSignals() {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
 int Run() {
   // Under `bazel run`, resolve relative paths against the workspace, not the
   // runfiles tree.
@@ -281,16 +292,8 @@ int Run() {
        storage::StorageConfigWarnings(config.storage())) {
     Log(absl::StrCat("WARNING: ", warning));
   }
-
   LogConfig(config);
-
-  // Block the stop signals before any thread starts, so that RocksDB's
-  // background threads inherit the mask and sigwait() below receives them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  const sigset_t stop_signals = BlockStopSignals();
 
   metrics::TrackdEndpoints endpoints;
   auto metrics_http = StartMetrics(config.server(), &endpoints);

@@ -47,7 +47,8 @@ CallMetrics::Counts& CallMetrics::For(absl::string_view name) {
   return counts;
 }
 
-void CallMetrics::Record(absl::string_view name, int64_t nanos, bool failed) {
+void CallMetrics::Record(absl::string_view name, int64_t nanos, bool failed,
+                         bool rejected) {
   Shard& c = For(name).shards[ThreadShard(kShards)];
   const int64_t positive = std::max<int64_t>(nanos, 0);
   const double seconds = static_cast<double>(positive) / 1e9;
@@ -55,7 +56,8 @@ void CallMetrics::Record(absl::string_view name, int64_t nanos, bool failed) {
       std::lower_bound(kLatencyBounds.begin(), kLatencyBounds.end(), seconds) -
       kLatencyBounds.begin();
   c.calls.fetch_add(1, std::memory_order_relaxed);
-  if (failed) c.errors.fetch_add(1, std::memory_order_relaxed);
+  if (failed || rejected) c.errors.fetch_add(1, std::memory_order_relaxed);
+  if (rejected) c.rejected.fetch_add(1, std::memory_order_relaxed);
   c.nanos.fetch_add(static_cast<uint64_t>(positive), std::memory_order_relaxed);
   c.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
 }
@@ -79,6 +81,7 @@ std::vector<CallSnapshot> CallMetrics::Snapshot() const {
         }
         calls += shard.calls.load(std::memory_order_relaxed);
         s.errors += shard.errors.load(std::memory_order_relaxed);
+        s.rejected += shard.rejected.load(std::memory_order_relaxed);
         nanos += shard.nanos.load(std::memory_order_relaxed);
       }
       s.calls = std::max(in_buckets, calls);

@@ -32,7 +32,8 @@ struct CallSnapshot {
   std::string name;
   uint64_t calls = 0;
   uint64_t errors = 0;
-  double seconds = 0;  // the calls' total time
+  uint64_t rejected = 0;  // of `errors`, refused before they ran
+  double seconds = 0;     // the calls' total time
   // Calls per bucket (not cumulative), one past the last bound.
   std::array<uint64_t, kLatencyBounds.size() + 1> buckets{};
 };
@@ -42,8 +43,10 @@ class CallMetrics {
   CallMetrics();
 
   // One call of `name` that took `nanos`; `failed` when it answered an
-  // error.
-  void Record(absl::string_view name, int64_t nanos, bool failed);
+  // error, `rejected` (failed too) when it was refused before it ran
+  // (wrong arity, NOAUTH, MOVED...).
+  void Record(absl::string_view name, int64_t nanos, bool failed,
+              bool rejected = false);
   // Every name called so far, in name order.
   std::vector<CallSnapshot> Snapshot() const;
 
@@ -58,6 +61,7 @@ class CallMetrics {
   struct alignas(64) Shard {
     std::atomic<uint64_t> calls{0};
     std::atomic<uint64_t> errors{0};
+    std::atomic<uint64_t> rejected{0};
     std::atomic<uint64_t> nanos{0};
     std::array<std::atomic<uint64_t>, kLatencyBounds.size() + 1> buckets{};
   };

@@ -12,6 +12,18 @@ namespace {
 
 using ::testing::HasSubstr;
 
+TEST(CallMetricsTest, RejectedCallsAreErrorsCountedApart) {
+  CallMetrics m;
+  m.Record("get", 1000, false);
+  m.Record("get", 0, true, /*rejected=*/true);
+  m.Record("get", 2000, true);
+  const std::vector<CallSnapshot> s = m.Snapshot();
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].calls, 3u);
+  EXPECT_EQ(s[0].errors, 2u);
+  EXPECT_EQ(s[0].rejected, 1u);
+}
+
 TEST(CallMetricsTest, CountsErrorsAndBuckets) {
   CallMetrics m;
   m.Record("get", 30'000, false);             // 30 µs: the first bucket

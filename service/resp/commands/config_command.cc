@@ -400,6 +400,8 @@ CommandSpec ConfigCommand() {
                   ctx.server.commands_processed = 0;
                   ctx.server.connections_received = 0;
                   ctx.server.rejected_connections = 0;
+                  ctx.server.error_stats().Reset();
+                  ctx.server.ResetCallStats();
                   ctx.reply.Ok();
                 });
   return config;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -15,8 +17,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "model/glob.h"
 #include "model/clock.h"
+#include "model/glob.h"
+#include "service/resp/commands/info_stats.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/command_keys.h"
 #include "service/resp/dispatch/option_words.h"
@@ -270,12 +273,6 @@ std::string RetentionSection(CommandContext& ctx) {
       "\r\nretention_points_trimmed:", r.points_trimmed, "\r\n\r\n");
 }
 
-// Whether INFO `section` (lowered; empty: the default) includes `name`.
-bool WantsSection(const std::string& section, const char* name) {
-  return section.empty() || section == "all" || section == "everything" ||
-         section == "default" || section == name;
-}
-
 std::string ServerSection(CommandContext& ctx, int64_t now) {
   return absl::StrCat(
       "# Server\r\nredis_version:7.0.15\r\n",
@@ -343,41 +340,30 @@ std::string KeyspaceSection(CommandContext& ctx, int64_t now) {
   return text;
 }
 
-std::string InfoText(CommandContext& ctx, const std::string& section) {
+std::string InfoText(CommandContext& ctx, const std::set<std::string>& asked) {
   const int64_t now = NowMs();
+  // INFO's order; each section is read only when asked.
+  const std::pair<const char*, std::function<std::string()>> sections[] = {
+      {"server", [&] { return ServerSection(ctx, now); }},
+      {"clients", [&] { return ClientsSection(ctx); }},
+      {"memory", [&] { return MemorySection(ctx); }},
+      {"persistence", [&] { return PersistenceInfoSection(ctx); }},
+      {"stats", [&] { return StatsSection(ctx); }},
+      {"replication", [&] { return ReplicationInfoSection(ctx); }},
+      {"cpu", [] { return CpuInfoSection(); }},
+      {"modules", [] { return ModulesInfoSection(); }},
+      {"commandstats", [&] { return CommandstatsInfoSection(ctx.server); }},
+      {"errorstats", [&] { return ErrorstatsInfoSection(ctx.server); }},
+      {"latencystats", [&] { return LatencystatsInfoSection(ctx.server); }},
+      {"rocksdb", [&] { return RocksdbSection(ctx); }},
+      {"webhooks", [&] { return WebhooksSection(ctx); }},
+      {"retention", [&] { return RetentionSection(ctx); }},
+      {"cluster", [&] { return ClusterSection(ctx); }},
+      {"keyspace", [&] { return KeyspaceSection(ctx, now); }},
+  };
   std::string text;
-  if (WantsSection(section, "server")) {
-    absl::StrAppend(&text, ServerSection(ctx, now));
-  }
-  if (WantsSection(section, "clients")) {
-    absl::StrAppend(&text, ClientsSection(ctx));
-  }
-  if (WantsSection(section, "memory")) {
-    absl::StrAppend(&text, MemorySection(ctx));
-  }
-  if (WantsSection(section, "persistence")) {
-    absl::StrAppend(&text, PersistenceInfoSection(ctx));
-  }
-  if (WantsSection(section, "stats")) {
-    absl::StrAppend(&text, StatsSection(ctx));
-  }
-  if (WantsSection(section, "replication")) {
-    absl::StrAppend(&text, ReplicationInfoSection(ctx));
-  }
-  if (WantsSection(section, "rocksdb")) {
-    absl::StrAppend(&text, RocksdbSection(ctx));
-  }
-  if (WantsSection(section, "webhooks")) {
-    absl::StrAppend(&text, WebhooksSection(ctx));
-  }
-  if (WantsSection(section, "retention")) {
-    absl::StrAppend(&text, RetentionSection(ctx));
-  }
-  if (WantsSection(section, "cluster")) {
-    absl::StrAppend(&text, ClusterSection(ctx));
-  }
-  if (WantsSection(section, "keyspace")) {
-    absl::StrAppend(&text, KeyspaceSection(ctx, now));
+  for (const auto& [name, section] : sections) {
+    if (asked.count(name)) absl::StrAppend(&text, section());
   }
   if (text.size() >= 2 && absl::EndsWith(text, "\r\n\r\n")) {
     text.resize(text.size() - 2);
@@ -386,8 +372,7 @@ std::string InfoText(CommandContext& ctx, const std::string& section) {
 }
 
 void Info(CommandContext& ctx) {
-  const std::string section = ctx.argv.size() > 1 ? ToLower(ctx.argv[1]) : "";
-  ctx.reply.Verbatim(InfoText(ctx, section));
+  ctx.reply.Verbatim(InfoText(ctx, InfoSectionsAsked(ctx.argv)));
 }
 
 // ---- DBSIZE, FLUSHDB, FLUSHALL ----

@@ -93,6 +93,33 @@ void ServerState::RemoveClient(int64_t id) {
   clients_.erase(id);
 }
 
+void ServerState::ResetCallStats() {
+  absl::MutexLock l(&call_stats_mu_);
+  call_stats_base_.clear();
+  for (metrics::CallSnapshot& c : call_metrics_.Snapshot()) {
+    std::string name = c.name;
+    call_stats_base_.emplace(std::move(name), std::move(c));
+  }
+}
+
+std::vector<metrics::CallSnapshot> ServerState::CallStatsSinceReset() const {
+  std::vector<metrics::CallSnapshot> now = call_metrics_.Snapshot();
+  absl::MutexLock l(&call_stats_mu_);
+  for (metrics::CallSnapshot& c : now) {
+    auto base = call_stats_base_.find(c.name);
+    if (base == call_stats_base_.end()) continue;
+    const metrics::CallSnapshot& b = base->second;
+    c.calls -= std::min(c.calls, b.calls);
+    c.errors -= std::min(c.errors, b.errors);
+    c.rejected -= std::min(c.rejected, b.rejected);
+    c.seconds = std::max(0.0, c.seconds - b.seconds);
+    for (size_t i = 0; i < c.buckets.size(); ++i) {
+      c.buckets[i] -= std::min(c.buckets[i], b.buckets[i]);
+    }
+  }
+  return now;
+}
+
 int64_t ServerState::ClientCount() const {
   absl::MutexLock l(&mu_);
   return static_cast<int64_t>(clients_.size());
@@ -585,6 +612,7 @@ void ServeTimedGroup(ServerState& server, ClientState& client,
   calls_recorded_in_group = 0;
   spec.group(server, client, calls, reply);
   serving_group = false;
+  server.error_stats().Note(reply.TakeErrorKinds());
   const int64_t nanos = NanosSince(start);
   if (calls_recorded_in_group == 0) {
     RecordCalls(server, spec.name, calls.size(), reply.errors() - errors,
@@ -594,6 +622,7 @@ void ServeTimedGroup(ServerState& server, ClientState& client,
 }
 
 // After each command, as Redis's resetClient: a SKIP lasts one command.
+// (Its errors were counted already: CLIENT REPLY hides them, not undoes.)
 void EndReplyMode(ClientState& client, Reply& reply, size_t reply_at) {
   if (client.reply_off || client.reply_skip) reply.Truncate(reply_at);
   client.reply_skip = client.reply_skip_next;
@@ -612,7 +641,9 @@ void DispatchOne(ServerState& server, ClientState& client,
   if (!error.empty()) {
     // A refused call of a known command counts, as an error (NOAUTH,
     // READONLY, MOVED, a wrong arity...).
-    if (spec != nullptr) server.call_metrics().Record(full_name, 0, true);
+    if (spec != nullptr) {
+      server.call_metrics().Record(full_name, 0, true, /*rejected=*/true);
+    }
     return ReplyRefusal(client, spec, std::move(error), redirect, reply);
   }
   if (client.multi && !RunsInsideMulti(*spec)) {
@@ -652,35 +683,34 @@ void Dispatch(ServerState& server, ClientState& client,
               const std::vector<std::string>& argv, Reply& reply) {
   const size_t reply_at = reply.size();
   DispatchOne(server, client, argv, reply);
+  server.error_stats().Note(reply.TakeErrorKinds());
   EndReplyMode(client, reply, reply_at);
+}
+
+// Whether a run must go call by call: one call; inside MULTI (each call
+// is queued on its own); while CLIENT REPLY holds replies back; when a
+// call is not this node's (it gets its own refusal, in its place); or
+// when writes are refused.
+bool ServedCallByCall(const CommandSpec& spec, ServerState& server,
+                      const ClientState& client,
+                      absl::Span<const std::vector<std::string>> calls) {
+  if (calls.size() == 1 || client.multi || client.reply_off ||
+      client.reply_skip || client.reply_skip_next) {
+    return true;
+  }
+  if (server.cluster() != nullptr) {
+    for (const std::vector<std::string>& call : calls) {
+      if (!ClusterRefusal(*server.cluster(), spec, call).empty()) return true;
+    }
+  }
+  return !WriteRefusal(server, spec).empty();
 }
 
 void DispatchGroup(const CommandSpec& spec, ServerState& server,
                    ClientState& client,
                    absl::Span<const std::vector<std::string>> calls,
                    Reply& reply) {
-  // Inside MULTI each call is queued on its own; so is each call of a
-  // client whose replies CLIENT REPLY holds back.
-  const bool reply_mode =
-      client.reply_off || client.reply_skip || client.reply_skip_next;
-  if (calls.size() == 1 || client.multi || reply_mode) {
-    for (const std::vector<std::string>& each : calls) {
-      Dispatch(server, client, each, reply);
-    }
-    return;
-  }
-  if (server.cluster() != nullptr) {
-    // A call that is not this node's gets its own refusal, in its place.
-    for (const std::vector<std::string>& call : calls) {
-      if (!ClusterRefusal(*server.cluster(), spec, call).empty()) {
-        for (const std::vector<std::string>& each : calls) {
-          Dispatch(server, client, each, reply);
-        }
-        return;
-      }
-    }
-  }
-  if (!WriteRefusal(server, spec).empty()) {
+  if (ServedCallByCall(spec, server, client, calls)) {
     for (const std::vector<std::string>& each : calls) {
       Dispatch(server, client, each, reply);
     }

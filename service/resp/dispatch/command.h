@@ -39,6 +39,7 @@
 #include "service/jobs/backup_job.h"
 #include "service/metrics/call_metrics.h"
 #include "service/replication/node_role.h"
+#include "service/resp/dispatch/error_stats.h"
 #include "service/resp/dispatch/exec_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/pubsub.h"
@@ -219,6 +220,12 @@ class ServerState {
   service::BackupJob& backups() { return *backups_; }
   SlowLog& slow_log() { return slow_log_; }
   const SlowLog& slow_log() const { return slow_log_; }
+  // Error replies by kind (INFO errorstats).
+  ErrorStats& error_stats() { return error_stats_; }
+  // INFO commandstats and latencystats count from the last CONFIG
+  // RESETSTAT, as Redis's; the metrics port's counters never go back.
+  void ResetCallStats();
+  std::vector<metrics::CallSnapshot> CallStatsSinceReset() const;
   // Every command's calls, errors and latency (the metrics port).
   metrics::CallMetrics& call_metrics() { return call_metrics_; }
   const metrics::CallMetrics& call_metrics() const { return call_metrics_; }
@@ -282,6 +289,10 @@ class ServerState {
   ExecGate exec_gate_;
   ShutdownGate shutdown_gate_;
   SlowLog slow_log_;
+  ErrorStats error_stats_;
+  mutable absl::Mutex call_stats_mu_;
+  absl::flat_hash_map<std::string, metrics::CallSnapshot> call_stats_base_
+      ABSL_GUARDED_BY(call_stats_mu_);
   metrics::CallMetrics call_metrics_;
   std::unique_ptr<cluster::ClusterState> cluster_;
   std::atomic<int64_t> next_client_id_{0};

@@ -22,13 +22,19 @@ void Reply::Status(absl::string_view s) {
   absl::StrAppend(out_, "+", s, "\r\n");
 }
 
+void Reply::NoteErrorKind(absl::string_view line) {
+  error_kinds_.emplace_back(line.substr(0, line.find_first_of(" \r\n")));
+}
+
 void Reply::Error(absl::string_view text) {
   ++errors_;
   out_->push_back('-');
   if (!text.empty() && text[0] == '-') {
     text.remove_prefix(1);
+    NoteErrorKind(text);
   } else {
     out_->append("ERR ");
+    error_kinds_.emplace_back("ERR");
   }
   // Redis replaces newlines so that an error stays one line.
   for (char c : text) out_->push_back(c == '\r' || c == '\n' ? ' ' : c);

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -57,8 +59,16 @@ class Reply {
   // Replies already encoded (by another Reply of the same protocol); one
   // that starts as an error counts as one.
   void Encoded(absl::string_view replies) {
-    if (!replies.empty() && replies[0] == '-') ++errors_;
+    if (!replies.empty() && replies[0] == '-') {
+      ++errors_;
+      NoteErrorKind(replies.substr(1));
+    }
     out_->append(replies.data(), replies.size());
+  }
+  // The kinds ("ERR", "WRONGTYPE": the word after '-') of the errors
+  // replied since the last call, for INFO errorstats.
+  std::vector<std::string> TakeErrorKinds() {
+    return std::exchange(error_kinds_, {});
   }
 
   // Drops what was replied after `at` (an earlier size()): CLIENT REPLY
@@ -74,9 +84,11 @@ class Reply {
 
  private:
   void Header(char type, int64_t n);
+  void NoteErrorKind(absl::string_view line);
   std::string* out_;
   int protocol_;
   uint64_t errors_ = 0;
+  std::vector<std::string> error_kinds_;
 };
 
 }  // namespace trackdb::resp
