@@ -219,7 +219,8 @@ absl::StatusOr<std::unique_ptr<MapPage>> StartMapPage(
   if (server.http_port() == 0) return nullptr;
   auto page = std::make_unique<MapPage>();
   page->site = std::make_unique<web::MapSite>(
-      store, users, server.http_leaflet_dir(), server.http_tile_url());
+      store, users, server.http_leaflet_dir(), server.http_tile_url(),
+      server.http_bind_address());
   web::MapSite* site = page->site.get();
   auto http = web::WebServer::Start(
       server.http_bind_address(), static_cast<int>(server.http_port()),

@@ -16,6 +16,12 @@ namespace trackdb::web {
 namespace {
 
 constexpr char kText[] = "text/plain; charset=utf-8";
+// The page runs only its own scripts and talks only to trackd (and to the
+// tile server, for images); nothing else may frame it or guess its types.
+constexpr char kPageHeaders[] =
+    "Content-Security-Policy: default-src 'self'; img-src 'self' data: *; "
+    "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'\r\n"
+    "X-Content-Type-Options: nosniff\r\n";
 
 WebAnswer Plain(int status, std::string body, std::string headers = "") {
   return {{status, kText, std::move(body), std::move(headers)}, {}};
@@ -44,15 +50,42 @@ bool IsLeafletName(absl::string_view name) {
 }  // namespace
 
 MapSite::MapSite(storage::TrackStore* store, const auth::UserTable* users,
-                 std::string leaflet_dir, std::string tile_url)
+                 std::string leaflet_dir, std::string tile_url,
+                 std::string bind_address)
     : store_(store),
       users_(users),
       leaflet_dir_(std::move(leaflet_dir)),
-      tile_url_(std::move(tile_url)) {}
+      tile_url_(std::move(tile_url)),
+      bind_address_(std::move(bind_address)) {}
+
+// The host of a Host header ("127.0.0.1:9900" -> "127.0.0.1", "[::1]:80"
+// -> "[::1]").
+static absl::string_view HostName(absl::string_view host) {
+  if (absl::StartsWith(host, "[")) return host.substr(0, host.find(']') + 1);
+  return host.substr(0, host.find(':'));
+}
 
 std::optional<WebAnswer> MapSite::Refusal(
     const http::HttpRequest& request) const {
-  if (users_ == nullptr || !users_->auth_required()) return std::nullopt;
+  if (users_ == nullptr || !users_->auth_required()) {
+    // Only a loopback server is reached this way: one on another address
+    // without credentials is open to its network anyway.
+    if (!absl::StartsWith(bind_address_, "127.") &&
+        bind_address_ != "localhost") {
+      return std::nullopt;
+    }
+    auto host = request.header.find("host");
+    const absl::string_view name =
+        host == request.header.end() ? "" : HostName(host->second);
+    if (name == "127.0.0.1" || name == "localhost" || name == "[::1]" ||
+        name == bind_address_) {
+      return std::nullopt;
+    }
+    return Plain(403, absl::StrCat("Host \"", name,
+                                   "\" is not this server's address; without "
+                                   "credentials the page answers only its "
+                                   "own address\n"));
+  }
   const std::string challenge =
       "WWW-Authenticate: Basic realm=\"trackdb\", charset=\"UTF-8\"\r\n";
   auto it = request.header.find("authorization");
@@ -96,13 +129,31 @@ WebAnswer MapSite::Leaflet(absl::string_view name) {
           {}};
 }
 
+WebAnswer MapSite::CountedStream(WebAnswer answer) {
+  if (streams_->fetch_add(1) >= kMaxStreams) {
+    streams_->fetch_sub(1);
+    return Plain(503, absl::StrCat("more than ", kMaxStreams,
+                                   " live streams of the map page\n"));
+  }
+  // Counted from now (the answer may never be sent) until the stream and
+  // the answer are gone.
+  std::shared_ptr<int> slot(new int(0), [count = streams_](int* p) {
+    delete p;
+    count->fetch_sub(1);
+  });
+  answer.stream = [run = std::move(answer.stream), slot](EventStream& out) {
+    run(out);
+  };
+  return answer;
+}
+
 WebAnswer MapSite::Handle(const http::HttpRequest& request) {
   if (std::optional<WebAnswer> refusal = Refusal(request)) return *refusal;
   const std::string& path = request.path;
   for (size_t i = 0; i < kMapAssetCount; ++i) {
     if (path == kMapAssets[i].path) {
       return {{200, kMapAssets[i].content_type, std::string(kMapAssets[i].body),
-               "Cache-Control: no-cache\r\n"},
+               absl::StrCat("Cache-Control: no-cache\r\n", kPageHeaders)},
               {}};
     }
   }
@@ -116,7 +167,10 @@ WebAnswer MapSite::Handle(const http::HttpRequest& request) {
          "Cache-Control: no-store\r\n"},
         {}};
   }
-  if (std::optional<WebAnswer> api = AnswerApi(*store_, request)) return *api;
+  if (std::optional<WebAnswer> api = AnswerApi(*store_, request)) {
+    if (api->stream) return CountedStream(*std::move(api));
+    return *api;
+  }
   return Plain(404, absl::StrCat("no page at ", path, "\n"));
 }
 

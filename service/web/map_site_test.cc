@@ -25,9 +25,10 @@ using storage::testing::Point;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-http::HttpRequest Get(std::string path_and_query) {
-  absl::StatusOr<http::HttpRequest> r =
-      http::ParseRequest("GET " + path_and_query + " HTTP/1.1\r\n\r\n");
+http::HttpRequest Get(std::string path_and_query,
+                      std::string host = "127.0.0.1:9900") {
+  absl::StatusOr<http::HttpRequest> r = http::ParseRequest(
+      "GET " + path_and_query + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
   EXPECT_TRUE(r.ok()) << r.status();
   return *r;
 }
@@ -139,6 +140,44 @@ TEST_F(MapSiteTest, PageAssetsAndLeafletFiles) {
   Body("/leaflet/images/../../x.png", 404);
   Body("/nothing", 404);
   EXPECT_THAT(Body("/api/config"), HasSubstr("{\"tile_url\":\"\"}"));
+}
+
+TEST_F(MapSiteTest, WithoutCredentialsOnlyItsOwnHostIsServed) {
+  Body("/api/collections");
+  for (const char* host : {"localhost:80", "[::1]:9900", "127.0.0.1"}) {
+    EXPECT_EQ(site_->Handle(Get("/api/collections", host)).answer.status, 200)
+        << host;
+  }
+  // A page of another site whose name now points at 127.0.0.1.
+  WebAnswer rebound =
+      site_->Handle(Get("/api/latest?collection=fleet", "evil.example:9900"));
+  EXPECT_EQ(rebound.answer.status, 403);
+  EXPECT_THAT(rebound.answer.body, HasSubstr("Host \"evil.example\""));
+  // Served on every address, it answers any Host.
+  MapSite open(store_.get(), nullptr, leaflet_dir_, "", "0.0.0.0");
+  EXPECT_EQ(open.Handle(Get("/api/collections", "10.0.0.7:9900")).answer.status,
+            200);
+}
+
+TEST_F(MapSiteTest, AtMostMaxStreamsAtOnce) {
+  std::vector<WebAnswer> held;
+  for (int i = 0; i < MapSite::kMaxStreams; ++i) {
+    held.push_back(site_->Handle(Get("/api/stream?collection=fleet")));
+    ASSERT_TRUE(held.back().stream) << i;
+  }
+  WebAnswer refused = site_->Handle(Get("/api/stream?collection=fleet"));
+  EXPECT_EQ(refused.answer.status, 503);
+  EXPECT_FALSE(refused.stream);
+  held.pop_back();  // one ends: a slot is free again
+  EXPECT_TRUE(site_->Handle(Get("/api/stream?collection=fleet")).stream);
+}
+
+TEST_F(MapSiteTest, ThePageForbidsOtherScriptsAndFrames) {
+  WebAnswer page = site_->Handle(Get("/"));
+  EXPECT_THAT(page.answer.headers,
+              HasSubstr("Content-Security-Policy: default-src 'self'"));
+  EXPECT_THAT(page.answer.headers,
+              HasSubstr("X-Content-Type-Options: nosniff"));
 }
 
 TEST_F(MapSiteTest, CredentialsWhenTheDoorsAskThem) {

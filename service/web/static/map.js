@@ -204,6 +204,14 @@ function fitTo(rows) {
 const fenceLayer = L.layerGroup().addTo(map);
 const fenceShapes = new Map();
 
+// Names and ids are the users' bytes: Leaflet writes a string given to a
+// tooltip or popup as HTML, so they go in as text nodes, never as markup.
+function textNode(text) {
+  const span = document.createElement('span');
+  span.textContent = text;
+  return span;
+}
+
 async function getJson(url) {
   const r = await fetch(url, {cache: 'no-store'});
   const body = await r.json();
@@ -235,7 +243,7 @@ async function loadFences() {
   for (const f of body.fences) {
     const shape = fenceShape(f);
     if (!shape) continue;
-    shape.bindTooltip(f.name);
+    shape.bindTooltip(textNode(f.name));
     shape.addTo(fenceLayer);
     shape.getElement().dataset.fence = f.name;
     fenceShapes.set(f.name, shape);
@@ -327,7 +335,7 @@ map.on('click', (e) => {
   if (id) {
     const p = positions.get(id);
     L.popup().setLatLng([p[1], p[0]])
-        .setContent(`${id}<br>${new Date(p[2]).toISOString()}`).openOn(map);
+        .setContent(textNode(`${id} ${new Date(p[2]).toISOString()}`)).openOn(map);
     showEntity(id);
   }
 });
