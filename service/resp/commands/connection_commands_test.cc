@@ -153,6 +153,24 @@ TEST(ConnectionCommandsTest, ClientReplyOffSkipAndOn) {
   EXPECT_SAME_REPLY(d, {"MGET", "a", "b", "c", "d"});
 }
 
+// A SKIP before a blocking pop skips the pop's answer when it comes (here
+// its timeout's nil), not the command after it.
+TEST(ConnectionCommandsTest, ClientReplySkipWaitsForABlockedPopsAnswer) {
+  Differential d;
+  std::string pipeline;
+  for (const std::vector<std::string>& argv :
+       std::vector<std::vector<std::string>>{
+           {"CLIENT", "REPLY", "SKIP"}, {"BLPOP", "nolist", "0.2"}, {"PING"}}) {
+    pipeline += testing::EncodeCommand(argv);
+  }
+  d.redis().Send(pipeline);
+  d.trackdb().Send(pipeline);
+  const auto want = d.redis().ReadReply();
+  ASSERT_EQ(want, "+PONG\r\n");
+  EXPECT_EQ(d.trackdb().ReadReply(), want);
+  EXPECT_EQ(d.trackdb().ReadReply(300), std::nullopt);
+}
+
 TEST(ConnectionCommandsTest, ProtocolErrorsReplyThenClose) {
   const std::string bad_inputs[] = {
       "*x\r\n",          "*1\r\n+PING\r\n",

@@ -623,7 +623,11 @@ void ServeTimedGroup(ServerState& server, ClientState& client,
 
 // After each command, as Redis's resetClient: a SKIP lasts one command.
 // (Its errors were counted already: CLIENT REPLY hides them, not undoes.)
+// Not inside EXEC, whose reply is one (its calls' replies are its
+// elements), nor for a command that waits to reply (a blocking pop, WAIT):
+// the mode holds for the reply it sends when it does.
 void EndReplyMode(ClientState& client, Reply& reply, size_t reply_at) {
+  if (client.in_exec || client.blocked || client.pending_wait) return;
   if (client.reply_off || client.reply_skip) reply.Truncate(reply_at);
   client.reply_skip = client.reply_skip_next;
   client.reply_skip_next = false;
@@ -742,7 +746,9 @@ namespace {
 // cluster mode (whose slot checks and migration gate go run by run).
 bool ServedTogetherBy(ServerState& server, const PendingGroup& g,
                       GroupsHandler handler) {
-  return handler != nullptr && g.spec->groups == handler && !g.client->multi &&
+  const ClientState& c = *g.client;
+  return handler != nullptr && g.spec->groups == handler && !c.multi &&
+         !c.reply_off && !c.reply_skip && !c.reply_skip_next &&
          server.cluster() == nullptr && WriteRefusal(server, *g.spec).empty();
 }
 
