@@ -16,7 +16,8 @@ std::optional<uint64_t> UnsignedResult(uint64_t value, int64_t incr, int bits,
                                        Overflow overflow, bool* overflowed) {
   const uint64_t max = (uint64_t{1} << bits) - 1;
   const int64_t max_incr = static_cast<int64_t>(max - value);
-  const int64_t min_incr = -static_cast<int64_t>(value);
+  // As Redis (unsigned, so 2^63 has a negation), read as signed.
+  const int64_t min_incr = static_cast<int64_t>(uint64_t{0} - value);
   const bool up = value > max || (incr > 0 && incr > max_incr);
   const bool down = !up && incr < 0 && incr < min_incr;
   *overflowed = up || down;

@@ -78,6 +78,9 @@ TEST(BitmapTest, FieldsAndTheirOverflow) {
   EXPECT_EQ(AddToBitfield(-128, -1, i8, Overflow::kSat), -128);
   EXPECT_EQ(AddToBitfield(200, 0, i8, Overflow::kWrap), -56);  // SET 200
   EXPECT_EQ(AddToBitfield(-1, 0, u4, Overflow::kWrap), 15);    // SET -1
+  // SET u8 to INT64_MIN: 2^63 as the unsigned value, no signed overflow.
+  EXPECT_EQ(AddToBitfield(INT64_MIN, 0, u4, Overflow::kSat), 15);
+  EXPECT_EQ(AddToBitfield(INT64_MIN, 0, u4, Overflow::kWrap), 0);
   const BitfieldType i64{true, 64};
   EXPECT_EQ(AddToBitfield(INT64_MAX, 1, i64, Overflow::kWrap), INT64_MIN);
   EXPECT_EQ(AddToBitfield(INT64_MAX, 1, i64, Overflow::kFail), std::nullopt);

@@ -98,5 +98,23 @@ TEST(InfoCommandTest, ErrorAndCommandStatsCountAlike) {
             Section(reset.redis, "# Errorstats"));
 }
 
+// Pipelined runs are served as groups (one transaction): their errors
+// count once each, as Redis counts them.
+TEST(InfoCommandTest, ErrorsOfPipelinedRunsCountOnce) {
+  Differential d;
+  d.Call({"SET", "s", "v"});
+  d.Call({"CONFIG", "RESETSTAT"});
+  std::vector<std::vector<std::string>> calls;
+  for (int i = 0; i < 6; ++i) {
+    calls.push_back({"HSET", i % 2 ? "h" : "s", "f", "v"});  // 3 WRONGTYPE
+  }
+  for (int i = 0; i < 6; ++i) calls.push_back({"SADD", "s", "m"});  // 6 more
+  d.Pipeline(calls);
+  const auto errors = d.Call({"INFO", "errorstats"});
+  EXPECT_THAT(errors.redis, HasSubstr("errorstat_WRONGTYPE:count=9"));
+  EXPECT_EQ(Section(errors.trackdb, "# Errorstats"),
+            Section(errors.redis, "# Errorstats"));
+}
+
 }  // namespace
 }  // namespace trackdb::resp

@@ -165,8 +165,9 @@ void ServeTypedGroups(ServerState& server,
       });
   current_group = nullptr;
   if (s.ok()) {
+    // Dispatch took each call's error kinds already.
     for (size_t i = 0; i < groups.size(); ++i) {
-      groups[i].reply->Encoded(outs[i]);
+      groups[i].reply->EncodedNoted(outs[i]);
     }
     for (const std::string& name : group.pushed) {
       server.pop_waiters().NotifyPush(name);

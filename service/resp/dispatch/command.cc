@@ -775,6 +775,7 @@ void ServeTogether(ServerState& server, absl::Span<const PendingGroup> groups) {
   uint64_t failed = 0;
   for (size_t i = 0; i < groups.size(); ++i) {
     failed += groups[i].reply->errors() - errors[i];
+    server.error_stats().Note(groups[i].reply->TakeErrorKinds());
   }
   if (calls_recorded_in_group == 0) {
     RecordCalls(server, first.name, calls, failed, nanos);

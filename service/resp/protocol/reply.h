@@ -65,6 +65,12 @@ class Reply {
     }
     out_->append(replies.data(), replies.size());
   }
+  // The same for replies whose errors' kinds were already taken where
+  // they were written (a Dispatch into a scratch Reply).
+  void EncodedNoted(absl::string_view replies) {
+    if (!replies.empty() && replies[0] == '-') ++errors_;
+    out_->append(replies.data(), replies.size());
+  }
   // The kinds ("ERR", "WRONGTYPE": the word after '-') of the errors
   // replied since the last call, for INFO errorstats.
   std::vector<std::string> TakeErrorKinds() {
