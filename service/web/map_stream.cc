@@ -35,7 +35,7 @@ class CollectionStream {
   CollectionStream(storage::TrackStore& store, std::string collection)
       : store_(store),
         collection_(std::move(collection)),
-        watch_(store.latest_feed().StartWatch()),
+        watch_(store.latest_feed().StartWatch(collection_)),
         next_(watch_.from()),
         fence_next_(store.fences().LogEnd(collection_)) {}
 

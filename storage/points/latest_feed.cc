@@ -7,35 +7,43 @@ namespace trackdb::storage {
 
 LatestFeed::Watch::~Watch() {
   if (feed_ == nullptr) return;
+  absl::MutexLock l(&feed_->mu_);
+  auto it = feed_->watched_.find(collection_);
+  if (--it->second == 0) feed_->watched_.erase(it);
   if (feed_->watchers_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     // The last watcher is gone: what the ring holds is nobody's news, and
     // a watcher that comes later starts from a snapshot anyway.
-    absl::MutexLock l(&feed_->mu_);
-    if (feed_->watchers_.load(std::memory_order_acquire) == 0) {
-      feed_->ring_.clear();
-    }
+    feed_->ring_.clear();
+    feed_->ring_bytes_ = 0;
   }
 }
 
-LatestFeed::Watch LatestFeed::StartWatch() {
-  // Counted before the seq is read: a change applied after that is either
-  // recorded or has a seq >= from, so a snapshot taken next shows it.
-  watchers_.fetch_add(1, std::memory_order_acq_rel);
+LatestFeed::Watch LatestFeed::StartWatch(absl::string_view collection) {
   absl::MutexLock l(&mu_);
-  return Watch(this, next_seq_);
+  // Counted before the seq is read, under the lock Record takes: a change
+  // applied after this is either recorded or has a seq >= from, so a
+  // snapshot taken next shows it.
+  ++watched_[collection];
+  watchers_.fetch_add(1, std::memory_order_acq_rel);
+  return Watch(this, std::string(collection), next_seq_);
 }
 
 void LatestFeed::Record(Update::Kind kind, absl::string_view collection,
                         absl::string_view entity,
                         const PointPosition& position) {
   absl::MutexLock l(&mu_);
-  if (ring_.size() == kCapacity) ring_.pop_front();
+  if (!watched_.contains(collection)) return;
   Update& u = ring_.emplace_back();
   u.seq = next_seq_++;
   u.kind = kind;
   u.collection = std::string(collection);
   u.entity = std::string(entity);
   u.position = position;
+  ring_bytes_ += BytesOf(u);
+  while (ring_.size() > kCapacity || ring_bytes_ > kMaxBytes) {
+    ring_bytes_ -= BytesOf(ring_.front());
+    ring_.pop_front();
+  }
 }
 
 uint64_t LatestFeed::next_seq() const {

@@ -5,11 +5,12 @@
 // live (the map page): each entity set or erased, and each collection
 // dropped or replaced whole, numbered in the order the index applied them.
 //
-// It costs nothing while nobody watches: the index records changes only
-// between Watch() and the watcher's release. It keeps the last kCapacity
-// changes of every collection together; a watcher that falls further
-// behind is told it lost some (`lost`) and starts again from a snapshot of
-// the index, as a Redis replica does from a full sync.
+// It costs nothing while nobody watches, and records only the collections
+// watched: between StartWatch(c) and the watch's release, each change of
+// c. It keeps the last kCapacity changes of the watched collections
+// together, in at most kMaxBytes; a watcher that falls further behind is
+// told it lost some (`lost`) and starts again from a snapshot of the
+// index, as a Redis replica does from a full sync.
 //
 // Thread-safe.
 
@@ -17,8 +18,10 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
@@ -29,6 +32,7 @@ namespace trackdb::storage {
 class LatestFeed {
  public:
   static constexpr size_t kCapacity = 1 << 16;
+  static constexpr size_t kMaxBytes = 16 << 20;  // names included
 
   struct Update {
     enum class Kind { kSet, kErase, kReset };  // kReset: the whole collection
@@ -50,7 +54,10 @@ class LatestFeed {
   // a seq >= it.
   class Watch {
    public:
-    Watch(Watch&& other) noexcept : feed_(other.feed_), from_(other.from_) {
+    Watch(Watch&& other) noexcept
+        : feed_(other.feed_),
+          collection_(std::move(other.collection_)),
+          from_(other.from_) {
       other.feed_ = nullptr;
     }
     Watch(const Watch&) = delete;
@@ -60,17 +67,20 @@ class LatestFeed {
 
    private:
     friend class LatestFeed;
-    Watch(LatestFeed* feed, uint64_t from) : feed_(feed), from_(from) {}
+    Watch(LatestFeed* feed, std::string collection, uint64_t from)
+        : feed_(feed), collection_(std::move(collection)), from_(from) {}
     LatestFeed* feed_;
+    std::string collection_;
     uint64_t from_;
   };
 
-  Watch StartWatch();
+  Watch StartWatch(absl::string_view collection);
   bool watched() const {
     return watchers_.load(std::memory_order_acquire) > 0;
   }
 
-  // The index's side: one change, in the order applied.
+  // The index's side: one change, in the order applied (kept only if its
+  // collection is watched).
   void Record(Update::Kind kind, absl::string_view collection,
               absl::string_view entity, const PointPosition& position);
 
@@ -83,9 +93,16 @@ class LatestFeed {
   uint64_t next_seq() const;
 
  private:
+  static size_t BytesOf(const Update& u) {
+    return sizeof(Update) + u.collection.size() + u.entity.size();
+  }
+
   mutable absl::Mutex mu_;
   std::deque<Update> ring_ ABSL_GUARDED_BY(mu_);
+  size_t ring_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
+  // Watches of each collection.
+  absl::flat_hash_map<std::string, int> watched_ ABSL_GUARDED_BY(mu_);
   std::atomic<int> watchers_{0};
 };
 

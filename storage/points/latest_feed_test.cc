@@ -24,7 +24,7 @@ TEST(LatestFeedTest, RecordsNothingWhileNobodyWatches) {
   LatestIndex index;
   index.Apply({Set("c", "a", 1)});
   EXPECT_FALSE(index.feed().watched());
-  LatestFeed::Watch watch = index.feed().StartWatch();
+  LatestFeed::Watch watch = index.feed().StartWatch("c");
   EXPECT_EQ(watch.from(), 1u);  // the change before the watch has no seq
   index.Apply({Set("c", "b", 2)});
   LatestFeed::Batch batch = index.feed().Read("c", watch.from(), 10, Now());
@@ -36,7 +36,7 @@ TEST(LatestFeedTest, RecordsNothingWhileNobodyWatches) {
 
 TEST(LatestFeedTest, OnlyTheCollectionAskedInOrderWithErasesAndResets) {
   LatestIndex index;
-  LatestFeed::Watch watch = index.feed().StartWatch();
+  LatestFeed::Watch watch = index.feed().StartWatch("c");
   index.Apply({Set("c", "a", 1), Set("other", "x", 1), Set("c", "a", 3)});
   index.Apply({{LatestIndex::Change::Kind::kErase, "c", "a", {}, ""}});
   index.Apply({{LatestIndex::Change::Kind::kDropCollection, "c", "", {}, ""}});
@@ -46,14 +46,29 @@ TEST(LatestFeedTest, OnlyTheCollectionAskedInOrderWithErasesAndResets) {
   EXPECT_DOUBLE_EQ(batch.updates[1].position.lat, 3);
   EXPECT_EQ(batch.updates[2].kind, Kind::kErase);
   EXPECT_EQ(batch.updates[3].kind, Kind::kReset);
-  EXPECT_EQ(batch.next, 6u);  // past "other"'s change too
+  EXPECT_EQ(batch.next, 5u);  // "other" is not watched: not recorded
   // Read on from there: nothing new.
   EXPECT_TRUE(index.feed().Read("c", batch.next, 10, Now()).updates.empty());
 }
 
+TEST(LatestFeedTest, OnlyWatchedCollectionsAreRecordedWithinTheirBytes) {
+  LatestIndex index;
+  LatestFeed::Watch watch = index.feed().StartWatch("c");
+  const uint64_t from = index.feed().next_seq();
+  index.Apply({Set("other", "x", 1)});
+  EXPECT_EQ(index.feed().next_seq(), from);
+  // Ids of 1,000 bytes: kMaxBytes holds about 16k of them, not kCapacity.
+  const std::string big(1000, 'e');
+  for (int i = 0; i < 20000; ++i) {
+    index.Apply({Set("c", big + std::to_string(i % 10), 1)});
+  }
+  LatestFeed::Batch batch = index.feed().Read("c", watch.from(), 10, Now());
+  EXPECT_TRUE(batch.lost);  // the oldest went for room
+}
+
 TEST(LatestFeedTest, AtMostMaxAndNextResumes) {
   LatestIndex index;
-  LatestFeed::Watch watch = index.feed().StartWatch();
+  LatestFeed::Watch watch = index.feed().StartWatch("c");
   for (int i = 0; i < 5; ++i) index.Apply({Set("c", "e" + std::to_string(i), i)});
   LatestFeed::Batch first = index.feed().Read("c", watch.from(), 3, Now());
   ASSERT_EQ(first.updates.size(), 3u);
@@ -64,7 +79,7 @@ TEST(LatestFeedTest, AtMostMaxAndNextResumes) {
 
 TEST(LatestFeedTest, AWatcherTooFarBehindIsToldItLostChanges) {
   LatestIndex index;
-  LatestFeed::Watch watch = index.feed().StartWatch();
+  LatestFeed::Watch watch = index.feed().StartWatch("c");
   for (size_t i = 0; i < LatestFeed::kCapacity + 1; ++i) {
     index.Apply({Set("c", "e", 1)});
   }
@@ -82,7 +97,7 @@ TEST(LatestFeedTest, AWatcherTooFarBehindIsToldItLostChanges) {
 
 TEST(LatestFeedTest, ReadWaitsForAChangeUntilItsDeadline) {
   LatestIndex index;
-  LatestFeed::Watch watch = index.feed().StartWatch();
+  LatestFeed::Watch watch = index.feed().StartWatch("c");
   const absl::Time start = Now();
   EXPECT_TRUE(index.feed()
                   .Read("c", watch.from(), 10, start + absl::Milliseconds(50))
@@ -102,7 +117,7 @@ TEST(LatestFeedTest, TheLastWatcherGoneStopsRecording) {
   LatestIndex index;
   uint64_t next;
   {
-    LatestFeed::Watch watch = index.feed().StartWatch();
+    LatestFeed::Watch watch = index.feed().StartWatch("c");
     index.Apply({Set("c", "a", 1)});
     next = index.feed().next_seq();
   }
