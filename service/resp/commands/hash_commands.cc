@@ -475,10 +475,13 @@ void HScan(CommandContext& ctx) {
           return absl::OkStatus();
         }
         // Whole when Redis would keep the hash in a listpack.
-        const absl::StatusOr<const char*> encoding =
-            TypedEncoding(txn, name, *meta);
-        if (!encoding.ok()) return encoding.status();
-        const bool whole = absl::string_view(*encoding) == "listpack";
+        bool whole = false;
+        if (meta->size <= kMaxWholeScan) {
+          const absl::StatusOr<const char*> encoding =
+              TypedEncoding(txn, name, *meta);
+          if (!encoding.ok()) return encoding.status();
+          whole = absl::string_view(*encoding) == "listpack";
+        }
         const std::string from =
             whole ? "" : KeyScanResumeAt(ctx.server, 'H', cursor, name);
         std::vector<FieldValue> fields;

@@ -135,6 +135,20 @@ TEST(ObjectCommandTest, EncodingLimitsFollowConfigSet) {
            "list-max-listpack-size", "-2", "busy-reply-threshold", "5000"}});
 }
 
+// A limit raised past a big key's size changes its OBJECT ENCODING, but
+// HSCAN still pages it (typed_command.h's kMaxWholeScan).
+TEST(ObjectCommandTest, ARaisedLimitNeverScansAHugeKeyWhole) {
+  Differential d;
+  testing::RawClient& t = d.trackdb();
+  t.Call({"CONFIG", "SET", "hash-max-listpack-entries", "1000000"});
+  t.Call(With({"HSET", "big"}, "f", 9000, true));
+  EXPECT_EQ(t.Call({"OBJECT", "ENCODING", "big"}), "$8\r\nlistpack\r\n");
+  const std::string page = t.Call({"HSCAN", "big", "0", "COUNT", "10"});
+  EXPECT_NE(page.rfind("*2\r\n$1\r\n0\r\n", 0), 0u) << page.substr(0, 40);
+  EXPECT_LT(page.size(), 2000u);
+  t.Call({"CONFIG", "SET", "hash-max-listpack-entries", "512"});
+}
+
 TEST(ObjectCommandTest, SetsIntsetOrHashtable) {
   Differential d;
   ExpectSameReplies(

@@ -679,9 +679,12 @@ absl::Status ScanPage(CommandContext& ctx, TypedTxn& txn,
                       uint64_t cursor, const KeyScanOptions& options,
                       Reply& reply) {
   // Whole when Redis 7.0 would keep the set in an intset.
-  const absl::StatusOr<const char*> encoding = TypedEncoding(txn, name, meta);
-  if (!encoding.ok()) return encoding.status();
-  const bool whole = absl::string_view(*encoding) == "intset";
+  bool whole = false;
+  if (meta.size <= kMaxWholeScan) {
+    const absl::StatusOr<const char*> encoding = TypedEncoding(txn, name, meta);
+    if (!encoding.ok()) return encoding.status();
+    whole = absl::string_view(*encoding) == "intset";
+  }
   const std::string from =
       whole ? "" : KeyScanResumeAt(ctx.server, 'm', cursor, name);
   const int64_t examine = whole ? INT64_MAX : options.count;

@@ -48,6 +48,13 @@ bool ParseRandomPickArgs(CommandContext& ctx, absl::string_view word,
 // The random picks' generator, one per thread.
 std::mt19937_64& PickRandom();
 
+// HSCAN, SSCAN and ZSCAN answer a small value whole, as Redis does a
+// listpack or intset, only up to this many members, whatever CONFIG SET
+// made the encoding limits: a limit raised past a huge key's size would
+// otherwise read and reply the whole key on every call (Redis's existing
+// hashtable stays one). Redis's default limits are far below it.
+inline constexpr uint64_t kMaxWholeScan = 8192;
+
 // The encoding Redis 7.0 gives the typed value `name` (object_encoding.h):
 // by its size when that decides, else by its members, read until one
 // rules the small encoding out (at most SetMaxIntsetEntries() of them).

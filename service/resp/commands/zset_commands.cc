@@ -543,7 +543,8 @@ absl::Status ReplyTypedScan(CommandContext& ctx, TypedTxn& txn,
                             const std::string& name, const TypedMeta& meta,
                             uint64_t cursor, const KeyScanOptions& options,
                             Reply& reply) {
-  if (meta.size <= types::ZsetMaxListpackEntries()) {
+  if (meta.size <= types::ZsetMaxListpackEntries() &&
+      meta.size <= kMaxWholeScan) {
     absl::StatusOr<std::vector<types::ZEntry>> all = types::LoadZsetSource(
         ctx.store(), txn, name, {types::ZsetSource::kZset, meta});
     if (!all.ok()) return all.status();
