@@ -92,6 +92,17 @@ TEST(InfoCommandTest, ErrorAndCommandStatsCountAlike) {
   EXPECT_THAT(commands.trackdb, HasSubstr("cmdstat_config|resetstat:calls=1,"));
   EXPECT_THAT(d.Call({"INFO", "latencystats"}).trackdb,
               HasSubstr("latency_percentiles_usec_get:p50="));
+  // Refused calls take no time and count in no percentile: a command only
+  // ever refused has no line, as in Redis.
+  d.Call({"SET"});
+  d.Call({"SET", "x"});
+  d.Call({"CONFIG", "RESETSTAT"});
+  d.Call({"LPOP"});
+  const auto latency = d.Call({"INFO", "latencystats"});
+  EXPECT_THAT(latency.redis,
+              ::testing::Not(HasSubstr("latency_percentiles_usec_lpop:")));
+  EXPECT_THAT(latency.trackdb,
+              ::testing::Not(HasSubstr("latency_percentiles_usec_lpop:")));
   d.Call({"CONFIG", "RESETSTAT"});
   const auto reset = d.Call({"INFO", "errorstats"});
   EXPECT_EQ(Section(reset.trackdb, "# Errorstats"),

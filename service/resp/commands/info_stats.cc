@@ -30,12 +30,16 @@ std::string Seconds(const timeval& t) {
                          static_cast<int64_t>(t.tv_usec));
 }
 
-// The upper bound, in µs, of the bucket holding the `p` quantile.
+// The upper bound, in µs, of the bucket holding the `p` quantile of the
+// calls that ran (rejected ones are recorded as taking no time, in the
+// first bucket: they are left out, as Redis leaves them out).
 double PercentileUs(const metrics::CallSnapshot& c, double p) {
-  const double want = p * static_cast<double>(c.calls);
+  const uint64_t ran = c.calls - std::min(c.calls, c.rejected);
+  const double want = p * static_cast<double>(ran);
   uint64_t seen = 0;
   for (size_t i = 0; i < c.buckets.size(); ++i) {
-    seen += c.buckets[i];
+    seen += i == 0 ? c.buckets[0] - std::min(c.buckets[0], c.rejected)
+                   : c.buckets[i];
     if (static_cast<double>(seen) >= want && seen > 0) {
       const size_t bound = std::min(i, metrics::kLatencyBounds.size() - 1);
       return metrics::kLatencyBounds[bound] * 1e6;
