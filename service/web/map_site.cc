@@ -65,26 +65,31 @@ static absl::string_view HostName(absl::string_view host) {
   return host.substr(0, host.find(':'));
 }
 
+std::optional<WebAnswer> MapSite::HostRefusal(
+    const http::HttpRequest& request) const {
+  // Only a loopback server is reached this way: one on another address
+  // without credentials is open to its network anyway.
+  if (!absl::StartsWith(bind_address_, "127.") &&
+      bind_address_ != "localhost") {
+    return std::nullopt;
+  }
+  auto host = request.header.find("host");
+  const absl::string_view name =
+      host == request.header.end() ? "" : HostName(host->second);
+  if (name == "127.0.0.1" || name == "localhost" || name == "[::1]" ||
+      name == bind_address_) {
+    return std::nullopt;
+  }
+  return Plain(403, absl::StrCat("Host \"", name,
+                                 "\" is not this server's address; without "
+                                 "credentials the page answers only its "
+                                 "own address\n"));
+}
+
 std::optional<WebAnswer> MapSite::Refusal(
     const http::HttpRequest& request) const {
   if (users_ == nullptr || !users_->auth_required()) {
-    // Only a loopback server is reached this way: one on another address
-    // without credentials is open to its network anyway.
-    if (!absl::StartsWith(bind_address_, "127.") &&
-        bind_address_ != "localhost") {
-      return std::nullopt;
-    }
-    auto host = request.header.find("host");
-    const absl::string_view name =
-        host == request.header.end() ? "" : HostName(host->second);
-    if (name == "127.0.0.1" || name == "localhost" || name == "[::1]" ||
-        name == bind_address_) {
-      return std::nullopt;
-    }
-    return Plain(403, absl::StrCat("Host \"", name,
-                                   "\" is not this server's address; without "
-                                   "credentials the page answers only its "
-                                   "own address\n"));
+    return HostRefusal(request);
   }
   const std::string challenge =
       "WWW-Authenticate: Basic realm=\"trackdb\", charset=\"UTF-8\"\r\n";

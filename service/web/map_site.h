@@ -39,6 +39,9 @@ class MapSite {
  private:
   // nullopt when the request may go on; else the refusal.
   std::optional<WebAnswer> Refusal(const http::HttpRequest& request) const;
+  // The same without credentials asked: a Host other than the server's
+  // own address (DNS rebinding).
+  std::optional<WebAnswer> HostRefusal(const http::HttpRequest& request) const;
   WebAnswer Leaflet(absl::string_view name);
   // `answer`'s stream, counted against kMaxStreams; 503 past it.
   WebAnswer CountedStream(WebAnswer answer);
