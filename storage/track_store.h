@@ -99,6 +99,17 @@ struct AddPointsOptions {
   // other entities are skipped, not errors.
   enum class Only { kAll, kNewEntities, kExistingEntities };
   Only only = Only::kAll;
+  // If set, decides each entity's position while its stripe is held, from
+  // its latest position before the call (nullopt: a new entity): every
+  // point of the entity is written there, or the entity is skipped on
+  // nullopt; an error ends the call, which writes nothing and returns it.
+  // For writes whose position depends on the stored one (ZADD's GT, LT and
+  // INCR on a GEO key), which a read before the call could not make
+  // atomic. Called once per distinct entity not skipped by `only`, in order
+  // of first appearance.
+  std::function<absl::StatusOr<std::optional<index::LatLng>>(
+      size_t entity, const std::optional<index::LatLng>& prior)>
+      position;
 };
 
 // What AddPoints did to each distinct entity of the call, in order of first

@@ -1,6 +1,8 @@
 // Points and entities: AddPoints and DeleteEntity, built by the write funnel
 // (storage/write_funnel.h states the invariants they keep).
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,14 +10,14 @@
 #include "absl/strings/str_cat.h"
 #include "model/validate.h"
 #include "storage/engine/engine.h"
-#include "storage/points/history_cells.h"
 #include "storage/format/keys.h"
 #include "storage/format/kv_codec.h"
-#include "storage/format/typed_codec.h"
-#include "storage/format/wrong_type.h"
-#include "storage/strings/kv_expiry.h"
 #include "storage/format/point_codec.h"
 #include "storage/format/rocks_util.h"
+#include "storage/format/typed_codec.h"
+#include "storage/format/wrong_type.h"
+#include "storage/points/history_cells.h"
+#include "storage/strings/kv_expiry.h"
 #include "storage/track_store.h"
 #include "storage/write_funnel.h"
 
@@ -116,6 +118,38 @@ class HistoryCellWrites {
   std::vector<std::optional<HistoryCell>> last_;  // the last added, per entity
   std::vector<std::string> keys_;
 };
+
+// AddPointsOptions::position over `plan`'s entities (skipping those it
+// refuses): `points` at the positions it gave, checked as the caller's
+// were.
+absl::StatusOr<std::vector<model::TrackPoint>> PlacePoints(
+    absl::Span<const model::TrackPoint> points,
+    const std::function<absl::StatusOr<std::optional<index::LatLng>>(
+        size_t, const std::optional<index::LatLng>&)>& position,
+    PointsPlan* plan) {
+  std::vector<std::optional<index::LatLng>> at(plan->entities.size());
+  for (size_t e = 0; e < plan->entities.size(); ++e) {
+    PointsPlan::Entity& entity = plan->entities[e];
+    if (entity.skip) continue;
+    std::optional<index::LatLng> prior;
+    if (entity.stored) {
+      prior = index::LatLng{entity.stored->lat, entity.stored->lon};
+    }
+    absl::StatusOr<std::optional<index::LatLng>> decided = position(e, prior);
+    if (!decided.ok()) return decided.status();
+    at[e] = *decided;
+    entity.skip = !at[e].has_value();
+  }
+  std::vector<model::TrackPoint> placed(points.begin(), points.end());
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (const auto& p = at[plan->entity_of[i]]) {
+      placed[i].lat = p->lat;
+      placed[i].lon = p->lon;
+    }
+  }
+  if (absl::Status s = ValidatePoints(placed); !s.ok()) return s;
+  return placed;
+}
 
 }  // namespace
 
@@ -247,6 +281,32 @@ uint64_t PointsWritten(const PointsPlan& plan) {
   return written;
 }
 
+// A planned points write, under its locks, as one batch: the history, the
+// latest moves and the fence events it causes.
+absl::Status CommitPoints(Engine& engine, absl::string_view collection,
+                          absl::Span<const model::TrackPoint> points,
+                          const PointsPlan& plan, AddPointsResult* result) {
+  WriteBatchBuilder batch(engine);
+  if (absl::Status s = AppendPoints(batch, collection, points, plan, result);
+      !s.ok()) {
+    return s;
+  }
+  FenceWrite fence_write;
+  if (CollectionFences* fences = engine.fence_registry.Find(collection);
+      fences != nullptr && !fences->fences.empty()) {
+    if (absl::Status s = AppendFenceEvents(batch, engine, collection, points,
+                                           plan, *fences, &fence_write);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = batch.Commit("writing points"); !s.ok()) return s;
+  fence_write.Committed();
+  engine.activity.AddPoints(PointsWritten(plan));
+  engine.activity.AddFenceEvents(fence_write.events());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status TrackStore::AddPoints(absl::string_view collection,
@@ -292,24 +352,19 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
     return s;
   }
   ApplyOnly(options.only, &plan);
-  WriteBatchBuilder batch(*engine_);
-  if (absl::Status s = AppendPoints(batch, collection, points, plan, &result);
+  std::vector<model::TrackPoint> placed;
+  if (options.position) {
+    absl::StatusOr<std::vector<model::TrackPoint>> moved =
+        PlacePoints(points, options.position, &plan);
+    if (!moved.ok()) return moved.status();
+    placed = *std::move(moved);
+    points = placed;
+  }
+  if (absl::Status s = CommitPoints(*engine_, collection, points, plan,
+                                    &result);
       !s.ok()) {
     return s;
   }
-  FenceWrite fence_write;
-  if (CollectionFences* fences = engine_->fence_registry.Find(collection);
-      fences != nullptr && !fences->fences.empty()) {
-    if (absl::Status s = AppendFenceEvents(batch, *engine_, collection, points,
-                                           plan, *fences, &fence_write);
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (absl::Status s = batch.Commit("writing points"); !s.ok()) return s;
-  fence_write.Committed();
-  engine_->activity.AddPoints(PointsWritten(plan));
-  engine_->activity.AddFenceEvents(fence_write.events());
   return result;
 }
 

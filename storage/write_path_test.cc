@@ -218,6 +218,78 @@ TEST_F(WritePathTest, OnlyExistingEntitiesNeverCreatesOne) {
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
+// The position hook runs under the entity's stripe: concurrent
+// read-modify-writes (each a step north of what is stored) lose none.
+TEST_F(WritePathTest, PositionHookDecidesUnderTheEntitysLock) {
+  constexpr int kThreads = 8;
+  constexpr int kSteps = 10;
+  AddPointsOptions step;
+  step.position = [](size_t, const std::optional<index::LatLng>& prior)
+      -> absl::StatusOr<std::optional<index::LatLng>> {
+    return index::LatLng{prior ? prior->lat + 1 : 0, 20};
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < kSteps; ++i) {
+        ASSERT_TRUE(
+            store_->AddPoints("fleet", {Point("car", 1000, 0, 0)}, step).ok());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  auto latest = store_->GetLatest("fleet", "car");
+  ASSERT_TRUE(latest.ok() && latest->has_value());
+  EXPECT_EQ((*latest)->lat, kThreads * kSteps - 1);
+  EXPECT_EQ((*latest)->lon, 20);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
+TEST_F(WritePathTest, PositionHookSkipsAndIsChecked) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("old", 1000, 10, 20)}).ok());
+  AddPointsOptions only_new;
+  std::vector<bool> had_prior;
+  only_new.position = [&](size_t, const std::optional<index::LatLng>& prior)
+      -> absl::StatusOr<std::optional<index::LatLng>> {
+    had_prior.push_back(prior.has_value());
+    if (prior) return std::nullopt;
+    return index::LatLng{5, 6};
+  };
+  auto result = store_->AddPoints(
+      "fleet", {Point("old", 2000, 1, 1), Point("new", 2000, 1, 1)}, only_new);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(had_prior, ElementsAre(true, false));
+  EXPECT_FALSE(result->entities[0].written);
+  EXPECT_THAT(Times("old"), ElementsAre(1000));
+  EXPECT_EQ((*store_->GetLatest("fleet", "new"))->lat, 5);
+  EXPECT_EQ((*store_->GetLatest("fleet", "new"))->lon, 6);
+
+  AddPointsOptions off_globe;
+  off_globe.position = [](size_t, const std::optional<index::LatLng>&)
+      -> absl::StatusOr<std::optional<index::LatLng>> {
+    return index::LatLng{95, 0};
+  };
+  auto refused =
+      store_->AddPoints("fleet", {Point("third", 3000, 1, 1)}, off_globe);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(store_->GetLatest("fleet", "third")->has_value());
+
+  // An error from the hook ends the call: the entity decided before it is
+  // not written either.
+  AddPointsOptions second_fails;
+  second_fails.position = [](size_t entity, const std::optional<index::LatLng>&)
+      -> absl::StatusOr<std::optional<index::LatLng>> {
+    if (entity == 1) return absl::AbortedError("no");
+    return index::LatLng{7, 7};
+  };
+  auto aborted = store_->AddPoints(
+      "fleet", {Point("fourth", 3000, 1, 1), Point("fifth", 3000, 1, 1)},
+      second_fails);
+  EXPECT_EQ(aborted.status().code(), absl::StatusCode::kAborted);
+  EXPECT_FALSE(store_->GetLatest("fleet", "fourth")->has_value());
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
 TEST_F(WritePathTest, AnOlderPointDoesNotMoveTheLatest) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 2000, 10, 20)}).ok());
   auto result = store_->AddPoints("fleet", {Point("car", 1000, 11, 21)}, {});

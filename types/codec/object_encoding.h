@@ -29,6 +29,9 @@ struct EncodingLimits {
   std::atomic<uint64_t> zset_max_listpack_entries{128};
   std::atomic<uint64_t> zset_max_listpack_value{64};
   std::atomic<uint64_t> set_max_intset_entries{512};
+  // Not an object encoding's, but Redis's size limit of a sparse
+  // HyperLogLog (hyperloglog.h), live as these are.
+  std::atomic<uint64_t> hll_sparse_max_bytes{3000};
 };
 EncodingLimits& Limits();
 

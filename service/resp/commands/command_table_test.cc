@@ -53,11 +53,11 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
   EXPECT_THAT(
       CommandFamilyNames(),
       ElementsAre("bitmap", "cluster", "config", "connection", "dump_restore",
-                  "fence", "geo", "geo_search", "hash", "key", "list", "memory",
-                  "migrate", "object", "pubsub", "replication", "save",
-                  "server", "set", "shutdown", "slowlog", "sort", "string",
-                  "track", "track_search", "transaction", "zset",
-                  "zset_algebra", "zset_write"));
+                  "fence", "geo", "geo_search", "hash", "hyperloglog", "key",
+                  "list", "memory", "migrate", "object", "pubsub",
+                  "replication", "save", "server", "set", "shutdown", "slowlog",
+                  "sort", "string", "track", "track_search", "transaction",
+                  "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -114,7 +114,9 @@ TEST(CommandTableTest, WorkerCommands) {
            "repl.pull", "repl.snapshot", "repl.digest", "repl.import",
            // SHUTDOWN waits for the replicas (its ABORT runs on the loop);
            // SAVE for its backup.
-           "shutdown", "save"}));
+           "shutdown", "save",
+           // PFSELFTEST adds ten million elements.
+           "pfselftest"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {
@@ -146,6 +148,8 @@ TEST(CommandTableTest, LoopCommands) {
            // bitmaps (on strings)
            "setbit", "getbit", "bitcount", "bitpos", "bitop", "bitfield",
            "bitfield_ro",
+           // HyperLogLog (on strings): a merge is 16,384 registers a key
+           "pfadd", "pfcount", "pfmerge", "pfdebug",
            // geo
            "geoadd", "geopos", "geodist", "geohash",
            // zset; the blocking pops of one member, whose waits hold no

@@ -272,6 +272,19 @@ std::vector<ConfigParam> EncodingParams() {
                    types::ParseInt64(v, &n);
                    types::Limits().set_max_intset_entries.store(n);
                  }});
+  out.push_back({"hll-sparse-max-bytes",
+                 [](const ServerState&) {
+                   return absl::StrCat(
+                       types::Limits().hll_sparse_max_bytes.load());
+                 },
+                 [](const ServerState&, const std::string& v) {
+                   return CheckMemory(v, 0);
+                 },
+                 [](ServerState&, const std::string& v) {
+                   std::optional<int64_t> n;
+                   types::ParseRedisMemory(v, &n);
+                   types::Limits().hll_sparse_max_bytes.store(n.value_or(0));
+                 }});
   constexpr int64_t kIntMin = std::numeric_limits<int>::min();
   constexpr int64_t kIntMax = std::numeric_limits<int>::max();
   constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();

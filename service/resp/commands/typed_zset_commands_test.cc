@@ -909,22 +909,11 @@ TEST(TypedZsetCommandsTest, WrongType) {
   testing::ExpectSameReplies(d, commands);
 }
 
-// GEO keys: their scores are positions, so ZADD and ZINCRBY refuse them
-// (trackdb only); the other commands treat them as Redis treats any zset.
+// GEO keys: the commands treat them as Redis treats any zset (ZADD and
+// ZINCRBY on them: geo_zadd_test.cc).
 TEST(TypedZsetCommandsTest, GeoKeys) {
   Differential d;
   AddGeo(d, "geo");
-  for (const Argv& argv : std::vector<Argv>{{"ZADD", "geo", "1", "m"},
-                                            {"ZADD", "geo", "XX", "1", "Paris"},
-                                            {"ZINCRBY", "geo", "1", "Paris"}}) {
-    EXPECT_EQ(d.trackdb().Call(argv),
-              absl::StrCat("-ERR ", argv[0],
-                           " cannot set a score in a GEO key: its scores are "
-                           "its members' positions, which GEOADD sets\r\n"));
-  }
-  // Argument errors come first, as for any key.
-  testing::ExpectSameReplies(
-      d, {{"ZADD", "geo", "x", "m"}, {"ZINCRBY", "geo", "1"}});
   ExpectSameInBothProtocols(d, {
                                    {"ZRANGE", "geo", "0", "-1", "WITHSCORES"},
                                    {"ZSCAN", "geo", "0"},

@@ -14,9 +14,9 @@
 // distance + removed)) and ZREMRANGEBYLEX as ZRANGE BYLEX does
 // (zset_range.h).
 //
-// On a GEO key (geo_key.h) a member's score is the geohash of its position,
-// so ZADD and ZINCRBY refuse it with an error that says so: an arbitrary
-// score is not a position, and GEOADD is what changes one. ZPOPMIN,
+// On a GEO key (geo_key.h) a member's score is the geohash of its position:
+// ZADD and ZINCRBY write each member's fix at the position its new score
+// decodes to (geo_zadd.h). ZPOPMIN,
 // ZPOPMAX and ZREMRANGEBY* read and sort the collection (O(N log N)) and
 // delete each member's entity as ZREM does, history included, one entity at
 // a time (not atomically).
@@ -34,9 +34,11 @@
 #include "absl/strings/str_cat.h"
 #include "model/clock.h"
 #include "service/resp/commands/blocking_pop.h"
+#include "service/resp/commands/geo_zadd.h"
 #include "service/resp/commands/mpop_args.h"
 #include "service/resp/commands/typed_command.h"
 #include "service/resp/commands/typed_zset.h"
+#include "service/resp/commands/zadd_args.h"
 #include "service/resp/dispatch/command.h"
 #include "service/resp/dispatch/option_words.h"
 #include "service/resp/dispatch/reply_errors.h"
@@ -52,81 +54,7 @@ using storage::TypedMeta;
 using storage::TypedTxn;
 using storage::ValueType;
 
-// ZADD's and ZINCRBY's refusal of a GEO key (see the file comment).
-void ReplyGeoScoresArePositions(CommandContext& ctx, Reply& reply) {
-  reply.Error(absl::StrCat(
-      absl::AsciiStrToUpper(ctx.argv[0]),
-      " cannot set a score in a GEO key: its scores are its members' "
-      "positions, which GEOADD sets"));
-}
-
 // ---- ZADD, ZINCRBY ----
-
-struct ZAddRequest {
-  bool nx = false, xx = false, gt = false, lt = false, ch = false;
-  bool incr = false;
-  size_t scoreidx = 2;  // argv index of the first score
-  std::vector<double> scores;
-};
-
-// NX, XX, CH, INCR, GT and LT: whether `word` is one (recorded in `req`).
-bool ParseZAddFlag(const std::string& word, ZAddRequest* req) {
-  if (IsWord(word, "nx")) {
-    req->nx = true;
-  } else if (IsWord(word, "xx")) {
-    req->xx = true;
-  } else if (IsWord(word, "ch")) {
-    req->ch = true;
-  } else if (IsWord(word, "incr")) {
-    req->incr = true;
-  } else if (IsWord(word, "gt")) {
-    req->gt = true;
-  } else if (IsWord(word, "lt")) {
-    req->lt = true;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// The error for ZADD's flags with `elements` arguments after them, in
-// zaddGenericCommand's order of checks; null when there is none.
-const char* ZAddFlagsError(const ZAddRequest& req, size_t elements) {
-  if (elements % 2 != 0 || elements == 0) return kSyntaxError;
-  if (req.nx && req.xx) {
-    return "XX and NX options at the same time are not compatible";
-  }
-  if ((req.gt && req.nx) || (req.lt && req.nx) || (req.gt && req.lt)) {
-    return "GT, LT, and/or NX options at the same time are not compatible";
-  }
-  if (req.incr && elements > 2) {
-    return "INCR option supports a single increment-element pair";
-  }
-  return nullptr;
-}
-
-// zaddGenericCommand's option and score checks, in its order; false once it
-// has replied an error.
-bool ParseZAddOrReply(CommandContext& ctx, ZAddRequest* req) {
-  const auto& argv = ctx.argv;
-  size_t& i = req->scoreidx;
-  while (i < argv.size() && ParseZAddFlag(argv[i], req)) ++i;
-  if (const char* error = ZAddFlagsError(*req, argv.size() - i)) {
-    ctx.reply.Error(error);
-    return false;
-  }
-  for (size_t j = i; j < argv.size(); j += 2) {
-    double score = 0;
-    if (!types::ParseRedisDouble(argv[j], &score)) {
-      ctx.reply.Error(kNotFloatError);
-      return false;
-    }
-    req->scores.push_back(score);
-  }
-  return true;
-}
-
-enum class ZAddOutcome { kAdded, kUpdated, kSame, kNop, kNan };
 
 // zsetAdd for one member: what happened, and its score after.
 absl::StatusOr<ZAddOutcome> ZAddOne(types::ZsetWriter& zset,
@@ -135,25 +63,11 @@ absl::StatusOr<ZAddOutcome> ZAddOne(types::ZsetWriter& zset,
                                     double* newscore) {
   absl::StatusOr<std::optional<double>> cur = zset.Score(member);
   if (!cur.ok()) return cur.status();
-  if (!*cur) {
-    if (req.xx) return ZAddOutcome::kNop;
-    zset.Set(member, std::nullopt, score);
-    *newscore = score;
-    return ZAddOutcome::kAdded;
+  const ZAddOutcome outcome = ZAddDecide(req, *cur, score, newscore);
+  if (outcome == ZAddOutcome::kAdded || outcome == ZAddOutcome::kUpdated) {
+    zset.Set(member, *cur, *newscore);
   }
-  const double curscore = **cur;
-  if (req.nx) return ZAddOutcome::kNop;
-  if (req.incr) {
-    score += curscore;
-    if (std::isnan(score)) return ZAddOutcome::kNan;
-  }
-  if ((req.lt && score >= curscore) || (req.gt && score <= curscore)) {
-    return ZAddOutcome::kNop;
-  }
-  *newscore = score;
-  if (score == curscore) return ZAddOutcome::kSame;
-  zset.Set(member, curscore, score);
-  return ZAddOutcome::kUpdated;
+  return outcome;
 }
 
 // ZADD's loop over its pairs, then its reply. Only INCR can meet NaN, and
@@ -188,36 +102,37 @@ absl::Status ZAddPairs(CommandContext& ctx, TypedTxn& txn,
   return absl::OkStatus();
 }
 
-// zaddGenericCommand; ZINCRBY is ZADD with INCR.
+// zaddGenericCommand; ZINCRBY is ZADD with INCR. A GEO key takes the
+// scores as positions (geo_zadd.h).
 void ZAddGeneric(CommandContext& ctx, bool incr) {
   ZAddRequest req;
   req.incr = incr;
   if (!ParseZAddOrReply(ctx, &req)) return;
   const std::string name = ctx.Name(ctx.argv[1]);
   bool added = false;
-  RunTyped(ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
-    absl::StatusOr<types::TypedKey> key =
-        types::LookupTyped(txn, name, ValueType::kZset);
-    if (!key.ok()) return key.status();
-    if (key->wrong_type) {
-      // A string, another typed value, or a GEO key (whose scores are
-      // positions).
-      absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), name);
-      if (!geo.ok()) return geo.status();
-      *geo ? ReplyGeoScoresArePositions(ctx, reply)
-           : reply.Error(kWrongTypeError);
-      return absl::OkStatus();
-    }
-    if (!key->meta) {
-      if (req.xx) {  // nothing to update, and XX adds nothing
-        req.incr ? reply.Null() : reply.Integer(0);
-        return absl::OkStatus();
-      }
-      key->meta = txn.Create(ValueType::kZset);
-    }
-    added = true;
-    return ZAddPairs(ctx, txn, name, *key->meta, req, reply);
-  });
+  const bool typed = RunTypedOrFallBack(
+      ctx, {name}, [&](TypedTxn& txn, Reply& reply) -> absl::Status {
+        absl::StatusOr<types::TypedKey> key =
+            types::LookupTyped(txn, name, ValueType::kZset);
+        if (!key.ok()) return key.status();
+        if (key->wrong_type) {
+          absl::StatusOr<bool> geo = types::IsGeoKey(ctx.store(), name);
+          if (!geo.ok()) return geo.status();
+          if (*geo) return FallBack();
+          reply.Error(kWrongTypeError);
+          return absl::OkStatus();
+        }
+        if (!key->meta) {
+          if (req.xx) {  // nothing to update, and XX adds nothing
+            req.incr ? reply.Null() : reply.Integer(0);
+            return absl::OkStatus();
+          }
+          key->meta = txn.Create(ValueType::kZset);
+        }
+        added = true;
+        return ZAddPairs(ctx, txn, name, *key->meta, req, reply);
+      });
+  if (!typed) added = ZAddToGeoKey(ctx, name, req);
   // Wakes BZPOPMIN and the others (a ZADD that changed nothing wakes them
   // for nothing: they try again and wait on).
   if (added) WakePoppers(ctx, name);
