@@ -216,6 +216,14 @@ TEST(ClusterCommandsTest, SetNodesThenRoutesAsRedisCluster) {
   EXPECT_EQ(
       c.Call({"GEORADIUS", "{bar}g", "13", "38", "100", "km", "STORE", "foo"}),
       "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
+  // A script goes where its declared keys are, as Redis Cluster routes it.
+  EXPECT_EQ(c.Call({"EVAL", "return redis.call('get', KEYS[1])", "1", "bar"}),
+            "$1\r\n1\r\n");
+  EXPECT_EQ(c.Call({"EVAL", "return 1", "1", "foo"}),
+            "-MOVED 12182 127.0.0.1:7002\r\n");
+  EXPECT_EQ(c.Call({"EVAL", "return 1", "2", "bar", "foo"}),
+            "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
+  EXPECT_EQ(c.Call({"EVAL", "return 1", "0", "foo"}), ":1\r\n");
   EXPECT_EQ(c.Call({"SELECT", "1"}),
             "-ERR SELECT is not allowed in cluster mode\r\n");
   EXPECT_EQ(c.Call({"COPY", "{bar}1", "{bar}3", "DB", "1"}),

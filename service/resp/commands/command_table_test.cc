@@ -55,9 +55,9 @@ TEST(CommandTableTest, EveryFamilyRegisters) {
       ElementsAre("bitmap", "cluster", "config", "connection", "dump_restore",
                   "fence", "geo", "geo_search", "hash", "hyperloglog", "key",
                   "list", "memory", "migrate", "object", "pubsub",
-                  "replication", "save", "server", "set", "shutdown", "slowlog",
-                  "sort", "string", "track", "track_search", "transaction",
-                  "zset", "zset_algebra", "zset_write"));
+                  "replication", "save", "script", "server", "set", "shutdown",
+                  "slowlog", "sort", "string", "track", "track_search",
+                  "transaction", "zset", "zset_algebra", "zset_write"));
 }
 
 TEST(CommandTableTest, WorkerCommands) {
@@ -116,7 +116,9 @@ TEST(CommandTableTest, WorkerCommands) {
            // SAVE for its backup.
            "shutdown", "save",
            // PFSELFTEST adds ten million elements.
-           "pfselftest"}));
+           "pfselftest",
+           // A script runs as long as it runs, holding the exec gate.
+           "eval", "evalsha", "eval_ro", "evalsha_ro"}));
 }
 
 TEST(CommandTableTest, LoopCommands) {

@@ -2,8 +2,8 @@
 // read (a few of Redis's, with trackdb's values) and the ones it may change
 // live (requirepass, maxclients, proto-max-bulk-len, timeout,
 // slowlog-log-slower-than, slowlog-max-len, the encoding limits that
-// OBJECT ENCODING and the encoding-shaped replies follow, and the list and
-// busy-script settings Redis's clients set).
+// OBJECT ENCODING and the encoding-shaped replies follow, the busy-script
+// threshold, and the list settings Redis's clients set).
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -189,8 +189,7 @@ std::vector<ConfigParam> EncodingLimitParam(
 }
 
 // An integer Redis keeps that changes nothing trackdb answers (lists are
-// always quicklists in 7.0; no scripts run yet), accepted, checked and
-// shown as Redis does.
+// always quicklists in 7.0), accepted, checked and shown as Redis does.
 ConfigParam KeptInt(const char* name, int64_t initial, int64_t min, int64_t max,
                     std::shared_ptr<std::atomic<int64_t>> value) {
   value->store(initial);
@@ -289,15 +288,26 @@ std::vector<ConfigParam> EncodingParams() {
   constexpr int64_t kIntMax = std::numeric_limits<int>::max();
   constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
   auto list_size = std::make_shared<std::atomic<int64_t>>();
-  auto busy = std::make_shared<std::atomic<int64_t>>();
   for (const char* name : {"list-max-listpack-size", "list-max-ziplist-size"}) {
     out.push_back(KeptInt(name, -2, kIntMin, kIntMax, list_size));
   }
   out.push_back(SaveParam());
   out.push_back(KeptInt("list-compress-depth", 0, 0, kIntMax,
                         std::make_shared<std::atomic<int64_t>>()));
+  // How long a script runs before other clients are answered BUSY.
   for (const char* name : {"busy-reply-threshold", "lua-time-limit"}) {
-    out.push_back(KeptInt(name, 5000, 0, kLongMax, busy));
+    out.push_back({name,
+                   [](const ServerState& s) {
+                     return absl::StrCat(s.scripts().busy_threshold_ms.load());
+                   },
+                   [](const ServerState&, const std::string& v) {
+                     return CheckInt(v, 0, kLongMax);
+                   },
+                   [](ServerState& s, const std::string& v) {
+                     int64_t n = 0;
+                     types::ParseInt64(v, &n);
+                     s.scripts().busy_threshold_ms.store(n);
+                   }});
   }
   return out;
 }

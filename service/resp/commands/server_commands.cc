@@ -450,22 +450,18 @@ void Flushall(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
-// FUNCTION FLUSH and SCRIPT FLUSH: trackdb has no scripts; clients call
-// these in test setup, so they succeed. A bad argument gets each one's own
-// words in Redis.
-CommandSpec FlushNoOp(const char* container) {
-  CommandSpec c = CommandWithSubcommands(container);
-  const bool function = absl::string_view(container) == "function";
+// FUNCTION FLUSH: trackdb has no functions (FUNCTION LOAD is not served);
+// clients call it in test setup, so it succeeds. A bad argument gets its
+// own words in Redis.
+CommandSpec FunctionFlush() {
+  CommandSpec c = CommandWithSubcommands("function");
   AddSubcommand(
-      c, {"flush", -2, {"noscript", "write"}}, [function](CommandContext& ctx) {
+      c, {"flush", -2, {"noscript", "write"}}, [](CommandContext& ctx) {
         const bool mode_ok =
             ctx.argv.size() == 2 ||
             (ctx.argv.size() == 3 && (EqualsIgnoreCase(ctx.argv[2], "ASYNC") ||
                                       EqualsIgnoreCase(ctx.argv[2], "SYNC")));
         if (mode_ok) return ctx.reply.Ok();
-        if (!function) {
-          return ctx.reply.Error("SCRIPT FLUSH only support SYNC|ASYNC option");
-        }
         if (ctx.argv.size() == 3) {
           return ctx.reply.Error(
               "FUNCTION FLUSH only supports SYNC|ASYNC option");
@@ -511,8 +507,7 @@ TRACKDB_RESP_COMMAND_FAMILY(server, table) {
   table->Add("time", 1, Time, {"loading", "stale", "fast"}, 0, 0, 0);
   table->Add("debug", -2, Debug, {"admin", "noscript", "loading", "stale"}, 0,
              0, 0, RunsOn::kWorker);
-  table->Add(FlushNoOp("function"));
-  table->Add(FlushNoOp("script"));
+  table->Add(FunctionFlush());
 }
 
 }  // namespace trackdb::resp

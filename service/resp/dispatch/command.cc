@@ -510,6 +510,13 @@ bool RunsInsideMulti(const CommandSpec& spec) {
          spec.name == "multi" || spec.name == "watch" || spec.name == "quit";
 }
 
+// What Redis runs while a script is busy (its allow-busy commands).
+bool AllowedWhileBusy(const std::string& full_name) {
+  return full_name == "auth" || full_name == "hello" || full_name == "quit" ||
+         full_name == "script|kill" || full_name == "function|kill" ||
+         full_name == "function|stats" || full_name == "shutdown";
+}
+
 // Whether a call runs holding the exec gate shared: those that read or
 // write keys (exec_gate.h).
 bool TakesExecGate(const CommandSpec& spec) {
@@ -650,6 +657,16 @@ void DispatchOne(ServerState& server, ClientState& client,
     }
     return ReplyRefusal(client, spec, std::move(error), redirect, reply);
   }
+  // A script past its time: BUSY, as Redis answers, but to what may run
+  // meanwhile (script_state.h); also to a call that waits for the script.
+  const bool may_wait = client.in_script || AllowedWhileBusy(full_name);
+  auto busy = [&server, may_wait] {
+    return !may_wait && server.scripts().Busy(NowMs());
+  };
+  if (busy()) {
+    server.call_metrics().Record(full_name, 0, true, /*rejected=*/true);
+    return ReplyRefusal(client, spec, kBusyScriptError, false, reply);
+  }
   if (client.multi && !RunsInsideMulti(*spec)) {
     client.multi->Add(argv);
     return reply.Status("QUEUED");
@@ -657,7 +674,11 @@ void DispatchOne(ServerState& server, ClientState& client,
   client.last_command = full_name;
   server.commands_processed.fetch_add(1, std::memory_order_relaxed);
   {
-    ExecGate::Shared shared(server.exec_gate(), TakesExecGate(*spec));
+    ExecGate::Shared shared(server.exec_gate(), TakesExecGate(*spec), busy);
+    if (shared.gave_up()) {
+      server.call_metrics().Record(full_name, 0, true, /*rejected=*/true);
+      return reply.Error(kBusyScriptError);
+    }
     MigrationGate gate(server, *spec, {&argv, 1});
     if (gate.held_off()) {
       server.call_metrics().Record(full_name, 0, true);
@@ -699,7 +720,8 @@ bool ServedCallByCall(const CommandSpec& spec, ServerState& server,
                       const ClientState& client,
                       absl::Span<const std::vector<std::string>> calls) {
   if (calls.size() == 1 || client.multi || client.reply_off ||
-      client.reply_skip || client.reply_skip_next) {
+      client.reply_skip || client.reply_skip_next ||
+      server.scripts().running()) {
     return true;
   }
   if (server.cluster() != nullptr) {
@@ -749,7 +771,8 @@ bool ServedTogetherBy(ServerState& server, const PendingGroup& g,
   const ClientState& c = *g.client;
   return handler != nullptr && g.spec->groups == handler && !c.multi &&
          !c.reply_off && !c.reply_skip && !c.reply_skip_next &&
-         server.cluster() == nullptr && WriteRefusal(server, *g.spec).empty();
+         server.cluster() == nullptr && !server.scripts().running() &&
+         WriteRefusal(server, *g.spec).empty();
 }
 
 // DispatchGroup's whole-run path for several clients' runs at once, timed

@@ -43,6 +43,7 @@
 #include "service/resp/dispatch/exec_gate.h"
 #include "service/resp/dispatch/pop_waiters.h"
 #include "service/resp/dispatch/pubsub.h"
+#include "service/resp/dispatch/script_state.h"
 #include "service/resp/dispatch/shutdown_gate.h"
 #include "service/resp/dispatch/slow_log.h"
 #include "service/resp/protocol/reply.h"
@@ -171,6 +172,9 @@ struct ClientState {
   std::optional<QueuedCalls> multi;
   bool multi_refused = false;
   bool in_exec = false;
+  // The client a script's redis.call runs as (scripting/): never answered
+  // BUSY by its own script.
+  bool in_script = false;
   // WATCHed keys: each storage name and a hash of what it held at WATCH
   // (transaction_commands.cc); EXEC fails if one holds something else.
   std::vector<std::pair<std::string, size_t>> watched;
@@ -215,6 +219,9 @@ class ServerState {
   // Wakes the blocking pops (BLPOP, BZPOPMIN, ...) when a push commits.
   PopWaiters& pop_waiters() { return pop_waiters_; }
   ExecGate& exec_gate() { return exec_gate_; }
+  // EVAL's script cache and the script running now (script_state.h).
+  ScriptState& scripts() { return scripts_; }
+  const ScriptState& scripts() const { return scripts_; }
   ShutdownGate& shutdown_gate() { return shutdown_gate_; }
   // BGSAVE's and SAVE's backups into storage.backup_dir.
   service::BackupJob& backups() { return *backups_; }
@@ -287,6 +294,7 @@ class ServerState {
   PubSub pubsub_;
   PopWaiters pop_waiters_;
   ExecGate exec_gate_;
+  ScriptState scripts_;
   ShutdownGate shutdown_gate_;
   SlowLog slow_log_;
   ErrorStats error_stats_;

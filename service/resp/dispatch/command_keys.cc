@@ -1,5 +1,6 @@
 #include "service/resp/dispatch/command_keys.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -27,16 +28,16 @@ bool AddCountedKeys(const std::vector<std::string>& argv, size_t count_at,
 // Where the count of keys sits in the commands whose keys follow a count;
 // 0 for the others.
 size_t KeyCountPosition(const std::string& name) {
-  if (name == "zunion" || name == "zinter" || name == "zdiff" ||
-      name == "zintercard" || name == "sintercard" || name == "lmpop" ||
-      name == "zmpop") {
-    return 1;
-  }
-  if (name == "zunionstore" || name == "zinterstore" || name == "zdiffstore" ||
-      name == "blmpop" || name == "bzmpop") {
-    return 2;
-  }
-  return 0;
+  static const auto* const kAt = new absl::flat_hash_map<std::string, size_t>{
+      {"zunion", 1},      {"zinter", 1},      {"zdiff", 1},
+      {"zintercard", 1},  {"sintercard", 1},  {"lmpop", 1},
+      {"zmpop", 1},       {"zunionstore", 2}, {"zinterstore", 2},
+      {"zdiffstore", 2},  {"blmpop", 2},      {"bzmpop", 2},
+      {"eval", 2},        {"evalsha", 2},     {"eval_ro", 2},
+      {"evalsha_ro", 2},
+  };
+  auto it = kAt->find(name);
+  return it == kAt->end() ? 0 : it->second;
 }
 
 // Redis's sortGetKeys: the last STORE's key; LIMIT's, GET's and BY's

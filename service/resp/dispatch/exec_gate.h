@@ -16,6 +16,8 @@
 //  - The gRPC door does not take it: EXEC is isolated from other Redis
 //    clients, not from gRPC calls.
 
+#include <functional>
+
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 
@@ -26,19 +28,26 @@ class ExecGate {
   enum class Hold { kNone, kShared, kExclusive };
 
   // Holds `gate` shared for its scope, if `take` and the calling thread
-  // holds nothing yet.
+  // holds nothing yet. While it waits (an exclusive holder runs), it asks
+  // `give_up` every few milliseconds, if given, and stops waiting, holding
+  // nothing, once that says so (a script past its time: BUSY).
   class Shared {
    public:
-    Shared(ExecGate& gate, bool take);
+    Shared(ExecGate& gate, bool take,
+           const std::function<bool()>& give_up = nullptr);
     ~Shared();
     Shared(const Shared&) = delete;
     Shared& operator=(const Shared&) = delete;
+    // Whether it gave up waiting.
+    bool gave_up() const { return gave_up_; }
 
    private:
     ExecGate* taken_ = nullptr;
+    bool gave_up_ = false;
   };
 
-  // Holds `gate` exclusively for its scope (EXEC).
+  // Holds `gate` exclusively for its scope (EXEC, a script). A thread that
+  // holds it exclusively already (EVAL run by EXEC) takes nothing more.
   class Exclusive {
    public:
     explicit Exclusive(ExecGate& gate);
@@ -48,6 +57,7 @@ class ExecGate {
 
    private:
     ExecGate& gate_;
+    bool nested_ = false;
   };
 
   // Lets go of the calling thread's shared hold for its scope, if it has
@@ -67,7 +77,23 @@ class ExecGate {
   static Hold held();
 
  private:
+  void LockShared();
+  // False if `give_up` said so before the gate was free.
+  bool LockSharedOrGiveUp(const std::function<bool()>& give_up);
+  void UnlockShared();
+  bool NoWriter() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return !writer_ && writers_waiting_ == 0;
+  }
+  bool Free() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return !writer_ && readers_ == 0;
+  }
+
+  // A readers-writer lock that prefers writers: readers wait while a
+  // writer holds or waits.
   absl::Mutex mu_;
+  int readers_ ABSL_GUARDED_BY(mu_) = 0;
+  int writers_waiting_ ABSL_GUARDED_BY(mu_) = 0;
+  bool writer_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace trackdb::resp

@@ -90,3 +90,49 @@ TEST(ExecGateTest, ReleasedLeavesAnotherGatesHoldAlone) {
 
 }  // namespace
 }  // namespace trackdb::resp
+
+namespace trackdb::resp {
+namespace {
+
+// EVAL inside EXEC: the thread holding the gate exclusively takes it
+// again without waiting for itself.
+TEST(ExecGateTest, ExclusiveNestsOnItsOwnThread) {
+  ExecGate gate;
+  {
+    ExecGate::Exclusive outer(gate);
+    ExecGate::Exclusive inner(gate);
+    EXPECT_EQ(ExecGate::held(), Hold::kExclusive);
+  }
+  EXPECT_EQ(ExecGate::held(), Hold::kNone);
+  ExecGate::Exclusive again(gate);  // released once, by the outer hold
+}
+
+// A shared holder waiting behind a long exclusive hold gives up once
+// asked to (a script past its time: BUSY), holding nothing.
+TEST(ExecGateTest, SharedWaitGivesUpWhenAsked) {
+  ExecGate gate;
+  absl::Notification held, release;
+  std::thread script([&] {
+    ExecGate::Exclusive exclusive(gate);
+    held.Notify();
+    release.WaitForNotification();
+  });
+  held.WaitForNotification();
+  std::atomic<bool> busy{false};
+  std::thread caller([&] {
+    ExecGate::Shared shared(gate, /*take=*/true, [&] { return busy.load(); });
+    EXPECT_TRUE(shared.gave_up());
+    EXPECT_EQ(ExecGate::held(), Hold::kNone);
+  });
+  absl::SleepFor(absl::Milliseconds(40));
+  busy = true;
+  caller.join();
+  release.Notify();
+  script.join();
+  ExecGate::Shared after(gate, /*take=*/true, [] { return true; });
+  EXPECT_FALSE(after.gave_up());
+  EXPECT_EQ(ExecGate::held(), Hold::kShared);
+}
+
+}  // namespace
+}  // namespace trackdb::resp
