@@ -208,6 +208,36 @@ TEST(ScriptCommandsTest, TheCacheAndScriptSubcommands) {
   EXPECT_SAME_REPLY(d, {"EVALSHA", sha.substr(5, 40), "0", "arg"});
 }
 
+// A script's writes reach a replica as any client's (by their effects),
+// and WAIT after EVAL waits for them: once it answers, the replica has
+// them.
+TEST(ScriptCommandsTest, ScriptsReplicateByEffectsAndWaitCoversThem) {
+  testing::TrackdbResp primary;
+  testing::TrackdbResp replica;
+  testing::RawClient p(primary.port());
+  testing::RawClient r(replica.port());
+  ASSERT_EQ(r.Call({"REPLICAOF", "127.0.0.1", absl::StrCat(primary.port())}),
+            "+OK\r\n");
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (p.Call({"WAIT", "1", "100"}) != ":1\r\n" && absl::Now() < deadline) {
+  }
+  for (int i = 0; i < 20; ++i) {
+    const std::string value = absl::StrCat("v", i);
+    ASSERT_EQ(p.Call(Eval("redis.call('set', KEYS[1], ARGV[1]); "
+                          "return redis.call('incr', KEYS[2])",
+                          {"k", "n"}, {value})),
+              absl::StrCat(":", i + 1, "\r\n"));
+    ASSERT_EQ(p.Call({"WAIT", "1", "5000"}), ":1\r\n");
+    EXPECT_EQ(r.Call({"GET", "k"}),
+              absl::StrCat("$", value.size(), "\r\n", value, "\r\n"));
+  }
+  EXPECT_EQ(r.Call({"GET", "n"}), "$2\r\n20\r\n");
+  // A replica runs read-only scripts and refuses writes from any.
+  EXPECT_EQ(r.Call(Eval("return redis.call('get', 'n')")), "$2\r\n20\r\n");
+  EXPECT_EQ(r.Call(Eval("return redis.call('set', 'n', '1')")).substr(0, 10),
+            "-READONLY ");
+}
+
 // A script is one transaction: concurrent read-modify-writes from several
 // clients add up (trackdb only: a count).
 TEST(ScriptCommandsTest, ScriptsAreAtomic) {

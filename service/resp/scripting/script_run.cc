@@ -2,6 +2,7 @@
 
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -391,6 +392,9 @@ bool RunScript(CommandContext& ctx, const std::string& sha,
   lua_sethook(L, nullptr, 0, 0);
   state.Ended();
   current_run = nullptr;
+  // WAIT after EVAL waits for the script's writes.
+  ctx.client.last_write_seq =
+      std::max(ctx.client.last_write_seq, client.last_write_seq);
   if (status != 0) {
     ReplyRunError(L, sha, ctx.reply);
   } else {
