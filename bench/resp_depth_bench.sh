@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Redis commands that applications and Redis's own tests use beyond
 # the data types, on trackd's RESP door against real redis-servers in one
-# run: scripts (EVAL, EVALSHA), HyperLogLog (PFADD, PFCOUNT), bitmaps
-# (SETBIT, BITCOUNT) and ZADD into a GEO key. 50 clients, one command per
+# run: scripts (EVAL, EVALSHA), HyperLogLog (PFADD, PFCOUNT) and ZADD
+# into a GEO key. (Bitmaps are left out: redis-benchmark's __rand_int__ is
+# zero-padded, which no bit offset may be.) 50 clients, one command per
 # call and pipelined 16 deep, new values (__rand_int__ from -r 100000).
 # Prints a markdown table of requests/s, p50/p99 latency and trackd's ratio
 # to redis-server without persistence and to redis-server with
@@ -57,11 +58,12 @@ for p in 16 1; do
   row "EVALSHA incr of a key" "$p" EVALSHA "$sha" 1 "key:__rand_int__"
   row "PFADD new element" "$p" PFADD hll "e:__rand_int__"
   row "PFCOUNT" "$p" PFCOUNT hll
-  row "SETBIT new bit" "$p" SETBIT bits __rand_int__ 1
-  row "BITCOUNT" "$p" BITCOUNT bits
   row "ZADD into a GEO key, integer score" "$p" ZADD geo __rand_int__ "m:__rand_int__"
 done
-echo "PFCOUNT: redis $(redis-cli -p "$redis_port" pfcount hll)," \
-  "trackd $(redis-cli -p "$trackd_port" pfcount hll);" \
-  "hll bytes identical: $(cmp -s <(redis-cli -p "$redis_port" --no-raw get hll) \
-    <(redis-cli -p "$trackd_port" --no-raw get hll) && echo yes || echo no)" >&2
+# The same 20,000 elements into a fresh HLL on both: the bytes must match.
+seq -f 'el:%g' 1 20000 | xargs -n 1000 redis-cli -p "$redis_port" pfadd check >/dev/null
+seq -f 'el:%g' 1 20000 | xargs -n 1000 redis-cli -p "$trackd_port" pfadd check >/dev/null
+echo "PFCOUNT of 20,000: redis $(redis-cli -p "$redis_port" pfcount check)," \
+  "trackd $(redis-cli -p "$trackd_port" pfcount check);" \
+  "HLL bytes identical: $(cmp -s <(redis-cli -p "$redis_port" --no-raw get check) \
+    <(redis-cli -p "$trackd_port" --no-raw get check) && echo yes || echo NO)" >&2
