@@ -110,6 +110,10 @@ struct AddPointsOptions {
   std::function<absl::StatusOr<std::optional<index::LatLng>>(
       size_t entity, const std::optional<index::LatLng>& prior)>
       position;
+  // With `position`: a point older than its entity's stored latest takes
+  // the stored latest's time, so that it replaces it (a ZADD's new score
+  // is the member's position, whatever time a clock says).
+  bool replace_latest = false;
 };
 
 // What AddPoints did to each distinct entity of the call, in order of first

@@ -123,10 +123,9 @@ class HistoryCellWrites {
 // refuses): `points` at the positions it gave, checked as the caller's
 // were.
 absl::StatusOr<std::vector<model::TrackPoint>> PlacePoints(
-    absl::Span<const model::TrackPoint> points,
-    const std::function<absl::StatusOr<std::optional<index::LatLng>>(
-        size_t, const std::optional<index::LatLng>&)>& position,
+    absl::Span<const model::TrackPoint> points, const AddPointsOptions& options,
     PointsPlan* plan) {
+  const auto& position = options.position;
   std::vector<std::optional<index::LatLng>> at(plan->entities.size());
   for (size_t e = 0; e < plan->entities.size(); ++e) {
     PointsPlan::Entity& entity = plan->entities[e];
@@ -142,9 +141,15 @@ absl::StatusOr<std::vector<model::TrackPoint>> PlacePoints(
   }
   std::vector<model::TrackPoint> placed(points.begin(), points.end());
   for (size_t i = 0; i < placed.size(); ++i) {
-    if (const auto& p = at[plan->entity_of[i]]) {
+    const size_t e = plan->entity_of[i];
+    if (const auto& p = at[e]) {
       placed[i].lat = p->lat;
       placed[i].lon = p->lon;
+    }
+    const std::optional<PointPosition>& stored = plan->entities[e].stored;
+    if (options.replace_latest && stored) {
+      placed[i].loc_time_ms =
+          std::max(placed[i].loc_time_ms, stored->loc_time_ms);
     }
   }
   if (absl::Status s = ValidatePoints(placed); !s.ok()) return s;
@@ -234,8 +239,7 @@ absl::Status TrackStore::RefuseIfOtherType(absl::string_view collection) {
   if (Unexpired((*strings)[0], now)) {
     return WrongTypeError(collection, "a string");
   }
-  absl::StatusOr<std::optional<TypedMeta>> meta =
-      GetTypedMeta(collection, now);
+  absl::StatusOr<std::optional<TypedMeta>> meta = GetTypedMeta(collection, now);
   if (!meta.ok()) return meta.status();
   if (*meta) {
     return WrongTypeError(collection,
@@ -341,13 +345,13 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   }
 
   PointsLocks held;
-  if (absl::Status s = LockForPoints(collection, stripes,
-                                     [&] {
-                                       ReadStoredLatest(*engine_, collection,
-                                                        &plan);
-                                       return AnyStored(plan);
-                                     },
-                                     &held);
+  if (absl::Status s = LockForPoints(
+          collection, stripes,
+          [&] {
+            ReadStoredLatest(*engine_, collection, &plan);
+            return AnyStored(plan);
+          },
+          &held);
       !s.ok()) {
     return s;
   }
@@ -355,13 +359,13 @@ absl::StatusOr<AddPointsResult> TrackStore::AddPoints(
   std::vector<model::TrackPoint> placed;
   if (options.position) {
     absl::StatusOr<std::vector<model::TrackPoint>> moved =
-        PlacePoints(points, options.position, &plan);
+        PlacePoints(points, options, &plan);
     if (!moved.ok()) return moved.status();
     placed = *std::move(moved);
     points = placed;
   }
-  if (absl::Status s = CommitPoints(*engine_, collection, points, plan,
-                                    &result);
+  if (absl::Status s =
+          CommitPoints(*engine_, collection, points, plan, &result);
       !s.ok()) {
     return s;
   }

@@ -290,6 +290,26 @@ TEST_F(WritePathTest, PositionHookSkipsAndIsChecked) {
   EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
 }
 
+// replace_latest: a placed point older than the stored latest (a clock
+// behind the one that wrote it) still replaces it, at its time.
+TEST_F(WritePathTest, PositionHookMayReplaceANewerLatest) {
+  ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 5000, 10, 20)}).ok());
+  AddPointsOptions place;
+  place.replace_latest = true;
+  place.position = [](size_t, const std::optional<index::LatLng>&)
+      -> absl::StatusOr<std::optional<index::LatLng>> {
+    return index::LatLng{11, 21};
+  };
+  auto result = store_->AddPoints("fleet", {Point("car", 1000, 0, 0)}, place);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->entities[0].latest_moved);
+  auto latest = store_->GetLatest("fleet", "car");
+  ASSERT_TRUE(latest.ok() && latest->has_value());
+  EXPECT_EQ((*latest)->lat, 11);
+  EXPECT_EQ((*latest)->loc_time_ms, 5000);
+  EXPECT_THAT(InvariantViolations(*store_, "fleet"), IsEmpty());
+}
+
 TEST_F(WritePathTest, AnOlderPointDoesNotMoveTheLatest) {
   ASSERT_TRUE(store_->AddPoints("fleet", {Point("car", 2000, 10, 20)}).ok());
   auto result = store_->AddPoints("fleet", {Point("car", 1000, 11, 21)}, {});

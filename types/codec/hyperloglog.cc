@@ -100,6 +100,7 @@ bool Histogram(absl::string_view hll, int histogram[64]) {
   for (size_t p = kHllHeaderSize; p < hll.size();) {
     const Run run = RunAt(b, p, hll.size());
     idx += run.span;
+    if (idx > kHllRegisters) return false;  // runs past the registers
     histogram[run.value] += run.span;
     p += run.bytes;
   }
@@ -164,6 +165,7 @@ std::optional<Located> Locate(const std::string& hll, int index) {
     loc.prev = loc.at;
     loc.at += loc.run.bytes;
     loc.first += loc.run.span;
+    if (loc.first > kHllRegisters) return std::nullopt;  // corrupt
   }
   if (loc.run.span == 0 || loc.at >= hll.size()) return std::nullopt;
   return loc;
@@ -355,8 +357,8 @@ bool HllMergeInto(absl::string_view hll, HllRegisters* max) {
   for (size_t p = kHllHeaderSize; p < hll.size();) {
     const Run run = RunAt(b, p, hll.size());
     p += run.bytes;
+    if (run.span + i > kHllRegisters) return false;  // past the registers
     if (run.value != 0) {
-      if (run.span + i > kHllRegisters) break;  // overflow
       for (int j = 0; j < run.span; ++j, ++i) {
         if (run.value > (*max)[i]) (*max)[i] = static_cast<uint8_t>(run.value);
       }
@@ -384,8 +386,8 @@ bool HllToDense(std::string* hll) {
   for (size_t p = kHllHeaderSize; p < hll->size();) {
     const Run run = RunAt(b, p, hll->size());
     p += run.bytes;
+    if (run.span + idx > kHllRegisters) return false;  // past the registers
     if (run.value != 0) {
-      if (run.span + idx > kHllRegisters) break;  // overflow
       for (int j = 0; j < run.span; ++j) DensePut(regs, idx++, run.value);
     } else {
       idx += run.span;

@@ -106,6 +106,27 @@ TEST(HyperLogLogTest, CorruptSparseRunsAreDetected) {
   EXPECT_EQ(copy, hll);
 }
 
+// A sparse value of 131,072 XZERO runs (a SET or RESTORE may store one)
+// covers 2^31 registers: refused as corrupt, never indexed past the 16,384.
+TEST(HyperLogLogTest, RunsPastTheRegistersAreCorrupt) {
+  std::string hll = NewHll().substr(0, kHllHeaderSize);
+  for (int i = 0; i < 131072; ++i) hll += "\x7f\xff";
+  hll += "\x80";  // a VAL run after them
+  ASSERT_TRUE(IsHll(hll));
+  HllRegisters max{};
+  EXPECT_FALSE(HllMergeInto(hll, &max));
+  EXPECT_EQ(max, HllRegisters{});
+  EXPECT_FALSE(HllRegistersOf(hll).has_value());
+  std::string copy = hll;
+  EXPECT_FALSE(HllToDense(&copy));
+  HllMarkStale(&copy);
+  bool cached = false;
+  EXPECT_FALSE(HllCountCaching(&copy, &cached).has_value());
+  // A set grows it past hll-sparse-max-bytes: the dense form it would
+  // take cannot be built from it.
+  EXPECT_EQ(HllSet(&copy, 16383, 2, kHllDefaultSparseMaxBytes), -1);
+}
+
 TEST(HyperLogLogTest, EstimateIsWithinItsError) {
   std::string hll = NewHll();
   for (int i = 0; i < 100000; ++i) {

@@ -120,6 +120,7 @@ bool ZAddToGeoKey(CommandContext& ctx, const std::string& name,
   }
   Tally tally;
   storage::AddPointsOptions options;
+  options.replace_latest = true;  // a stored fix from a clock ahead moves too
   options.position = [&](size_t entity,
                          const std::optional<index::LatLng>& prior) {
     return DecideMember(ctx, req, grouped.pairs[entity], prior, &tally);

@@ -33,15 +33,15 @@ size_t SparseMaxBytes() {
   return types::Limits().hll_sparse_max_bytes.load(std::memory_order_relaxed);
 }
 
-// The distinct storage names of argv[from..], in order, and each
+// The distinct storage names of argv[from..to), in order, and each
 // argument's place among them.
 struct Names {
   std::vector<std::string> names;
   std::vector<size_t> slot;  // per argument
 };
-Names DistinctNames(CommandContext& ctx, size_t from) {
+Names DistinctNames(CommandContext& ctx, size_t from, size_t to) {
   Names out;
-  for (size_t i = from; i < ctx.argv.size(); ++i) {
+  for (size_t i = from; i < to; ++i) {
     const std::string name = ctx.Name(ctx.argv[i]);
     size_t at = 0;
     while (at < out.names.size() && out.names[at] != name) ++at;
@@ -74,7 +74,7 @@ absl::StatusOr<bool> CheckHlls(CommandContext& ctx, const Names& n,
 // ---- PFADD ----
 
 void Pfadd(CommandContext& ctx) {
-  const Names n = DistinctNames(ctx, 1);
+  const Names n = DistinctNames(ctx, 1, 2);  // the key; the rest are elements
   const size_t max_bytes = SparseMaxBytes();
   DeferredReply answer;
   const bool ran = UpdateStringsFor(
@@ -120,7 +120,7 @@ absl::StatusOr<bool> CountUnion(CommandContext& ctx, const Names& n,
 }
 
 void Pfcount(CommandContext& ctx) {
-  const Names n = DistinctNames(ctx, 1);
+  const Names n = DistinctNames(ctx, 1, ctx.argv.size());
   const bool cache = !storage::IsReplica(ctx.store());
   DeferredReply answer;
   const bool ran = UpdateStringsFor(
@@ -178,7 +178,7 @@ absl::StatusOr<bool> Merge(const StringSlots& values,
 }
 
 void Pfmerge(CommandContext& ctx) {
-  const Names n = DistinctNames(ctx, 1);
+  const Names n = DistinctNames(ctx, 1, ctx.argv.size());
   DeferredReply answer;
   const bool ran = UpdateStringsFor(
       ctx, n.names, NowMs(), [&](StringSlots& values) -> absl::StatusOr<bool> {
@@ -313,7 +313,8 @@ void Pfselftest(CommandContext& ctx) {
 
 TRACKDB_RESP_COMMAND_FAMILY(hyperloglog, table) {
   table->Add("pfadd", -2, Pfadd, {"write", "denyoom", "fast"});
-  table->Add("pfcount", -2, Pfcount, {"readonly"}, 1, -1, 1);
+  // It may write: the estimate cached (a read-only script may not call it).
+  table->Add("pfcount", -2, Pfcount, {"readonly", "may_replicate"}, 1, -1, 1);
   table->Add("pfmerge", -2, Pfmerge, {"write", "denyoom"}, 1, -1, 1);
   table->Add("pfdebug", 3, Pfdebug, {"write", "denyoom", "admin"}, 2, 2, 1);
   table->Add("pfselftest", 1, Pfselftest, {"admin"}, 0, 0, 0, RunsOn::kWorker);

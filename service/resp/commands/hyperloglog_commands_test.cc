@@ -111,6 +111,10 @@ TEST(HyperLogLogCommandsTest, WrongTypesAndCorruptValues) {
              {"PFMERGE", "dst", "str"},
              {"EXISTS", "dst"},
              {"PFADD", "hash", "x"},
+             // Elements are not keys: one naming a string or a hash is
+             // just an element.
+             {"PFADD", "elements", "str", "hash", "elements"},
+             {"GET", "elements"},
              {"PFCOUNT", "hash"},
              {"PFMERGE", "hash", "absent"},
              {"PFDEBUG", "GETREG", "str"},

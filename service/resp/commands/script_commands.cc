@@ -82,23 +82,23 @@ void ScriptFlush(CommandContext& ctx) {
     return ctx.reply.Error("SCRIPT FLUSH only support SYNC|ASYNC option");
   }
   ctx.server.scripts().Flush();
+  scripting::ForgetCompiled();
   ctx.reply.Ok();
 }
 
 void ScriptKill(CommandContext& ctx) {
-  ScriptState& state = ctx.server.scripts();
-  if (!state.running()) {
-    return ctx.reply.Error("-NOTBUSY No scripts in execution right now.");
+  switch (ctx.server.scripts().RequestKill()) {
+    case ScriptState::Kill::kNotBusy:
+      return ctx.reply.Error("-NOTBUSY No scripts in execution right now.");
+    case ScriptState::Kill::kUnkillable:
+      return ctx.reply.Error(
+          "-UNKILLABLE Sorry the script already executed write commands "
+          "against the dataset. You can either wait the script termination "
+          "or kill the server in a hard way using the SHUTDOWN NOSAVE "
+          "command.");
+    case ScriptState::Kill::kAsked:
+      return ctx.reply.Ok();
   }
-  if (state.wrote.load()) {
-    return ctx.reply.Error(
-        "-UNKILLABLE Sorry the script already executed write commands "
-        "against the dataset. You can either wait the script termination "
-        "or kill the server in a hard way using the SHUTDOWN NOSAVE "
-        "command.");
-  }
-  state.kill.store(true);
-  ctx.reply.Ok();
 }
 
 CommandSpec ScriptCommand() {

@@ -113,6 +113,64 @@ TEST(ScriptCommandsTest, ErrorsSayWhereTheyWereRaised) {
          });
 }
 
+// Numbers given to redis.call are "%.17g" of them, as Redis writes them.
+TEST(ScriptCommandsTest, NumberArgumentsAndResults) {
+  Differential d;
+  testing::ExpectSameReplies(
+      d,
+      {
+          Eval("redis.call('rpush', 'l', 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11); "
+               "return redis.call('lrange', 'l', 0, 10)"),
+          Eval("redis.call('set', 'k', 'v'); "
+               "return redis.call('expire', 'k', 60)"),
+          {"TTL", "k"},
+          Eval("return redis.call('incrby', 'n', 20)"),
+          Eval("return redis.call('set', 'f', 0.1)"),
+          {"GET", "f"},
+          Eval("return redis.call('set', 'f', 1e20)"),
+          {"GET", "f"},
+          Eval("return redis.call('set', 'f', 1/3)"),
+          {"GET", "f"},
+          Eval("return redis.call('set', 'f', -0.5)"),
+          {"GET", "f"},
+          Eval("return 0/0"),
+          Eval("return 1/0"),
+          Eval("return -1e30"),
+          Eval("return 9007199254740993"),
+      });
+}
+
+// What a script leaves is read raw: its metamethods do not run once it
+// has ended, and the sandbox's tables cannot be written around.
+TEST(ScriptCommandsTest, ResultsAreReadRawAndTheSandboxHolds) {
+  Differential d;
+  testing::ExpectSameReplies(
+      d, {
+             Eval("return setmetatable({}, {__index = function() "
+                  "error('x') end})"),
+             Eval("return setmetatable({1, 2}, {__index = function() "
+                  "return redis.call('ping') end})"),
+             Eval("rawset(_G, 'KEYS', {'mine'})"),
+             Eval("rawset(redis, 'call', 1)"),
+             Eval("return KEYS[1]", {"theirs"}),
+             Eval("return type(getmetatable(''))"),
+             Eval("local t = {} rawset(t, 'a', 1) return t.a"),
+             Eval("return ('abc'):upper()"),
+         });
+}
+
+// An error object whose reads raise: its `err` read raw (redis-server
+// 7.0.15 crashes on this one, so trackdb alone).
+TEST(ScriptCommandsTest, AnErrorObjectIsReadRaw) {
+  testing::TrackdbResp server;
+  testing::RawClient c(server.port());
+  EXPECT_EQ(c.Call(Eval("error(setmetatable({err = 'E raw'}, {__index = "
+                        "function() error('y') end}))")),
+            "-E raw script: a6efc382ebd780e70b051fcee71f1030c7e7b19f, on "
+            "@user_script:1.\r\n");
+  EXPECT_EQ(c.Call({"PING"}), "+PONG\r\n");
+}
+
 TEST(ScriptCommandsTest, ShebangsAndReadOnlyScripts) {
   Differential d;
   testing::ExpectSameReplies(
@@ -128,6 +186,9 @@ TEST(ScriptCommandsTest, ShebangsAndReadOnlyScripts) {
              Eval("#!lua"),
              {"EVAL_RO", "return redis.call('set', KEYS[1], '1')", "1", "x"},
              {"EVAL_RO", "return redis.call('get', KEYS[1])", "1", "x"},
+             {"EVAL_RO", "#!lua\nreturn 1", "0"},
+             {"EVAL_RO", "#!lua flags=no-writes\nreturn 1", "0"},
+             {"EVAL_RO", "return redis.call('pfcount', KEYS[1])", "1", "h"},
              {"GET", "x"},
          });
 }
@@ -287,6 +348,31 @@ TEST(ScriptCommandsTest, BusyScriptsAndScriptKill) {
             "-ERR Script killed by user with SCRIPT KILL... script: "
             "3fcf51a9b854b8f66cb8685600b0d7df968f4398, on @user_script:1.\r\n");
   EXPECT_EQ(admin.Call({"PING"}), "+PONG\r\n");
+
+  // A pcall around the loop does not keep a killed script going.
+  std::thread dodger([&] {
+    testing::RawClient c(server.port());
+    killed = c.Call(
+        Eval("while true do pcall(function() while true do end end) end"));
+  });
+  absl::SleepFor(absl::Milliseconds(400));
+  EXPECT_EQ(admin.Call({"SCRIPT", "KILL"}), "+OK\r\n");
+  dodger.join();
+  EXPECT_THAT(killed, ::testing::StartsWith(
+                          "-ERR Script killed by user with SCRIPT KILL..."));
+  // MULTI is let through a busy script, so a pipelined transaction is
+  // never half refused.
+  std::thread sleeper([&] {
+    testing::RawClient c(server.port());
+    c.Call(
+        Eval("local t = redis.call('time') "
+             "while tonumber(redis.call('time')[1]) < t[1] + 2 do end"));
+  });
+  absl::SleepFor(absl::Milliseconds(400));
+  EXPECT_EQ(admin.Call({"MULTI"}), "+OK\r\n");
+  EXPECT_EQ(admin.Call({"SET", "q", "1"}), busy);
+  EXPECT_EQ(admin.Call({"EXEC"}).substr(0, 9), "-EXECABOR");
+  sleeper.join();
 
   std::atomic<bool> done{false};
   std::thread writer([&] {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -511,10 +512,14 @@ bool RunsInsideMulti(const CommandSpec& spec) {
 }
 
 // What Redis runs while a script is busy (its allow-busy commands).
+// The transaction commands among them, so that a pipelined MULTI is never
+// refused while the calls queued after it run once the script is done.
 bool AllowedWhileBusy(const std::string& full_name) {
-  return full_name == "auth" || full_name == "hello" || full_name == "quit" ||
-         full_name == "script|kill" || full_name == "function|kill" ||
-         full_name == "function|stats" || full_name == "shutdown";
+  static const auto* const kAllowed = new absl::flat_hash_set<std::string>{
+      "auth",        "hello",         "quit",           "reset",
+      "multi",       "discard",       "watch",          "unwatch",
+      "script|kill", "function|kill", "function|stats", "shutdown"};
+  return kAllowed->contains(full_name);
 }
 
 // Whether a call runs holding the exec gate shared: those that read or
@@ -746,7 +751,15 @@ void DispatchGroup(const CommandSpec& spec, ServerState& server,
   // Dispatch would check before running it.
   // The exec gate before the migration gate, as Dispatch takes them.
   {
-    ExecGate::Shared shared(server.exec_gate(), TakesExecGate(spec));
+    ExecGate::Shared shared(server.exec_gate(), TakesExecGate(spec), [&server] {
+      return server.scripts().Busy(NowMs());
+    });
+    if (shared.gave_up()) {  // a script started meanwhile and ran long
+      for (size_t i = 0; i < calls.size(); ++i) {
+        reply.Error(kBusyScriptError);
+      }
+      return;
+    }
     MigrationGate gate(server, spec, calls);
     if (!gate.held_off()) {
       client.last_command = spec.name;
@@ -779,7 +792,16 @@ bool ServedTogetherBy(ServerState& server, const PendingGroup& g,
 // as one: the slow log takes a slow batch as its first call.
 void ServeTogether(ServerState& server, absl::Span<const PendingGroup> groups) {
   const CommandSpec& first = *groups.front().spec;
-  ExecGate::Shared shared(server.exec_gate(), TakesExecGate(first));
+  ExecGate::Shared shared(server.exec_gate(), TakesExecGate(first),
+                          [&server] { return server.scripts().Busy(NowMs()); });
+  if (shared.gave_up()) {  // a script started meanwhile and ran long
+    for (const PendingGroup& g : groups) {
+      for (size_t i = 0; i < g.calls.size(); ++i) {
+        g.reply->Error(kBusyScriptError);
+      }
+    }
+    return;
+  }
   size_t calls = 0;
   for (const PendingGroup& g : groups) {
     g.client->last_command = g.spec->name;

@@ -48,23 +48,47 @@ class ScriptState {
     return scripts_.size();
   }
 
-  // The running script. Started/Ended bracket a run; `wrote` is set once
-  // it has run a write (SCRIPT KILL then refuses: UNKILLABLE); `kill`
-  // asks it to stop at its next check.
+  // The running script. Started/Ended bracket a run. A run that has
+  // written may not be killed (SCRIPT KILL answers UNKILLABLE), and once a
+  // kill is asked for, no write starts: the two decide under one lock, so
+  // a killed script never leaves a write half of it meant to make.
   void Started(int64_t now_ms) {
-    wrote.store(false);
-    kill.store(false);
+    absl::MutexLock l(&run_mu_);
+    wrote_ = false;
+    kill_ = false;
+    killing_.store(false);
     started_ms_.store(now_ms);
   }
-  void Ended() { started_ms_.store(0); }
+  void Ended() {
+    absl::MutexLock l(&run_mu_);
+    started_ms_.store(0);
+    kill_ = false;
+    killing_.store(false);
+  }
   bool running() const { return started_ms_.load() != 0; }
+  // Before a script's write: false (refused) if a kill is pending.
+  bool NoteWrite() {
+    absl::MutexLock l(&run_mu_);
+    if (kill_) return false;
+    wrote_ = true;
+    return true;
+  }
+  enum class Kill { kAsked, kNotBusy, kUnkillable };
+  Kill RequestKill() {
+    absl::MutexLock l(&run_mu_);
+    if (started_ms_.load() == 0) return Kill::kNotBusy;
+    if (wrote_) return Kill::kUnkillable;
+    kill_ = true;
+    killing_.store(true);
+    return Kill::kAsked;
+  }
+  // Whether the running script is to stop (read by its hook, lock-free).
+  bool killing() const { return killing_.load(); }
   // Running for longer than the threshold at `now_ms`.
   bool Busy(int64_t now_ms) const {
     const int64_t started = started_ms_.load();
     return started != 0 && now_ms - started >= busy_threshold_ms.load();
   }
-  std::atomic<bool> wrote{false};
-  std::atomic<bool> kill{false};
   // busy-reply-threshold and its old name lua-time-limit, in ms (0: at once).
   std::atomic<int64_t> busy_threshold_ms{5000};
 
@@ -72,6 +96,10 @@ class ScriptState {
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::string> scripts_ ABSL_GUARDED_BY(mu_);
   std::atomic<int64_t> started_ms_{0};
+  std::atomic<bool> killing_{false};
+  absl::Mutex run_mu_;
+  bool wrote_ ABSL_GUARDED_BY(run_mu_) = false;
+  bool kill_ ABSL_GUARDED_BY(run_mu_) = false;
 };
 
 }  // namespace trackdb::resp

@@ -1,5 +1,6 @@
 #include "service/resp/scripting/lua_values.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -139,7 +140,11 @@ class ReplyReader {
       } else {
         lua_pushboolean(L, 1);
       }
-      lua_settable(L, -3);
+      if (lua_isnil(L, -2)) {  // a null key: no table may hold it
+        lua_pop(L, 2);
+        continue;
+      }
+      lua_rawset(L, -3);
     }
     lua_setfield(L, -2, type == '%' ? "map" : "set");
     return true;
@@ -151,7 +156,8 @@ class ReplyReader {
 
 // The string field `name` of the table at the top, if it is a string.
 bool StringField(lua_State* L, const char* name, std::string* out) {
-  lua_getfield(L, -1, name);
+  lua_pushstring(L, name);  // raw: a script's metamethods run no more
+  lua_rawget(L, -2);
   const bool is = lua_type(L, -1) == LUA_TSTRING;
   if (is) {
     size_t len = 0;
@@ -162,8 +168,12 @@ bool StringField(lua_State* L, const char* name, std::string* out) {
   return is;
 }
 
-void WriteRaw(Reply& reply, char type, absl::string_view s) {
+// A RESP3 line reply (a big number): its text kept on one line.
+void WriteRaw(Reply& reply, char type, std::string s) {
   if (reply.protocol() < 3) return reply.Bulk(s);
+  for (char& c : s) {
+    if (c == '\r' || c == '\n') c = ' ';
+  }
   reply.EncodedNoted(absl::StrCat(std::string(1, type), s, "\r\n"));
 }
 
@@ -182,8 +192,14 @@ void WriteValue(lua_State* L, Reply& reply, int resp) {
     case LUA_TBOOLEAN:  // as the script's protocol has them
       if (resp >= 3) return reply.Bool(lua_toboolean(L, -1) != 0);
       return lua_toboolean(L, -1) ? reply.Integer(1) : reply.Null();
-    case LUA_TNUMBER:
-      return reply.Integer(static_cast<int64_t>(lua_tonumber(L, -1)));
+    case LUA_TNUMBER: {
+      // As Redis's (long long) cast on x86: out of range, NaN and the
+      // infinities are INT64_MIN.
+      const double d = lua_tonumber(L, -1);
+      const bool fits =
+          d >= -9223372036854775808.0 && d < 9223372036854775808.0;
+      return reply.Integer(fits ? static_cast<int64_t>(d) : INT64_MIN);
+    }
     case LUA_TTABLE:
       return WriteTable(L, reply, resp);
     default:
@@ -213,7 +229,8 @@ void WriteMapOrSet(lua_State* L, Reply& reply, bool map, int resp) {
 // A table field `name` that is itself a table, pushed; false (nothing
 // pushed) if it is not.
 bool TableField(lua_State* L, const char* name) {
-  lua_getfield(L, -1, name);
+  lua_pushstring(L, name);
+  lua_rawget(L, -2);
   if (lua_istable(L, -1)) return true;
   lua_pop(L, 1);
   return false;
@@ -247,7 +264,8 @@ void WriteTable(lua_State* L, Reply& reply, int resp) {
     }
     return reply.Status(s);
   }
-  lua_getfield(L, -1, "double");
+  lua_pushstring(L, "double");
+  lua_rawget(L, -2);
   if (lua_type(L, -1) == LUA_TNUMBER) {
     const double d = lua_tonumber(L, -1);
     lua_pop(L, 1);
@@ -295,7 +313,8 @@ ErrorInfo ReadErrorTable(lua_State* L, int index) {
   lua_pushvalue(L, index);
   StringField(L, "err", &info.message);
   StringField(L, "source", &info.source);
-  lua_getfield(L, -1, "line");
+  lua_pushstring(L, "line");
+  lua_rawget(L, -2);
   if (lua_type(L, -1) == LUA_TNUMBER) {
     info.line = static_cast<int>(lua_tonumber(L, -1));
   }

@@ -17,6 +17,32 @@ namespace {
 constexpr char kGlobals[] = "trackdb.globals";  // the real globals
 constexpr char kScripts[] = "trackdb.scripts";  // sha -> compiled chunk
 constexpr char kHandler[] = "trackdb.handler";  // the error handler
+constexpr char kViews[] = "trackdb.views";  // the read-only views
+
+// Whether the value at `index` is one of the read-only views.
+bool IsView(lua_State* L, int index) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kViews);
+  lua_pushvalue(L, index);
+  lua_rawget(L, -2);
+  const bool view = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 2);
+  return view;
+}
+
+// rawset, except into a read-only view.
+int RawSet(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  luaL_checkany(L, 3);
+  if (IsView(L, 1)) {
+    // Raised from inside rawset, as Lua's own check would be: no position.
+    lua_pushstring(L, "Attempt to modify a readonly table");
+    return lua_error(L);
+  }
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 1;
+}
 
 // __newindex of every read-only table.
 int ReadonlyNewIndex(lua_State* L) {
@@ -56,6 +82,11 @@ void PushReadonlyView(lua_State* L, int index, lua_CFunction getter) {
   lua_setfield(L, -2, "__metatable");
   lua_setmetatable(L, -2);
   lua_remove(L, viewed);
+  lua_getfield(L, LUA_REGISTRYINDEX, kViews);  // remember it as a view
+  lua_pushvalue(L, -2);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
 }
 
 // Redis's rand48, behind math.random and math.randomseed.
@@ -145,8 +176,12 @@ void RemoveGlobals(lua_State* L) {
 // Makes the globals read only: scripts (and what they load) see a view of
 // them, and the library tables are views too.
 void ProtectGlobals(lua_State* L) {
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, kViews);
   lua_pushvalue(L, LUA_GLOBALSINDEX);
   const int real = lua_gettop(L);
+  lua_pushcfunction(L, RawSet);
+  lua_setfield(L, real, "rawset");
   for (const char* lib :
        {"redis", "string", "math", "table", "cjson", "bit", "coroutine"}) {
     lua_getfield(L, real, lib);
@@ -156,6 +191,14 @@ void ProtectGlobals(lua_State* L) {
     }
     lua_pop(L, 1);
   }
+  // Strings' methods come from the view of `string` too, so that
+  // getmetatable('').__index is no way around it. (The metatable itself
+  // stays writable: Lua 5.1 has no read-only tables.)
+  lua_pushstring(L, "");
+  lua_getmetatable(L, -1);
+  lua_getfield(L, real, "string");
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 2);
   lua_pushvalue(L, real);
   lua_setfield(L, LUA_REGISTRYINDEX, kGlobals);
   PushReadonlyView(L, real, GlobalIndex);
@@ -223,6 +266,12 @@ std::optional<std::string> LuaVm::Compile(const std::string& sha,
   lua_setfield(L, -2, sha.c_str());
   lua_pop(L, 1);
   return std::nullopt;
+}
+
+void LuaVm::ForgetAll() {
+  lua_newtable(state_);
+  lua_setfield(state_, LUA_REGISTRYINDEX, kScripts);
+  lua_gc(state_, LUA_GCCOLLECT, 0);
 }
 
 int LuaVm::PushCall(const std::string& sha) {

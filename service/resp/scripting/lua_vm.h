@@ -43,6 +43,8 @@ class LuaVm {
   // compiled already; Lua's message on a syntax error.
   std::optional<std::string> Compile(const std::string& sha,
                                      absl::string_view body);
+  // Drops every compiled script (SCRIPT FLUSH), and collects the garbage.
+  void ForgetAll();
   // Pushes the error handler, then the compiled function of `sha` (which
   // Compile made); returns the handler's stack index.
   int PushCall(const std::string& sha);

@@ -22,6 +22,8 @@ void RegisterRedisTable(lua_State* L);
 
 namespace {
 
+constexpr char kKilled[] = "Script killed by user with SCRIPT KILL...";
+
 // The script running now (under the VM's lock), for redis.call.
 struct RunContext {
   ServerState* server = nullptr;
@@ -30,17 +32,14 @@ struct RunContext {
 };
 RunContext* current_run = nullptr;
 
-// A Lua argument of redis.call as Redis turns it into a command argument:
-// a string as it is, a number as its shortest exact decimal.
+// A Lua argument of redis.call as Redis 7.0 turns it into a command
+// argument: a string as it is, a number as "%.17g" prints it (60 is "60",
+// 0.1 is "0.10000000000000001").
 bool ArgumentAt(lua_State* L, int index, std::string* out) {
   const int type = lua_type(L, index);
   if (type == LUA_TNUMBER) {
-    const double n = lua_tonumber(L, index);
     char buf[64];
-    for (int precision = 1; precision <= 17; ++precision) {
-      std::snprintf(buf, sizeof(buf), "%.*g", precision, n);
-      if (std::strtod(buf, nullptr) == n) break;
-    }
+    std::snprintf(buf, sizeof(buf), "%.17g", lua_tonumber(L, index));
     *out = buf;
     return true;
   }
@@ -66,7 +65,8 @@ std::string CallRefusal(const RunContext& run,
   if (HasFlag(*spec, "noscript")) {
     return "This Redis command is not allowed from script";
   }
-  if (HasFlag(*spec, "write") && run.read_only) {
+  if (run.read_only &&
+      (HasFlag(*spec, "write") || HasFlag(*spec, "may_replicate"))) {
     return "Write commands are not allowed from read-only scripts.";
   }
   return "";
@@ -102,8 +102,12 @@ int GenericCall(lua_State* L, bool raise) {
     PushErrorTable(L, refusal);
     return raise ? -1 : 1;
   }
-  // SCRIPT KILL may no longer stop it.
-  if (Writes(run, argv[0])) run.server->scripts().wrote.store(true);
+  // SCRIPT KILL may no longer stop it; once a kill is asked for, no write
+  // starts.
+  if (Writes(run, argv[0]) && !run.server->scripts().NoteWrite()) {
+    PushErrorTable(L, kKilled);
+    return raise ? -1 : 1;
+  }
   std::string out;
   Reply reply(&out, run.client->protocol);
   Dispatch(*run.server, *run.client, argv, reply);
@@ -227,12 +231,14 @@ int LuaFalse(lua_State* L) {
 }
 int LuaNothing(lua_State*) { return 0; }
 
-// Stops a script SCRIPT KILL asked to stop.
+// Stops a script SCRIPT KILL asked to stop, and then at every line, so
+// that a pcall around its loop does not keep it going.
 void KillHook(lua_State* L, lua_Debug*) {
-  if (current_run == nullptr || !current_run->server->scripts().kill.load()) {
+  if (current_run == nullptr || !current_run->server->scripts().killing()) {
     return;
   }
-  PushErrorTable(L, "Script killed by user with SCRIPT KILL...");
+  lua_sethook(L, KillHook, LUA_MASKLINE, 0);
+  PushErrorTable(L, kKilled);
   lua_error(L);
 }
 
@@ -322,6 +328,7 @@ std::optional<std::string> ParseShebang(absl::string_view body, Shebang* out) {
   if (!absl::StartsWith(body, "#!")) return std::nullopt;
   const size_t end = body.find('\n');
   if (end == absl::string_view::npos) return "Invalid script shebang";
+  out->present = true;
   out->code_at = end;
   std::vector<absl::string_view> parts =
       absl::StrSplit(body.substr(0, end), ' ', absl::SkipEmpty());
@@ -360,6 +367,12 @@ std::optional<std::string> CompileScript(const std::string& sha,
   return absl::StrCat("Error compiling script (new function): ", *error);
 }
 
+void ForgetCompiled() {
+  LuaVm& vm = LuaVm::Get();
+  absl::MutexLock l(&vm.mu());
+  vm.ForgetAll();
+}
+
 bool RunScript(CommandContext& ctx, const std::string& sha,
                absl::string_view body, absl::Span<const std::string> keys,
                absl::Span<const std::string> args, bool read_only) {
@@ -367,6 +380,11 @@ bool RunScript(CommandContext& ctx, const std::string& sha,
   if (std::optional<std::string> bad = ParseShebang(body, &shebang)) {
     ctx.reply.Error(*bad);
     return false;
+  }
+  if (read_only && shebang.present && !shebang.no_writes) {
+    ctx.reply.Error(
+        "Can not execute a script with write flag using *_ro command.");
+    return true;  // it compiles: EVAL may run it
   }
   ExecGate::Exclusive gate(ctx.server.exec_gate());
   LuaVm& vm = LuaVm::Get();

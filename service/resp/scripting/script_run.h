@@ -34,6 +34,7 @@ std::string Sha1Hex(absl::string_view body);
 // hold) and whether it declared no-writes. An error text (as Reply::Error
 // takes it) for a bad shebang.
 struct Shebang {
+  bool present = false;
   size_t code_at = 0;
   bool no_writes = false;
 };
@@ -43,6 +44,10 @@ std::optional<std::string> ParseShebang(absl::string_view body, Shebang* out);
 // error reply text when it does not compile.
 std::optional<std::string> CompileScript(const std::string& sha,
                                          absl::string_view body);
+
+// SCRIPT FLUSH: the interpreter forgets every compiled script (any server
+// of the process compiles its own again from its cache when it runs one).
+void ForgetCompiled();
 
 // Runs the script `body` (known by `sha`) with `keys` and `args` and
 // replies its result or error into ctx.reply. False when it did not
