@@ -279,6 +279,7 @@ void WriteTable(lua_State* L, Reply& reply, int resp) {
     StringField(L, "string", &text);
     lua_pop(L, 1);
     if (reply.protocol() < 3) return reply.Bulk(text);
+    format.resize(3, ' ');  // RESP3's verbatim format is three bytes
     return reply.EncodedNoted(
         absl::StrCat("=", text.size() + 4, "\r\n", format, ":", text, "\r\n"));
   }

@@ -85,6 +85,19 @@ TEST_F(LuaValuesTest, RepliesReadIntoLuaAndBack) {
   EXPECT_EQ(RoundTrip("_\r\n", 3, &error), "_\r\n");
   EXPECT_EQ(RoundTrip("|1\r\n+a\r\n+b\r\n:7\r\n", 3, &error), ":7\r\n");
   EXPECT_EQ(RoundTrip("=8\r\ntxt:abcd\r\n", 3, &error), "=8\r\ntxt:abcd\r\n");
+  // A null map key: no Lua table holds one, the pair is left out.
+  EXPECT_EQ(RoundTrip("%2\r\n_\r\n:1\r\n$1\r\nk\r\n:2\r\n", 3, &error),
+            "%1\r\n$1\r\nk\r\n:2\r\n");
+}
+
+// A script's text cannot break the reply stream.
+TEST_F(LuaValuesTest, ScriptTextStaysInItsReply) {
+  EXPECT_EQ(ReplyOf("{big_number='12\\r\\n+OK'}", 3), "(12  +OK\r\n");
+  EXPECT_EQ(ReplyOf("{verbatim_string={format='markdown', string='x'}}", 3),
+            "=5\r\nmar:x\r\n");
+  EXPECT_EQ(ReplyOf("{verbatim_string={format='t', string='x'}}", 3),
+            "=5\r\nt  :x\r\n");
+  EXPECT_EQ(ReplyOf("0/0"), ":-9223372036854775808\r\n");
 }
 
 TEST_F(LuaValuesTest, ErrorTablesTakeRedisCodes) {
