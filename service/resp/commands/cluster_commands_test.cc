@@ -224,6 +224,21 @@ TEST(ClusterCommandsTest, SetNodesThenRoutesAsRedisCluster) {
   EXPECT_EQ(c.Call({"EVAL", "return 1", "2", "bar", "foo"}),
             "-CROSSSLOT Keys in request don't hash to the same slot\r\n");
   EXPECT_EQ(c.Call({"EVAL", "return 1", "0", "foo"}), ":1\r\n");
+  // Inside a script: keys of another node, or of another slot than the
+  // script's keys, are refused with Redis's words.
+  EXPECT_EQ(c.Call({"EVAL", "return redis.pcall('get', 'foo')", "0"}),
+            "-ERR Script attempted to access a non local key in a cluster "
+            "node\r\n");
+  EXPECT_EQ(c.Call({"EVAL", "return redis.pcall('get', 'b')", "1", "bar"}),
+            "-ERR Script attempted to access keys that do not hash to the "
+            "same slot\r\n");
+  EXPECT_EQ(c.Call({"EVAL",
+                    "#!lua flags=allow-cross-slot-keys\n"
+                    "return redis.call('get', 'b')",
+                    "1", "bar"}),
+            "$-1\r\n");
+  EXPECT_EQ(c.Call({"EVAL", "return redis.call('get', '{bar}x')", "1", "bar"}),
+            "$-1\r\n");
   EXPECT_EQ(c.Call({"SELECT", "1"}),
             "-ERR SELECT is not allowed in cluster mode\r\n");
   EXPECT_EQ(c.Call({"COPY", "{bar}1", "{bar}3", "DB", "1"}),

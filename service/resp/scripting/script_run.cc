@@ -12,7 +12,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "cluster/cluster_state.h"
+#include "cluster/key_slot.h"
 #include "model/clock.h"
+#include "service/resp/dispatch/command_keys.h"
 #include "service/resp/dispatch/exec_gate.h"
 #include "service/resp/scripting/lua_values.h"
 #include "service/resp/scripting/lua_vm.h"
@@ -30,6 +33,9 @@ struct RunContext {
   ServerState* server = nullptr;
   ClientState* client = nullptr;  // the script's own
   bool read_only = false;
+  // In a cluster: the slot its keys are in so far (-1: none yet).
+  int slot = -1;
+  bool cross_slot_ok = false;
 };
 RunContext* current_run = nullptr;
 
@@ -62,9 +68,33 @@ bool NotForScripts(const std::string& name) {
   return kNames->contains(name);
 }
 
+// Redis's scriptVerifyClusterState: a call's keys must be this node's,
+// and in one slot with the script's other keys.
+std::string ClusterCallRefusal(RunContext& run, const CommandSpec& spec,
+                               const std::vector<std::string>& argv) {
+  const cluster::ClusterState* cluster = run.server->cluster();
+  if (cluster == nullptr) return "";
+  const std::string refusal = ClusterRefusal(*cluster, spec, argv);
+  if (absl::StartsWith(refusal, "-CLUSTERDOWN")) {
+    return "Script attempted to execute a command while the cluster is down";
+  }
+  if (!refusal.empty() && !absl::StartsWith(refusal, "-TRYAGAIN")) {
+    return "Script attempted to access a non local key in a cluster node";
+  }
+  const std::optional<std::vector<absl::string_view>> keys =
+      CommandKeys(spec, argv);
+  if (!keys || keys->empty() || run.cross_slot_ok) return "";
+  const int slot = cluster::KeySlot((*keys)[0]);
+  if (run.slot == -1) run.slot = slot;
+  if (run.slot != slot) {
+    return "Script attempted to access keys that do not hash to the same "
+           "slot";
+  }
+  return "";
+}
+
 // What Redis's scriptCall refuses before running a call; empty if none.
-std::string CallRefusal(const RunContext& run,
-                        const std::vector<std::string>& argv) {
+std::string CallRefusal(RunContext& run, const std::vector<std::string>& argv) {
   const CommandSpec* spec = run.server->commands().Find(argv[0]);
   if (spec == nullptr) return "Unknown Redis command called from script";
   const int argc = static_cast<int>(argv.size());
@@ -82,7 +112,7 @@ std::string CallRefusal(const RunContext& run,
       (HasFlag(*spec, "write") || HasFlag(*spec, "may_replicate"))) {
     return "Write commands are not allowed from read-only scripts.";
   }
-  return "";
+  return ClusterCallRefusal(run, *spec, argv);
 }
 
 bool Writes(const RunContext& run, const std::string& command) {
@@ -357,6 +387,8 @@ std::optional<std::string> ParseShebang(absl::string_view body, Shebang* out) {
          absl::StrSplit(parts[i].substr(6), ',', absl::SkipEmpty())) {
       if (flag == "no-writes") {
         out->no_writes = true;
+      } else if (flag == "allow-cross-slot-keys") {
+        out->allow_cross_slot_keys = true;
       } else if (flag != "allow-oom" && flag != "allow-stale" &&
                  flag != "no-cluster" && flag != "allow-cross-slot-keys") {
         return absl::StrCat("Unexpected flag in script shebang: ", flag);
@@ -414,6 +446,10 @@ bool RunScript(CommandContext& ctx, const std::string& sha,
   vm.SetGlobalArray("ARGV", args.data(), args.size());
   ClientState client = ScriptClient(ctx.client);
   RunContext run{&ctx.server, &client, read_only || shebang.no_writes};
+  run.cross_slot_ok = shebang.allow_cross_slot_keys;
+  if (ctx.server.cluster() != nullptr && !keys.empty()) {
+    run.slot = cluster::KeySlot(keys.front());
+  }
   current_run = &run;
   ScriptState& state = ctx.server.scripts();
   state.Started(NowMs());

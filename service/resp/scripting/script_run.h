@@ -10,7 +10,9 @@
 //
 // redis.call and redis.pcall check what Redis checks first (a known
 // command, its arity, not one scripts may not run, no write from a
-// read-only script) and then Dispatch the call, so a script's calls are
+// read-only script; in a cluster, keys this node serves, all in the slot
+// of the script's first key unless its shebang allows cross-slot keys)
+// and then Dispatch the call, so a script's calls are
 // refused, logged, counted and replicated as any client's: a script is
 // replicated by its effects. A SCRIPT KILL stops a script that has not
 // written at its next check (every 100,000 Lua instructions).
@@ -37,6 +39,7 @@ struct Shebang {
   bool present = false;
   size_t code_at = 0;
   bool no_writes = false;
+  bool allow_cross_slot_keys = false;
 };
 std::optional<std::string> ParseShebang(absl::string_view body, Shebang* out);
 
