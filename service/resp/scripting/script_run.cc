@@ -94,7 +94,9 @@ std::string ClusterCallRefusal(RunContext& run, const CommandSpec& spec,
 }
 
 // What Redis's scriptCall refuses before running a call; empty if none.
-std::string CallRefusal(RunContext& run, const std::vector<std::string>& argv) {
+// `*writes` says whether the call's command writes.
+std::string CallRefusal(RunContext& run, const std::vector<std::string>& argv,
+                        bool* writes) {
   const CommandSpec* spec = run.server->commands().Find(argv[0]);
   if (spec == nullptr) return "Unknown Redis command called from script";
   const int argc = static_cast<int>(argv.size());
@@ -108,16 +110,12 @@ std::string CallRefusal(RunContext& run, const std::vector<std::string>& argv) {
   if (refused || HasFlag(*spec, "noscript")) {
     return "This Redis command is not allowed from script";
   }
+  *writes = HasFlag(*spec, "write");
   if (run.read_only &&
       (HasFlag(*spec, "write") || HasFlag(*spec, "may_replicate"))) {
     return "Write commands are not allowed from read-only scripts.";
   }
   return ClusterCallRefusal(run, *spec, argv);
-}
-
-bool Writes(const RunContext& run, const std::string& command) {
-  const CommandSpec* spec = run.server->commands().Find(command);
-  return spec != nullptr && HasFlag(*spec, "write");
 }
 
 // redis.call (raise) and redis.pcall: the number of results pushed, or -1
@@ -141,13 +139,14 @@ int GenericCall(lua_State* L, bool raise) {
     }
   }
   RunContext& run = *current_run;
-  if (std::string refusal = CallRefusal(run, argv); !refusal.empty()) {
+  bool writes = false;
+  if (std::string refusal = CallRefusal(run, argv, &writes); !refusal.empty()) {
     PushErrorTable(L, refusal);
     return raise ? -1 : 1;
   }
   // SCRIPT KILL may no longer stop it; once a kill is asked for, no write
   // starts.
-  if (Writes(run, argv[0]) && !run.server->scripts().NoteWrite()) {
+  if (writes && !run.server->scripts().NoteWrite()) {
     PushErrorTable(L, kKilled);
     return raise ? -1 : 1;
   }
@@ -172,14 +171,9 @@ int LuaSha1Hex(lua_State* L) {
   }
   size_t len = 0;
   const char* s = lua_tolstring(L, 1, &len);
-  unsigned char digest[SHA_DIGEST_LENGTH];
-  SHA1(reinterpret_cast<const unsigned char*>(s != nullptr ? s : ""),
-       s != nullptr ? len : 0, digest);
-  char hex[2 * SHA_DIGEST_LENGTH + 1];
-  for (int i = 0; i < SHA_DIGEST_LENGTH; ++i) {
-    std::snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-  }
-  lua_pushlstring(L, hex, 2 * SHA_DIGEST_LENGTH);
+  const std::string hex =
+      Sha1Hex(s != nullptr ? absl::string_view(s, len) : "");
+  lua_pushlstring(L, hex.data(), hex.size());
   return 1;
 }
 
