@@ -86,6 +86,23 @@ int PatternLength(absl::string_view element, int* index) {
   return __builtin_ctzll(hash) + 1;
 }
 
+// Calls visit(first, run) for each sparse run of `hll`, `first` the index
+// of its first register; false (stopping before a run that would reach
+// past them) when the runs do not cover exactly the 16,384 registers.
+template <typename Visit>
+bool ForEachRun(absl::string_view hll, Visit visit) {
+  const uint8_t* b = Bytes(hll);
+  int idx = 0;
+  for (size_t p = kHllHeaderSize; p < hll.size();) {
+    const Run run = RunAt(b, p, hll.size());
+    if (run.span + idx > kHllRegisters) return false;
+    visit(idx, run);
+    idx += run.span;
+    p += run.bytes;
+  }
+  return idx == kHllRegisters;
+}
+
 // The histogram of register values; false when sparse runs do not cover
 // every register.
 bool Histogram(absl::string_view hll, int histogram[64]) {
@@ -96,15 +113,9 @@ bool Histogram(absl::string_view hll, int histogram[64]) {
     }
     return true;
   }
-  int idx = 0;
-  for (size_t p = kHllHeaderSize; p < hll.size();) {
-    const Run run = RunAt(b, p, hll.size());
-    idx += run.span;
-    if (idx > kHllRegisters) return false;  // runs past the registers
+  return ForEachRun(hll, [histogram](int, const Run& run) {
     histogram[run.value] += run.span;
-    p += run.bytes;
-  }
-  return idx == kHllRegisters;
+  });
 }
 
 double Sigma(double x) {
@@ -353,20 +364,11 @@ bool HllMergeInto(absl::string_view hll, HllRegisters* max) {
     }
     return true;
   }
-  int i = 0;
-  for (size_t p = kHllHeaderSize; p < hll.size();) {
-    const Run run = RunAt(b, p, hll.size());
-    p += run.bytes;
-    if (run.span + i > kHllRegisters) return false;  // past the registers
-    if (run.value != 0) {
-      for (int j = 0; j < run.span; ++j, ++i) {
-        if (run.value > (*max)[i]) (*max)[i] = static_cast<uint8_t>(run.value);
-      }
-    } else {
-      i += run.span;
+  return ForEachRun(hll, [max](int first, const Run& run) {
+    for (int i = first; i < first + run.span; ++i) {
+      if (run.value > (*max)[i]) (*max)[i] = static_cast<uint8_t>(run.value);
     }
-  }
-  return i == kHllRegisters;
+  });
 }
 
 uint64_t HllCountRegisters(const HllRegisters& registers) {
@@ -381,19 +383,14 @@ bool HllToDense(std::string* hll) {
   std::memcpy(dense.data(), hll->data(), kHllHeaderSize);
   dense[kEncodingAt] = static_cast<char>(kDense);
   uint8_t* regs = Bytes(&dense) + kHllHeaderSize;
-  const uint8_t* b = Bytes(*hll);
-  int idx = 0;
-  for (size_t p = kHllHeaderSize; p < hll->size();) {
-    const Run run = RunAt(b, p, hll->size());
-    p += run.bytes;
-    if (run.span + idx > kHllRegisters) return false;  // past the registers
-    if (run.value != 0) {
-      for (int j = 0; j < run.span; ++j) DensePut(regs, idx++, run.value);
-    } else {
-      idx += run.span;
-    }
+  if (!ForEachRun(*hll, [regs](int first, const Run& run) {
+        if (run.value == 0) return;
+        for (int i = first; i < first + run.span; ++i) {
+          DensePut(regs, i, run.value);
+        }
+      })) {
+    return false;
   }
-  if (idx != kHllRegisters) return false;
   *hll = std::move(dense);
   return true;
 }
